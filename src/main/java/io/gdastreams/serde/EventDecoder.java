@@ -1,0 +1,145 @@
+package io.gdastreams.serde;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import io.gdastreams.model.LabelledEvent;
+import io.gdastreams.model.UnlabelledEvent;
+import java.io.IOException;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * Reads untrusted event bytes into validated events, or says precisely what is wrong with them. Feature
+ * order is preserved as written (the first labelled event can fix the schema).
+ */
+public final class EventDecoder {
+
+    /**
+     * Values beyond this magnitude are refused: their squares (scatter matrix) or products would overflow
+     * a double, turning the statistics into ±Inf/NaN for good.
+     */
+    public static final double MAX_ABS_VALUE = 1e150;
+
+    /** A feature map larger than this is refused before any schema check (a guard against giant records). */
+    public static final int MAX_FEATURES = 10_000;
+
+    private EventDecoder() {
+    }
+
+    public static Decoded<LabelledEvent> decodeLabelled(byte[] bytes) {
+        Decoded<JsonNode> root = parseObject(bytes);
+        if (!root.isOk()) {
+            return Decoded.failed(root.error());
+        }
+        JsonNode labelNode = root.value().get("label");
+        if (labelNode == null || labelNode.isNull()) {
+            return Decoded.failed("missing label");
+        }
+        if (!labelNode.isTextual()) {
+            return Decoded.failed("label must be a JSON string, got " + labelNode.getNodeType().name().toLowerCase());
+        }
+        String label = labelNode.textValue();
+        if (label.isBlank()) {
+            return Decoded.failed("label is blank");
+        }
+        Decoded<Map<String, Double>> features = readFeatures(root.value(), false);
+        if (!features.isOk()) {
+            return Decoded.failed(features.error());
+        }
+        return Decoded.ok(new LabelledEvent(features.value(), label));
+    }
+
+    /** Unlabelled events may give a feature as JSON null: it is then treated as missing (marginalised). */
+    public static Decoded<UnlabelledEvent> decodeUnlabelled(byte[] bytes) {
+        Decoded<JsonNode> root = parseObject(bytes);
+        if (!root.isOk()) {
+            return Decoded.failed(root.error());
+        }
+        JsonNode idNode = root.value().get("id");
+        String id = null;
+        if (idNode != null && !idNode.isNull()) {
+            if (!idNode.isTextual() && !idNode.isIntegralNumber()) {
+                return Decoded.failed("id must be a string or an integer");
+            }
+            id = idNode.asText();
+        }
+        Decoded<Map<String, Double>> features = readFeatures(root.value(), true);
+        if (!features.isOk()) {
+            return Decoded.failed(features.error());
+        }
+        return Decoded.ok(new UnlabelledEvent(id, features.value()));
+    }
+
+    private static Decoded<JsonNode> parseObject(byte[] bytes) {
+        if (bytes == null) {
+            return Decoded.failed("null value (tombstone) where an event was expected");
+        }
+        if (bytes.length == 0) {
+            return Decoded.failed("empty value");
+        }
+        JsonNode node;
+        try {
+            node = Json.mapper().readTree(bytes);
+        } catch (JsonProcessingException e) {
+            return Decoded.failed("malformed JSON: " + e.getOriginalMessage());
+        } catch (IOException e) {
+            return Decoded.failed("unreadable value: " + e.getMessage());
+        }
+        if (node == null || node.isMissingNode()) {
+            return Decoded.failed("empty value");
+        }
+        if (!node.isObject()) {
+            return Decoded.failed("expected a JSON object, got " + node.getNodeType().name().toLowerCase());
+        }
+        return Decoded.ok(node);
+    }
+
+    private static Decoded<Map<String, Double>> readFeatures(JsonNode root, boolean nullMeansMissing) {
+        JsonNode node = root.get("features");
+        if (node == null || node.isNull()) {
+            return Decoded.failed("missing features");
+        }
+        if (!node.isObject()) {
+            return Decoded.failed("features must be a JSON object of name → number");
+        }
+        if (node.isEmpty()) {
+            return Decoded.failed("features is empty");
+        }
+        if (node.size() > MAX_FEATURES) {
+            return Decoded.failed("too many features: " + node.size() + " > " + MAX_FEATURES);
+        }
+        Map<String, Double> features = new LinkedHashMap<>();
+        for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
+            Map.Entry<String, JsonNode> field = it.next();
+            String name = field.getKey();
+            JsonNode value = field.getValue();
+            if (name.isBlank()) {
+                return Decoded.failed("blank feature name");
+            }
+            if (value.isNull() && nullMeansMissing) {
+                continue;
+            }
+            if (!value.isNumber()) {
+                return Decoded.failed("feature '" + name + "' is not a number: " + abbreviate(value.toString()));
+            }
+            double x = value.doubleValue();
+            if (!Double.isFinite(x)) {
+                return Decoded.failed("feature '" + name + "' is not finite: " + abbreviate(value.toString()));
+            }
+            if (Math.abs(x) > MAX_ABS_VALUE) {
+                return Decoded.failed("feature '" + name + "' magnitude exceeds " + MAX_ABS_VALUE
+                        + " (its square would overflow): " + abbreviate(value.toString()));
+            }
+            features.put(name, x);
+        }
+        if (features.isEmpty()) {
+            return Decoded.failed("every feature is null");
+        }
+        return Decoded.ok(features);
+    }
+
+    private static String abbreviate(String text) {
+        return text.length() <= 64 ? text : text.substring(0, 61) + "...";
+    }
+}

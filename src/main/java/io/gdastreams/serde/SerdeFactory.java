@@ -1,0 +1,34 @@
+package io.gdastreams.serde;
+
+import io.gdastreams.model.DeadLetter;
+import io.gdastreams.model.ModelParameters;
+import org.apache.kafka.common.serialization.Serde;
+import org.apache.kafka.common.serialization.Serdes;
+
+/** The one place serdes are made; topologies take them from here (via Topics), never inline. */
+public final class SerdeFactory {
+
+    private SerdeFactory() {
+    }
+
+    public static <T> Serde<T> json(Class<T> type) {
+        return new JsonSerde<>(type);
+    }
+
+    /** Untrusted input is read as raw bytes so that a bad record can be dead-lettered byte for byte. */
+    public static Serde<byte[]> rawBytes() {
+        return Serdes.ByteArray();
+    }
+
+    public static Serde<String> string() {
+        return Serdes.String();
+    }
+
+    public static Serde<ModelParameters> model() {
+        return json(ModelParameters.class);
+    }
+
+    public static Serde<DeadLetter> deadLetter() {
+        return json(DeadLetter.class);
+    }
+}

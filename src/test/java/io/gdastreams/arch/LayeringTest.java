@@ -1,0 +1,55 @@
+package io.gdastreams.arch;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** Layers point one way: app → topology → {serde, model, math}; math imports only java.* and EJML. */
+class LayeringTest {
+
+    private static JavaClasses classes;
+
+    @BeforeAll
+    static void importClasses() {
+        classes = new ClassFileImporter()
+                .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+                .importPackages("io.gdastreams");
+    }
+
+    @Test
+    void mathShouldDependOnlyOnJavaAndEjml() {
+        noClasses().that().resideInAPackage("io.gdastreams.math..")
+                .should().dependOnClassesThat()
+                .resideOutsideOfPackages("java..", "org.ejml..", "io.gdastreams.math..")
+                .check(classes);
+    }
+
+    @Test
+    void modelRecordsShouldNotDependOnKafkaOrOtherLayers() {
+        noClasses().that().resideInAPackage("io.gdastreams.model..")
+                .should().dependOnClassesThat()
+                .resideInAnyPackage("org.apache.kafka..", "io.gdastreams.serde..", "io.gdastreams.topology..",
+                        "io.gdastreams.app..")
+                .check(classes);
+    }
+
+    @Test
+    void lowerLayersShouldNotDependOnTopologyOrApp() {
+        noClasses().that().resideInAnyPackage("io.gdastreams.math..", "io.gdastreams.model..",
+                        "io.gdastreams.serde..")
+                .should().dependOnClassesThat()
+                .resideInAnyPackage("io.gdastreams.topology..", "io.gdastreams.app..")
+                .check(classes);
+    }
+
+    @Test
+    void topologyShouldNotDependOnApp() {
+        noClasses().that().resideInAPackage("io.gdastreams.topology..")
+                .should().dependOnClassesThat().resideInAPackage("io.gdastreams.app..")
+                .check(classes);
+    }
+}
