@@ -5,6 +5,7 @@ import static io.gdastreams.topology.ScoringFixtures.iris;
 import static io.gdastreams.topology.ScoringFixtures.irisModel;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import io.gdastreams.model.Prediction;
@@ -87,6 +88,9 @@ class ScoringPoisonTest {
             long invalid = out.stream().filter(kv -> kv.value.status() == Status.UNSCORED
                     && kv.value.reason().startsWith("invalid event")).count();
             assertEquals(invalid, h.deadLetters().size(), "every unreadable event is dead-lettered");
+            long scored = out.stream().filter(kv -> kv.value.status() == Status.SCORED).count();
+            assertTrue(invalid > RECORDS / 10 && scored > RECORDS / 10,
+                    "the mix exercises both paths: " + invalid + " invalid, " + scored + " scored");
             for (KeyValue<String, Prediction> kv : out) {
                 if (kv.value.status() == Status.UNSCORED) {
                     assertNotNull(kv.value.reason());
