@@ -31,7 +31,8 @@ class IrisGoldenTest {
     private static final List<String> IRIS_FEATURES =
             List.of("sepal_length", "sepal_width", "petal_length", "petal_width");
 
-    private record IrisRow(double[] x, String species) {
+    /** One row of iris.csv: the four measurements and the species. */
+    record IrisRow(double[] x, String species) {
     }
 
     static List<IrisRow> iris() throws IOException {
