@@ -2,6 +2,8 @@ package io.gdastreams.serde;
 
 import io.gdastreams.model.DeadLetter;
 import io.gdastreams.model.ModelParameters;
+import io.gdastreams.model.PartialSnapshot;
+import io.gdastreams.model.PartitionProgress;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
 
@@ -30,5 +32,14 @@ public final class SerdeFactory {
 
     public static Serde<DeadLetter> deadLetter() {
         return json(DeadLetter.class);
+    }
+
+    /** Binary: a partial carries K·d² doubles (see {@link PartialSnapshotSerde} for the layout). */
+    public static Serde<PartialSnapshot> partialSnapshot() {
+        return new PartialSnapshotSerde();
+    }
+
+    public static Serde<PartitionProgress> partitionProgress() {
+        return json(PartitionProgress.class);
     }
 }
