@@ -121,14 +121,16 @@ public final class EventDecoder {
                 continue;
             }
             if (!value.isNumber()) {
-                return Decoded.failed("feature '" + name + "' is not a number: " + abbreviate(value.toString()));
+                return Decoded.failed("feature '" + abbreviate(name) + "' is not a number: "
+                        + abbreviate(value.toString()));
             }
             double x = value.doubleValue();
             if (!Double.isFinite(x)) {
-                return Decoded.failed("feature '" + name + "' is not finite: " + abbreviate(value.toString()));
+                return Decoded.failed("feature '" + abbreviate(name) + "' is not finite: "
+                        + abbreviate(value.toString()));
             }
             if (Math.abs(x) > MAX_ABS_VALUE) {
-                return Decoded.failed("feature '" + name + "' magnitude exceeds " + MAX_ABS_VALUE
+                return Decoded.failed("feature '" + abbreviate(name) + "' magnitude exceeds " + MAX_ABS_VALUE
                         + " (its square would overflow): " + abbreviate(value.toString()));
             }
             features.put(name, x);

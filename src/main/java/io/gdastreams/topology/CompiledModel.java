@@ -23,6 +23,10 @@ import java.util.stream.Collectors;
  */
 final class CompiledModel {
 
+    static final String UNKNOWN_FEATURES = "unknown feature(s): ";
+    private static final int MAX_NAMES_SHOWN = 10;
+    private static final int MAX_NAME_CHARS = 64;
+
     private final String modelId;
     private final long version;
     private final Map<String, Integer> featureIndex;
@@ -56,6 +60,23 @@ final class CompiledModel {
                     + fitted.excluded().stream().map(CompiledModel::describe).collect(Collectors.joining("; "));
         }
         return new CompiledModel(model.modelId(), model.version(), Map.copyOf(index), discriminant, unscorable);
+    }
+
+    /**
+     * True when {@code prediction} is unscored because the event does not fit the model's schema (a feature the
+     * model does not know): bad input, which the scorer also dead-letters, unlike "no model yet".
+     */
+    static boolean isMisfit(Prediction prediction) {
+        return prediction.status() == Prediction.Status.UNSCORED && prediction.reason().startsWith(UNKNOWN_FEATURES);
+    }
+
+    /** The first few names, then how many more: a hostile event may carry thousands of long names. */
+    private static String names(List<String> unknown) {
+        String shown = unknown.stream().limit(MAX_NAMES_SHOWN)
+                .map(n -> n.length() <= MAX_NAME_CHARS ? n : n.substring(0, MAX_NAME_CHARS - 3) + "...")
+                .collect(Collectors.joining(", "));
+        return unknown.size() <= MAX_NAMES_SHOWN ? shown
+                : shown + " and " + (unknown.size() - MAX_NAMES_SHOWN) + " more";
     }
 
     private static String describe(Exclusion e) {
@@ -93,7 +114,7 @@ final class CompiledModel {
             }
         }
         if (unknown != null) {
-            return Prediction.unscored(id, "unknown feature(s): " + String.join(", ", unknown), modelId, version);
+            return Prediction.unscored(id, UNKNOWN_FEATURES + names(unknown), modelId, version);
         }
         Posterior posterior = discriminant.score(x);
         if (!Double.isFinite(posterior.logDensity())) {

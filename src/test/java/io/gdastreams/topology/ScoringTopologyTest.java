@@ -336,7 +336,7 @@ class ScoringTopologyTest {
     }
 
     @Test
-    void shouldLeaveEventsWithUnknownFeatureNamesUnscored() {
+    void shouldLeaveEventsWithUnknownFeatureNamesUnscoredAndDeadLetterThem() {
         try (ScoringHarness h = harness(settings(), "unknown")) {
             h.publish(irisModel(1));
             Map<String, Double> features = new LinkedHashMap<>(iris().get(0).features());
@@ -346,7 +346,9 @@ class ScoringTopologyTest {
             assertEquals(Status.UNSCORED, p.status());
             assertEquals("unknown feature(s): colour", p.reason());
             assertEquals(1L, p.modelVersion());
-            assertTrue(h.deadLetters().isEmpty(), "well-formed input that does not fit the model is not dead-lettered");
+            List<DeadLetter> dead = h.deadLetters();
+            assertEquals(1, dead.size(), "input that does not fit the model's schema is bad input");
+            assertEquals("unknown feature(s): colour", dead.get(0).reason());
         }
     }
 

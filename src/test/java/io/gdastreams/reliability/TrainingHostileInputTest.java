@@ -1,0 +1,154 @@
+package io.gdastreams.reliability;
+
+import static io.gdastreams.reliability.DeadLetterChecks.assertDeadLetterOf;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.gdastreams.model.DeadLetter;
+import io.gdastreams.model.ModelParameters;
+import io.gdastreams.reliability.HostileRecords.Hostile;
+import io.gdastreams.serde.SerdeFactory;
+import io.gdastreams.topology.Topics;
+import io.gdastreams.topology.TrainingSettings;
+import io.gdastreams.topology.TrainingTopology;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Properties;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.TestInputTopic;
+import org.apache.kafka.streams.TestOutputTopic;
+import org.apache.kafka.streams.TopologyTestDriver;
+import org.apache.kafka.streams.test.TestRecord;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/** Every hostile kind on the labelled topic, through the production training topology in a driver. */
+class TrainingHostileInputTest {
+
+    private static final String MODEL_ID = "iris";
+    private static final Topics TOPICS = Topics.defaults();
+    private static final Duration INTERVAL = Duration.ofSeconds(1);
+
+    @TempDir
+    Path stateDir;
+
+    static List<Hostile> catalogue() {
+        return HostileRecords.catalogue();
+    }
+
+    private final class Driver implements AutoCloseable {
+        final TopologyTestDriver driver;
+        final TestInputTopic<byte[], byte[]> events;
+        final TestOutputTopic<String, byte[]> models;
+        final TestOutputTopic<byte[], byte[]> deadLetters;
+        long nextOffset;
+
+        Driver() {
+            Properties props = new Properties();
+            props.put(StreamsConfig.APPLICATION_ID_CONFIG, "training-hostile");
+            props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
+            props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
+            props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
+            TrainingSettings settings = TrainingSettings.defaults(TOPICS).withModelId(MODEL_ID)
+                    .withFeatures(HostileRecords.FEATURES).withPublishInterval(INTERVAL);
+            driver = new TopologyTestDriver(TrainingTopology.build(settings), props);
+            events = driver.createInputTopic(TOPICS.labelled(), SerdeFactory.rawBytes().serializer(),
+                    SerdeFactory.rawBytes().serializer());
+            models = driver.createOutputTopic(TOPICS.model(), SerdeFactory.string().deserializer(),
+                    SerdeFactory.rawBytes().deserializer());
+            deadLetters = driver.createOutputTopic(TOPICS.deadLetters(), SerdeFactory.rawBytes().deserializer(),
+                    SerdeFactory.rawBytes().deserializer());
+        }
+
+        long send(byte[] key, byte[] value) {
+            events.pipeInput(key, value);
+            return nextOffset++;
+        }
+
+        ModelParameters lastModel() {
+            driver.advanceWallClockTime(INTERVAL);
+            List<TestRecord<String, byte[]>> all = models.readRecordsToList();
+            assertTrue(!all.isEmpty(), "a model was published");
+            byte[] last = all.get(all.size() - 1).value();
+            assertTrue(last.length < HostileRecords.BROKER_DEFAULT_MAX_BYTES, "model fits in a record");
+            return SerdeFactory.model().deserializer().deserialize("m", last);
+        }
+
+        List<DeadLetter> deadLetters() {
+            return deadLetters.readRecordsToList().stream().map(r -> {
+                int size = (r.key() == null ? 0 : r.key().length) + r.value().length;
+                assertTrue(size < HostileRecords.BROKER_DEFAULT_MAX_BYTES,
+                        "dead letter of " + size + " bytes exceeds the broker limit");
+                return SerdeFactory.deadLetter().deserializer().deserialize("d", r.value());
+            }).toList();
+        }
+
+        @Override
+        public void close() {
+            driver.close();
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("catalogue")
+    void shouldDeadLetterEachHostileKindWithItsReasonAndKeepTraining(Hostile hostile) {
+        IrisRows.Row row = IrisRows.all().get(0);
+        try (Driver d = new Driver()) {
+            d.send("before".getBytes(), HostileRecords.validEvent(row.x(), row.label()));
+            long offset = d.send(hostile.key(), hostile.value());
+            d.send("after".getBytes(), HostileRecords.validEvent(row.x(), row.label()));
+
+            ModelParameters model = d.lastModel();
+            List<DeadLetter> dead = d.deadLetters();
+            if (hostile.labelled().deadLettered()) {
+                assertEquals(2, model.totalCount(), "both valid events applied around " + hostile.kind());
+                assertEquals(1, dead.size(), "dead letters");
+                assertDeadLetterOf(hostile, hostile.labelled().reasonFragment(), dead.get(0), TOPICS.labelled(), 0,
+                        offset);
+            } else {
+                assertEquals(3, model.totalCount(), hostile.kind() + " is a valid labelled event");
+                assertEquals(0, dead.size());
+            }
+        }
+    }
+
+    @Test
+    void shouldAccountForEveryRecordAndLearnOnlyFromValidOnes() {
+        List<IrisRows.Row> rows = IrisRows.all();
+        List<Hostile> catalogue = HostileRecords.catalogue();
+        long sent = 0;
+        long expectedDead = 0;
+        try (Driver d = new Driver()) {
+            for (int i = 0; i < rows.size(); i++) {
+                IrisRows.Row row = rows.get(i);
+                d.send(("v" + i).getBytes(), HostileRecords.validEvent(row.x(), row.label()));
+                sent++;
+                if (i < catalogue.size() && catalogue.get(i).labelled().deadLettered()) {
+                    Hostile hostile = catalogue.get(i);
+                    d.send(hostile.key(), hostile.value());
+                    sent++;
+                    expectedDead++;
+                }
+            }
+            ModelParameters model = d.lastModel();
+            long dead = d.deadLetters().size();
+            assertEquals(expectedDead, dead, "dead letters");
+            assertEquals(sent, model.totalCount() + dead, "in = applied + dead-lettered");
+            ModelParameters clean = IrisRows.model(MODEL_ID, 1, rows);
+            for (int k = 0; k < clean.classes().size(); k++) {
+                String label = clean.classes().get(k).label();
+                var actual = model.classes().stream().filter(c -> c.label().equals(label)).findFirst()
+                        .orElseThrow();
+                assertEquals(clean.classes().get(k).count(), actual.count(), label);
+                for (int j = 0; j < 4; j++) {
+                    assertEquals(clean.classes().get(k).mean()[j], actual.mean()[j],
+                            1e-12 * Math.abs(clean.classes().get(k).mean()[j]), label + " mean " + j);
+                }
+            }
+            assertTrue(expectedDead >= 25, "at least 25 bad kinds on the labelled topic, got " + expectedDead);
+        }
+    }
+}
