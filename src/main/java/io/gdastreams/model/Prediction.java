@@ -27,6 +27,11 @@ import java.util.Objects;
  * {"status": "unscored", "id": "row-18", "reason": "unknown feature(s): colour",
  *  "modelId": "iris", "modelVersion": 42}
  * }</pre>
+ * <p>Both shapes carry {@code excluded} (label → reason) when the model in force has classes that this scorer
+ * leaves out under its fit options (too few observations, a covariance that stays singular): the reader of a
+ * prediction sees that "gamma" is missing from {@code probabilities} and why, e.g.
+ * {@code "excluded": {"gamma": "count 1 below minimum 2"}}. Absent when every class takes part.
+ *
  * {@code reason} says why (no model yet, unknown feature names, no scorable class, malformed input, ...);
  * {@code modelId}/{@code modelVersion} are present when a model was in force. {@code id} is the event's id,
  * else the record key (UTF-8), and absent when there is neither (or the input could not be read).
@@ -40,10 +45,12 @@ import java.util.Objects;
  * @param modelVersion  version of the model in force, if any
  * @param outlier       logDensity below the configured threshold (scored and threshold configured only)
  * @param reason        why the event was not scored (unscored only)
+ * @param excluded      classes of the model left out of scoring, with the reason; null when there are none
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record Prediction(Status status, String id, String label, Map<String, Double> probabilities,
-                         Double logDensity, String modelId, Long modelVersion, Boolean outlier, String reason) {
+                         Double logDensity, String modelId, Long modelVersion, Boolean outlier, String reason,
+                         Map<String, String> excluded) {
 
     /** The two shapes of a prediction record. */
     public enum Status {
@@ -61,17 +68,32 @@ public record Prediction(Status status, String id, String label, Map<String, Dou
         } else {
             Objects.requireNonNull(reason, "reason");
         }
+        excluded = excluded == null || excluded.isEmpty() ? null
+                : Collections.unmodifiableMap(new LinkedHashMap<>(excluded));
     }
 
     /** A scored event. {@code probabilities}: copied, iteration order kept. */
     public static Prediction scored(String id, String label, Map<String, Double> probabilities, double logDensity,
                                     String modelId, long modelVersion, Boolean outlier) {
+        return scored(id, label, probabilities, logDensity, modelId, modelVersion, outlier, null);
+    }
+
+    /** A scored event under a model some of whose classes were left out ({@code excluded}: copied; may be null). */
+    public static Prediction scored(String id, String label, Map<String, Double> probabilities, double logDensity,
+                                    String modelId, long modelVersion, Boolean outlier,
+                                    Map<String, String> excluded) {
         return new Prediction(Status.SCORED, id, label, probabilities, logDensity, modelId, modelVersion, outlier,
-                null);
+                null, excluded);
     }
 
     /** An event that could not be scored; {@code modelId}/{@code modelVersion} null when no model was in force. */
     public static Prediction unscored(String id, String reason, String modelId, Long modelVersion) {
-        return new Prediction(Status.UNSCORED, id, null, null, null, modelId, modelVersion, null, reason);
+        return unscored(id, reason, modelId, modelVersion, null);
+    }
+
+    /** As {@link #unscored(String, String, String, Long)}, naming the classes the scorer left out. */
+    public static Prediction unscored(String id, String reason, String modelId, Long modelVersion,
+                                      Map<String, String> excluded) {
+        return new Prediction(Status.UNSCORED, id, null, null, null, modelId, modelVersion, null, reason, excluded);
     }
 }

@@ -9,6 +9,7 @@ import io.gdastreams.model.ModelParameters;
 import io.gdastreams.model.Prediction;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -34,15 +35,18 @@ final class CompiledModel {
     private final List<String> labels;
     /** Why nothing can be scored, or null when at least one class takes part. */
     private final String unscorableReason;
+    /** Classes left out under the scorer's fit options, label → reason, in model order; stamped on every output. */
+    private final Map<String, String> excluded;
 
     private CompiledModel(String modelId, long version, Map<String, Integer> featureIndex,
-                          Discriminant discriminant, String unscorableReason) {
+                          Discriminant discriminant, String unscorableReason, Map<String, String> excluded) {
         this.modelId = modelId;
         this.version = version;
         this.featureIndex = featureIndex;
         this.discriminant = discriminant;
         this.labels = List.copyOf(discriminant.labels());
         this.unscorableReason = unscorableReason;
+        this.excluded = excluded;
     }
 
     /** Fits and compiles {@code model} (not modified). Throws IllegalArgumentException when it is malformed. */
@@ -59,7 +63,10 @@ final class CompiledModel {
             unscorable = "no scorable class in model version " + model.version() + ": "
                     + fitted.excluded().stream().map(CompiledModel::describe).collect(Collectors.joining("; "));
         }
-        return new CompiledModel(model.modelId(), model.version(), Map.copyOf(index), discriminant, unscorable);
+        Map<String, String> excluded = new LinkedHashMap<>();
+        fitted.excluded().forEach(e -> excluded.put(e.label(), e.reason()));
+        return new CompiledModel(model.modelId(), model.version(), Map.copyOf(index), discriminant, unscorable,
+                Collections.unmodifiableMap(excluded));
     }
 
     /**
@@ -97,7 +104,7 @@ final class CompiledModel {
      */
     Prediction score(String id, Map<String, Double> features, OptionalDouble outlierThreshold) {
         if (unscorableReason != null) {
-            return Prediction.unscored(id, unscorableReason, modelId, version);
+            return Prediction.unscored(id, unscorableReason, modelId, version, excluded);
         }
         double[] x = new double[featureIndex.size()];
         Arrays.fill(x, Double.NaN);
@@ -128,6 +135,6 @@ final class CompiledModel {
         Boolean outlier = outlierThreshold.isPresent() ? posterior.logDensity() < outlierThreshold.getAsDouble()
                 : null;
         return Prediction.scored(id, labels.get(posterior.predicted()), probabilities, posterior.logDensity(),
-                modelId, version, outlier);
+                modelId, version, outlier, excluded);
     }
 }
