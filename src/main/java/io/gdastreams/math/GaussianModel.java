@@ -28,7 +28,10 @@ import java.util.Set;
  *       v_j is the MLE variance of feature j over all data, i.e. all classes given to {@link #fit} merged
  *       (excluded ones too), so the floor does not depend on the last batch. When v_j = 0 (a constant feature,
  *       or a single observation in all) v_j is taken as 1: the floor is then f in the squared units of feature
- *       j. A clamp, not additive smoothing: a class whose variances are all above the floor is unchanged.</li>
+ *       j. A clamp, not additive smoothing: a class whose variances are all above the floor is unchanged. Note
+       that v_j includes the spread between class means: when class means differ by more than about
+       1/sqrt(f) within-class standard deviations (3·10⁴ for the default 1e-9), the floor lifts the within-class
+       variances; lower varianceFloor for such data.</li>
  *   <li><b>Jitter</b> (last resort). If the Cholesky factorisation fails (see {@link CholeskyFactor}: a pivot
  *       L_ii² below 1e-12·Σ_ii counts as failure), ε·s is added to the diagonal with ε = 1e-12, 1e-11, …,
  *       {@value #MAX_JITTER} (first success wins) and s = tr Σ / d (if that is 0: the mean of the v_j; if that is

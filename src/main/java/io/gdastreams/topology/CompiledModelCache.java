@@ -41,7 +41,7 @@ final class CompiledModelCache {
         return Optional.ofNullable(current);
     }
 
-    /** How many times a model was compiled (fitted and factorised; failed attempts included) by this cache. */
+    /** How many times a model was compiled (fitted and factorised) and put in force by this cache. */
     long compilations() {
         return compilations.get();
     }
@@ -61,7 +61,6 @@ final class CompiledModelCache {
         }
         CompiledModel compiled;
         try {
-            compilations.incrementAndGet();
             compiled = CompiledModel.compile(model, options);
         } catch (RuntimeException e) {
             LOG.warn("Ignoring model '{}' version {}: {}; {}", modelId, model.version(), e.getMessage(),
@@ -71,6 +70,7 @@ final class CompiledModelCache {
         if (inForce != null && model.version() < inForce.version()) {
             LOG.warn("Model '{}' went back from version {} to {}", modelId, inForce.version(), model.version());
         }
+        compilations.incrementAndGet();
         current = compiled;
         LOG.info("Model '{}' version {} in force", modelId, model.version());
         return true;

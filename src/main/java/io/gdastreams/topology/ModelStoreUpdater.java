@@ -6,6 +6,7 @@ import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.processor.api.RecordMetadata;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -26,6 +27,7 @@ final class ModelStoreUpdater implements Processor<String, byte[], Void, Void> {
     private final CompiledModelCache cache;
     private final Deserializer<ModelParameters> deserializer = SerdeFactory.model().deserializer();
     private KeyValueStore<String, ModelParameters> store;
+    private ProcessorContext<Void, Void> context;
 
     ModelStoreUpdater(CompiledModelCache cache) {
         this.cache = cache;
@@ -33,6 +35,7 @@ final class ModelStoreUpdater implements Processor<String, byte[], Void, Void> {
 
     @Override
     public void init(ProcessorContext<Void, Void> context) {
+        this.context = context;
         store = context.getStateStore(ScoringTopology.MODEL_STORE);
     }
 
@@ -47,7 +50,8 @@ final class ModelStoreUpdater implements Processor<String, byte[], Void, Void> {
                 LOG.warn("Ignoring tombstone for model '{}'; the model in force stays", key);
                 return;
             }
-            ModelParameters model = deserializer.deserialize(null, record.value());
+            ModelParameters model = deserializer.deserialize(
+                    context.recordMetadata().map(RecordMetadata::topic).orElse(null), record.value());
             if (model == null) {
                 LOG.warn("Ignoring JSON null published as model '{}'", key);
                 return;
