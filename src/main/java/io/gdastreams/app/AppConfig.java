@@ -5,6 +5,7 @@ import io.gdastreams.math.Estimator;
 import io.gdastreams.math.FitOptions;
 import io.gdastreams.topology.ScoringSettings;
 import io.gdastreams.topology.Topics;
+import io.gdastreams.topology.TrainingSettings;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.Reader;
@@ -236,6 +237,11 @@ public final class AppConfig {
 
     public String applicationId() {
         return raw(ConfigKey.APPLICATION_ID);
+    }
+
+    /** What the training topology needs, from this configuration. */
+    public TrainingSettings trainingSettings() {
+        return new TrainingSettings(topics(), modelId(), features(), publishInterval());
     }
 
     /** What the scoring topology needs, from this configuration. */

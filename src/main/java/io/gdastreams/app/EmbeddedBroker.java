@@ -3,7 +3,9 @@ package io.gdastreams.app;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.ServerSocket;
+import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -183,6 +185,13 @@ public final class EmbeddedBroker implements AutoCloseable {
                 AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) READY_PROBE_TIMEOUT.toMillis(),
                 AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) READY_PROBE_TIMEOUT.toMillis(),
                 AdminClientConfig.RECONNECT_BACKOFF_MAX_MS_CONFIG, 200);
+        // Wait for the listener socket first: an AdminClient polling a closed port logs a warning per attempt.
+        while (!acceptsConnections()) {
+            if (!process.isAlive() || System.nanoTime() > deadline) {
+                break;
+            }
+            sleep(100);
+        }
         try (Admin admin = Admin.create(adminConfig)) {
             while (true) {
                 if (!process.isAlive()) {
@@ -212,6 +221,17 @@ public final class EmbeddedBroker implements AutoCloseable {
                 }
                 sleep(100);
             }
+        }
+    }
+
+    private boolean acceptsConnections() {
+        int colon = bootstrapServers.lastIndexOf(':');
+        try (Socket socket = new Socket()) {
+            socket.connect(new InetSocketAddress(bootstrapServers.substring(0, colon),
+                    Integer.parseInt(bootstrapServers.substring(colon + 1))), 500);
+            return true;
+        } catch (IOException e) {
+            return false;
         }
     }
 

@@ -13,12 +13,15 @@ import picocli.CommandLine.Spec;
 /** Entry point of the runnable jar: {@code demo}, {@code train}, {@code score}, {@code replay}. */
 @Command(name = "gda-streams", mixinStandardHelpOptions = true, version = "gda-streams 0.1.0",
         description = "Streaming online Gaussian classifier (QDA / LDA / naive Bayes) on Kafka Streams.",
-        subcommands = {ScoreCommand.class,
+        subcommands = {DemoCommand.class, TrainCommand.class, ScoreCommand.class, ReplayCommand.class,
                 CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
 
     /** The commands, as documented in the README (tests walk them). */
-    static final java.util.List<String> COMMANDS = java.util.List.of("score");
+    static final java.util.List<String> COMMANDS = java.util.List.of("demo", "train", "score", "replay");
+
+    private static final java.util.Set<String> BATCH_COMMANDS = java.util.Set.of("demo", "replay");
+    private static final String KAFKA_LOG_LEVEL = "org.slf4j.simpleLogger.log.org.apache.kafka";
 
     @Spec
     private CommandSpec spec;
@@ -40,9 +43,23 @@ public final class Main implements Runnable {
     }
 
     public static void main(String[] args) {
+        if (args.length > 0 && BATCH_COMMANDS.contains(args[0])) {
+            quietKafkaLogging();
+        }
         PrintWriter out = new PrintWriter(System.out, true, StandardCharsets.UTF_8);
         PrintWriter err = new PrintWriter(System.err, true, StandardCharsets.UTF_8);
         System.exit(run(args, System.getenv(), out, err));
+    }
+
+    /**
+     * demo and replay are batch runs whose output is the report: Kafka's client warnings (a topic not created
+     * yet, a broker still starting) are noise there. Long-running train/score keep them (warn, as configured in
+     * simplelogger.properties). Must run before the first logger exists: slf4j-simple reads its levels once.
+     */
+    private static void quietKafkaLogging() {
+        if (System.getProperty(KAFKA_LOG_LEVEL) == null) {
+            System.setProperty(KAFKA_LOG_LEVEL, "error");
+        }
     }
 
     /** Parses and runs one command line; returns the exit code (see {@link ExitCodes}). */
