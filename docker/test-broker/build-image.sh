@@ -99,6 +99,11 @@ ln -s /bin/busybox "$ROOTFS/usr/bin/env"
 cp -L "$BASH_BINARY" "$ROOTFS/bin/bash"
 copy_shared_libraries "$ROOTFS/bin/bash" "$ROOTFS/opt/java/openjdk/bin/"* "$ROOTFS/opt/java/openjdk/lib/server/libjvm.so" \
   $(find "$ROOTFS/opt/java/openjdk/lib" -maxdepth 1 -name '*.so' ! -regex '.*/lib\(awt_xawt\|splashscreen\|jawt\|fontmanager\|jsound\|javajpeg\|lcms\)\.so')
+# glibc's compatibility stubs: JNI libraries unpacked at run time (RocksDB, zstd, snappy) still link them.
+for soname in libpthread.so.0 libdl.so.2 librt.so.1 libresolv.so.2 libutil.so.1; do
+  path="$(ldconfig -p | awk -v name="$soname" '$1 == name && /x86-64/ { print $NF; exit }')"
+  [[ -n "$path" ]] && cp -L --parents "$path" "$ROOTFS"
+done
 cp -r "$HERE/rootfs/." "$ROOTFS/"
 cat > "$ROOTFS/etc/passwd" << EOF
 root:x:0:0:root:/root:/bin/bash

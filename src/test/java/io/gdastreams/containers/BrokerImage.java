@@ -13,8 +13,9 @@ import org.testcontainers.utility.DockerImageName;
  */
 public final class BrokerImage {
 
-    public static final String PROPERTY = "gda.kafka.image";
-    public static final String ENV = "GDA_KAFKA_IMAGE";
+    public static final String PROPERTY = "test.kafka.image";
+    // Not GDA_*: the application treats every GDA_ variable as one of its settings and rejects unknown ones.
+    public static final String ENV = "TEST_KAFKA_IMAGE";
     public static final String DEFAULT = "apache/kafka:4.3.1";
 
     private static final String OFFICIAL_REPOSITORY = "apache/kafka";
