@@ -1,63 +1,435 @@
 package io.gdastreams.math;
 
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Optional;
+import java.util.Set;
 
 /**
  * Gaussian class-conditional parameters fitted from class statistics: priors, means and the effective
  * covariance per class after the estimator, shrinkage, variance floor and (last resort) jitter.
+ * Immutable; getters return copies.
  *
- * <p>SKELETON: the public signatures are the contract; bodies are implemented in the math step. Immutable;
- * getters return copies. Only included classes appear in labels/priors/means/covariances; priors are
- * renormalised over the included classes.
+ * <h2>Exact rules</h2>
+ * With S_k the scatter and n_k the count of class k, applied in this order:
+ * <ol>
+ *   <li><b>Exclusion.</b> A class is left out of scoring (with a readable reason in {@link #excluded()}) when
+ *       n_k &lt; minCount; with UNBIASED and FULL or DIAG when n_k &lt; 2; with UNBIASED and TIED every class is
+ *       left out when n ≤ K (n and K over the classes that passed the count test). A class is also left out
+ *       when its covariance is not positive definite even after the jitter of step 6 (for TIED: all classes).
+ *       Only included classes appear in {@link #labels()} and the per-class getters.</li>
+ *   <li><b>Priors.</b> π_k = n_k / n with n = Σ n_k over the included classes.</li>
+ *   <li><b>Estimator.</b> FULL: Σ_k = S_k / n_k (UNBIASED: n_k − 1). TIED: Σ = Σ_k S_k / n (UNBIASED: n − K),
+ *       sums over the included classes. DIAG: Σ_k = diag(S_k) / n_k (UNBIASED: n_k − 1).</li>
+ *   <li><b>Shrinkage.</b> Σ ← (1 − r)·Σ + r·(tr Σ / d)·I with r = regParam (skipped when r = 0).</li>
+ *   <li><b>Variance floor.</b> Each diagonal entry is clamped: Σ_jj ← max(Σ_jj, f·v_j), f = varianceFloor, where
+ *       v_j is the MLE variance of feature j over all data, i.e. all classes given to {@link #fit} merged
+ *       (excluded ones too), so the floor does not depend on the last batch. When v_j = 0 (a constant feature,
+ *       or a single observation in all) v_j is taken as 1: the floor is then f in the squared units of feature
+ *       j. A clamp, not additive smoothing: a class whose variances are all above the floor is unchanged. Note
+       that v_j includes the spread between class means: when class means differ by more than about
+       1/sqrt(f) within-class standard deviations (3·10⁴ for the default 1e-9), the floor lifts the within-class
+       variances; lower varianceFloor for such data.</li>
+ *   <li><b>Jitter</b> (last resort). If the Cholesky factorisation fails (see {@link CholeskyFactor}: a pivot
+ *       L_ii² below 1e-12·Σ_ii counts as failure), ε·s is added to the diagonal with ε = 1e-12, 1e-11, …,
+ *       {@value #MAX_JITTER} (first success wins) and s = tr Σ / d (if that is 0: the mean of the v_j; if that is
+ *       0 too: 1). The amount is reported by {@link #jitter(int)} and is part of {@link #covariance(int)}.
+ *       Beyond the cap the class is excluded.</li>
+ * </ol>
  */
 public final class GaussianModel {
 
-    private GaussianModel() {
+    /** Largest relative jitter ε tried before a class is excluded. */
+    public static final double MAX_JITTER = 1e-2;
+    private static final int MIN_JITTER_EXPONENT = -12;
+    private static final int MAX_JITTER_EXPONENT = -2;
+
+    private final FitOptions options;
+    private final int d;
+    private final List<String> labels;
+    private final long[] counts;
+    private final double[] priors;
+    private final double[][] means;
+    /** Effective covariances; for TIED every entry is the same pooled matrix. Never handed out. */
+    private final double[][][] covariances;
+    private final CholeskyFactor[] factors;
+    private final double[] jitters;
+    private final List<Exclusion> excluded;
+
+    private GaussianModel(FitOptions options, int d, List<String> labels, long[] counts, double[][] means,
+                          double[][][] covariances, CholeskyFactor[] factors, double[] jitters,
+                          List<Exclusion> excluded) {
+        this.options = options;
+        this.d = d;
+        this.labels = List.copyOf(labels);
+        this.counts = counts;
+        this.means = means;
+        this.covariances = covariances;
+        this.factors = factors;
+        this.jitters = jitters;
+        this.excluded = List.copyOf(excluded);
+        long n = 0;
+        for (long c : counts) {
+            n += c;
+        }
+        this.priors = new double[counts.length];
+        for (int k = 0; k < counts.length; k++) {
+            priors[k] = (double) counts[k] / n;
+        }
     }
 
-    /** Fits a model. {@code classes}: not modified; any order (labels keep input order). */
+    /**
+     * Fits a model. {@code classes}: not modified; any order (labels keep input order); at least one class, all of
+     * the same dimension, distinct labels, counts ≥ 0, finite means and scatters. The class rules are applied as
+     * described in the class comment; a fit never fails because of degenerate data, it excludes classes instead.
+     */
     public static GaussianModel fit(List<ClassSummary> classes, FitOptions options) {
-        throw new UnsupportedOperationException("not implemented yet");
+        if (options == null) {
+            throw new IllegalArgumentException("options are required");
+        }
+        int d = validate(classes);
+        double[] totalVariance = totalVariance(classes, d);
+        double[] floor = varianceFloor(totalVariance, options.varianceFloor());
+        double fallbackScale = fallbackJitterScale(totalVariance);
+
+        List<Exclusion> excluded = new ArrayList<>();
+        List<ClassSummary> candidates = new ArrayList<>();
+        for (ClassSummary c : classes) {
+            Optional<String> reason = countExclusion(c, options);
+            if (reason.isPresent()) {
+                excluded.add(new Exclusion(c.label(), reason.get()));
+            } else {
+                candidates.add(c);
+            }
+        }
+
+        List<String> labels = new ArrayList<>();
+        List<Long> counts = new ArrayList<>();
+        List<double[]> means = new ArrayList<>();
+        List<double[][]> covariances = new ArrayList<>();
+        List<CholeskyFactor> factors = new ArrayList<>();
+        List<Double> jitters = new ArrayList<>();
+
+        if (options.covarianceType() == CovarianceType.TIED) {
+            long n = 0;
+            for (ClassSummary c : candidates) {
+                n += c.count();
+            }
+            int k = candidates.size();
+            double divisor = options.estimator() == Estimator.UNBIASED ? n - k : n;
+            if (!candidates.isEmpty() && options.estimator() == Estimator.UNBIASED && n <= k) {
+                for (ClassSummary c : candidates) {
+                    excluded.add(new Exclusion(c.label(), "unbiased pooled covariance needs a total count above the "
+                            + "number of classes (n=" + n + ", K=" + k + ")"));
+                }
+                candidates.clear();
+            }
+            if (!candidates.isEmpty()) {
+                double[][] pooled = new double[d][d];
+                for (ClassSummary c : candidates) {
+                    for (int i = 0; i < d; i++) {
+                        for (int j = 0; j < d; j++) {
+                            pooled[i][j] += c.scatter()[i][j];
+                        }
+                    }
+                }
+                scale(pooled, 1.0 / divisor);
+                Regularised r = regularise(pooled, options, floor, fallbackScale);
+                if (r.factor == null) {
+                    for (ClassSummary c : candidates) {
+                        excluded.add(new Exclusion(c.label(), notPositiveDefinite()));
+                    }
+                } else {
+                    for (ClassSummary c : candidates) {
+                        labels.add(c.label());
+                        counts.add(c.count());
+                        means.add(c.mean().clone());
+                        covariances.add(r.covariance);
+                        factors.add(r.factor);
+                        jitters.add(r.jitter);
+                    }
+                }
+            }
+        } else {
+            boolean diag = options.covarianceType() == CovarianceType.DIAG;
+            for (ClassSummary c : candidates) {
+                double divisor = options.estimator() == Estimator.UNBIASED ? c.count() - 1 : c.count();
+                double[][] cov = new double[d][d];
+                for (int i = 0; i < d; i++) {
+                    if (diag) {
+                        cov[i][i] = c.scatter()[i][i] / divisor;
+                    } else {
+                        for (int j = 0; j < d; j++) {
+                            cov[i][j] = c.scatter()[i][j] / divisor;
+                        }
+                    }
+                }
+                Regularised r = regularise(cov, options, floor, fallbackScale);
+                if (r.factor == null) {
+                    excluded.add(new Exclusion(c.label(), notPositiveDefinite()));
+                    continue;
+                }
+                labels.add(c.label());
+                counts.add(c.count());
+                means.add(c.mean().clone());
+                covariances.add(r.covariance);
+                factors.add(r.factor);
+                jitters.add(r.jitter);
+            }
+        }
+        int k = labels.size();
+        long[] countArray = new long[k];
+        double[] jitterArray = new double[k];
+        for (int i = 0; i < k; i++) {
+            countArray[i] = counts.get(i);
+            jitterArray[i] = jitters.get(i);
+        }
+        return new GaussianModel(options, d, labels, countArray, means.toArray(new double[0][]),
+                covariances.toArray(new double[0][][]), factors.toArray(new CholeskyFactor[0]), jitterArray,
+                excluded);
     }
 
     public FitOptions options() {
-        throw new UnsupportedOperationException("not implemented yet");
+        return options;
     }
 
     public int dimension() {
-        throw new UnsupportedOperationException("not implemented yet");
+        return d;
     }
 
     /** Labels of the classes that take part in scoring, in input order. */
     public List<String> labels() {
-        throw new UnsupportedOperationException("not implemented yet");
+        return labels;
     }
 
     public long[] counts() {
-        throw new UnsupportedOperationException("not implemented yet");
+        return counts.clone();
     }
 
     public double[] priors() {
-        throw new UnsupportedOperationException("not implemented yet");
+        return priors.clone();
     }
 
     /** K × d. */
     public double[][] means() {
-        throw new UnsupportedOperationException("not implemented yet");
+        double[][] copy = new double[means.length][];
+        for (int k = 0; k < means.length; k++) {
+            copy[k] = means[k].clone();
+        }
+        return copy;
     }
 
     /** Effective covariance of class k (d × d; for TIED the pooled matrix; for DIAG a diagonal matrix). */
     public double[][] covariance(int k) {
-        throw new UnsupportedOperationException("not implemented yet");
+        double[][] copy = new double[d][];
+        for (int i = 0; i < d; i++) {
+            copy[i] = covariances[k][i].clone();
+        }
+        return copy;
     }
 
     /** Classes left out of scoring, with reasons. */
     public List<Exclusion> excluded() {
-        throw new UnsupportedOperationException("not implemented yet");
+        return excluded;
     }
 
     /** Jitter added to the diagonal of class k's covariance as a last resort (0 when none was needed). */
     public double jitter(int k) {
-        throw new UnsupportedOperationException("not implemented yet");
+        return jitters[k];
+    }
+
+    // Package-private views without copies, for Discriminant and GaussianSampler (which do not modify them).
+
+    CholeskyFactor factor(int k) {
+        return factors[k];
+    }
+
+    double[] meanView(int k) {
+        return means[k];
+    }
+
+    double[][] covarianceView(int k) {
+        return covariances[k];
+    }
+
+    double priorView(int k) {
+        return priors[k];
+    }
+
+    private static int validate(List<ClassSummary> classes) {
+        if (classes == null || classes.isEmpty()) {
+            throw new IllegalArgumentException("at least one class is required");
+        }
+        int d = classes.get(0).mean().length;
+        if (d < 1) {
+            throw new IllegalArgumentException("dimension must be >= 1");
+        }
+        Set<String> seen = new HashSet<>();
+        for (ClassSummary c : classes) {
+            if (!seen.add(c.label())) {
+                throw new IllegalArgumentException("duplicate label " + c.label());
+            }
+            if (c.count() < 0) {
+                throw new IllegalArgumentException("negative count for " + c.label());
+            }
+            if (c.mean().length != d || c.scatter().length != d) {
+                throw new IllegalArgumentException("dimension mismatch for " + c.label());
+            }
+            for (int i = 0; i < d; i++) {
+                if (c.scatter()[i].length != d) {
+                    throw new IllegalArgumentException("scatter of " + c.label() + " is not " + d + " x " + d);
+                }
+                if (!Double.isFinite(c.mean()[i])) {
+                    throw new IllegalArgumentException("non-finite mean for " + c.label());
+                }
+                for (int j = 0; j < d; j++) {
+                    if (!Double.isFinite(c.scatter()[i][j])) {
+                        throw new IllegalArgumentException("non-finite scatter for " + c.label());
+                    }
+                }
+            }
+        }
+        return d;
+    }
+
+    private static Optional<String> countExclusion(ClassSummary c, FitOptions options) {
+        if (c.count() < options.minCount()) {
+            return Optional.of("count " + c.count() + " below minimum " + options.minCount());
+        }
+        if (options.estimator() == Estimator.UNBIASED && options.covarianceType() != CovarianceType.TIED
+                && c.count() < 2) {
+            return Optional.of("unbiased covariance needs a count of at least 2, got " + c.count());
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * MLE variance of each feature over all classes merged (Chan's formula), with the class means taken relative
+     * to the first non-empty class's mean so that large offsets do not cancel.
+     */
+    static double[] totalVariance(List<ClassSummary> classes, int d) {
+        double[] v = new double[d];
+        long n = 0;
+        double[] pivot = null;
+        for (ClassSummary c : classes) {
+            if (c.count() > 0) {
+                n += c.count();
+                if (pivot == null) {
+                    pivot = c.mean();
+                }
+            }
+        }
+        if (n == 0) {
+            return v;
+        }
+        for (int j = 0; j < d; j++) {
+            double mean = 0.0;
+            for (ClassSummary c : classes) {
+                mean += c.count() * (c.mean()[j] - pivot[j]);
+            }
+            mean /= n;
+            double scatter = 0.0;
+            for (ClassSummary c : classes) {
+                if (c.count() > 0) {
+                    double dev = (c.mean()[j] - pivot[j]) - mean;
+                    scatter += c.scatter()[j][j] + c.count() * dev * dev;
+                }
+            }
+            v[j] = Math.max(scatter / n, 0.0);
+        }
+        return v;
+    }
+
+    private static double[] varianceFloor(double[] v, double relativeFloor) {
+        double[] floor = new double[v.length];
+        for (int j = 0; j < v.length; j++) {
+            floor[j] = relativeFloor * (v[j] > 0.0 ? v[j] : 1.0);
+        }
+        return floor;
+    }
+
+    private static double fallbackJitterScale(double[] totalVariance) {
+        double mean = 0.0;
+        for (double v : totalVariance) {
+            mean += v;
+        }
+        mean /= totalVariance.length;
+        return mean > 0.0 ? mean : 1.0;
+    }
+
+    private static final class Regularised {
+        final double[][] covariance;
+        final CholeskyFactor factor;
+        final double jitter;
+
+        Regularised(double[][] covariance, CholeskyFactor factor, double jitter) {
+            this.covariance = covariance;
+            this.factor = factor;
+            this.jitter = jitter;
+        }
+    }
+
+    /** Shrinkage, floor, factorisation and jitter on {@code cov} (modified; returned inside the result). */
+    private static Regularised regularise(double[][] cov, FitOptions options, double[] floor, double fallbackScale) {
+        int d = cov.length;
+        double r = options.regParam();
+        if (r > 0.0) {
+            double average = trace(cov) / d;
+            scale(cov, 1.0 - r);
+            for (int i = 0; i < d; i++) {
+                cov[i][i] += r * average;
+            }
+        }
+        for (int i = 0; i < d; i++) {
+            cov[i][i] = Math.max(cov[i][i], floor[i]);
+        }
+        Optional<CholeskyFactor> factor = CholeskyFactor.of(cov);
+        if (factor.isPresent()) {
+            return new Regularised(cov, factor.get(), 0.0);
+        }
+        double s = trace(cov) / d;
+        if (!(s > 0.0) || !Double.isFinite(s)) {
+            s = fallbackScale;
+        }
+        double[][] jittered = new double[d][];
+        for (int exponent = MIN_JITTER_EXPONENT; exponent <= MAX_JITTER_EXPONENT; exponent++) {
+            double amount = Math.pow(10.0, exponent) * s;
+            for (int i = 0; i < d; i++) {
+                jittered[i] = cov[i].clone();
+                jittered[i][i] += amount;
+            }
+            factor = CholeskyFactor.of(jittered);
+            if (factor.isPresent()) {
+                return new Regularised(jittered, factor.get(), amount);
+            }
+        }
+        return new Regularised(cov, null, 0.0);
+    }
+
+    private static String notPositiveDefinite() {
+        return "covariance not positive definite even with jitter " + MAX_JITTER + "·tr(Σ)/d";
+    }
+
+    private static double trace(double[][] a) {
+        double t = 0.0;
+        for (int i = 0; i < a.length; i++) {
+            t += a[i][i];
+        }
+        return t;
+    }
+
+    private static void scale(double[][] a, double factor) {
+        for (double[] row : a) {
+            for (int j = 0; j < row.length; j++) {
+                row[j] *= factor;
+            }
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "GaussianModel" + Collections.unmodifiableList(labels) + " " + options;
     }
 }

@@ -200,6 +200,10 @@ public final class RunningGaussian {
         } catch (BufferUnderflowException e) {
             throw new IllegalArgumentException("not a RunningGaussian: truncated", e);
         }
+        // A NaN or infinity would poison every later merge and model, so a damaged state is refused here.
+        if (!allFinite(g.pivot) || !allFinite(g.relativeMean) || !allFinite(g.packedScatter)) {
+            throw new IllegalArgumentException("not a RunningGaussian: non-finite values");
+        }
         return g;
     }
 
@@ -208,6 +212,15 @@ public final class RunningGaussian {
         System.arraycopy(other.pivot, 0, pivot, 0, d);
         System.arraycopy(other.relativeMean, 0, relativeMean, 0, d);
         System.arraycopy(other.packedScatter, 0, packedScatter, 0, packedScatter.length);
+    }
+
+    private static boolean allFinite(double[] values) {
+        for (double v : values) {
+            if (!Double.isFinite(v)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static int packedSize(int d) {

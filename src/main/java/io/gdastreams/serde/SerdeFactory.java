@@ -2,6 +2,8 @@ package io.gdastreams.serde;
 
 import io.gdastreams.model.DeadLetter;
 import io.gdastreams.model.ModelParameters;
+import io.gdastreams.model.PendingEvent;
+import io.gdastreams.model.Prediction;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
 
@@ -30,5 +32,18 @@ public final class SerdeFactory {
 
     public static Serde<DeadLetter> deadLetter() {
         return json(DeadLetter.class);
+    }
+
+    public static Serde<Prediction> prediction() {
+        return json(Prediction.class);
+    }
+
+    public static Serde<PendingEvent> pendingEvent() {
+        return json(PendingEvent.class);
+    }
+
+    /** Big-endian longs: byte order equals numeric order for non-negative values, so store scans run in order. */
+    public static Serde<Long> sequence() {
+        return Serdes.Long();
     }
 }

@@ -1,0 +1,93 @@
+package io.gdastreams.topology;
+
+import io.gdastreams.math.ClassSummary;
+import io.gdastreams.model.ClassParameters;
+import io.gdastreams.model.ModelParameters;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Turns a published model back into the sufficient statistics the math core fits from, checking its shape on
+ * the way: the model topic is input like any other and may carry anything.
+ *
+ * <p>The model carries the MLE covariance S_k / n_k, so the scatter is recovered as covariance × count; every
+ * scorer variant (tied, diagonal, unbiased divisors) is then derived from count, mean and scatter.
+ */
+final class ModelConversion {
+
+    private ModelConversion() {
+    }
+
+    /**
+     * Class statistics in model order. {@code model}: not modified. Throws IllegalArgumentException, with a
+     * message fit for a log line, when the model is not well formed.
+     */
+    static List<ClassSummary> classSummaries(ModelParameters model) {
+        List<String> features = model.features();
+        if (features == null || features.isEmpty()) {
+            throw new IllegalArgumentException("model has no features");
+        }
+        Set<String> names = new HashSet<>();
+        for (String name : features) {
+            if (name == null || name.isBlank()) {
+                throw new IllegalArgumentException("model has a blank feature name");
+            }
+            if (!names.add(name)) {
+                throw new IllegalArgumentException("model lists feature '" + name + "' twice");
+            }
+        }
+        List<ClassParameters> classes = model.classes();
+        if (classes == null || classes.isEmpty()) {
+            throw new IllegalArgumentException("model has no classes");
+        }
+        int d = features.size();
+        Set<String> labels = new HashSet<>();
+        List<ClassSummary> summaries = new ArrayList<>(classes.size());
+        for (ClassParameters c : classes) {
+            if (c == null || c.label() == null || c.label().isBlank()) {
+                throw new IllegalArgumentException("model has a class without a label");
+            }
+            if (!labels.add(c.label())) {
+                throw new IllegalArgumentException("model lists class '" + c.label() + "' twice");
+            }
+            summaries.add(classSummary(c, d));
+        }
+        return summaries;
+    }
+
+    private static ClassSummary classSummary(ClassParameters c, int d) {
+        String where = "class '" + c.label() + "': ";
+        if (c.count() < 0) {
+            throw new IllegalArgumentException(where + "negative count " + c.count());
+        }
+        double[] mean = c.mean();
+        if (mean == null || mean.length != d) {
+            throw new IllegalArgumentException(where + "mean must have " + d + " values");
+        }
+        double[][] covariance = c.covariance();
+        if (covariance == null || covariance.length != d) {
+            throw new IllegalArgumentException(where + "covariance must be " + d + " x " + d);
+        }
+        double[][] scatter = new double[d][];
+        for (int i = 0; i < d; i++) {
+            if (!Double.isFinite(mean[i])) {
+                throw new IllegalArgumentException(where + "non-finite mean");
+            }
+            double[] row = covariance[i];
+            if (row == null || row.length != d) {
+                throw new IllegalArgumentException(where + "covariance must be " + d + " x " + d);
+            }
+            scatter[i] = new double[d];
+            for (int j = 0; j < d; j++) {
+                double s = row[j] * c.count();
+                if (!Double.isFinite(s)) {
+                    throw new IllegalArgumentException(where + "non-finite covariance");
+                }
+                scatter[i][j] = s;
+            }
+        }
+        return new ClassSummary(c.label(), c.count(), mean.clone(), scatter);
+    }
+}

@@ -1,0 +1,187 @@
+package io.gdastreams.topology;
+
+import io.gdastreams.model.DeadLetter;
+import io.gdastreams.model.ModelParameters;
+import io.gdastreams.model.PendingEvent;
+import io.gdastreams.model.Prediction;
+import io.gdastreams.model.UnlabelledEvent;
+import io.gdastreams.serde.Decoded;
+import io.gdastreams.serde.EventDecoder;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.Optional;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.processor.PunctuationType;
+import org.apache.kafka.streams.processor.api.Processor;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.processor.api.RecordMetadata;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Scores unlabelled events against the model in force: exactly one record on the predictions topic per input
+ * (scored or unscored with a reason), plus a dead letter for input that cannot be read.
+ *
+ * <p>Events that arrive before any model exists are held, in arrival order, in a changelog-backed store of at
+ * most {@code maxPending} events per task and scored by the first model: a scorer started before its trainer
+ * loses nothing. They are released by the next event that finds a model, or by a wall-clock punctuator when no
+ * event comes. Beyond the bound an event gets an unscored "no model yet" record straight away, so memory stays
+ * bounded and the producer still hears about every event.
+ *
+ * <p>No exception escapes {@link #process}: anything unexpected becomes an unscored record and a dead letter.
+ */
+final class ScoringProcessor implements Processor<byte[], byte[], byte[], Object> {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ScoringProcessor.class);
+
+    private final ScoringSettings settings;
+    private final CompiledModelCache cache;
+    private ProcessorContext<byte[], Object> context;
+    private KeyValueStore<Long, PendingEvent> pending;
+    private long pendingCount;
+    private long nextSequence;
+
+    ScoringProcessor(ScoringSettings settings, CompiledModelCache cache) {
+        this.settings = settings;
+        this.cache = cache;
+    }
+
+    @Override
+    public void init(ProcessorContext<byte[], Object> context) {
+        this.context = context;
+        this.pending = context.getStateStore(ScoringTopology.PENDING_STORE);
+        adoptStoredModel(context);
+        try (KeyValueIterator<Long, PendingEvent> it = pending.all()) {
+            while (it.hasNext()) {
+                long sequence = it.next().key;
+                pendingCount++;
+                nextSequence = Math.max(nextSequence, sequence + 1);
+            }
+        }
+        context.schedule(settings.pendingCheckInterval(), PunctuationType.WALL_CLOCK_TIME, now -> releasePending());
+    }
+
+    /**
+     * The global store is complete before tasks start; if its model never went through the cache (a store kept
+     * across restarts without re-processing), compile it now rather than wait for the next model record.
+     */
+    private void adoptStoredModel(ProcessorContext<byte[], Object> context) {
+        if (cache.current().isPresent()) {
+            return;
+        }
+        try {
+            KeyValueStore<String, ModelParameters> models = context.getStateStore(ScoringTopology.MODEL_STORE);
+            ModelParameters stored = models.get(settings.modelId());
+            if (stored != null) {
+                cache.offer(stored);
+            }
+        } catch (RuntimeException e) {
+            LOG.warn("Cannot read model '{}' from the global store: {}", settings.modelId(), e.getMessage());
+        }
+    }
+
+    @Override
+    public void process(Record<byte[], byte[]> record) {
+        Prediction prediction;
+        String deadLetterReason = null;
+        try {
+            Decoded<UnlabelledEvent> decoded = EventDecoder.decodeUnlabelled(record.value());
+            if (!decoded.isOk()) {
+                deadLetterReason = "invalid event: " + decoded.error();
+                prediction = unscored(keyText(record.key()), deadLetterReason);
+            } else {
+                UnlabelledEvent event = decoded.value();
+                String id = event.id() != null ? event.id() : keyText(record.key());
+                Optional<CompiledModel> model = cache.current();
+                if (model.isPresent()) {
+                    releasePending(model.get());
+                    prediction = model.get().score(id, event.features(), settings.outlierThreshold());
+                } else if (pendingCount < settings.maxPending()) {
+                    pending.put(nextSequence, new PendingEvent(record.key(), id, event.features(),
+                            record.timestamp()));
+                    nextSequence++;
+                    pendingCount++;
+                    return;
+                } else {
+                    prediction = unscored(id, "no model yet (model '" + settings.modelId() + "' not published; "
+                            + settings.maxPending() + " earlier events already held)");
+                }
+            }
+        } catch (RuntimeException e) {
+            LOG.error("Unexpected failure scoring a record; it goes to dead letters", e);
+            deadLetterReason = "internal error: " + e;
+            prediction = unscored(keyText(record.key()), deadLetterReason);
+        }
+        context.forward(record.withValue(prediction), ScoringTopology.PREDICTIONS_SINK);
+        if (deadLetterReason != null) {
+            context.forward(record.withValue(deadLetter(record, deadLetterReason)), ScoringTopology.DEAD_LETTERS_SINK);
+        }
+    }
+
+    private void releasePending() {
+        if (pendingCount == 0) {
+            return;
+        }
+        try {
+            cache.current().ifPresent(this::releasePending);
+        } catch (RuntimeException e) {
+            LOG.error("Cannot release held events; will retry", e);
+        }
+    }
+
+    /** Scores every held event, oldest first, with their original keys and timestamps. */
+    private void releasePending(CompiledModel model) {
+        if (pendingCount == 0) {
+            return;
+        }
+        List<KeyValue<Long, PendingEvent>> held = new ArrayList<>();
+        try (KeyValueIterator<Long, PendingEvent> it = pending.all()) {
+            while (it.hasNext()) {
+                held.add(it.next());
+            }
+        }
+        for (KeyValue<Long, PendingEvent> entry : held) {
+            PendingEvent event = entry.value;
+            Prediction prediction;
+            try {
+                prediction = model.score(event.id(), event.features(), settings.outlierThreshold());
+            } catch (RuntimeException e) {
+                LOG.error("Unexpected failure scoring a held event", e);
+                prediction = Prediction.unscored(event.id(), "internal error: " + e, model.modelId(),
+                        model.version());
+            }
+            context.forward(new Record<byte[], Object>(event.key(), prediction, event.timestamp()),
+                    ScoringTopology.PREDICTIONS_SINK);
+            pending.delete(entry.key);
+            pendingCount--;
+        }
+        LOG.info("Scored {} held events with model '{}' version {}", held.size(), model.modelId(),
+                model.version());
+    }
+
+    private Prediction unscored(String id, String reason) {
+        Optional<CompiledModel> model = cache.current();
+        return Prediction.unscored(id, reason, model.map(CompiledModel::modelId).orElse(null),
+                model.map(CompiledModel::version).orElse(null));
+    }
+
+    private DeadLetter deadLetter(Record<byte[], byte[]> record, String reason) {
+        Optional<RecordMetadata> source = context.recordMetadata();
+        return new DeadLetter(reason, source.map(RecordMetadata::topic).orElse(null),
+                source.map(RecordMetadata::partition).orElse(-1), source.map(RecordMetadata::offset).orElse(-1L),
+                base64(record.key()), base64(record.value()));
+    }
+
+    private static String base64(byte[] bytes) {
+        return bytes == null ? null : Base64.getEncoder().encodeToString(bytes);
+    }
+
+    private static String keyText(byte[] key) {
+        return key == null ? null : new String(key, StandardCharsets.UTF_8);
+    }
+}

@@ -1,0 +1,65 @@
+package io.gdastreams.topology;
+
+import io.gdastreams.serde.SerdeFactory;
+import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.state.Stores;
+
+/**
+ * The scoring topology: unlabelled events joined with the model in force, one prediction per event.
+ *
+ * <pre>
+ * model-parameters ──► [model-updater] ──► global store "scoring-model" + compiled-model cache
+ *                                                     │ (every instance sees every model)
+ * unlabelled-events ──► [scorer] ◄────────────────────┘
+ *                         ├──► predictions   (one per input: scored, or unscored with a reason)
+ *                         └──► dead-letters  (input that cannot be read)
+ *                       store "scoring-pending": events held until the first model arrives
+ * </pre>
+ *
+ * The model is fitted with the scorer's own {@link io.gdastreams.math.FitOptions} and factorised once per
+ * version; per event the scorer only looks up features and runs triangular solves.
+ */
+public final class ScoringTopology {
+
+    /** Global store: model id → the model in force (only models that compiled). */
+    public static final String MODEL_STORE = "scoring-model";
+    /** Changelog-backed store of events held until the first model arrives (per task, sequence → event). */
+    public static final String PENDING_STORE = "scoring-pending";
+
+    static final String MODEL_SOURCE = "model-source";
+    static final String MODEL_UPDATER = "model-updater";
+    static final String EVENTS_SOURCE = "unlabelled-source";
+    static final String SCORER = "scorer";
+    static final String PREDICTIONS_SINK = "predictions-sink";
+    static final String DEAD_LETTERS_SINK = "dead-letters-sink";
+
+    private ScoringTopology() {
+    }
+
+    public static Topology build(ScoringSettings settings) {
+        return build(settings, new CompiledModelCache(settings.modelId(), settings.fitOptions()));
+    }
+
+    /** As {@link #build(ScoringSettings)}, with a cache the caller can inspect (tests count compilations). */
+    static Topology build(ScoringSettings settings, CompiledModelCache cache) {
+        Topics topics = settings.topics();
+        Topology topology = new Topology();
+        // The global store is kept in memory and rebuilt from the compacted topic on start-up, which runs every
+        // model record through the updater again, so the cache and the store can never disagree.
+        topology.addGlobalStore(
+                Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(MODEL_STORE), SerdeFactory.string(),
+                        SerdeFactory.model()).withLoggingDisabled(),
+                MODEL_SOURCE, SerdeFactory.string().deserializer(), SerdeFactory.rawBytes().deserializer(),
+                topics.model(), MODEL_UPDATER, () -> new ModelStoreUpdater(cache));
+        topology.addSource(EVENTS_SOURCE, SerdeFactory.rawBytes().deserializer(),
+                SerdeFactory.rawBytes().deserializer(), topics.unlabelled());
+        topology.addProcessor(SCORER, () -> new ScoringProcessor(settings, cache), EVENTS_SOURCE);
+        topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(PENDING_STORE),
+                SerdeFactory.sequence(), SerdeFactory.pendingEvent()), SCORER);
+        topology.addSink(PREDICTIONS_SINK, topics.predictions(), SerdeFactory.rawBytes().serializer(),
+                SerdeFactory.prediction().serializer(), SCORER);
+        topology.addSink(DEAD_LETTERS_SINK, topics.deadLetters(), SerdeFactory.rawBytes().serializer(),
+                SerdeFactory.deadLetter().serializer(), SCORER);
+        return topology;
+    }
+}

@@ -1,0 +1,98 @@
+package io.gdastreams.math;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Exact hand fixtures: Σ = LLᵀ with an integer L, so every quantity of the log-density has a closed form.
+ * L = [[2, 0], [1, 3]] gives Σ = [[4, 2], [2, 10]], log det Σ = log 36; for x − μ = (2, 5): L⁻¹(x − μ) = (1, 4/3)
+ * and the squared Mahalanobis distance is 25/9.
+ */
+class DiscriminantExactTest {
+
+    private static final double EXACT = 1e-14;
+    private static final double LOG_2PI = Math.log(2 * Math.PI);
+
+    private static final double[][] SIGMA = {{4, 2}, {2, 10}};
+    private static final long COUNT = 10;
+
+    private static double[][] scatterOf(double[][] sigma, double divisor) {
+        double[][] s = new double[sigma.length][sigma.length];
+        for (int i = 0; i < sigma.length; i++) {
+            for (int j = 0; j < sigma.length; j++) {
+                s[i][j] = sigma[i][j] * divisor;
+            }
+        }
+        return s;
+    }
+
+    @Test
+    void shouldMatchClosedFormLogDensityForIntegerCholeskyFactor() {
+        ClassSummary a = new ClassSummary("a", COUNT, new double[] {1, -1}, scatterOf(SIGMA, COUNT));
+        GaussianModel model = GaussianModel.fit(List.of(a), FitOptions.defaults());
+        assertArrayEquals(SIGMA[0], model.covariance(0)[0], EXACT);
+        assertArrayEquals(SIGMA[1], model.covariance(0)[1], EXACT);
+
+        Posterior p = Discriminant.compile(model).score(new double[] {3, 4});
+
+        double expected = -0.5 * (2 * LOG_2PI + Math.log(36) + 25.0 / 9.0);
+        assertEquals(expected, p.logDensity(), EXACT);
+        assertEquals(expected, p.logJoint()[0], EXACT);
+        assertArrayEquals(new double[] {1.0}, p.probabilities(), EXACT);
+    }
+
+    @Test
+    void shouldWeighTwoClassesByPriorAndDensity() {
+        // Same Σ, means 6 apart along the first axis, counts 10 and 30.
+        ClassSummary a = new ClassSummary("a", 10, new double[] {0, 0}, scatterOf(SIGMA, 10));
+        ClassSummary b = new ClassSummary("b", 30, new double[] {6, 0}, scatterOf(SIGMA, 30));
+        Discriminant discriminant = Discriminant.compile(GaussianModel.fit(List.of(a, b), FitOptions.defaults()));
+
+        // x − μ_a = (2, 5) → q_a = 25/9; x − μ_b = (−4, 5) → z = (−2, 7/3) → q_b = 85/9.
+        Posterior p = discriminant.score(new double[] {2, 5});
+
+        double logNa = -0.5 * (2 * LOG_2PI + Math.log(36) + 25.0 / 9.0);
+        double logNb = -0.5 * (2 * LOG_2PI + Math.log(36) + 85.0 / 9.0);
+        double ja = Math.log(0.25) + logNa;
+        double jb = Math.log(0.75) + logNb;
+        double pa = 1.0 / (1.0 + Math.exp(jb - ja));
+        assertArrayEquals(new double[] {pa, 1 - pa}, p.probabilities(), EXACT);
+        assertEquals(Math.log(Math.exp(ja) + Math.exp(jb)), p.logDensity(), EXACT);
+        assertEquals(0, p.predicted());
+    }
+
+    @Test
+    void shouldDivideByCountMinusOneForUnbiasedFull() {
+        ClassSummary a = new ClassSummary("a", COUNT, new double[] {0, 0}, scatterOf(SIGMA, COUNT - 1));
+        GaussianModel model = GaussianModel.fit(List.of(a), FitOptions.defaults().withEstimator(Estimator.UNBIASED));
+        assertArrayEquals(SIGMA[1], model.covariance(0)[1], EXACT);
+    }
+
+    @Test
+    void shouldPoolScatterOverClassesForTied() {
+        // Pooled: (S_a + S_b) / (n_a + n_b) with S_a = 10Σ, S_b = 30·2Σ → (10 + 60)/40 Σ = 1.75 Σ.
+        ClassSummary a = new ClassSummary("a", 10, new double[] {0, 0}, scatterOf(SIGMA, 10));
+        ClassSummary b = new ClassSummary("b", 30, new double[] {1, 1}, scatterOf(SIGMA, 60));
+        GaussianModel mle = GaussianModel.fit(List.of(a, b),
+                FitOptions.defaults().withCovarianceType(CovarianceType.TIED));
+        assertArrayEquals(new double[] {7, 3.5}, mle.covariance(1)[0], EXACT);
+        GaussianModel unbiased = GaussianModel.fit(List.of(a, b), FitOptions.defaults()
+                .withCovarianceType(CovarianceType.TIED).withEstimator(Estimator.UNBIASED));
+        assertArrayEquals(new double[] {4 * 70.0 / 38, 2 * 70.0 / 38}, unbiased.covariance(0)[0], EXACT);
+    }
+
+    @Test
+    void shouldKeepOnlyTheDiagonalForDiag() {
+        ClassSummary a = new ClassSummary("a", COUNT, new double[] {0, 0}, scatterOf(SIGMA, COUNT));
+        GaussianModel model = GaussianModel.fit(List.of(a), FitOptions.defaults()
+                .withCovarianceType(CovarianceType.DIAG));
+        assertArrayEquals(new double[] {4, 0}, model.covariance(0)[0], EXACT);
+        assertArrayEquals(new double[] {0, 10}, model.covariance(0)[1], EXACT);
+        Posterior p = Discriminant.compile(model).score(new double[] {2, 5});
+        double expected = -0.5 * (2 * LOG_2PI + Math.log(40) + 1.0 + 2.5);
+        assertEquals(expected, p.logDensity(), EXACT);
+    }
+}

@@ -1,0 +1,96 @@
+package io.gdastreams.topology;
+
+import io.gdastreams.model.DeadLetter;
+import io.gdastreams.model.ModelParameters;
+import io.gdastreams.model.Prediction;
+import io.gdastreams.serde.Json;
+import io.gdastreams.serde.SerdeFactory;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.TestInputTopic;
+import org.apache.kafka.streams.TestOutputTopic;
+import org.apache.kafka.streams.TopologyTestDriver;
+
+/** The production scoring topology in a TopologyTestDriver, with its cache in reach and string keys. */
+final class ScoringHarness implements AutoCloseable {
+
+    final CompiledModelCache cache;
+    private final TopologyTestDriver driver;
+    private final TestInputTopic<String, byte[]> models;
+    private final TestInputTopic<String, byte[]> events;
+    private final TestOutputTopic<byte[], Prediction> predictions;
+    private final TestOutputTopic<byte[], DeadLetter> deadLetters;
+
+    ScoringHarness(ScoringSettings settings, Path stateDir) {
+        cache = new CompiledModelCache(settings.modelId(), settings.fitOptions());
+        Properties props = new Properties();
+        props.put(StreamsConfig.APPLICATION_ID_CONFIG, "scoring-test");
+        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
+        props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
+        props.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, 0);
+        driver = new TopologyTestDriver(ScoringTopology.build(settings, cache), props);
+        Topics topics = settings.topics();
+        models = driver.createInputTopic(topics.model(), SerdeFactory.string().serializer(),
+                SerdeFactory.rawBytes().serializer());
+        events = driver.createInputTopic(topics.unlabelled(), SerdeFactory.string().serializer(),
+                SerdeFactory.rawBytes().serializer());
+        predictions = driver.createOutputTopic(topics.predictions(), SerdeFactory.rawBytes().deserializer(),
+                SerdeFactory.prediction().deserializer());
+        deadLetters = driver.createOutputTopic(topics.deadLetters(), SerdeFactory.rawBytes().deserializer(),
+                SerdeFactory.deadLetter().deserializer());
+    }
+
+    void publish(ModelParameters model) {
+        models.pipeInput(model.modelId(), SerdeFactory.model().serializer().serialize("model", model));
+    }
+
+    void publishRaw(String key, byte[] value) {
+        models.pipeInput(key, value);
+    }
+
+    void send(String key, byte[] value) {
+        events.pipeInput(key, value);
+    }
+
+    /** Sends {@code {"id": id, "features": {...}}}; a null id is left out, a null value is written as null. */
+    void sendEvent(String key, String id, Map<String, Double> features) {
+        Map<String, Object> event = new LinkedHashMap<>();
+        if (id != null) {
+            event.put("id", id);
+        }
+        event.put("features", features);
+        try {
+            send(key, Json.mapper().writeValueAsBytes(event));
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Predictions emitted since the last call, with their keys as text. */
+    List<KeyValue<String, Prediction>> predictions() {
+        return predictions.readKeyValuesToList().stream()
+                .map(kv -> KeyValue.pair(kv.key == null ? null : new String(kv.key, StandardCharsets.UTF_8),
+                        kv.value))
+                .toList();
+    }
+
+    List<DeadLetter> deadLetters() {
+        return deadLetters.readValuesToList();
+    }
+
+    void advanceWallClock(Duration duration) {
+        driver.advanceWallClockTime(duration);
+    }
+
+    @Override
+    public void close() {
+        driver.close();
+    }
+}

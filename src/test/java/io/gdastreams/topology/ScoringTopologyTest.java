@@ -1,0 +1,470 @@
+package io.gdastreams.topology;
+
+import static io.gdastreams.topology.ScoringFixtures.IRIS_FEATURES;
+import static io.gdastreams.topology.ScoringFixtures.MODEL_ID;
+import static io.gdastreams.topology.ScoringFixtures.iris;
+import static io.gdastreams.topology.ScoringFixtures.irisModel;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.gdastreams.math.CovarianceType;
+import io.gdastreams.math.Estimator;
+import io.gdastreams.math.FitOptions;
+import io.gdastreams.model.ClassParameters;
+import io.gdastreams.model.DeadLetter;
+import io.gdastreams.model.ModelParameters;
+import io.gdastreams.model.Prediction;
+import io.gdastreams.model.Prediction.Status;
+import io.gdastreams.serde.SerdeFactory;
+import io.gdastreams.topology.ScoringFixtures.Row;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.apache.kafka.streams.KeyValue;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+class ScoringTopologyTest {
+
+    /** Two routes to the same posterior (marginal vs. a model without the feature) agree to round-off. */
+    private static final double SAME_POSTERIOR_TOLERANCE = 1e-10;
+    /** Posteriors sum to one up to the round-off of a softmax over three classes. */
+    private static final double SUM_TOLERANCE = 1e-12;
+
+    /** Rows spread over the three classes, including ones near the versicolor/virginica boundary. */
+    private static final int[] SAMPLE_ROWS = {0, 24, 50, 70, 77, 83, 106, 119, 133, 149};
+
+    @TempDir
+    Path stateDir;
+
+    private static ScoringSettings settings() {
+        return ScoringSettings.defaults(MODEL_ID);
+    }
+
+    private ScoringHarness harness(ScoringSettings settings, String name) {
+        return new ScoringHarness(settings, stateDir.resolve(name));
+    }
+
+    private static Map<String, Double> without(Map<String, Double> features, String name) {
+        Map<String, Double> copy = new LinkedHashMap<>(features);
+        copy.remove(name);
+        return copy;
+    }
+
+    private static void assertSamePosterior(Prediction expected, Prediction actual) {
+        assertEquals(Status.SCORED, expected.status(), () -> "reference unscored: " + expected.reason());
+        assertEquals(Status.SCORED, actual.status(), () -> "unscored: " + actual.reason());
+        assertEquals(expected.probabilities().keySet(), actual.probabilities().keySet());
+        for (String label : expected.probabilities().keySet()) {
+            assertEquals(expected.probabilities().get(label), actual.probabilities().get(label),
+                    SAME_POSTERIOR_TOLERANCE, label);
+        }
+        assertEquals(expected.logDensity(), actual.logDensity(), SAME_POSTERIOR_TOLERANCE);
+        assertEquals(expected.label(), actual.label());
+    }
+
+    /** Scores {@code rows} (keys "r{index}") with a fresh scorer that only ever saw {@code model}. */
+    private List<Prediction> scoreWithOnly(ModelParameters model, String name, int... rows) {
+        List<Row> data = iris();
+        try (ScoringHarness h = harness(settings(), name)) {
+            h.publish(model);
+            for (int i : rows) {
+                h.sendEvent("r" + i, null, data.get(i).features());
+            }
+            return h.predictions().stream().map(kv -> kv.value).toList();
+        }
+    }
+
+    @Test
+    void shouldScoreWithPosteriorsThatSumToOneAndPickTheMostProbableClass() {
+        try (ScoringHarness h = harness(settings(), "sum")) {
+            h.publish(irisModel(1));
+            List<Row> data = iris();
+            for (int i = 0; i < data.size(); i++) {
+                h.sendEvent("k" + i, "row-" + (i + 1), data.get(i).features());
+            }
+            List<KeyValue<String, Prediction>> out = h.predictions();
+            assertEquals(data.size(), out.size());
+            for (int i = 0; i < out.size(); i++) {
+                Prediction p = out.get(i).value;
+                assertEquals("k" + i, out.get(i).key, "same key as the input");
+                assertEquals(Status.SCORED, p.status());
+                assertEquals("row-" + (i + 1), p.id());
+                assertEquals(MODEL_ID, p.modelId());
+                assertEquals(1L, p.modelVersion());
+                assertEquals(List.of("setosa", "versicolor", "virginica"), List.copyOf(p.probabilities().keySet()));
+                double sum = p.probabilities().values().stream().mapToDouble(Double::doubleValue).sum();
+                assertEquals(1.0, sum, SUM_TOLERANCE);
+                double best = p.probabilities().get(p.label());
+                assertTrue(p.probabilities().values().stream().allMatch(q -> q <= best));
+                assertTrue(Double.isFinite(p.logDensity()));
+                assertNull(p.outlier(), "no threshold configured, no flag");
+            }
+            assertTrue(h.deadLetters().isEmpty());
+        }
+    }
+
+    @Test
+    void shouldStampTheModelVersionInForceAndChangeOnlySubsequentPredictions() {
+        ModelParameters v1 = ScoringFixtures.model(1, ScoringFixtures.every(3, 0), IRIS_FEATURES);
+        ModelParameters v2 = irisModel(2);
+        List<Row> data = iris();
+        List<Prediction> out = new ArrayList<>();
+        try (ScoringHarness h = harness(settings(), "versions")) {
+            h.publish(v1);
+            for (int i : SAMPLE_ROWS) {
+                h.sendEvent("r" + i, null, data.get(i).features());
+            }
+            out.addAll(h.predictions().stream().map(kv -> kv.value).toList());
+            h.publish(v2);
+            assertTrue(h.predictions().isEmpty(), "a new model re-emits nothing");
+            for (int i : SAMPLE_ROWS) {
+                h.sendEvent("r" + i, null, data.get(i).features());
+            }
+            out.addAll(h.predictions().stream().map(kv -> kv.value).toList());
+        }
+        int n = SAMPLE_ROWS.length;
+        assertEquals(2 * n, out.size());
+        List<Prediction> onlyV1 = scoreWithOnly(v1, "only-v1", SAMPLE_ROWS);
+        List<Prediction> onlyV2 = scoreWithOnly(v2, "only-v2", SAMPLE_ROWS);
+        double largestChange = 0;
+        for (int j = 0; j < n; j++) {
+            assertEquals(1L, out.get(j).modelVersion());
+            assertEquals(2L, out.get(n + j).modelVersion());
+            assertSamePosterior(onlyV1.get(j), out.get(j));
+            assertSamePosterior(onlyV2.get(j), out.get(n + j));
+            largestChange = Math.max(largestChange, Math.abs(out.get(j).logDensity() - out.get(n + j).logDensity()));
+        }
+        assertTrue(largestChange > 1e-3, "the two versions are different models: " + largestChange);
+    }
+
+    @Test
+    void shouldHoldEventsThatArriveBeforeTheFirstModelAndScoreThemWhenItArrives() {
+        ScoringSettings settings = settings();
+        List<Row> data = iris();
+        try (ScoringHarness h = harness(settings, "held")) {
+            for (int i : SAMPLE_ROWS) {
+                h.sendEvent("r" + i, null, data.get(i).features());
+            }
+            h.advanceWallClock(settings.pendingCheckInterval().multipliedBy(3));
+            assertTrue(h.predictions().isEmpty(), "nothing to say before a model exists");
+            h.publish(irisModel(7));
+            h.advanceWallClock(settings.pendingCheckInterval());
+            List<KeyValue<String, Prediction>> out = h.predictions();
+            List<Prediction> reference = scoreWithOnly(irisModel(7), "held-reference", SAMPLE_ROWS);
+            assertEquals(SAMPLE_ROWS.length, out.size());
+            for (int j = 0; j < SAMPLE_ROWS.length; j++) {
+                assertEquals("r" + SAMPLE_ROWS[j], out.get(j).key, "arrival order and original keys");
+                assertEquals("r" + SAMPLE_ROWS[j], out.get(j).value.id());
+                assertEquals(7L, out.get(j).value.modelVersion());
+                assertSamePosterior(reference.get(j), out.get(j).value);
+            }
+            h.advanceWallClock(settings.pendingCheckInterval().multipliedBy(3));
+            assertTrue(h.predictions().isEmpty(), "held events are answered exactly once");
+        }
+    }
+
+    @Test
+    void shouldReleaseHeldEventsBeforeTheNextEventWithoutWaitingForThePunctuator() {
+        List<Row> data = iris();
+        try (ScoringHarness h = harness(settings(), "release")) {
+            h.sendEvent("a", null, data.get(0).features());
+            h.sendEvent("b", null, data.get(60).features());
+            h.publish(irisModel(1));
+            h.sendEvent("c", null, data.get(120).features());
+            List<KeyValue<String, Prediction>> out = h.predictions();
+            assertEquals(List.of("a", "b", "c"), out.stream().map(kv -> kv.key).toList());
+            assertTrue(out.stream().allMatch(kv -> kv.value.status() == Status.SCORED));
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {0, 2})
+    void shouldAnswerNoModelYetBeyondThePendingBound(int maxPending) {
+        ScoringSettings settings = settings().withMaxPending(maxPending);
+        List<Row> data = iris();
+        try (ScoringHarness h = harness(settings, "bound")) {
+            for (int i = 0; i < maxPending + 3; i++) {
+                h.sendEvent("e" + i, null, data.get(i).features());
+            }
+            List<KeyValue<String, Prediction>> early = h.predictions();
+            assertEquals(List.of("e" + maxPending, "e" + (maxPending + 1), "e" + (maxPending + 2)),
+                    early.stream().map(kv -> kv.key).toList(), "events beyond the bound are answered at once");
+            for (KeyValue<String, Prediction> kv : early) {
+                assertEquals(Status.UNSCORED, kv.value.status());
+                assertTrue(kv.value.reason().startsWith("no model yet"), kv.value.reason());
+                assertNull(kv.value.modelVersion());
+            }
+            h.publish(irisModel(1));
+            h.advanceWallClock(settings.pendingCheckInterval());
+            List<KeyValue<String, Prediction>> late = h.predictions();
+            assertEquals(maxPending, late.size());
+            for (int i = 0; i < maxPending; i++) {
+                assertEquals("e" + i, late.get(i).key);
+                assertEquals(Status.SCORED, late.get(i).value.status());
+            }
+            assertTrue(h.deadLetters().isEmpty(), "no model yet is not bad input");
+        }
+    }
+
+    static Stream<Arguments> variants() {
+        return Stream.of(CovarianceType.values()).flatMap(
+                type -> Stream.of(Estimator.values()).map(estimator -> Arguments.of(type, estimator)));
+    }
+
+    @ParameterizedTest
+    @MethodSource("variants")
+    void shouldMarginaliseMissingFeature(CovarianceType type, Estimator estimator) {
+        ScoringSettings settings = settings().withFitOptions(
+                FitOptions.defaults().withCovarianceType(type).withEstimator(estimator));
+        List<String> threeFeatures = IRIS_FEATURES.subList(0, 3);
+        String dropped = IRIS_FEATURES.get(3);
+        List<Row> data = iris();
+        List<Prediction> absent;
+        List<Prediction> nulled;
+        List<Prediction> reference;
+        try (ScoringHarness full = harness(settings, "four")) {
+            full.publish(irisModel(1));
+            for (int i : SAMPLE_ROWS) {
+                full.sendEvent("r" + i, null, without(data.get(i).features(), dropped));
+            }
+            absent = full.predictions().stream().map(kv -> kv.value).toList();
+            for (int i : SAMPLE_ROWS) {
+                Map<String, Double> features = new LinkedHashMap<>(data.get(i).features());
+                features.put(dropped, null);
+                full.sendEvent("r" + i, null, features);
+            }
+            nulled = full.predictions().stream().map(kv -> kv.value).toList();
+        }
+        try (ScoringHarness three = harness(settings, "three")) {
+            three.publish(ScoringFixtures.model(1, data, threeFeatures));
+            for (int i : SAMPLE_ROWS) {
+                three.sendEvent("r" + i, null, without(data.get(i).features(), dropped));
+            }
+            reference = three.predictions().stream().map(kv -> kv.value).toList();
+        }
+        assertEquals(SAMPLE_ROWS.length, reference.size());
+        for (int j = 0; j < SAMPLE_ROWS.length; j++) {
+            assertSamePosterior(reference.get(j), absent.get(j));
+            assertSamePosterior(reference.get(j), nulled.get(j));
+        }
+    }
+
+    @Test
+    void shouldMapEventFeaturesToTheModelOrderByName() {
+        List<String> reversed = new ArrayList<>(IRIS_FEATURES);
+        Collections.reverse(reversed);
+        List<Row> data = iris();
+        List<Prediction> reference = scoreWithOnly(irisModel(1), "natural-order", SAMPLE_ROWS);
+        List<Prediction> out = scoreWithOnly(ScoringFixtures.model(1, data, reversed), "reversed-order", SAMPLE_ROWS);
+        for (int j = 0; j < SAMPLE_ROWS.length; j++) {
+            assertSamePosterior(reference.get(j), out.get(j));
+        }
+    }
+
+    @Test
+    void shouldDeadLetterMalformedJsonAndStillScoreTheNextEvent() {
+        byte[] bad = "{\"features\": {\"sepal_length\": 5.1,".getBytes(StandardCharsets.UTF_8);
+        try (ScoringHarness h = harness(settings(), "malformed")) {
+            h.publish(irisModel(3));
+            h.send("bad-key", bad);
+            h.sendEvent("good-key", "good", iris().get(0).features());
+            List<KeyValue<String, Prediction>> out = h.predictions();
+            assertEquals(2, out.size());
+            Prediction unscored = out.get(0).value;
+            assertEquals("bad-key", out.get(0).key);
+            assertEquals(Status.UNSCORED, unscored.status());
+            assertEquals("bad-key", unscored.id(), "the record key stands in for the unreadable id");
+            assertTrue(unscored.reason().contains("malformed JSON"), unscored.reason());
+            assertEquals(3L, unscored.modelVersion());
+            assertEquals(Status.SCORED, out.get(1).value.status());
+            assertEquals("setosa", out.get(1).value.label());
+
+            List<DeadLetter> dead = h.deadLetters();
+            assertEquals(1, dead.size());
+            DeadLetter letter = dead.get(0);
+            assertEquals(unscored.reason(), letter.reason());
+            assertEquals(settings().topics().unlabelled(), letter.topic());
+            assertEquals(0, letter.partition());
+            assertEquals(0L, letter.offset());
+            assertEquals("bad-key", new String(Base64.getDecoder().decode(letter.keyBase64()), StandardCharsets.UTF_8));
+            assertEquals(new String(bad, StandardCharsets.UTF_8),
+                    new String(Base64.getDecoder().decode(letter.valueBase64()), StandardCharsets.UTF_8));
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"", "null", "[1,2]", "{}", "{\"features\": {}}",
+            "{\"features\": {\"petal_width\": \"x\"}}",
+            "{\"features\": {\"petal_width\": 1, \"petal_width\": 2}}",
+            "{\"id\": {}, \"features\": {\"petal_width\": 1}}",
+            "{\"features\": {\"petal_width\": 1e400}}",
+            "{\"features\": {\"petal_width\": null}}"})
+    void shouldDeadLetterEveryInvalidEventEvenBeforeAModelExists(String value) {
+        try (ScoringHarness h = harness(settings(), "invalid")) {
+            h.send("k", value.getBytes(StandardCharsets.UTF_8));
+            List<KeyValue<String, Prediction>> out = h.predictions();
+            assertEquals(1, out.size());
+            assertEquals(Status.UNSCORED, out.get(0).value.status());
+            assertTrue(out.get(0).value.reason().startsWith("invalid event: "), out.get(0).value.reason());
+            assertEquals(1, h.deadLetters().size());
+        }
+    }
+
+    @Test
+    void shouldDeadLetterATombstoneEvent() {
+        try (ScoringHarness h = harness(settings(), "tombstone")) {
+            h.publish(irisModel(1));
+            h.send("k", null);
+            List<KeyValue<String, Prediction>> out = h.predictions();
+            assertEquals(1, out.size());
+            assertEquals(Status.UNSCORED, out.get(0).value.status());
+            DeadLetter letter = h.deadLetters().get(0);
+            assertNull(letter.valueBase64());
+        }
+    }
+
+    @Test
+    void shouldLeaveEventsWithUnknownFeatureNamesUnscored() {
+        try (ScoringHarness h = harness(settings(), "unknown")) {
+            h.publish(irisModel(1));
+            Map<String, Double> features = new LinkedHashMap<>(iris().get(0).features());
+            features.put("colour", 3.0);
+            h.sendEvent("k", "x", features);
+            Prediction p = h.predictions().get(0).value;
+            assertEquals(Status.UNSCORED, p.status());
+            assertEquals("unknown feature(s): colour", p.reason());
+            assertEquals(1L, p.modelVersion());
+            assertTrue(h.deadLetters().isEmpty(), "well-formed input that does not fit the model is not dead-lettered");
+        }
+    }
+
+    @Test
+    void shouldLeaveEventsUnscoredWhenNoClassHasEnoughData() {
+        List<Row> data = iris();
+        ModelParameters tiny = ScoringFixtures.model(1, List.of(data.get(0), data.get(50), data.get(100)),
+                IRIS_FEATURES);
+        try (ScoringHarness h = harness(settings(), "tiny")) {
+            h.publish(tiny);
+            h.sendEvent("k", null, data.get(1).features());
+            Prediction p = h.predictions().get(0).value;
+            assertEquals(Status.UNSCORED, p.status());
+            assertTrue(p.reason().startsWith("no scorable class"), p.reason());
+            assertEquals(1L, p.modelVersion());
+        }
+    }
+
+    @Test
+    void shouldUseTheEventIdElseTheRecordKey() {
+        try (ScoringHarness h = harness(settings(), "ids")) {
+            h.publish(irisModel(1));
+            Map<String, Double> x = iris().get(0).features();
+            h.sendEvent("key-1", "id-1", x);
+            h.sendEvent("key-2", null, x);
+            h.sendEvent(null, null, x);
+            List<KeyValue<String, Prediction>> out = h.predictions();
+            assertEquals("id-1", out.get(0).value.id());
+            assertEquals("key-2", out.get(1).value.id());
+            assertNull(out.get(2).key);
+            assertNull(out.get(2).value.id());
+            assertEquals(Status.SCORED, out.get(2).value.status());
+        }
+    }
+
+    @Test
+    void shouldFlagOutliersBelowTheLogDensityThreshold() {
+        List<Row> data = iris();
+        Map<String, Double> typical = data.get(0).features();
+        Map<String, Double> far = new LinkedHashMap<>(typical);
+        far.put("sepal_length", 50.0);
+        try (ScoringHarness h = harness(settings(), "no-threshold")) {
+            h.publish(irisModel(1));
+            h.sendEvent("t", null, typical);
+            h.sendEvent("f", null, far);
+            List<KeyValue<String, Prediction>> out = h.predictions();
+            double typicalDensity = out.get(0).value.logDensity();
+            double farDensity = out.get(1).value.logDensity();
+            assertTrue(farDensity < typicalDensity - 100, typicalDensity + " vs " + farDensity);
+            double threshold = (typicalDensity + farDensity) / 2;
+            try (ScoringHarness flagged = harness(settings().withOutlierThreshold(threshold), "threshold")) {
+                flagged.publish(irisModel(1));
+                flagged.sendEvent("t", null, typical);
+                flagged.sendEvent("f", null, far);
+                List<KeyValue<String, Prediction>> marked = flagged.predictions();
+                assertEquals(Boolean.FALSE, marked.get(0).value.outlier());
+                assertEquals(Boolean.TRUE, marked.get(1).value.outlier());
+            }
+        }
+    }
+
+    @Test
+    void shouldCompileOncePerModelVersion() {
+        List<Row> data = iris();
+        try (ScoringHarness h = harness(settings(), "compile")) {
+            assertEquals(0, h.cache.compilations());
+            h.publish(irisModel(1));
+            for (int i = 0; i < data.size(); i++) {
+                h.sendEvent("k" + i, null, data.get(i).features());
+            }
+            assertEquals(1, h.cache.compilations(), "one compilation for 150 events");
+            h.publish(irisModel(1));
+            h.sendEvent("again", null, data.get(0).features());
+            assertEquals(1, h.cache.compilations(), "a re-published version is not compiled again");
+            h.publish(irisModel(2));
+            for (int i = 0; i < 10; i++) {
+                h.sendEvent("v2-" + i, null, data.get(i).features());
+            }
+            assertEquals(2, h.cache.compilations());
+            List<KeyValue<String, Prediction>> out = h.predictions();
+            assertEquals(data.size() + 11, out.size());
+            assertEquals(1L, out.get(data.size()).value.modelVersion());
+            assertEquals(2L, out.get(out.size() - 1).value.modelVersion());
+        }
+    }
+
+    @Test
+    void shouldKeepThePreviousModelWhenModelRecordsAreBad() {
+        ModelParameters good = irisModel(1);
+        ClassParameters first = good.classes().get(0);
+        ModelParameters wrongDimension = new ModelParameters(MODEL_ID, 2, good.features(), good.totalCount(),
+                List.of(new ClassParameters(first.label(), first.count(), first.prior(), new double[] {1, 2, 3},
+                        first.covariance()), good.classes().get(1)), good.sources(), good.updatedAt());
+        ModelParameters noFeatures = new ModelParameters(MODEL_ID, 3, List.of(), good.totalCount(), good.classes(),
+                good.sources(), good.updatedAt());
+        ModelParameters wrongId = new ModelParameters("other", 4, good.features(), good.totalCount(),
+                good.classes(), good.sources(), good.updatedAt());
+        try (ScoringHarness h = harness(settings(), "bad-models")) {
+            h.publish(good);
+            h.publishRaw(MODEL_ID, "{\"modelId\": \"iris\", \"version\": 9, ".getBytes(StandardCharsets.UTF_8));
+            h.publishRaw(MODEL_ID, "null".getBytes(StandardCharsets.UTF_8));
+            h.publishRaw(MODEL_ID, "{}".getBytes(StandardCharsets.UTF_8));
+            h.publishRaw(MODEL_ID, null);
+            h.publishRaw(null, "{}".getBytes(StandardCharsets.UTF_8));
+            h.publish(wrongDimension);
+            h.publish(noFeatures);
+            h.publishRaw(MODEL_ID, SerdeFactory.model().serializer().serialize("m", wrongId));
+            ModelParameters threeFeatures = ScoringFixtures.model(5, iris(), IRIS_FEATURES.subList(0, 3));
+            ModelParameters otherModel = new ModelParameters("other", 5, threeFeatures.features(),
+                    threeFeatures.totalCount(), threeFeatures.classes(), Map.of(), "2026-01-01T00:00:00Z");
+            h.publishRaw("other", SerdeFactory.model().serializer().serialize("m", otherModel));
+            h.sendEvent("k", null, iris().get(0).features());
+            List<KeyValue<String, Prediction>> out = h.predictions();
+            assertEquals(1, out.size());
+            assertEquals(Status.SCORED, out.get(0).value.status());
+            assertEquals(1L, out.get(0).value.modelVersion());
+            assertEquals(3, out.get(0).value.probabilities().size());
+            assertEquals(1, h.cache.compilations(), "bad records never replace the compiled model");
+        }
+    }
+}
