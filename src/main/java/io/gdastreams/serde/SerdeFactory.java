@@ -2,6 +2,8 @@ package io.gdastreams.serde;
 
 import io.gdastreams.model.DeadLetter;
 import io.gdastreams.model.ModelParameters;
+import io.gdastreams.model.PartialSnapshot;
+import io.gdastreams.model.PartitionProgress;
 import io.gdastreams.model.PendingEvent;
 import io.gdastreams.model.Prediction;
 import org.apache.kafka.common.serialization.Serde;
@@ -45,5 +47,14 @@ public final class SerdeFactory {
     /** Big-endian longs: byte order equals numeric order for non-negative values, so store scans run in order. */
     public static Serde<Long> sequence() {
         return Serdes.Long();
+    }
+
+    /** Binary: a partial carries K·d² doubles (see {@link PartialSnapshotSerde} for the layout). */
+    public static Serde<PartialSnapshot> partialSnapshot() {
+        return new PartialSnapshotSerde();
+    }
+
+    public static Serde<PartitionProgress> partitionProgress() {
+        return json(PartitionProgress.class);
     }
 }

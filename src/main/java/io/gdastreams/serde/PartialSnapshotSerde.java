@@ -1,0 +1,145 @@
+package io.gdastreams.serde;
+
+import io.gdastreams.math.RunningGaussian;
+import io.gdastreams.model.PartialSnapshot;
+import io.gdastreams.model.PartitionProgress;
+import java.io.ByteArrayOutputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.BufferUnderflowException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SortedMap;
+import java.util.TreeMap;
+import org.apache.kafka.common.errors.SerializationException;
+import org.apache.kafka.common.serialization.Deserializer;
+import org.apache.kafka.common.serialization.Serde;
+import org.apache.kafka.common.serialization.Serializer;
+
+/**
+ * Binary form of a {@link PartialSnapshot}: K·d² doubles do not belong in JSON (a d = 256 class would be about
+ * three times larger as text and exceed the default 1 MB record limit with two classes).
+ *
+ * <p>Layout (big-endian): version byte, modelId, partition int, nextOffset, applied, deadLettered longs, feature
+ * count int + names, class count int + (label, byte length int, {@link RunningGaussian#toBytes()}). Strings are
+ * an int byte length + UTF-8. The deserializer checks everything and throws {@link SerializationException} on
+ * foreign or damaged bytes.
+ */
+final class PartialSnapshotSerde implements Serde<PartialSnapshot> {
+
+    private static final byte FORMAT_VERSION = 1;
+    /** Guards against absurd lengths in damaged input before anything is allocated. */
+    private static final int MAX_ITEMS = 1_000_000;
+
+    @Override
+    public Serializer<PartialSnapshot> serializer() {
+        return (topic, snapshot) -> snapshot == null ? null : encode(snapshot);
+    }
+
+    @Override
+    public Deserializer<PartialSnapshot> deserializer() {
+        return (topic, bytes) -> bytes == null ? null : decode(bytes);
+    }
+
+    static byte[] encode(PartialSnapshot snapshot) {
+        try {
+            ByteArrayOutputStream buffer = new ByteArrayOutputStream();
+            DataOutputStream out = new DataOutputStream(buffer);
+            PartitionProgress progress = snapshot.progress();
+            out.writeByte(FORMAT_VERSION);
+            writeString(out, snapshot.modelId());
+            out.writeInt(progress.partition());
+            out.writeLong(progress.nextOffset());
+            out.writeLong(progress.applied());
+            out.writeLong(progress.deadLettered());
+            out.writeInt(progress.features().size());
+            for (String feature : progress.features()) {
+                writeString(out, feature);
+            }
+            out.writeInt(snapshot.classes().size());
+            for (var entry : snapshot.classes().entrySet()) {
+                writeString(out, entry.getKey());
+                byte[] stats = entry.getValue().toBytes();
+                out.writeInt(stats.length);
+                out.write(stats);
+            }
+            out.flush();
+            return buffer.toByteArray();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e); // a ByteArrayOutputStream does not fail
+        }
+    }
+
+    static PartialSnapshot decode(byte[] bytes) {
+        try {
+            ByteBuffer in = ByteBuffer.wrap(bytes);
+            byte version = in.get();
+            if (version != FORMAT_VERSION) {
+                throw new SerializationException("unsupported partial snapshot format version " + version);
+            }
+            String modelId = readString(in);
+            int partition = in.getInt();
+            long nextOffset = in.getLong();
+            long applied = in.getLong();
+            long deadLettered = in.getLong();
+            int featureCount = readCount(in);
+            List<String> features = new ArrayList<>(featureCount);
+            for (int i = 0; i < featureCount; i++) {
+                features.add(readString(in));
+            }
+            PartitionProgress progress = new PartitionProgress(partition, nextOffset, applied, deadLettered, features);
+            int classCount = readCount(in);
+            SortedMap<String, RunningGaussian> classes = new TreeMap<>();
+            long classTotal = 0;
+            for (int i = 0; i < classCount; i++) {
+                String label = readString(in);
+                byte[] stats = new byte[readCount(in)];
+                in.get(stats);
+                RunningGaussian g = RunningGaussian.fromBytes(stats);
+                if (g.dimension() != featureCount) {
+                    throw new SerializationException("class '" + label + "' has dimension " + g.dimension()
+                            + " but the snapshot has " + featureCount + " features");
+                }
+                if (classes.put(label, g) != null) {
+                    throw new SerializationException("class '" + label + "' appears twice");
+                }
+                classTotal += g.count();
+            }
+            if (in.hasRemaining()) {
+                throw new SerializationException(in.remaining() + " trailing bytes after a partial snapshot");
+            }
+            if (classTotal != applied) {
+                throw new SerializationException("class counts sum to " + classTotal + " but " + applied
+                        + " events are said to be applied");
+            }
+            return new PartialSnapshot(modelId, progress, classes);
+        } catch (BufferUnderflowException e) {
+            throw new SerializationException("truncated partial snapshot", e);
+        } catch (IllegalArgumentException e) {
+            throw new SerializationException("not a partial snapshot: " + e.getMessage(), e);
+        }
+    }
+
+    private static void writeString(DataOutputStream out, String value) throws IOException {
+        byte[] utf8 = value.getBytes(StandardCharsets.UTF_8);
+        out.writeInt(utf8.length);
+        out.write(utf8);
+    }
+
+    private static String readString(ByteBuffer in) {
+        byte[] utf8 = new byte[readCount(in)];
+        in.get(utf8);
+        return new String(utf8, StandardCharsets.UTF_8);
+    }
+
+    private static int readCount(ByteBuffer in) {
+        int count = in.getInt();
+        if (count < 0 || count > Math.max(MAX_ITEMS, in.remaining())) {
+            throw new SerializationException("implausible length " + count + " in a partial snapshot");
+        }
+        return count;
+    }
+}

@@ -1,0 +1,19 @@
+package io.gdastreams.topology;
+
+import io.gdastreams.model.DeadLetter;
+import java.util.Base64;
+
+/** Builds dead letters that keep the original bytes (base64) and where they came from. */
+final class DeadLetters {
+
+    private DeadLetters() {
+    }
+
+    static DeadLetter of(String reason, String topic, int partition, long offset, byte[] key, byte[] value) {
+        return new DeadLetter(reason, topic, partition, offset, base64(key), base64(value));
+    }
+
+    private static String base64(byte[] bytes) {
+        return bytes == null ? null : Base64.getEncoder().encodeToString(bytes);
+    }
+}

@@ -1,0 +1,65 @@
+package io.gdastreams.topology;
+
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * What the training topology needs to know; filled from configuration by the application.
+ *
+ * @param topics topic names (the training topology reads {@code labelled}, writes {@code model} and
+ *               {@code deadLetters})
+ * @param modelId key of the published model on the model topic
+ * @param features the schema in model order; empty = each training task fixes it from its first valid labelled
+ *                 event, as the sorted feature names of that event (the combiner then keeps the first schema it
+ *                 sees and rejects partials with another one)
+ * @param publishInterval wall-clock interval at which each task sends its cumulative partial statistics (when
+ *                        they changed); every accepted partial publishes a new model version
+ */
+public record TrainingSettings(Topics topics, String modelId, List<String> features, Duration publishInterval) {
+
+    public static final String DEFAULT_MODEL_ID = "default";
+    public static final Duration DEFAULT_PUBLISH_INTERVAL = Duration.ofSeconds(1);
+
+    public TrainingSettings {
+        Objects.requireNonNull(topics, "topics");
+        Objects.requireNonNull(modelId, "modelId");
+        if (modelId.isBlank()) {
+            throw new IllegalArgumentException("modelId must not be blank");
+        }
+        features = List.copyOf(Objects.requireNonNull(features, "features"));
+        if (features.stream().anyMatch(String::isBlank)) {
+            throw new IllegalArgumentException("blank feature name in " + features);
+        }
+        if (new HashSet<>(features).size() != features.size()) {
+            throw new IllegalArgumentException("duplicate feature name in " + features);
+        }
+        Objects.requireNonNull(publishInterval, "publishInterval");
+        if (publishInterval.isNegative() || publishInterval.isZero()) {
+            throw new IllegalArgumentException("publishInterval must be positive, got " + publishInterval);
+        }
+    }
+
+    /** Model id "default", schema from the data, a snapshot every second. */
+    public static TrainingSettings defaults(Topics topics) {
+        return new TrainingSettings(topics, DEFAULT_MODEL_ID, List.of(), DEFAULT_PUBLISH_INTERVAL);
+    }
+
+    public TrainingSettings withModelId(String id) {
+        return new TrainingSettings(topics, id, features, publishInterval);
+    }
+
+    public TrainingSettings withFeatures(List<String> schema) {
+        return new TrainingSettings(topics, modelId, schema, publishInterval);
+    }
+
+    public TrainingSettings withPublishInterval(Duration interval) {
+        return new TrainingSettings(topics, modelId, features, interval);
+    }
+
+    /** True when the schema comes from the data rather than from the configuration. */
+    public boolean schemaFromData() {
+        return features.isEmpty();
+    }
+}

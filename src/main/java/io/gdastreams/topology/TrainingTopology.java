@@ -1,0 +1,94 @@
+package io.gdastreams.topology;
+
+import io.gdastreams.serde.SerdeFactory;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.StreamsBuilder;
+import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.kstream.Consumed;
+import org.apache.kafka.streams.kstream.KStream;
+import org.apache.kafka.streams.kstream.Named;
+import org.apache.kafka.streams.kstream.Produced;
+import org.apache.kafka.streams.kstream.Repartitioned;
+import org.apache.kafka.streams.state.Stores;
+
+/**
+ * The training topology: partition-local statistics, merged into one versioned model.
+ *
+ * <pre>
+ * labelled-events ──► [partial-stats] one task per input partition; store "class-stats" (live objects, written
+ *        (raw bytes)        │          once per commit): label → RunningGaussian, plus the partition's progress
+ *                           │ every publish interval: cumulative PartialSnapshot (binary), key = model id
+ *                           ▼
+ *        internal topic &lt;application.id&gt;-class-stats-partials-repartition (1 partition)
+ *                           ▼
+ *                    [model-combiner] store "model-combiner": newest snapshot per source partition, schema,
+ *                           │          version → Chan merge → ModelParameters
+ *                           ▼
+ *                  model-parameters (key = model id)
+ * anything unusable (bad event, feature-set or schema conflict, unreadable state) ──► dead-letters
+ * </pre>
+ *
+ * Raw events are never repartitioned: only K·d² numbers per partition per interval cross the broker again,
+ * and a skewed label distribution still runs on every input partition's task.
+ */
+public final class TrainingTopology {
+
+    /** Per-task store of the live class statistics (changelog-backed). */
+    public static final String CLASS_STATS_STORE = "class-stats";
+    /** The combiner's store: newest partial per source partition, schema, model version (changelog-backed). */
+    public static final String COMBINER_STORE = "model-combiner";
+    /** Name of the internal partials topic: {@code <application.id>-class-stats-partials-repartition}. */
+    public static final String PARTIALS_TOPIC_NAME = "class-stats-partials";
+
+    static final String SOURCE = "labelled-source";
+    static final String PARTIAL_STATS = "partial-stats";
+    static final String COMBINER = "model-combiner";
+
+    private TrainingTopology() {
+    }
+
+    /** The full name of the internal partials topic for an application id (for tests and tooling). */
+    public static String partialsTopic(String applicationId) {
+        return applicationId + "-" + PARTIALS_TOPIC_NAME + "-repartition";
+    }
+
+    public static Topology build(TrainingSettings settings) {
+        Topics topics = settings.topics();
+        StreamsBuilder builder = new StreamsBuilder();
+        builder.addStateStore(new PartialStatsStoreBuilder(CLASS_STATS_STORE, true));
+        builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(COMBINER_STORE),
+                SerdeFactory.string(), SerdeFactory.rawBytes()));
+
+        KStream<String, TrainingOutput> partialStats = builder
+                .stream(topics.labelled(), Consumed.with(SerdeFactory.rawBytes(), SerdeFactory.rawBytes())
+                        .withName(SOURCE))
+                .process(() -> new PartialStatsProcessor(settings), Named.as(PARTIAL_STATS), CLASS_STATS_STORE);
+        sendDeadLetters(partialStats, topics, PARTIAL_STATS);
+
+        KStream<String, TrainingOutput> combined = partialStats
+                .filter((modelId, out) -> out instanceof TrainingOutput.Partial, Named.as("partials"))
+                .mapValues(out -> ((TrainingOutput.Partial) out).snapshot(), Named.as("partial-bytes"))
+                .repartition(Repartitioned.<String, byte[]>as(PARTIALS_TOPIC_NAME)
+                        .withKeySerde(SerdeFactory.string())
+                        .withValueSerde(SerdeFactory.rawBytes())
+                        .withNumberOfPartitions(1))
+                .process(() -> new ModelCombiner(settings), Named.as(COMBINER), COMBINER_STORE);
+        combined
+                .filter((modelId, out) -> out instanceof TrainingOutput.Model, Named.as("models"))
+                .mapValues(out -> ((TrainingOutput.Model) out).model(), Named.as("model-values"))
+                .to(topics.model(), Produced.with(SerdeFactory.string(), SerdeFactory.model()).withName("model-sink"));
+        sendDeadLetters(combined, topics, COMBINER);
+        return builder.build();
+    }
+
+    private static void sendDeadLetters(KStream<String, TrainingOutput> outputs, Topics topics, String from) {
+        outputs
+                .filter((modelId, out) -> out instanceof TrainingOutput.Rejected, Named.as(from + "-rejected"))
+                .map((modelId, out) -> {
+                    TrainingOutput.Rejected rejected = (TrainingOutput.Rejected) out;
+                    return KeyValue.pair(rejected.key(), rejected.deadLetter());
+                }, Named.as(from + "-dead-letters"))
+                .to(topics.deadLetters(), Produced.with(SerdeFactory.rawBytes(), SerdeFactory.deadLetter())
+                        .withName(from + "-dead-letter-sink"));
+    }
+}

@@ -1,0 +1,199 @@
+package io.gdastreams.topology;
+
+import static io.gdastreams.topology.TrainingFixtures.IRIS_FEATURES;
+import static io.gdastreams.topology.TrainingFixtures.assertModelEquals;
+import static io.gdastreams.topology.TrainingFixtures.goldenIrisMle;
+import static io.gdastreams.topology.TrainingFixtures.iris;
+import static io.gdastreams.topology.TrainingFixtures.labelledJson;
+import static io.gdastreams.topology.TrainingFixtures.twoPassMle;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.gdastreams.it.KafkaBroker;
+import io.gdastreams.it.KafkaBrokerExtension;
+import io.gdastreams.model.DeadLetter;
+import io.gdastreams.model.ModelParameters;
+import io.gdastreams.model.PartialSnapshot;
+import io.gdastreams.serde.SerdeFactory;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Random;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.TaskMetadata;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The training topology on a real broker, exactly_once_v2, a 4-partition labelled topic. */
+@ExtendWith(KafkaBrokerExtension.class)
+class TrainingIT {
+
+    private static final int PARTITIONS = 4;
+    private static final Duration PUBLISH_INTERVAL = Duration.ofMillis(200);
+    private static final Duration TIMEOUT = Duration.ofSeconds(90);
+    private static final long SEED = 20260101L;
+
+    @TempDir
+    Path stateDir;
+
+    private KafkaStreams streams;
+
+    @AfterEach
+    void stop() {
+        if (streams != null) {
+            streams.close(Duration.ofSeconds(30));
+            streams.cleanUp();
+        }
+    }
+
+    private Topics createTopics(KafkaBroker broker) {
+        Topics topics = new Topics(KafkaBroker.uniqueName("labelled"), KafkaBroker.uniqueName("unlabelled"),
+                KafkaBroker.uniqueName("model"), KafkaBroker.uniqueName("predictions"),
+                KafkaBroker.uniqueName("dead-letters"));
+        broker.createTopics(Map.of(topics.labelled(), PARTITIONS, topics.model(), 1, topics.deadLetters(), 1));
+        return topics;
+    }
+
+    private String startTraining(KafkaBroker broker, Topics topics) {
+        String appId = KafkaBroker.uniqueName("training");
+        Properties props = broker.streamsProperties(appId, stateDir);
+        props.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, 2);
+        streams = new KafkaStreams(TrainingTopology.build(TrainingSettings.defaults(topics)
+                .withModelId("it").withPublishInterval(PUBLISH_INTERVAL)), props);
+        streams.start();
+        return appId;
+    }
+
+    /** The first model whose lineage covers every record of the labelled topic. */
+    private static ModelParameters awaitModelAbsorbing(KafkaBroker broker, Topics topics) {
+        Map<String, Long> expectedSources = new TreeMap<>();
+        broker.endOffsets(topics.labelled()).forEach((p, end) -> expectedSources.put(Integer.toString(p), end));
+        List<ConsumerRecord<String, ModelParameters>> models = broker.readUntil(topics.model(),
+                SerdeFactory.string().deserializer(), SerdeFactory.model().deserializer(),
+                records -> !records.isEmpty()
+                        && expectedSources.equals(new TreeMap<>(records.get(records.size() - 1).value().sources())),
+                TIMEOUT);
+        for (int i = 1; i < models.size(); i++) {
+            assertTrue(models.get(i).value().version() > models.get(i - 1).value().version(), "versions grow");
+        }
+        ModelParameters model = models.get(models.size() - 1).value();
+        assertEquals("it", models.get(models.size() - 1).key());
+        return model;
+    }
+
+    @Test
+    void shouldTrainIrisOverFourPartitionsToTheBatchMle(KafkaBroker broker) throws Exception {
+        Topics topics = createTopics(broker);
+        try (KafkaProducer<byte[], byte[]> producer = broker.producer()) {
+            List<TrainingFixtures.Row> rows = iris();
+            for (int i = 0; i < rows.size(); i++) {
+                producer.send(new ProducerRecord<>(topics.labelled(), i % PARTITIONS,
+                        ("row-" + i).getBytes(StandardCharsets.UTF_8),
+                        labelledJson(IRIS_FEATURES, rows.get(i).x(), rows.get(i).label()))).get();
+            }
+        }
+        startTraining(broker, topics);
+
+        ModelParameters model = awaitModelAbsorbing(broker, topics);
+
+        assertEquals(Map.of("0", 38L, "1", 38L, "2", 37L, "3", 37L), model.sources());
+        assertEquals(List.of("petal_length", "petal_width", "sepal_length", "sepal_width"), model.features());
+        assertModelEquals(goldenIrisMle(), model);
+    }
+
+    @Test
+    void shouldSpreadSkewedClassesOverFourTasksAndAccountForEveryRecord(KafkaBroker broker) throws Exception {
+        Topics topics = createTopics(broker);
+        Random random = new Random(SEED);
+        List<String> names = List.of("amount", "hour");
+        List<TrainingFixtures.Row> rows = new ArrayList<>();
+        int bad = 0;
+        try (KafkaProducer<byte[], byte[]> producer = broker.producer()) {
+            for (int i = 0; i < 4000; i++) {
+                int partition = i % PARTITIONS;
+                byte[] value;
+                if (i % 997 == 5) {
+                    value = "{\"features\": {\"amount\": 1".getBytes(StandardCharsets.UTF_8);
+                    bad++;
+                } else {
+                    boolean fraud = random.nextDouble() < 0.01;
+                    double[] x = {fraud ? 900 + 50 * random.nextGaussian() : 40 + 10 * random.nextGaussian(),
+                            fraud ? 3 + random.nextGaussian() : 14 + 4 * random.nextGaussian()};
+                    String label = fraud ? "fraud" : "ok";
+                    rows.add(new TrainingFixtures.Row(x, label));
+                    value = labelledJson(names, x, label);
+                }
+                producer.send(new ProducerRecord<>(topics.labelled(), partition,
+                        ("tx-" + i).getBytes(StandardCharsets.UTF_8), value)).get();
+            }
+        }
+        String appId = startTraining(broker, topics);
+
+        ModelParameters model = awaitModelAbsorbing(broker, topics);
+        assertModelEquals(twoPassMle(names, rows), model);
+        long fraud = rows.stream().filter(r -> r.label().equals("fraud")).count();
+        assertTrue(fraud > 10 && fraud < 100, "about 1% fraud, got " + fraud);
+
+        Set<String> activeTasks = streams.metadataForLocalThreads().stream()
+                .flatMap(thread -> thread.activeTasks().stream())
+                .map(TaskMetadata::taskId)
+                .filter(id -> id.subtopology() == 0)
+                .map(Object::toString)
+                .collect(Collectors.toSet());
+        assertEquals(Set.of("0_0", "0_1", "0_2", "0_3"), activeTasks, "one statistics task per input partition");
+
+        // The newest partial of every partition: all four tasks applied events, and applied + dead-lettered
+        // equals the records of the partition.
+        Map<Integer, Long> ends = broker.endOffsets(topics.labelled());
+        List<ConsumerRecord<String, byte[]>> partials = broker.readUntil(TrainingTopology.partialsTopic(appId),
+                SerdeFactory.string().deserializer(), SerdeFactory.rawBytes().deserializer(),
+                records -> newestByPartition(records).values().stream()
+                        .filter(p -> p.progress().nextOffset() == ends.get(p.progress().partition())).count()
+                        == PARTITIONS,
+                TIMEOUT);
+        Map<Integer, PartialSnapshot> newest = newestByPartition(partials);
+        assertEquals(Set.of(0, 1, 2, 3), newest.keySet());
+        long deadLettered = 0;
+        for (PartialSnapshot partial : newest.values()) {
+            int p = partial.progress().partition();
+            assertTrue(partial.progress().applied() > 0, "partition " + p + " applied events");
+            assertEquals((long) ends.get(p), partial.progress().applied() + partial.progress().deadLettered(),
+                    "applied + dead-lettered = records in, partition " + p);
+            deadLettered += partial.progress().deadLettered();
+        }
+        assertEquals(bad, deadLettered);
+        assertEquals(rows.size(), model.totalCount());
+
+        int expectedBad = bad;
+        List<ConsumerRecord<byte[], DeadLetter>> letters = broker.readUntil(topics.deadLetters(),
+                SerdeFactory.rawBytes().deserializer(), SerdeFactory.deadLetter().deserializer(),
+                records -> records.size() >= expectedBad, TIMEOUT);
+        for (ConsumerRecord<byte[], DeadLetter> letter : letters) {
+            assertEquals(topics.labelled(), letter.value().topic());
+            assertTrue(letter.value().reason().startsWith("malformed JSON"), letter.value().reason());
+        }
+    }
+
+    private static Map<Integer, PartialSnapshot> newestByPartition(List<ConsumerRecord<String, byte[]>> records) {
+        Map<Integer, PartialSnapshot> newest = new TreeMap<>();
+        for (ConsumerRecord<String, byte[]> record : records) {
+            PartialSnapshot partial = SerdeFactory.partialSnapshot().deserializer().deserialize(null, record.value());
+            newest.merge(partial.progress().partition(), partial,
+                    (a, b) -> a.progress().nextOffset() >= b.progress().nextOffset() ? a : b);
+        }
+        return newest;
+    }
+}

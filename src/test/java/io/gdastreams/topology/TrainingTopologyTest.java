@@ -1,0 +1,319 @@
+package io.gdastreams.topology;
+
+import static io.gdastreams.topology.TrainingFixtures.IRIS_FEATURES;
+import static io.gdastreams.topology.TrainingFixtures.assertModelEquals;
+import static io.gdastreams.topology.TrainingFixtures.goldenIrisMle;
+import static io.gdastreams.topology.TrainingFixtures.iris;
+import static io.gdastreams.topology.TrainingFixtures.labelledJson;
+import static io.gdastreams.topology.TrainingFixtures.twoPassMle;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.gdastreams.math.RunningGaussian;
+import io.gdastreams.model.DeadLetter;
+import io.gdastreams.model.ModelParameters;
+import io.gdastreams.model.PartialSnapshot;
+import io.gdastreams.model.PartitionProgress;
+import io.gdastreams.serde.SerdeFactory;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.SortedMap;
+import java.util.TreeMap;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.TestInputTopic;
+import org.apache.kafka.streams.TestOutputTopic;
+import org.apache.kafka.streams.TopologyTestDriver;
+import org.apache.kafka.streams.test.TestRecord;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The training topology end to end in a TopologyTestDriver (one partition per topic). */
+class TrainingTopologyTest {
+
+    private static final String APP_ID = "training-test";
+    private static final Duration INTERVAL = Duration.ofSeconds(1);
+    private static final Instant START = Instant.parse("2026-01-01T00:00:00Z");
+    private static final Topics TOPICS = Topics.defaults();
+
+    @TempDir
+    Path stateDir;
+
+    private TopologyTestDriver driver;
+    private TestInputTopic<byte[], byte[]> labelled;
+    private TestInputTopic<String, byte[]> partialsIn;
+    private TestOutputTopic<String, byte[]> partialsOut;
+    private TestOutputTopic<String, ModelParameters> models;
+    private TestOutputTopic<byte[], DeadLetter> deadLetters;
+
+    @AfterEach
+    void close() {
+        if (driver != null) {
+            driver.close();
+        }
+    }
+
+    private void start(TrainingSettings settings) {
+        Properties props = new Properties();
+        props.put(StreamsConfig.APPLICATION_ID_CONFIG, APP_ID);
+        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
+        props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
+        props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
+        driver = new TopologyTestDriver(TrainingTopology.build(settings), props, START);
+        labelled = driver.createInputTopic(TOPICS.labelled(), SerdeFactory.rawBytes().serializer(),
+                SerdeFactory.rawBytes().serializer());
+        String partialsTopic = TrainingTopology.partialsTopic(APP_ID);
+        partialsIn = driver.createInputTopic(partialsTopic, SerdeFactory.string().serializer(),
+                SerdeFactory.rawBytes().serializer());
+        partialsOut = driver.createOutputTopic(partialsTopic, SerdeFactory.string().deserializer(),
+                SerdeFactory.rawBytes().deserializer());
+        models = driver.createOutputTopic(TOPICS.model(), SerdeFactory.string().deserializer(),
+                SerdeFactory.model().deserializer());
+        deadLetters = driver.createOutputTopic(TOPICS.deadLetters(), SerdeFactory.rawBytes().deserializer(),
+                SerdeFactory.deadLetter().deserializer());
+    }
+
+    private static TrainingSettings settings() {
+        return TrainingSettings.defaults(TOPICS).withModelId("iris").withPublishInterval(INTERVAL);
+    }
+
+    private void pipeIris(List<String> names) {
+        int i = 0;
+        for (TrainingFixtures.Row row : iris()) {
+            labelled.pipeInput(("row-" + i++).getBytes(StandardCharsets.UTF_8), labelledJson(names, row.x(), row.label()));
+        }
+    }
+
+    private void publish() {
+        driver.advanceWallClockTime(INTERVAL);
+    }
+
+    private ModelParameters lastModel() {
+        List<ModelParameters> all = models.readValuesToList();
+        assertTrue(!all.isEmpty(), "a model was published");
+        return all.get(all.size() - 1);
+    }
+
+    private static PartialSnapshot decode(byte[] bytes) {
+        return SerdeFactory.partialSnapshot().deserializer().deserialize(null, bytes);
+    }
+
+    @Test
+    void shouldPublishBatchMleOfIrisWithConfiguredFeatures() {
+        start(settings().withFeatures(IRIS_FEATURES));
+        pipeIris(IRIS_FEATURES);
+        publish();
+
+        ModelParameters model = lastModel();
+        assertEquals("iris", model.modelId());
+        assertEquals(IRIS_FEATURES, model.features());
+        assertEquals(1, model.version());
+        assertEquals(Map.of("0", 150L), model.sources());
+        assertEquals(START.plus(INTERVAL).toString(), model.updatedAt());
+        assertModelEquals(goldenIrisMle(), model);
+        assertModelEquals(twoPassMle(IRIS_FEATURES, iris()), model);
+        assertTrue(deadLetters.isEmpty());
+    }
+
+    @Test
+    void shouldFixSchemaFromFirstEventAsSortedFeatureNames() {
+        start(settings());
+        pipeIris(IRIS_FEATURES);
+        publish();
+
+        ModelParameters model = lastModel();
+        assertEquals(List.of("petal_length", "petal_width", "sepal_length", "sepal_width"), model.features());
+        assertModelEquals(goldenIrisMle(), model);
+    }
+
+    @Test
+    void shouldDeadLetterBadEventsWithReasonAndSourceAndAccountForEveryRecord() {
+        start(settings());
+        List<byte[]> values = List.of(
+                labelledJson(List.of("a", "b"), new double[] {1, 2}, "x"),          // 0 fixes schema [a, b]
+                "{\"features\": {\"a\": 1, \"b\":".getBytes(StandardCharsets.UTF_8),  // 1 unparseable
+                "{\"features\": {\"a\": 1, \"b\": 2}}".getBytes(StandardCharsets.UTF_8), // 2 no label
+                "{\"features\": {\"a\": \"one\", \"b\": 2}, \"label\": \"x\"}".getBytes(StandardCharsets.UTF_8),
+                "{\"features\": {\"a\": 1e999, \"b\": 2}, \"label\": \"x\"}".getBytes(StandardCharsets.UTF_8),
+                labelledJson(List.of("a", "c"), new double[] {1, 2}, "x"),          // 5 other feature set
+                labelledJson(List.of("a", "b", "c"), new double[] {1, 2, 3}, "x"),  // 6 extra feature
+                labelledJson(List.of("b", "a"), new double[] {5, 4}, "y"));         // 7 valid, other order
+        for (int i = 0; i < values.size(); i++) {
+            labelled.pipeInput(("k" + i).getBytes(StandardCharsets.UTF_8), values.get(i));
+        }
+        publish();
+
+        List<TestRecord<byte[], DeadLetter>> letters = deadLetters.readRecordsToList();
+        assertEquals(List.of(1L, 2L, 3L, 4L, 5L, 6L), letters.stream().map(r -> r.value().offset()).toList());
+        List<String> expectedReasons = List.of("malformed JSON", "missing label", "not a number", "not finite",
+                "feature set differs", "feature set differs");
+        for (int i = 0; i < letters.size(); i++) {
+            DeadLetter letter = letters.get(i).value();
+            int offset = (int) letter.offset();
+            assertTrue(letter.reason().contains(expectedReasons.get(i)), letter.reason());
+            assertEquals(TOPICS.labelled(), letter.topic());
+            assertEquals(0, letter.partition());
+            assertArrayEquals(values.get(offset), Base64.getDecoder().decode(letter.valueBase64()));
+            assertArrayEquals(("k" + offset).getBytes(StandardCharsets.UTF_8),
+                    Base64.getDecoder().decode(letter.keyBase64()));
+            assertArrayEquals(("k" + offset).getBytes(StandardCharsets.UTF_8), letters.get(i).key());
+        }
+
+        PartitionProgress progress = decode(partialsOut.readValuesToList().get(0)).progress();
+        assertEquals(2, progress.applied());
+        assertEquals(6, progress.deadLettered());
+        assertEquals(values.size(), progress.recordsRead());
+        assertEquals(values.size(), progress.nextOffset());
+        ModelParameters model = lastModel();
+        assertEquals(List.of("a", "b"), model.features());
+        assertEquals(2, model.totalCount());
+        assertArrayEquals(new double[] {4, 5}, model.classes().get(1).mean());
+        assertEquals(Map.of("0", (long) values.size()), model.sources());
+    }
+
+    @Test
+    void shouldNotChangeModelWhenPartialSnapshotIsReplayed() {
+        start(settings());
+        List<TrainingFixtures.Row> rows = iris();
+        for (int i = 0; i < 100; i++) {
+            labelled.pipeInput(labelledJson(IRIS_FEATURES, rows.get(i).x(), rows.get(i).label()));
+        }
+        publish();
+        for (int i = 100; i < 150; i++) {
+            labelled.pipeInput(labelledJson(IRIS_FEATURES, rows.get(i).x(), rows.get(i).label()));
+        }
+        publish();
+        List<byte[]> partials = partialsOut.readValuesToList();
+        assertEquals(2, partials.size());
+        ModelParameters before = lastModel();
+        assertEquals(2, before.version());
+
+        partialsIn.pipeInput("iris", partials.get(1)); // the newest again
+        partialsIn.pipeInput("iris", partials.get(0)); // an older one
+        publish(); // nothing changed upstream: no new partial either
+
+        assertTrue(models.isEmpty(), "a replayed or older snapshot publishes nothing");
+        assertTrue(partialsOut.isEmpty(), "an unchanged partition sends no snapshot");
+        assertModelEquals(goldenIrisMle(), before);
+
+        labelled.pipeInput(labelledJson(IRIS_FEATURES, rows.get(0).x(), rows.get(0).label()));
+        publish();
+        ModelParameters after = lastModel();
+        assertEquals(3, after.version(), "versions keep growing after ignored snapshots");
+        assertEquals(151, after.totalCount());
+    }
+
+    @Test
+    void shouldMergePartialsOfFourSourcePartitionsIntoTheBatchMle() {
+        start(settings());
+        List<String> sorted = IRIS_FEATURES.stream().sorted().toList();
+        int[] order = sorted.stream().mapToInt(IRIS_FEATURES::indexOf).toArray();
+        List<TrainingFixtures.Row> rows = iris();
+        List<SortedMap<String, RunningGaussian>> stats = new ArrayList<>();
+        long[] counts = new long[4];
+        for (int p = 0; p < 4; p++) {
+            stats.add(new TreeMap<>());
+        }
+        List<byte[]> halfway = new ArrayList<>();
+        for (int i = 0; i < rows.size(); i++) {
+            int p = i % 4;
+            double[] x = new double[4];
+            for (int j = 0; j < 4; j++) {
+                x[j] = rows.get(i).x()[order[j]];
+            }
+            stats.get(p).computeIfAbsent(rows.get(i).label(), l -> new RunningGaussian(4)).update(x);
+            counts[p]++;
+            if (i == 75) {
+                for (int q = 0; q < 4; q++) {
+                    halfway.add(encode(q, counts[q], stats.get(q), sorted));
+                }
+            }
+        }
+        // Halfway snapshots, then final ones, then the halfway ones again (late duplicates must not count).
+        halfway.forEach(bytes -> partialsIn.pipeInput("iris", bytes));
+        for (int p = 0; p < 4; p++) {
+            partialsIn.pipeInput("iris", encode(p, counts[p], stats.get(p), sorted));
+        }
+        halfway.forEach(bytes -> partialsIn.pipeInput("iris", bytes));
+
+        List<ModelParameters> published = models.readValuesToList();
+        assertEquals(8, published.size(), "one version per accepted snapshot, none for the late duplicates");
+        for (int v = 0; v < published.size(); v++) {
+            assertEquals(v + 1, published.get(v).version());
+        }
+        ModelParameters model = published.get(7);
+        assertEquals(Map.of("0", counts[0] * 100, "1", counts[1] * 100, "2", counts[2] * 100, "3", counts[3] * 100),
+                model.sources());
+        assertModelEquals(goldenIrisMle(), model);
+    }
+
+    /** A partial as partition {@code p} would send it, with next offset 100·count (offsets need not be dense). */
+    private static byte[] encode(int p, long count, SortedMap<String, RunningGaussian> classes, List<String> names) {
+        SortedMap<String, RunningGaussian> copy = new TreeMap<>();
+        classes.forEach((label, g) -> copy.put(label, g.copy()));
+        return SerdeFactory.partialSnapshot().serializer().serialize(null, new PartialSnapshot("iris",
+                new PartitionProgress(p, count * 100, count, 0, names), copy));
+    }
+
+    @Test
+    void shouldRejectAndReportPartialWithConflictingSchema() {
+        start(settings());
+        pipeIris(IRIS_FEATURES);
+        publish();
+        ModelParameters before = lastModel();
+
+        RunningGaussian g = new RunningGaussian(2);
+        g.update(new double[] {1, 2});
+        byte[] conflicting = SerdeFactory.partialSnapshot().serializer().serialize(null, new PartialSnapshot("iris",
+                new PartitionProgress(3, 1, 1, 0, List.of("height", "weight")), new TreeMap<>(Map.of("x", g))));
+        partialsIn.pipeInput("iris", conflicting);
+
+        assertTrue(models.isEmpty(), "the model is not republished");
+        DeadLetter letter = deadLetters.readValue();
+        assertTrue(letter.reason().contains("schema conflict"), letter.reason());
+        assertTrue(letter.reason().contains("partition 3") && letter.reason().contains("[height, weight]"),
+                letter.reason());
+        assertEquals(TrainingTopology.partialsTopic(APP_ID), letter.topic());
+        assertArrayEquals(conflicting, Base64.getDecoder().decode(letter.valueBase64()));
+        assertEquals(Map.of("0", 150L), before.sources());
+    }
+
+    @Test
+    void shouldDeadLetterUnreadablePartialAndKeepRunning() {
+        start(settings());
+        partialsIn.pipeInput("iris", new byte[] {1, 2, 3});
+        DeadLetter letter = deadLetters.readValue();
+        assertTrue(letter.reason().startsWith("unreadable partial snapshot"), letter.reason());
+
+        pipeIris(IRIS_FEATURES);
+        publish();
+        assertModelEquals(goldenIrisMle(), lastModel());
+    }
+
+    @Test
+    void shouldIncludeANewClassAsSoonAsItAppears() {
+        start(settings().withFeatures(IRIS_FEATURES));
+        pipeIris(IRIS_FEATURES);
+        publish();
+        models.readValuesToList();
+
+        labelled.pipeInput(labelledJson(IRIS_FEATURES, new double[] {1, 2, 3, 4}, "rare"));
+        publish();
+        ModelParameters model = lastModel();
+        assertEquals(List.of("rare", "setosa", "versicolor", "virginica"),
+                model.classes().stream().map(c -> c.label()).toList());
+        assertEquals(1, model.classes().get(0).count());
+        assertEquals(1.0 / 151, model.classes().get(0).prior());
+        assertArrayEquals(new double[] {1, 2, 3, 4}, model.classes().get(0).mean());
+        assertEquals(151, model.totalCount());
+    }
+}
