@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A model compiled for scoring: Cholesky factors, log-determinants and log priors computed once per model
@@ -48,6 +49,7 @@ public final class Discriminant {
     private final double[][] inverseStdDevs;
     private final double[][] logStdDevs;
     private final ConcurrentMap<MissingPattern, Marginal> marginals = new ConcurrentHashMap<>();
+    private final AtomicInteger cacheSlots = new AtomicInteger();
     private final LinearDiscriminants linear;
 
     private Discriminant(GaussianModel model) {
@@ -246,11 +248,15 @@ public final class Discriminant {
         Marginal marginal = marginals.get(pattern);
         if (marginal == null) {
             marginal = new Marginal(pattern.observedIndices(d));
-            if (marginals.size() < MAX_CACHED_PATTERNS) {
+            // Reserve a slot first: checking size() and then inserting lets concurrent callers overshoot the bound.
+            if (cacheSlots.incrementAndGet() <= MAX_CACHED_PATTERNS) {
                 Marginal raced = marginals.putIfAbsent(pattern, marginal);
                 if (raced != null) {
                     marginal = raced;
+                    cacheSlots.decrementAndGet();
                 }
+            } else {
+                cacheSlots.decrementAndGet();
             }
         }
         int[] observed = marginal.observed;
@@ -269,7 +275,7 @@ public final class Discriminant {
 
     private Posterior posterior(double[] logJoint) {
         for (int k = 0; k < classCount; k++) {
-            if (!(logJoint[k] > Double.NEGATIVE_INFINITY) || Double.isNaN(logJoint[k])) {
+            if (!(logJoint[k] > Double.NEGATIVE_INFINITY)) {
                 logJoint[k] = Double.NEGATIVE_INFINITY;
             }
         }

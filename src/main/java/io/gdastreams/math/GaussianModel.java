@@ -24,14 +24,13 @@ import java.util.Set;
  *   <li><b>Estimator.</b> FULL: Σ_k = S_k / n_k (UNBIASED: n_k − 1). TIED: Σ = Σ_k S_k / n (UNBIASED: n − K),
  *       sums over the included classes. DIAG: Σ_k = diag(S_k) / n_k (UNBIASED: n_k − 1).</li>
  *   <li><b>Shrinkage.</b> Σ ← (1 − r)·Σ + r·(tr Σ / d)·I with r = regParam (skipped when r = 0).</li>
- *   <li><b>Variance floor.</b> Each diagonal entry is clamped: Σ_jj ← max(Σ_jj, f·v_j), f = varianceFloor, where
- *       v_j is the MLE variance of feature j over all data, i.e. all classes given to {@link #fit} merged
- *       (excluded ones too), so the floor does not depend on the last batch. When v_j = 0 (a constant feature,
- *       or a single observation in all) v_j is taken as 1: the floor is then f in the squared units of feature
- *       j. A clamp, not additive smoothing: a class whose variances are all above the floor is unchanged. Note
-       that v_j includes the spread between class means: when class means differ by more than about
-       1/sqrt(f) within-class standard deviations (3·10⁴ for the default 1e-9), the floor lifts the within-class
-       variances; lower varianceFloor for such data.</li>
+ *   <li><b>Variance floor.</b> Each diagonal entry is clamped: Σ_jj ← max(Σ_jj, f·w_j), f = varianceFloor, where
+ *       w_j is the pooled within-class variance of feature j over all data, Σ_k S_k,jj / n over every class
+ *       given to {@link #fit} (excluded ones too), so the floor does not depend on the last batch, nor on how far
+ *       apart the class means are. When w_j = 0 (every class constant in feature j, e.g. single observations)
+ *       w_j falls back to the MLE variance of feature j over all classes merged, and when that is 0 too (a
+ *       feature constant everywhere) to 1: the floor is then f in the squared units of feature j. A clamp, not
+ *       additive smoothing: a class whose variances are all above the floor is unchanged.</li>
  *   <li><b>Jitter</b> (last resort). If the Cholesky factorisation fails (see {@link CholeskyFactor}: a pivot
  *       L_ii² below 1e-12·Σ_ii counts as failure), ε·s is added to the diagonal with ε = 1e-12, 1e-11, …,
  *       {@value #MAX_JITTER} (first success wins) and s = tr Σ / d (if that is 0: the mean of the v_j; if that is
@@ -90,9 +89,9 @@ public final class GaussianModel {
             throw new IllegalArgumentException("options are required");
         }
         int d = validate(classes);
-        double[] totalVariance = totalVariance(classes, d);
-        double[] floor = varianceFloor(totalVariance, options.varianceFloor());
-        double fallbackScale = fallbackJitterScale(totalVariance);
+        double[] scale = floorScale(classes, d);
+        double[] floor = varianceFloor(scale, options.varianceFloor());
+        double fallbackScale = fallbackJitterScale(scale);
 
         List<Exclusion> excluded = new ArrayList<>();
         List<ClassSummary> candidates = new ArrayList<>();
@@ -342,21 +341,44 @@ public final class GaussianModel {
         return v;
     }
 
-    private static double[] varianceFloor(double[] v, double relativeFloor) {
-        double[] floor = new double[v.length];
-        for (int j = 0; j < v.length; j++) {
-            floor[j] = relativeFloor * (v[j] > 0.0 ? v[j] : 1.0);
+    /**
+     * Per feature, the scale the variance floor is relative to: the pooled within-class variance, else the
+     * variance of all data merged, else 1 (see the class comment).
+     */
+    static double[] floorScale(List<ClassSummary> classes, int d) {
+        double[] total = totalVariance(classes, d);
+        double[] scale = new double[d];
+        long n = 0;
+        for (ClassSummary c : classes) {
+            n += Math.max(c.count(), 0);
+        }
+        for (int j = 0; j < d; j++) {
+            double within = 0.0;
+            for (ClassSummary c : classes) {
+                if (c.count() > 0) {
+                    within += c.scatter()[j][j];
+                }
+            }
+            within = n > 0 ? Math.max(within / n, 0.0) : 0.0;
+            scale[j] = within > 0.0 ? within : total[j] > 0.0 ? total[j] : 1.0;
+        }
+        return scale;
+    }
+
+    private static double[] varianceFloor(double[] scale, double relativeFloor) {
+        double[] floor = new double[scale.length];
+        for (int j = 0; j < scale.length; j++) {
+            floor[j] = relativeFloor * scale[j];
         }
         return floor;
     }
 
-    private static double fallbackJitterScale(double[] totalVariance) {
+    private static double fallbackJitterScale(double[] scale) {
         double mean = 0.0;
-        for (double v : totalVariance) {
+        for (double v : scale) {
             mean += v;
         }
-        mean /= totalVariance.length;
-        return mean > 0.0 ? mean : 1.0;
+        return mean / scale.length;
     }
 
     private static final class Regularised {

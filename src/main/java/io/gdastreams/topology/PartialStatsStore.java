@@ -197,6 +197,7 @@ final class PartialStatsStore implements StateStore, CachedStateStore<String, by
     }
 
     @Override
+    @SuppressWarnings("deprecation") // still part of the StateStore contract in 4.3; kept equivalent to commit
     public void flush() {
         writeDirtyEntries();
         inner.flush();
@@ -230,6 +231,7 @@ final class PartialStatsStore implements StateStore, CachedStateStore<String, by
     }
 
     @Override
+    @SuppressWarnings("deprecation") // the inner RocksDB store manages its changelog offsets (KIP-1035)
     public boolean managesOffsets() {
         return inner.managesOffsets();
     }

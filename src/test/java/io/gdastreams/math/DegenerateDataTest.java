@@ -79,7 +79,8 @@ class DegenerateDataTest {
         GaussianModel model = GaussianModel.fit(classes,
                 FitOptions.defaults().withCovarianceType(type).withMinCount(1));
         assertEquals(3, model.labels().size());
-        // all data: x0 ∈ {1, 3, 3} → v0 = 8/9; x1 ∈ {2, 1, 5} → v1 = 26/9. S_k = 0, so Σ_k = floor = 1e-9 v_j.
+        // S_k = 0, so no within-class variance: the floor falls back to all data.
+        // x0 ∈ {1, 3, 3} → v0 = 8/9; x1 ∈ {2, 1, 5} → v1 = 26/9; Σ_k = floor = 1e-9 v_j.
         assertArrayEquals(new double[] {1e-9 * 8 / 9, 0}, model.covariance(0)[0], EXACT * 1e-9);
         assertArrayEquals(new double[] {0, 1e-9 * 26 / 9}, model.covariance(0)[1], EXACT * 1e-9);
         assertEquals(0.0, model.jitter(0));
@@ -121,16 +122,18 @@ class DegenerateDataTest {
 
     @ParameterizedTest
     @EnumSource(CovarianceType.class)
-    void shouldClampDuplicatedPointsToTheFloorOfAllData(CovarianceType type) {
+    void shouldClampDuplicatedPointsToTheFloorOfThePooledVariance(CovarianceType type) {
         double[][] same = {{5, 5, 5}, {5, 5, 5}, {5, 5, 5}, {5, 5, 5}};
         double[][] spread = {{0, 1, 2}, {2, 3, 1}, {4, 2, 0}, {1, 1, 1}, {3, 0, 2}};
         List<ClassSummary> classes = List.of(summary("same", same), summary("spread", spread));
         GaussianModel model = GaussianModel.fit(classes, FitOptions.defaults().withCovarianceType(type));
         assertEquals(2, model.labels().size());
         if (type != CovarianceType.TIED) {
-            double[] v = GaussianModel.totalVariance(classes, 3);
+            // pooled within-class variance: only "spread" scatters, S_jj = 10, 5.2, 2.8 (by hand); n = 9
+            double[] w = GaussianModel.floorScale(classes, 3);
+            assertArrayEquals(new double[] {10.0 / 9, 5.2 / 9, 2.8 / 9}, w, EXACT);
             for (int j = 0; j < 3; j++) {
-                assertEquals(1e-9 * v[j], model.covariance(0)[j][j], EXACT * 1e-9);
+                assertEquals(1e-9 * w[j], model.covariance(0)[j][j], EXACT * 1e-9);
             }
         }
         assertFiniteAndNormalised(Discriminant.compile(model));
@@ -154,20 +157,31 @@ class DegenerateDataTest {
 
     @Test
     void shouldNotDependOnTheLastBatchForTheFloor() {
-        // The floor comes from all data: adding a tight class elsewhere must not loosen or tighten class a's floor
-        // beyond what the total variance implies.
+        // The floor comes from all data (pooled within-class variance over every class), not from any one batch.
         double[][] a = {{0, 0}, {0, 0}, {0, 0}};
         double[][] b = {{10, 10}, {10, 12}, {12, 10}};
         List<ClassSummary> classes = List.of(summary("a", a), summary("b", b));
         FitOptions options = FitOptions.defaults().withVarianceFloor(0.01);
         GaussianModel model = GaussianModel.fit(classes, options);
-        double[] v = GaussianModel.totalVariance(classes, 2);
-        // hand check of v_0: values {0,0,0,10,10,12}, mean 32/6, MLE variance = Σx²/6 − mean² = 344/6 − (32/6)²
-        assertEquals(344.0 / 6 - (32.0 / 6) * (32.0 / 6), v[0], 1e-12);
-        assertEquals(0.01 * v[0], model.covariance(0)[0][0], 1e-15);
+        // hand check: S_b,00 = (2/3)² + (2/3)² + (4/3)² = 8/3, n = 6 → w_0 = 4/9
+        assertEquals(4.0 / 9, GaussianModel.floorScale(classes, 2)[0], 1e-15);
+        assertEquals(0.01 * 4.0 / 9, model.covariance(0)[0][0], 1e-15);
         assertEquals(0.0, model.covariance(0)[0][1], 0.0);
-        // class b's variances (8/9) are above the floor (≈0.32): unchanged, a clamp, not additive smoothing
+        // class b's variances (8/9) are above the floor: unchanged, a clamp, not additive smoothing
         assertEquals(8.0 / 9, model.covariance(1)[0][0], 1e-15);
+    }
+
+    @ParameterizedTest
+    @EnumSource(CovarianceType.class)
+    void shouldNotLiftWithinClassVariancesOfFarApartClasses(CovarianceType type) {
+        // Class means 1e6 standard deviations apart: the variance of all data is ~2.5e11, and a floor relative to
+        // it would be 250 × the true within-class variance. Relative to the pooled variance it stays harmless.
+        double[][] near = {{-1, 0}, {1, 1}, {0, -1}, {0, 0}};
+        double[][] far = {{1e6 - 1, 0}, {1e6 + 1, 1}, {1e6, -1}, {1e6, 0}};
+        List<ClassSummary> classes = List.of(summary("near", near), summary("far", far));
+        GaussianModel model = GaussianModel.fit(classes, FitOptions.defaults().withCovarianceType(type));
+        assertEquals(0.5, model.covariance(0)[0][0], 1e-12);
+        assertEquals(0.5, model.covariance(1)[1][1], 1e-12);
     }
 
     @ParameterizedTest
