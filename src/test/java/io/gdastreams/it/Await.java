@@ -12,7 +12,7 @@ public final class Await {
     private Await() {
     }
 
-    /** Returns as soon as {@code condition} holds; fails with {@code what} (and the last state) after {@code timeout}. */
+    /** Returns once {@code condition} holds; fails with {@code what} and {@code state} after {@code timeout}. */
     public static void until(String what, Duration timeout, BooleanSupplier condition, Supplier<String> state) {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (!condition.getAsBoolean()) {

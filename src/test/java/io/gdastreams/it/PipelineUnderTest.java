@@ -61,6 +61,18 @@ public final class PipelineUnderTest implements AutoCloseable {
         return new PipelineUnderTest(broker, topics, UniqueNames.of("model-id"));
     }
 
+    /**
+     * A second pipeline on the same event topics with its own model, predictions and dead-letter topics and its
+     * own model id: another application reading the same input, kept apart in everything it writes.
+     */
+    public PipelineUnderTest sharingInputs() {
+        Topics own = new Topics(topics.labelled(), topics.unlabelled(), UniqueNames.of("model"),
+                UniqueNames.of("predictions"), UniqueNames.of("dead-letters"));
+        int partitions = broker.endOffsets(topics.predictions()).size();
+        broker.createTopics(Map.of(own.model(), 1, own.predictions(), partitions, own.deadLetters(), 1));
+        return new PipelineUnderTest(broker, own, UniqueNames.of("model-id"));
+    }
+
     public TestBroker broker() {
         return broker;
     }

@@ -4,7 +4,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
+import java.util.function.Consumer;
 import java.util.stream.Collectors;
+import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.Topology;
 
@@ -18,10 +20,16 @@ public final class StreamsInstances implements AutoCloseable {
 
     private final List<KafkaStreams> running = new ArrayList<>();
 
-    /** Starts {@code topology} with {@code props}; a stream thread that dies fails loudly in the log and state. */
+    /** Starts {@code topology} with {@code props}. */
     public KafkaStreams start(Topology topology, Properties props) {
+        return start(topology, props, streams -> { });
+    }
+
+    /** As {@link #start(Topology, Properties)}, with {@code beforeStart} run first (to register listeners). */
+    public KafkaStreams start(Topology topology, Properties props, Consumer<KafkaStreams> beforeStart) {
         KafkaStreams streams = new KafkaStreams(topology, props);
         running.add(streams);
+        beforeStart.accept(streams);
         streams.start();
         return streams;
     }
@@ -34,9 +42,14 @@ public final class StreamsInstances implements AutoCloseable {
                 () -> "states " + all.stream().map(s -> s.state().toString()).collect(Collectors.joining(", ")));
     }
 
-    /** Closes one instance cleanly (commits, writes checkpoints); its state directory stays. */
+    /**
+     * Closes one instance cleanly (commits, writes checkpoints) and leaves the consumer group, so that a restart
+     * or the remaining instances get the tasks at once instead of after the session timeout (45 s); the state
+     * directory stays.
+     */
     public void stop(KafkaStreams streams) {
-        if (!streams.close(CLOSE_TIMEOUT)) {
+        if (!streams.close(CloseOptions.groupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP)
+                .withTimeout(CLOSE_TIMEOUT))) {
             throw new AssertionError("instance did not close within " + CLOSE_TIMEOUT);
         }
         running.remove(streams);
