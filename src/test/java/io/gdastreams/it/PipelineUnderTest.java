@@ -42,12 +42,14 @@ public final class PipelineUnderTest implements AutoCloseable {
 
     private final TestBroker broker;
     private final Topics topics;
+    private final int partitions;
     private final String modelId;
     private final KafkaProducer<byte[], byte[]> producer;
 
-    private PipelineUnderTest(TestBroker broker, Topics topics, String modelId) {
+    private PipelineUnderTest(TestBroker broker, Topics topics, int partitions, String modelId) {
         this.broker = broker;
         this.topics = topics;
+        this.partitions = partitions;
         this.modelId = modelId;
         this.producer = broker.producer();
     }
@@ -58,7 +60,7 @@ public final class PipelineUnderTest implements AutoCloseable {
                 UniqueNames.of("model"), UniqueNames.of("predictions"), UniqueNames.of("dead-letters"));
         broker.createTopics(Map.of(topics.labelled(), partitions, topics.unlabelled(), partitions, topics.model(), 1,
                 topics.predictions(), partitions, topics.deadLetters(), 1));
-        return new PipelineUnderTest(broker, topics, UniqueNames.of("model-id"));
+        return new PipelineUnderTest(broker, topics, partitions, UniqueNames.of("model-id"));
     }
 
     /**
@@ -68,9 +70,8 @@ public final class PipelineUnderTest implements AutoCloseable {
     public PipelineUnderTest sharingInputs() {
         Topics own = new Topics(topics.labelled(), topics.unlabelled(), UniqueNames.of("model"),
                 UniqueNames.of("predictions"), UniqueNames.of("dead-letters"));
-        int partitions = broker.endOffsets(topics.predictions()).size();
         broker.createTopics(Map.of(own.model(), 1, own.predictions(), partitions, own.deadLetters(), 1));
-        return new PipelineUnderTest(broker, own, UniqueNames.of("model-id"));
+        return new PipelineUnderTest(broker, own, partitions, UniqueNames.of("model-id"));
     }
 
     public TestBroker broker() {
