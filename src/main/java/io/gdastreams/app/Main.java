@@ -1,11 +1,102 @@
 package io.gdastreams.app;
 
-/** Entry point of the runnable jar; the command line is built in a later step. */
-public final class Main {
-    private Main() {
+import io.gdastreams.app.EmbeddedBroker.BrokerException;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/** Entry point of the runnable jar: {@code demo}, {@code train}, {@code score}, {@code replay}. */
+@Command(name = "gda-streams", mixinStandardHelpOptions = true, version = "gda-streams 0.1.0",
+        description = "Streaming online Gaussian classifier (QDA / LDA / naive Bayes) on Kafka Streams.",
+        subcommands = {DemoCommand.class, TrainCommand.class, ScoreCommand.class, ReplayCommand.class,
+                CommandLine.HelpCommand.class})
+public final class Main implements Runnable {
+
+    /** The commands, as documented in the README (tests walk them). */
+    static final java.util.List<String> COMMANDS = java.util.List.of("demo", "train", "score", "replay");
+
+    private static final java.util.Set<String> BATCH_COMMANDS = java.util.Set.of("demo", "replay");
+    private static final String KAFKA_LOG_LEVEL = "org.slf4j.simpleLogger.log.org.apache.kafka";
+
+    @Spec
+    private CommandSpec spec;
+
+    private final Map<String, String> environment;
+
+    public Main(Map<String, String> environment) {
+        this.environment = Map.copyOf(environment);
+    }
+
+    /** The process environment as the commands see it (injected so that tests can set it). */
+    Map<String, String> environment() {
+        return environment;
+    }
+
+    @Override
+    public void run() {
+        throw new ParameterException(spec.commandLine(), "missing command: demo, train, score or replay");
     }
 
     public static void main(String[] args) {
-        System.out.println("gda-streams: no commands yet");
+        if (args.length > 0 && BATCH_COMMANDS.contains(args[0])) {
+            quietKafkaLogging();
+        }
+        PrintWriter out = new PrintWriter(System.out, true, StandardCharsets.UTF_8);
+        PrintWriter err = new PrintWriter(System.err, true, StandardCharsets.UTF_8);
+        System.exit(run(args, System.getenv(), out, err));
+    }
+
+    /**
+     * demo and replay are batch runs whose output is the report: Kafka's client warnings (a topic not created
+     * yet, a broker still starting) are noise there. Long-running train/score keep them (warn, as configured in
+     * simplelogger.properties). Must run before the first logger exists: slf4j-simple reads its levels once.
+     */
+    private static void quietKafkaLogging() {
+        if (System.getProperty(KAFKA_LOG_LEVEL) == null) {
+            System.setProperty(KAFKA_LOG_LEVEL, "error");
+        }
+    }
+
+    /** Parses and runs one command line; returns the exit code (see {@link ExitCodes}). */
+    public static int run(String[] args, Map<String, String> environment, PrintWriter out, PrintWriter err) {
+        CommandLine commandLine = new CommandLine(new Main(environment));
+        commandLine.setOut(out);
+        commandLine.setErr(err);
+        commandLine.setParameterExceptionHandler(Main::onBadArguments);
+        commandLine.setExecutionExceptionHandler((e, failed, parseResult) -> onFailure(e, failed));
+        return commandLine.execute(args);
+    }
+
+    private static int onBadArguments(ParameterException e, String[] args) {
+        CommandLine failed = e.getCommandLine();
+        String command = failed.getCommandSpec().qualifiedName();
+        failed.getErr().println(command + ": " + e.getMessage() + " (see '" + command + " --help')");
+        failed.getErr().flush();
+        return ExitCodes.USAGE;
+    }
+
+    private static int onFailure(Exception e, CommandLine failed) {
+        PrintWriter err = failed.getErr();
+        String command = failed.getCommandSpec().qualifiedName();
+        int code;
+        if (e instanceof UserError) {
+            err.println(command + ": " + e.getMessage());
+            code = ExitCodes.USAGE;
+        } else if (e instanceof BrokerException || e instanceof RunFailure) {
+            err.println(command + ": " + e.getMessage());
+            code = ExitCodes.FAILURE;
+        } else {
+            // Not the user's fault: show everything.
+            err.println(command + ": unexpected error: " + e);
+            e.printStackTrace(err);
+            code = ExitCodes.FAILURE;
+        }
+        err.flush();
+        return code;
     }
 }

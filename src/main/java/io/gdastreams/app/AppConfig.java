@@ -1,0 +1,303 @@
+package io.gdastreams.app;
+
+import io.gdastreams.math.CovarianceType;
+import io.gdastreams.math.Estimator;
+import io.gdastreams.math.FitOptions;
+import io.gdastreams.topology.ScoringSettings;
+import io.gdastreams.topology.Topics;
+import io.gdastreams.topology.TrainingSettings;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.Reader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.OptionalDouble;
+import java.util.Properties;
+import java.util.TreeMap;
+
+/**
+ * The resolved configuration of one run. Precedence, lowest first: built-in defaults ({@link ConfigKey}), the
+ * properties file, environment variables, command-line options. Keys under {@code gda.} belong to the
+ * application and must be known; every other key is passed to Kafka Streams (and its clients) unchanged.
+ *
+ * <p>Environment: {@code GDA_X_Y} sets the application key whose name, upper-cased with '.' and '-' turned into
+ * '_', is {@code GDA_X_Y} (e.g. {@code GDA_MODEL_ID} → {@code gda.model.id}); any other {@code GDA_} variable is
+ * an error. {@code KAFKA_STREAMS_X_Y} sets the Kafka key {@code x.y}, decoded as the apache/kafka image does:
+ * '_' → '.', '__' → '_', '___' → '-' (e.g. {@code KAFKA_STREAMS_BOOTSTRAP_SERVERS} → {@code bootstrap.servers}).
+ */
+public final class AppConfig {
+
+    public static final String GDA_PREFIX = "gda.";
+    public static final String GDA_ENV_PREFIX = "GDA_";
+    public static final String KAFKA_ENV_PREFIX = "KAFKA_STREAMS_";
+
+    /** Kafka Streams settings we default differently from Kafka (the file and environment may override them). */
+    static final Map<String, String> KAFKA_DEFAULTS = Map.of("processing.guarantee", "exactly_once_v2");
+
+    private final Map<ConfigKey, String> values;
+    private final Map<ConfigKey, String> origins;
+    private final Map<String, String> kafka;
+
+    private AppConfig(Map<ConfigKey, String> values, Map<ConfigKey, String> origins, Map<String, String> kafka) {
+        this.values = values;
+        this.origins = origins;
+        this.kafka = kafka;
+        for (ConfigKey key : ConfigKey.values()) {
+            validate(key);
+        }
+        if (kafka.containsKey("application.id")) {
+            throw new ConfigException("application.id is derived from " + ConfigKey.APPLICATION_ID.key()
+                    + " (training and scoring need different ids); set " + ConfigKey.APPLICATION_ID.key()
+                    + " instead");
+        }
+    }
+
+    /** Built-in defaults only (no file, no environment). */
+    public static AppConfig defaults() {
+        return resolve(new Properties(), "defaults", Map.of());
+    }
+
+    /** Reads {@code file} (may be null: defaults only) and applies the environment {@code env} on top. */
+    public static AppConfig load(Path file, Map<String, String> env) {
+        if (file == null) {
+            return resolve(new Properties(), "defaults", env);
+        }
+        if (!Files.isRegularFile(file) || !Files.isReadable(file)) {
+            throw new UserError("cannot read config file " + file + (Files.exists(file) ? "" : " (no such file)"));
+        }
+        Properties properties = new Properties();
+        try (Reader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+            properties.load(reader);
+        } catch (IOException | IllegalArgumentException e) {
+            throw new UserError("cannot read config file " + file + ": " + e.getMessage());
+        }
+        return resolve(properties, "file " + file, env);
+    }
+
+    /** Reads a properties resource from the class path (the bundled demo configuration). */
+    public static AppConfig loadResource(String resource, Map<String, String> env) {
+        Properties properties = new Properties();
+        try (InputStream in = AppConfig.class.getResourceAsStream(resource)) {
+            if (in == null) {
+                throw new IllegalStateException("resource " + resource + " is missing from the class path");
+            }
+            properties.load(new java.io.InputStreamReader(in, StandardCharsets.UTF_8));
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot read resource " + resource, e);
+        }
+        return resolve(properties, "resource " + resource, env);
+    }
+
+    static AppConfig resolve(Properties file, String fileOrigin, Map<String, String> env) {
+        Map<ConfigKey, String> values = new EnumMap<>(ConfigKey.class);
+        Map<ConfigKey, String> origins = new EnumMap<>(ConfigKey.class);
+        for (ConfigKey key : ConfigKey.values()) {
+            values.put(key, key.defaultValue());
+            origins.put(key, "default");
+        }
+        Map<String, String> kafka = new LinkedHashMap<>(KAFKA_DEFAULTS);
+        for (String name : new TreeMap<>(toMap(file)).keySet()) {
+            String value = file.getProperty(name).trim();
+            if (name.startsWith(GDA_PREFIX)) {
+                ConfigKey key = ConfigKey.byKey(name).orElseThrow(() -> new ConfigException(
+                        "unknown key " + name + " in " + fileOrigin + " (known application keys: "
+                                + knownKeys() + ")"));
+                values.put(key, value);
+                origins.put(key, fileOrigin);
+            } else {
+                kafka.put(name, value);
+            }
+        }
+        for (Map.Entry<String, String> variable : new TreeMap<>(env).entrySet()) {
+            String name = variable.getKey();
+            if (name.startsWith(KAFKA_ENV_PREFIX)) {
+                kafka.put(kafkaKeyOf(name), variable.getValue().trim());
+            } else if (name.startsWith(GDA_ENV_PREFIX)) {
+                ConfigKey key = Arrays.stream(ConfigKey.values())
+                        .filter(k -> k.environmentVariable().equals(name))
+                        .findFirst()
+                        .orElseThrow(() -> new ConfigException("unknown environment variable " + name
+                                + " (GDA_ variables set application keys; known: " + knownVariables() + ")"));
+                values.put(key, variable.getValue().trim());
+                origins.put(key, "environment " + name);
+            }
+        }
+        return new AppConfig(values, origins, kafka);
+    }
+
+    /** {@code KAFKA_STREAMS_BOOTSTRAP_SERVERS} → {@code bootstrap.servers} (the apache/kafka image convention). */
+    static String kafkaKeyOf(String variable) {
+        String rest = variable.substring(KAFKA_ENV_PREFIX.length()).toLowerCase(Locale.ROOT);
+        return rest.replace("___", "\u0000").replace("__", "\u0001").replace('_', '.')
+                .replace('\u0001', '_').replace('\u0000', '-');
+    }
+
+    /** A copy with one application key set from the command line (validated like any other source). */
+    public AppConfig with(ConfigKey key, String value, String origin) {
+        Map<ConfigKey, String> newValues = new EnumMap<>(values);
+        Map<ConfigKey, String> newOrigins = new EnumMap<>(origins);
+        newValues.put(key, value.trim());
+        newOrigins.put(key, origin);
+        return new AppConfig(newValues, newOrigins, kafka);
+    }
+
+    /** A copy with one Kafka key set (e.g. {@code bootstrap.servers} from {@code --bootstrap-servers}). */
+    public AppConfig withKafka(String name, String value) {
+        if (name.startsWith(GDA_PREFIX)) {
+            throw new IllegalArgumentException(name + " is an application key");
+        }
+        Map<String, String> newKafka = new LinkedHashMap<>(kafka);
+        newKafka.put(name, value);
+        return new AppConfig(values, origins, newKafka);
+    }
+
+    public String raw(ConfigKey key) {
+        return values.get(key);
+    }
+
+    /** Where the value of {@code key} came from: "default", "file …", "environment …" or a CLI option. */
+    public String origin(ConfigKey key) {
+        return origins.get(key);
+    }
+
+    public String modelId() {
+        return raw(ConfigKey.MODEL_ID);
+    }
+
+    /** Configured feature names in order; empty when the schema comes from the first labelled event. */
+    public List<String> features() {
+        String v = raw(ConfigKey.FEATURES);
+        return v.isEmpty() ? List.of() : Arrays.stream(v.split(",")).map(String::trim).toList();
+    }
+
+    public Topics topics() {
+        return new Topics(raw(ConfigKey.TOPIC_LABELLED), raw(ConfigKey.TOPIC_UNLABELLED), raw(ConfigKey.TOPIC_MODEL),
+                raw(ConfigKey.TOPIC_PREDICTIONS), raw(ConfigKey.TOPIC_DEAD_LETTERS));
+    }
+
+    public Duration publishInterval() {
+        return Duration.ofMillis(Long.parseLong(raw(ConfigKey.PUBLISH_INTERVAL_MS)));
+    }
+
+    public CovarianceType covariance() {
+        return CovarianceType.valueOf(raw(ConfigKey.COVARIANCE).toUpperCase(Locale.ROOT));
+    }
+
+    public Estimator estimator() {
+        return Estimator.valueOf(raw(ConfigKey.ESTIMATOR).toUpperCase(Locale.ROOT));
+    }
+
+    public double regParam() {
+        return Double.parseDouble(raw(ConfigKey.REG_PARAM));
+    }
+
+    public double varianceFloor() {
+        return Double.parseDouble(raw(ConfigKey.VARIANCE_FLOOR));
+    }
+
+    public long minCount() {
+        return Long.parseLong(raw(ConfigKey.MIN_COUNT));
+    }
+
+    public FitOptions fitOptions() {
+        return new FitOptions(covariance(), estimator(), regParam(), varianceFloor(), minCount());
+    }
+
+    /** log p(x) below which a prediction is flagged as an outlier; empty when not configured. */
+    public OptionalDouble outlierThreshold() {
+        String v = raw(ConfigKey.OUTLIER_THRESHOLD);
+        return v.isEmpty() ? OptionalDouble.empty() : OptionalDouble.of(Double.parseDouble(v));
+    }
+
+    public int pendingMax() {
+        return Integer.parseInt(raw(ConfigKey.PENDING_MAX));
+    }
+
+    /** Partitions of the event topics (labelled, unlabelled, predictions, dead letters) when we create them. */
+    public int partitions() {
+        return Integer.parseInt(raw(ConfigKey.PARTITIONS));
+    }
+
+    /** Replication factor of created topics; -1 = the broker's default.replication.factor. */
+    public short replicationFactor() {
+        return Short.parseShort(raw(ConfigKey.REPLICATION_FACTOR));
+    }
+
+    public boolean createTopics() {
+        return Boolean.parseBoolean(raw(ConfigKey.CREATE_TOPICS));
+    }
+
+    public String applicationId() {
+        return raw(ConfigKey.APPLICATION_ID);
+    }
+
+    /** What the training topology needs, from this configuration. */
+    public TrainingSettings trainingSettings() {
+        return new TrainingSettings(topics(), modelId(), features(), publishInterval());
+    }
+
+    /** What the scoring topology needs, from this configuration. */
+    public ScoringSettings scoringSettings() {
+        return new ScoringSettings(topics(), modelId(), fitOptions(), outlierThreshold(), pendingMax(),
+                ScoringSettings.DEFAULT_PENDING_CHECK_INTERVAL);
+    }
+
+    /**
+     * Kafka Streams properties for one application role ("training" or "scoring"): the Kafka keys plus
+     * {@code application.id = <gda.application.id>-<role>}, so one file configures both applications.
+     */
+    public Properties streamsProperties(String role) {
+        Properties properties = kafkaProperties();
+        properties.put("application.id", applicationId() + "-" + role);
+        return properties;
+    }
+
+    /** The bootstrap servers, or a user error saying how to set them. */
+    public String bootstrapServers() {
+        String servers = kafka.get("bootstrap.servers");
+        if (servers == null || servers.isBlank()) {
+            throw new ConfigException("bootstrap.servers is not set (set it in the config file, with "
+                    + "--bootstrap-servers, or with KAFKA_STREAMS_BOOTSTRAP_SERVERS)");
+        }
+        return servers;
+    }
+
+    /** The Kafka keys (everything not under {@code gda.}), including our Kafka defaults; a fresh copy. */
+    public Properties kafkaProperties() {
+        Properties properties = new Properties();
+        properties.putAll(kafka);
+        return properties;
+    }
+
+    private void validate(ConfigKey key) {
+        String value = values.get(key);
+        if (!key.type().accepts(value)) {
+            throw new ConfigException(key.key() + " = '" + value + "' (" + origins.get(key) + "): expected "
+                    + key.type().expected());
+        }
+    }
+
+    private static Map<String, String> toMap(Properties properties) {
+        Map<String, String> map = new LinkedHashMap<>();
+        for (String name : properties.stringPropertyNames()) {
+            map.put(name, properties.getProperty(name));
+        }
+        return map;
+    }
+
+    private static String knownKeys() {
+        return String.join(", ", Arrays.stream(ConfigKey.values()).map(ConfigKey::key).toList());
+    }
+
+    private static String knownVariables() {
+        return String.join(", ", Arrays.stream(ConfigKey.values()).map(ConfigKey::environmentVariable).toList());
+    }
+}

@@ -1,0 +1,370 @@
+package io.gdastreams.app;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.stream.Stream;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.DescribeClusterOptions;
+import org.apache.kafka.common.Uuid;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A real single-node Apache Kafka (KRaft, combined broker + controller) in a separate JVM, started from our own
+ * class path: {@code kafka.tools.StorageTool format --standalone}, then {@code kafka.Kafka server.properties}.
+ * It listens on 127.0.0.1 only, on free ports; data and the broker log live in a temporary directory that is
+ * deleted on {@link #close()} (also on Ctrl-C, through a shutdown hook).
+ */
+public final class EmbeddedBroker implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(EmbeddedBroker.class);
+
+    public static final Duration DEFAULT_START_TIMEOUT = Duration.ofSeconds(90);
+    private static final Duration FORMAT_TIMEOUT = Duration.ofSeconds(60);
+    private static final Duration STOP_GRACE = Duration.ofSeconds(15);
+    private static final Duration READY_PROBE_TIMEOUT = Duration.ofSeconds(2);
+    private static final int LOG_TAIL_LINES = 25;
+    private static final int START_ATTEMPTS = 3;
+    private static final List<String> JVM_OPTIONS = List.of("-Xms64m", "-Xmx512m", "-XX:+UseSerialGC",
+            "-Djava.awt.headless=true",
+            // The broker's own log goes to the log file; keep it informative for diagnosing start failures.
+            "-Dorg.slf4j.simpleLogger.defaultLogLevel=info",
+            "-Dorg.slf4j.simpleLogger.log.org.apache.kafka=info",
+            "-Dorg.slf4j.simpleLogger.showDateTime=true",
+            "-Dorg.slf4j.simpleLogger.dateTimeFormat=HH:mm:ss.SSS");
+
+    private final Path directory;
+    private final Path logFile;
+    private final String bootstrapServers;
+    private final Process process;
+    private final Thread shutdownHook;
+    private boolean closed;
+
+    private EmbeddedBroker(Path directory, Path logFile, String bootstrapServers, Process process) {
+        this.directory = directory;
+        this.logFile = logFile;
+        this.bootstrapServers = bootstrapServers;
+        this.process = process;
+        this.shutdownHook = new Thread(this::stopAndDelete, "embedded-broker-shutdown");
+    }
+
+    /** Starts a broker and waits (at most {@code timeout}) until an AdminClient sees it. */
+    public static EmbeddedBroker start(Duration timeout) {
+        Path directory;
+        try {
+            directory = Files.createTempDirectory("gda-streams-broker-");
+        } catch (IOException e) {
+            throw new BrokerException("cannot create a temporary directory for the broker: " + e.getMessage());
+        }
+        try {
+            for (int attempt = 1; ; attempt++) {
+                try {
+                    return startIn(directory, timeout);
+                } catch (PortTakenException e) {
+                    if (attempt == START_ATTEMPTS) {
+                        throw new BrokerException("embedded broker could not bind its ports after "
+                                + START_ATTEMPTS + " attempts" + e.getMessage());
+                    }
+                    LOG.info("broker port was taken meanwhile; retrying with new ports");
+                }
+            }
+        } catch (RuntimeException e) {
+            deleteRecursively(directory);
+            throw e;
+        }
+    }
+
+    private static EmbeddedBroker startIn(Path directory, Duration timeout) {
+        deleteChildren(directory);
+        Path dataDir = directory.resolve("data");
+        Path logFile = directory.resolve("broker.log");
+        Path serverProperties = directory.resolve("server.properties");
+        int brokerPort = freePort();
+        int controllerPort = freePort();
+        while (controllerPort == brokerPort) {
+            controllerPort = freePort();
+        }
+        String bootstrap = "127.0.0.1:" + brokerPort;
+        writeServerProperties(serverProperties, dataDir, brokerPort, controllerPort);
+
+        String clusterId = Uuid.randomUuid().toString();
+        runFormat(serverProperties, clusterId, logFile);
+
+        Process process;
+        try {
+            process = javaCommand(BrokerChildMain.class.getName(), serverProperties.toString())
+                    .redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile.toFile()))
+                    .start();
+        } catch (IOException e) {
+            throw new BrokerException("cannot start the broker JVM: " + e.getMessage());
+        }
+        EmbeddedBroker broker = new EmbeddedBroker(directory, logFile, bootstrap, process);
+        Runtime.getRuntime().addShutdownHook(broker.shutdownHook);
+        try {
+            broker.awaitReady(timeout);
+        } catch (RuntimeException e) {
+            broker.stopProcess();
+            broker.removeHook();
+            throw e;
+        }
+        LOG.debug("embedded broker ready at {} (data and log in {})", bootstrap, directory);
+        return broker;
+    }
+
+    public String bootstrapServers() {
+        return bootstrapServers;
+    }
+
+    public Path logFile() {
+        return logFile;
+    }
+
+    public boolean isAlive() {
+        return process.isAlive();
+    }
+
+    /** Stops the broker (SIGTERM, then SIGKILL after a grace period) and deletes its directory. Idempotent. */
+    @Override
+    public void close() {
+        removeHook();
+        stopAndDelete();
+    }
+
+    private synchronized void stopAndDelete() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        stopProcess();
+        deleteRecursively(directory);
+    }
+
+    private void stopProcess() {
+        process.destroy();
+        try {
+            if (!process.waitFor(STOP_GRACE.toMillis(), TimeUnit.MILLISECONDS)) {
+                process.destroyForcibly();
+                process.waitFor(STOP_GRACE.toMillis(), TimeUnit.MILLISECONDS);
+            }
+        } catch (InterruptedException e) {
+            process.destroyForcibly();
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private void removeHook() {
+        try {
+            Runtime.getRuntime().removeShutdownHook(shutdownHook);
+        } catch (IllegalStateException | IllegalArgumentException e) {
+            // The JVM is already shutting down (the hook is running or ran), or it was never added.
+        }
+    }
+
+    private void awaitReady(Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        Map<String, Object> adminConfig = Map.of(
+                AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
+                AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) READY_PROBE_TIMEOUT.toMillis(),
+                AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) READY_PROBE_TIMEOUT.toMillis(),
+                AdminClientConfig.RECONNECT_BACKOFF_MAX_MS_CONFIG, 200);
+        // Wait for the listener socket first: an AdminClient polling a closed port logs a warning per attempt.
+        while (!acceptsConnections()) {
+            if (!process.isAlive() || System.nanoTime() > deadline) {
+                break;
+            }
+            sleep(100);
+        }
+        try (Admin admin = Admin.create(adminConfig)) {
+            while (true) {
+                if (!process.isAlive()) {
+                    String tail = logTail(logFile);
+                    if (tail.contains("Address already in use")) {
+                        throw new PortTakenException();
+                    }
+                    throw new BrokerException("embedded broker exited with code " + process.exitValue()
+                            + " during start-up; last lines of " + logFile + ":\n" + tail);
+                }
+                try {
+                    int nodes = admin.describeCluster(new DescribeClusterOptions()
+                                    .timeoutMs((int) READY_PROBE_TIMEOUT.toMillis()))
+                            .nodes().get(READY_PROBE_TIMEOUT.toMillis() * 2, TimeUnit.MILLISECONDS).size();
+                    if (nodes > 0) {
+                        return;
+                    }
+                } catch (ExecutionException | TimeoutException e) {
+                    // Not up yet: probe again until the deadline.
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new BrokerException("interrupted while waiting for the embedded broker");
+                }
+                if (System.nanoTime() > deadline) {
+                    throw new BrokerException("embedded broker not ready after " + timeout.toSeconds()
+                            + " s; last lines of " + logFile + ":\n" + logTail(logFile));
+                }
+                sleep(100);
+            }
+        }
+    }
+
+    private boolean acceptsConnections() {
+        int colon = bootstrapServers.lastIndexOf(':');
+        try (Socket socket = new Socket()) {
+            socket.connect(new InetSocketAddress(bootstrapServers.substring(0, colon),
+                    Integer.parseInt(bootstrapServers.substring(colon + 1))), 500);
+            return true;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    private static void writeServerProperties(Path file, Path dataDir, int brokerPort, int controllerPort) {
+        List<String> lines = List.of(
+                "process.roles=broker,controller",
+                "node.id=1",
+                "listeners=PLAINTEXT://127.0.0.1:" + brokerPort + ",CONTROLLER://127.0.0.1:" + controllerPort,
+                "advertised.listeners=PLAINTEXT://127.0.0.1:" + brokerPort,
+                "controller.listener.names=CONTROLLER",
+                "inter.broker.listener.name=PLAINTEXT",
+                "listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT",
+                "controller.quorum.bootstrap.servers=127.0.0.1:" + controllerPort,
+                "log.dirs=" + dataDir.toAbsolutePath(),
+                "num.partitions=1",
+                "default.replication.factor=1",
+                "min.insync.replicas=1",
+                "offsets.topic.replication.factor=1",
+                "offsets.topic.num.partitions=4",
+                "transaction.state.log.replication.factor=1",
+                "transaction.state.log.min.isr=1",
+                "transaction.state.log.num.partitions=4",
+                "share.coordinator.state.topic.replication.factor=1",
+                "share.coordinator.state.topic.min.isr=1",
+                "group.initial.rebalance.delay.ms=0",
+                "auto.create.topics.enable=false",
+                "log.flush.interval.messages=9223372036854775807",
+                "log.retention.hours=-1");
+        try {
+            Files.write(file, lines, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new BrokerException("cannot write " + file + ": " + e.getMessage());
+        }
+    }
+
+    private static void runFormat(Path serverProperties, String clusterId, Path logFile) {
+        try {
+            Process format = javaCommand("kafka.tools.StorageTool", "format", "--standalone",
+                    "--cluster-id", clusterId, "--config", serverProperties.toString())
+                    .redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile.toFile()))
+                    .start();
+            if (!format.waitFor(FORMAT_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
+                format.destroyForcibly();
+                throw new BrokerException("formatting the broker storage took longer than "
+                        + FORMAT_TIMEOUT.toSeconds() + " s");
+            }
+            if (format.exitValue() != 0) {
+                throw new BrokerException("formatting the broker storage failed (exit " + format.exitValue()
+                        + "); last lines of " + logFile + ":\n" + logTail(logFile));
+            }
+        } catch (IOException e) {
+            throw new BrokerException("cannot run the broker storage tool: " + e.getMessage());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new BrokerException("interrupted while formatting the broker storage");
+        }
+    }
+
+    private static ProcessBuilder javaCommand(String mainClass, String... args) {
+        List<String> command = new ArrayList<>();
+        command.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
+        command.addAll(JVM_OPTIONS);
+        command.add("-cp");
+        command.add(System.getProperty("java.class.path"));
+        command.add(mainClass);
+        command.addAll(List.of(args));
+        return new ProcessBuilder(command);
+    }
+
+    private static int freePort() {
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
+            socket.setReuseAddress(true);
+            return socket.getLocalPort();
+        } catch (IOException e) {
+            throw new BrokerException("cannot find a free local port: " + e.getMessage());
+        }
+    }
+
+    /** The last lines of the broker log, for error messages. */
+    static String logTail(Path logFile) {
+        try {
+            List<String> lines = Files.readAllLines(logFile, StandardCharsets.UTF_8);
+            return String.join("\n", lines.subList(Math.max(0, lines.size() - LOG_TAIL_LINES), lines.size()));
+        } catch (IOException | UncheckedIOException e) {
+            return "(broker log unreadable: " + e.getMessage() + ")";
+        }
+    }
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new BrokerException("interrupted while waiting for the embedded broker");
+        }
+    }
+
+    private static void deleteChildren(Path directory) {
+        try (Stream<Path> children = Files.list(directory)) {
+            children.forEach(EmbeddedBroker::deleteRecursively);
+        } catch (IOException e) {
+            throw new BrokerException("cannot clean " + directory + ": " + e.getMessage());
+        }
+    }
+
+    static void deleteRecursively(Path root) {
+        if (!Files.exists(root)) {
+            return;
+        }
+        try (Stream<Path> paths = Files.walk(root)) {
+            paths.sorted(Comparator.reverseOrder()).forEach(path -> {
+                try {
+                    Files.deleteIfExists(path);
+                } catch (IOException e) {
+                    LOG.warn("could not delete {}: {}", path, e.getMessage());
+                }
+            });
+        } catch (IOException | UncheckedIOException e) {
+            LOG.warn("could not delete {}: {}", root, e.getMessage());
+        }
+    }
+
+    /** The embedded broker could not be started; the message carries the tail of the broker log. */
+    public static final class BrokerException extends RuntimeException {
+        public BrokerException(String message) {
+            super(message);
+        }
+    }
+
+    private static final class PortTakenException extends RuntimeException {
+        PortTakenException() {
+            super(": a port was taken by another process");
+        }
+    }
+}

@@ -1,0 +1,95 @@
+package io.gdastreams.app;
+
+import java.time.Duration;
+import java.util.Properties;
+import java.util.concurrent.atomic.AtomicReference;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One running Kafka Streams application (training or scoring) with the exception policy of its caller: a
+ * long-running service replaces a failed stream thread and keeps going; a replay stops at the first failure and
+ * reports it.
+ */
+final class StreamsApp implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(StreamsApp.class);
+    private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(30);
+
+    /** What to do when a stream thread dies with an exception. */
+    enum OnThreadFailure {
+        /** Log it and start a new thread (long-running {@code train} / {@code score}). */
+        REPLACE_THREAD,
+        /** Stop the application; {@link #failure()} tells why (replay: fail fast with the cause). */
+        STOP
+    }
+
+    private final String name;
+    private final KafkaStreams streams;
+    private final AtomicReference<Throwable> failure = new AtomicReference<>();
+
+    StreamsApp(String name, Topology topology, Properties properties, OnThreadFailure policy) {
+        this.name = name;
+        this.streams = new KafkaStreams(topology, properties);
+        streams.setUncaughtExceptionHandler(e -> {
+            failure.compareAndSet(null, e);
+            if (policy == OnThreadFailure.REPLACE_THREAD) {
+                LOG.error("{}: stream thread failed; replacing it", name, e);
+                return StreamThreadExceptionResponse.REPLACE_THREAD;
+            }
+            LOG.debug("{}: stream thread failed; stopping", name, e);
+            return StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
+        });
+        streams.setStateListener((newState, oldState) -> LOG.debug("{}: {} -> {}", name, oldState, newState));
+    }
+
+    static String applicationId(Properties properties) {
+        return properties.getProperty(StreamsConfig.APPLICATION_ID_CONFIG);
+    }
+
+    void start() {
+        streams.start();
+    }
+
+    KafkaStreams.State state() {
+        return streams.state();
+    }
+
+    /** Throws {@link RunFailure} when the application has stopped on an error. */
+    void checkHealthy() {
+        KafkaStreams.State state = streams.state();
+        Throwable cause = failure.get();
+        if (state == KafkaStreams.State.ERROR || state == KafkaStreams.State.PENDING_ERROR
+                || state == KafkaStreams.State.NOT_RUNNING || state == KafkaStreams.State.PENDING_SHUTDOWN) {
+            throw new RunFailure(name + " stopped (" + state + ")"
+                    + (cause == null ? "" : ": " + rootMessage(cause)), cause);
+        }
+    }
+
+    Throwable failure() {
+        return failure.get();
+    }
+
+    String name() {
+        return name;
+    }
+
+    @Override
+    public void close() {
+        if (!streams.close(CLOSE_TIMEOUT)) {
+            LOG.warn("{} did not stop within {} s", name, CLOSE_TIMEOUT.toSeconds());
+        }
+    }
+
+    static String rootMessage(Throwable e) {
+        Throwable root = e;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        return root.getClass().getSimpleName() + ": " + root.getMessage();
+    }
+}

@@ -1,0 +1,199 @@
+package io.gdastreams.app;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.gdastreams.math.CovarianceType;
+import io.gdastreams.math.Estimator;
+import java.io.IOException;
+import java.io.Reader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class AppConfigTest {
+
+    @TempDir
+    Path dir;
+
+    private Path file(String... lines) throws IOException {
+        Path file = dir.resolve("app.properties");
+        Files.write(file, List.of(lines), StandardCharsets.UTF_8);
+        return file;
+    }
+
+    @Test
+    void shouldUseBuiltInDefaultsWithoutFileOrEnvironment() {
+        AppConfig config = AppConfig.load(null, Map.of());
+        assertEquals("gda", config.modelId());
+        assertEquals(List.of(), config.features());
+        assertEquals("labelled-events", config.topics().labelled());
+        assertEquals("dead-letters", config.topics().deadLetters());
+        assertEquals(1000, config.publishInterval().toMillis());
+        assertEquals(CovarianceType.FULL, config.covariance());
+        assertEquals(Estimator.MLE, config.estimator());
+        assertEquals(2, config.minCount());
+        assertEquals(1e-9, config.varianceFloor());
+        assertTrue(config.outlierThreshold().isEmpty());
+        assertEquals(4, config.partitions());
+        assertEquals("exactly_once_v2", config.kafkaProperties().getProperty("processing.guarantee"));
+        assertEquals("default", config.origin(ConfigKey.MODEL_ID));
+    }
+
+    @Test
+    void shouldLetFileOverrideDefaultsAndEnvironmentOverrideFile() throws IOException {
+        Path file = file("gda.model.id=from-file", "gda.min.count=5", "gda.covariance=tied");
+        AppConfig config = AppConfig.load(file, Map.of("GDA_MIN_COUNT", "7", "PATH", "/bin"));
+        assertEquals("from-file", config.modelId());
+        assertEquals(7, config.minCount());
+        assertEquals(CovarianceType.TIED, config.covariance());
+        assertEquals("environment GDA_MIN_COUNT", config.origin(ConfigKey.MIN_COUNT));
+        assertEquals("file " + file, config.origin(ConfigKey.MODEL_ID));
+    }
+
+    @Test
+    void shouldMapEnvironmentVariableWithDashInKey() {
+        AppConfig config = AppConfig.load(null, Map.of("GDA_TOPIC_DEAD_LETTERS", "dlq"));
+        assertEquals("dlq", config.topics().deadLetters());
+    }
+
+    @Test
+    void shouldPassNonApplicationKeysToKafkaUnchanged() throws IOException {
+        Path file = file("bootstrap.servers=broker:9092", "num.stream.threads=3", "producer.linger.ms=7",
+                "processing.guarantee=at_least_once");
+        Properties kafka = AppConfig.load(file, Map.of()).kafkaProperties();
+        assertEquals("broker:9092", kafka.getProperty("bootstrap.servers"));
+        assertEquals("3", kafka.getProperty("num.stream.threads"));
+        assertEquals("7", kafka.getProperty("producer.linger.ms"));
+        assertEquals("at_least_once", kafka.getProperty("processing.guarantee"));
+        assertFalse(kafka.keySet().stream().anyMatch(k -> k.toString().startsWith("gda.")));
+    }
+
+    @Test
+    void shouldMapKafkaEnvironmentVariablesLikeTheKafkaImage() throws IOException {
+        Path file = file("bootstrap.servers=from-file:9092");
+        AppConfig config = AppConfig.load(file, Map.of("KAFKA_STREAMS_BOOTSTRAP_SERVERS", "from-env:9092",
+                "KAFKA_STREAMS_SOME__ODD___KEY", "x"));
+        assertEquals("from-env:9092", config.kafkaProperties().getProperty("bootstrap.servers"));
+        assertEquals("x", config.kafkaProperties().getProperty("some_odd-key"));
+        assertEquals("bootstrap.servers", AppConfig.kafkaKeyOf("KAFKA_STREAMS_BOOTSTRAP_SERVERS"));
+    }
+
+    @Test
+    void shouldDeriveApplicationIdPerRole() throws IOException {
+        AppConfig config = AppConfig.load(file("gda.application.id=fraud"), Map.of());
+        assertEquals("fraud-training", config.streamsProperties("training").getProperty("application.id"));
+        assertEquals("fraud-scoring", config.streamsProperties("scoring").getProperty("application.id"));
+    }
+
+    @Test
+    void shouldRejectUnknownApplicationKeyNamingIt() throws IOException {
+        Path file = file("gda.modle.id=typo");
+        ConfigException e = assertThrows(ConfigException.class, () -> AppConfig.load(file, Map.of()));
+        assertTrue(e.getMessage().contains("unknown key gda.modle.id"), e.getMessage());
+    }
+
+    @Test
+    void shouldRejectUnknownApplicationEnvironmentVariableNamingIt() {
+        ConfigException e = assertThrows(ConfigException.class,
+                () -> AppConfig.load(null, Map.of("GDA_COVARIANCE_TYPE", "full")));
+        assertTrue(e.getMessage().contains("GDA_COVARIANCE_TYPE"), e.getMessage());
+    }
+
+    @Test
+    void shouldRejectMalformedNumberNamingKeyValueAndSource() throws IOException {
+        Path file = file("gda.publish.interval.ms=soon");
+        ConfigException e = assertThrows(ConfigException.class, () -> AppConfig.load(file, Map.of()));
+        assertEquals("gda.publish.interval.ms = 'soon' (file " + file + "): expected an integer >= 1",
+                e.getMessage());
+    }
+
+    @Test
+    void shouldRejectOutOfRangeAndUnknownEnumValues() throws IOException {
+        assertThrows(ConfigException.class, () -> AppConfig.load(file("gda.reg.param=1.5"), Map.of()));
+        assertThrows(ConfigException.class, () -> AppConfig.load(file("gda.min.count=0"), Map.of()));
+        assertThrows(ConfigException.class, () -> AppConfig.load(file("gda.partitions=2147483648"), Map.of()));
+        assertThrows(ConfigException.class, () -> AppConfig.load(file("gda.variance.floor=-1"), Map.of()));
+        assertThrows(ConfigException.class, () -> AppConfig.load(file("gda.covariance=spherical"), Map.of()));
+        assertThrows(ConfigException.class, () -> AppConfig.load(file("gda.estimator=MLE"), Map.of()));
+        assertThrows(ConfigException.class, () -> AppConfig.load(file("gda.create.topics=yes"), Map.of()));
+        assertThrows(ConfigException.class, () -> AppConfig.load(file("gda.topic.labelled=a b"), Map.of()));
+        assertThrows(ConfigException.class, () -> AppConfig.load(file("gda.features=a,,b"), Map.of()));
+        assertThrows(ConfigException.class, () -> AppConfig.load(null, Map.of("GDA_OUTLIER_THRESHOLD", "NaN")));
+    }
+
+    @Test
+    void shouldRejectTypeErrorFromEnvironmentNamingTheVariable() {
+        ConfigException e = assertThrows(ConfigException.class,
+                () -> AppConfig.load(null, Map.of("GDA_PENDING_MAX", "-3")));
+        assertTrue(e.getMessage().startsWith("gda.pending.max = '-3' (environment GDA_PENDING_MAX)"),
+                e.getMessage());
+    }
+
+    @Test
+    void shouldRejectExplicitApplicationIdBecauseRolesNeedTheirOwn() throws IOException {
+        ConfigException e = assertThrows(ConfigException.class,
+                () -> AppConfig.load(file("application.id=x"), Map.of()));
+        assertTrue(e.getMessage().contains("gda.application.id"), e.getMessage());
+    }
+
+    @Test
+    void shouldParseFeatureListAndOptionalThreshold() throws IOException {
+        AppConfig config = AppConfig.load(file("gda.features=a, b ,c", "gda.outlier.threshold=-12.5"), Map.of());
+        assertEquals(List.of("a", "b", "c"), config.features());
+        assertEquals(-12.5, config.outlierThreshold().getAsDouble());
+        assertEquals(config.topics(), config.scoringSettings().topics());
+        assertEquals(-12.5, config.scoringSettings().outlierThreshold().getAsDouble());
+    }
+
+    @Test
+    void shouldApplyCommandLineOverrideAboveEnvironment() {
+        AppConfig config = AppConfig.load(null, Map.of("GDA_COVARIANCE", "tied"))
+                .with(ConfigKey.COVARIANCE, "diag", "--covariance");
+        assertEquals(CovarianceType.DIAG, config.covariance());
+        ConfigException e = assertThrows(ConfigException.class,
+                () -> config.with(ConfigKey.ESTIMATOR, "biased", "--estimator"));
+        assertEquals("gda.estimator = 'biased' (--estimator): expected one of mle, unbiased", e.getMessage());
+    }
+
+    @Test
+    void shouldReportMissingConfigFileAsUserError() {
+        UserError e = assertThrows(UserError.class, () -> AppConfig.load(dir.resolve("nope.properties"), Map.of()));
+        assertTrue(e.getMessage().contains("no such file"), e.getMessage());
+    }
+
+    @Test
+    void shouldDocumentEveryApplicationKeyWithItsDefaultInAppProperties() throws IOException {
+        Properties documented = new Properties();
+        try (Reader reader = Files.newBufferedReader(Path.of("config/app.properties"), StandardCharsets.UTF_8)) {
+            documented.load(reader);
+        }
+        Set<String> documentedKeys = documented.stringPropertyNames().stream()
+                .filter(k -> k.startsWith("gda.")).collect(Collectors.toCollection(TreeSet::new));
+        Set<String> knownKeys = Arrays.stream(ConfigKey.values()).map(ConfigKey::key)
+                .collect(Collectors.toCollection(TreeSet::new));
+        assertEquals(knownKeys, documentedKeys);
+        for (ConfigKey key : ConfigKey.values()) {
+            assertEquals(key.defaultValue(), documented.getProperty(key.key()), key.key());
+        }
+        assertEquals("exactly_once_v2", documented.getProperty("processing.guarantee"));
+    }
+
+    @Test
+    void shouldLoadBundledDemoConfiguration() throws IOException {
+        AppConfig demo = AppConfig.load(Path.of("config/demo.properties"), Map.of());
+        assertEquals("iris", demo.modelId());
+        assertEquals(4, demo.partitions());
+    }
+}

@@ -1,0 +1,67 @@
+package io.gdastreams.app;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The command line's contract for user mistakes: exit code 2 and one line saying why, never a stack trace. */
+class MainTest {
+
+    @TempDir
+    Path dir;
+
+    private record Outcome(int code, String out, String err) {
+    }
+
+    private static Outcome run(Map<String, String> env, String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int code = Main.run(args, env, new PrintWriter(out, true), new PrintWriter(err, true));
+        return new Outcome(code, out.toString(), err.toString());
+    }
+
+    private static void assertOneLineUserError(Outcome outcome, String expectedFragment) {
+        assertEquals(ExitCodes.USAGE, outcome.code(), outcome.err());
+        assertEquals(1, outcome.err().strip().lines().count(), outcome.err());
+        assertTrue(outcome.err().contains(expectedFragment), outcome.err());
+        assertFalse(outcome.err().contains("\tat "), outcome.err());
+    }
+
+    @Test
+    void shouldPrintHelpForEveryCommand() {
+        for (String command : Main.COMMANDS) {
+            Outcome outcome = run(Map.of(), command, "--help");
+            assertEquals(ExitCodes.OK, outcome.code(), command);
+            assertTrue(outcome.out().contains("Usage: gda-streams " + command), outcome.out());
+        }
+    }
+
+    @Test
+    void shouldRejectMissingCommand() {
+        assertOneLineUserError(run(Map.of()), "missing command");
+    }
+
+    @Test
+    void shouldRejectUnknownOptionInOneLine() {
+        assertOneLineUserError(run(Map.of(), "score", "--no-such-option"), "Unknown option: '--no-such-option'");
+    }
+
+    @Test
+    void shouldReportUnreadableConfigFileInOneLine() {
+        Path missing = dir.resolve("missing.properties");
+        assertOneLineUserError(run(Map.of(), "score", "--config", missing.toString()),
+                "cannot read config file " + missing);
+    }
+
+    @Test
+    void shouldReportUnknownApplicationKeyFromEnvironmentInOneLine() {
+        assertOneLineUserError(run(Map.of("GDA_MODELID", "x"), "score"), "GDA_MODELID");
+    }
+}
