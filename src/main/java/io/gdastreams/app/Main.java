@@ -14,13 +14,14 @@ import picocli.CommandLine.Spec;
 @Command(name = "gda-streams", mixinStandardHelpOptions = true, version = "gda-streams 0.1.0",
         description = "Streaming online Gaussian classifier (QDA / LDA / naive Bayes) on Kafka Streams.",
         subcommands = {DemoCommand.class, TrainCommand.class, ScoreCommand.class, ReplayCommand.class,
+                io.gdastreams.bench.BenchCommand.class,
                 CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
 
     /** The commands, as documented in the README (tests walk them). */
-    static final java.util.List<String> COMMANDS = java.util.List.of("demo", "train", "score", "replay");
+    static final java.util.List<String> COMMANDS = java.util.List.of("demo", "train", "score", "replay", "bench");
 
-    private static final java.util.Set<String> BATCH_COMMANDS = java.util.Set.of("demo", "replay");
+    private static final java.util.Set<String> BATCH_COMMANDS = java.util.Set.of("demo", "replay", "bench");
     private static final String KAFKA_LOG_LEVEL = "org.slf4j.simpleLogger.log.org.apache.kafka";
 
     @Spec
