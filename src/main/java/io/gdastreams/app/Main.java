@@ -21,7 +21,9 @@ public final class Main implements Runnable {
     static final java.util.List<String> COMMANDS = java.util.List.of("demo", "train", "score", "replay");
 
     private static final java.util.Set<String> BATCH_COMMANDS = java.util.Set.of("demo", "replay");
-    private static final String KAFKA_LOG_LEVEL = "org.slf4j.simpleLogger.log.org.apache.kafka";
+    private static final Map<String, String> BATCH_LOG_LEVELS = Map.of(
+            "org.slf4j.simpleLogger.log.org.apache.kafka", "error",
+            "org.slf4j.simpleLogger.log.io.gdastreams.topology", "warn");
 
     @Spec
     private CommandSpec spec;
@@ -44,7 +46,7 @@ public final class Main implements Runnable {
 
     public static void main(String[] args) {
         if (args.length > 0 && BATCH_COMMANDS.contains(args[0])) {
-            quietKafkaLogging();
+            quietBatchLogging();
         }
         PrintWriter out = new PrintWriter(System.out, true, StandardCharsets.UTF_8);
         PrintWriter err = new PrintWriter(System.err, true, StandardCharsets.UTF_8);
@@ -53,12 +55,15 @@ public final class Main implements Runnable {
 
     /**
      * demo and replay are batch runs whose output is the report: Kafka's client warnings (a topic not created
-     * yet, a broker still starting) are noise there. Long-running train/score keep them (warn, as configured in
-     * simplelogger.properties). Must run before the first logger exists: slf4j-simple reads its levels once.
+     * yet, a broker still starting) and the topologies' per-version info lines are noise there. Long-running
+     * train/score keep them (as configured in simplelogger.properties). Must run before the first logger exists:
+     * slf4j-simple reads its levels once. A level given with -D on the command line wins.
      */
-    private static void quietKafkaLogging() {
-        if (System.getProperty(KAFKA_LOG_LEVEL) == null) {
-            System.setProperty(KAFKA_LOG_LEVEL, "error");
+    private static void quietBatchLogging() {
+        for (Map.Entry<String, String> level : BATCH_LOG_LEVELS.entrySet()) {
+            if (System.getProperty(level.getKey()) == null) {
+                System.setProperty(level.getKey(), level.getValue());
+            }
         }
     }
 
