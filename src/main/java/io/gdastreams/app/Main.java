@@ -3,7 +3,9 @@ package io.gdastreams.app;
 import io.gdastreams.app.EmbeddedBroker.BrokerException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -18,9 +20,9 @@ import picocli.CommandLine.Spec;
 public final class Main implements Runnable {
 
     /** The commands, as documented in the README (tests walk them). */
-    static final java.util.List<String> COMMANDS = java.util.List.of("demo", "train", "score", "replay");
+    static final List<String> COMMANDS = List.of("demo", "train", "score", "replay");
 
-    private static final java.util.Set<String> BATCH_COMMANDS = java.util.Set.of("demo", "replay");
+    private static final Set<String> BATCH_COMMANDS = Set.of("demo", "replay");
     private static final Map<String, String> BATCH_LOG_LEVELS = Map.of(
             "org.slf4j.simpleLogger.log.org.apache.kafka", "error",
             "org.slf4j.simpleLogger.log.io.gdastreams.topology", "warn");

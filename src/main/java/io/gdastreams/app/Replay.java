@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -51,7 +52,7 @@ final class Replay {
      * @param resources         where the running applications are registered, so that Ctrl-C stops them first
      */
     record Options(String bootstrapServers, AppConfig config,
-                   java.util.function.Function<String, Properties> streamsProperties, Properties clientProperties,
+                   Function<String, Properties> streamsProperties, Properties clientProperties,
                    Duration stallTimeout, PrintWriter progress, ShutdownSequence resources) {
     }
 
