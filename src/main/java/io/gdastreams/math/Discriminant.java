@@ -269,7 +269,7 @@ public final class Discriminant {
 
     private Posterior posterior(double[] logJoint) {
         for (int k = 0; k < classCount; k++) {
-            if (!(logJoint[k] > Double.NEGATIVE_INFINITY) || Double.isNaN(logJoint[k])) {
+            if (!(logJoint[k] > Double.NEGATIVE_INFINITY)) {
                 logJoint[k] = Double.NEGATIVE_INFINITY;
             }
         }

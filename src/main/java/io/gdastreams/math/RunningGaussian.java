@@ -26,7 +26,7 @@ public final class RunningGaussian {
     private final double[] relativeMean;
     /** Upper triangle of S, packed row by row: (0,0) (0,1) … (0,d−1) (1,1) … */
     private final double[] packedScatter;
-    /** Scratch for one update: δ = (x − pivot) − μ_old, then (x − pivot). */
+    /** Scratch for one update: δ = (x − pivot) − μ_old and (x − pivot) − μ_new. */
     private final double[] delta;
     private final double[] centred;
 
@@ -71,15 +71,16 @@ public final class RunningGaussian {
         n++;
         for (int i = 0; i < d; i++) {
             double y = x[i] - pivot[i];
-            centred[i] = y;
             delta[i] = y - relativeMean[i];
             relativeMean[i] += delta[i] / n;
+            centred[i] = y - relativeMean[i];
         }
+        // The O(d²) loop reads two vectors only: δ (old mean) and x − μ_new, both computed once above.
         int p = 0;
         for (int i = 0; i < d; i++) {
             double di = delta[i];
             for (int j = i; j < d; j++) {
-                packedScatter[p++] += di * (centred[j] - relativeMean[j]);
+                packedScatter[p++] += di * centred[j];
             }
         }
     }

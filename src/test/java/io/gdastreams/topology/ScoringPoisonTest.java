@@ -12,7 +12,6 @@ import io.gdastreams.model.Prediction;
 import io.gdastreams.model.Prediction.Status;
 import io.gdastreams.serde.Json;
 import io.gdastreams.serde.SerdeFactory;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;

@@ -5,7 +5,6 @@ import static io.gdastreams.topology.ScoringFixtures.MODEL_ID;
 import static io.gdastreams.topology.ScoringFixtures.iris;
 import static io.gdastreams.topology.ScoringFixtures.irisModel;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -23,6 +22,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Base64;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -262,6 +262,18 @@ class ScoringTopologyTest {
     }
 
     @Test
+    void shouldMapEventFeaturesToTheModelOrderByName() {
+        List<String> reversed = new ArrayList<>(IRIS_FEATURES);
+        Collections.reverse(reversed);
+        List<Row> data = iris();
+        List<Prediction> reference = scoreWithOnly(irisModel(1), "natural-order", SAMPLE_ROWS);
+        List<Prediction> out = scoreWithOnly(ScoringFixtures.model(1, data, reversed), "reversed-order", SAMPLE_ROWS);
+        for (int j = 0; j < SAMPLE_ROWS.length; j++) {
+            assertSamePosterior(reference.get(j), out.get(j));
+        }
+    }
+
+    @Test
     void shouldDeadLetterMalformedJsonAndStillScoreTheNextEvent() {
         byte[] bad = "{\"features\": {\"sepal_length\": 5.1,".getBytes(StandardCharsets.UTF_8);
         try (ScoringHarness h = harness(settings(), "malformed")) {
@@ -293,9 +305,12 @@ class ScoringTopologyTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"", "null", "[1,2]", "{}", "{\"features\": {}}", "{\"features\": {\"petal_width\": \"x\"}}",
-            "{\"features\": {\"petal_width\": 1, \"petal_width\": 2}}", "{\"id\": {}, \"features\": {\"petal_width\": 1}}",
-            "{\"features\": {\"petal_width\": 1e400}}", "{\"features\": {\"petal_width\": null}}"})
+    @ValueSource(strings = {"", "null", "[1,2]", "{}", "{\"features\": {}}",
+            "{\"features\": {\"petal_width\": \"x\"}}",
+            "{\"features\": {\"petal_width\": 1, \"petal_width\": 2}}",
+            "{\"id\": {}, \"features\": {\"petal_width\": 1}}",
+            "{\"features\": {\"petal_width\": 1e400}}",
+            "{\"features\": {\"petal_width\": null}}"})
     void shouldDeadLetterEveryInvalidEventEvenBeforeAModelExists(String value) {
         try (ScoringHarness h = harness(settings(), "invalid")) {
             h.send("k", value.getBytes(StandardCharsets.UTF_8));

@@ -1,0 +1,118 @@
+package io.gdastreams.bench;
+
+import io.gdastreams.math.ClassSummary;
+import io.gdastreams.math.CovarianceType;
+import io.gdastreams.math.Discriminant;
+import io.gdastreams.math.FitOptions;
+import io.gdastreams.math.GaussianModel;
+import io.gdastreams.math.Posterior;
+import io.gdastreams.math.RunningGaussian;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+
+/**
+ * Per-event cost of the math core: one Welford update of a class statistic, and one posterior of a compiled
+ * model with K = 3 classes. Run command and results: docs/BENCHMARKS.md, section "Math core".
+ */
+@BenchmarkMode(Mode.Throughput)
+@OutputTimeUnit(TimeUnit.SECONDS)
+public class MathCoreBenchmark {
+
+    private static final int POINTS = 1024;
+    private static final int CLASSES = 3;
+    private static final long SEED = 42;
+
+    static double[][] points(int d, double offset, SplittableRandom random) {
+        double[][] x = new double[POINTS][d];
+        for (double[] row : x) {
+            for (int j = 0; j < d; j++) {
+                row[j] = offset + random.nextGaussian() + 0.3 * (j > 0 ? row[j - 1] : 0);
+            }
+        }
+        return x;
+    }
+
+    @State(Scope.Thread)
+    public static class UpdateState {
+        @Param({"4", "16", "64", "256"})
+        public int d;
+
+        RunningGaussian stats;
+        double[][] points;
+        int next;
+
+        @Setup(Level.Trial)
+        public void setUp() {
+            points = points(d, 1e6, new SplittableRandom(SEED));
+            stats = new RunningGaussian(d);
+        }
+    }
+
+    @State(Scope.Thread)
+    public static class ScoreState {
+        @Param({"4", "16", "64"})
+        public int d;
+
+        @Param({"FULL", "TIED", "DIAG"})
+        public CovarianceType type;
+
+        Discriminant discriminant;
+        double[][] points;
+        double[][] pointsOneMissing;
+        int next;
+
+        @Setup(Level.Trial)
+        public void setUp() {
+            SplittableRandom random = new SplittableRandom(SEED);
+            List<ClassSummary> classes = new ArrayList<>();
+            for (int k = 0; k < CLASSES; k++) {
+                RunningGaussian g = new RunningGaussian(d);
+                for (double[] x : points(d, k, random)) {
+                    g.update(x);
+                }
+                classes.add(ClassSummary.of("class-" + k, g));
+            }
+            discriminant = Discriminant.compile(GaussianModel.fit(classes,
+                    FitOptions.defaults().withCovarianceType(type)));
+            points = points(d, 1, random);
+            pointsOneMissing = new double[POINTS][];
+            for (int i = 0; i < POINTS; i++) {
+                pointsOneMissing[i] = points[i].clone();
+                pointsOneMissing[i][d / 2] = Double.NaN;
+            }
+        }
+    }
+
+    @Benchmark
+    public long update(UpdateState s) {
+        s.stats.update(s.points[s.next]);
+        s.next = (s.next + 1) & (POINTS - 1);
+        return s.stats.count();
+    }
+
+    @Benchmark
+    public Posterior score(ScoreState s) {
+        Posterior p = s.discriminant.score(s.points[s.next]);
+        s.next = (s.next + 1) & (POINTS - 1);
+        return p;
+    }
+
+    /** One feature missing (the same pattern each time): the cached marginal factors are reused. */
+    @Benchmark
+    public Posterior scoreOneMissing(ScoreState s) {
+        Posterior p = s.discriminant.score(s.pointsOneMissing[s.next]);
+        s.next = (s.next + 1) & (POINTS - 1);
+        return p;
+    }
+}
