@@ -117,7 +117,16 @@ final class PartialStatsStore implements StateStore, CachedStateStore<String, by
         for (UnreadableEntry entry : unreadable) {
             inner.delete(entry.key());
         }
-        if (restored == null && !unreadable.isEmpty()) {
+        long classTotal = 0;
+        for (RunningGaussian stats : classes.values()) {
+            classTotal += stats.count();
+        }
+        if (classTotal != progress.applied()) {
+            // Events whose statistics were discarded count as dead-lettered (the dead letter of the store entry
+            // stands for them), so that applied = Σ class counts and applied + deadLettered = records read.
+            long lost = progress.applied() - classTotal;
+            progress = new PartitionProgress(progress.partition(), progress.nextOffset(), classTotal,
+                    Math.max(0, progress.deadLettered() + lost), progress.features());
             progressDirty = true;
         }
         loaded = true;
@@ -188,6 +197,7 @@ final class PartialStatsStore implements StateStore, CachedStateStore<String, by
     }
 
     @Override
+    @SuppressWarnings("deprecation") // still part of the StateStore contract in 4.3; kept equivalent to commit
     public void flush() {
         writeDirtyEntries();
         inner.flush();
@@ -221,6 +231,7 @@ final class PartialStatsStore implements StateStore, CachedStateStore<String, by
     }
 
     @Override
+    @SuppressWarnings("deprecation") // the inner RocksDB store manages its changelog offsets (KIP-1035)
     public boolean managesOffsets() {
         return inner.managesOffsets();
     }

@@ -182,8 +182,12 @@ public final class KafkaBroker implements AutoCloseable {
     }
 
     @Override
-    public void close() throws Exception {
+    public void close() {
         admin.close(Duration.ofSeconds(5));
-        cluster.close();
+        try {
+            cluster.close();
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot stop the test broker", e);
+        }
     }
 }

@@ -29,6 +29,7 @@ import java.util.stream.Collectors;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TaskMetadata;
@@ -69,12 +70,27 @@ class TrainingIT {
 
     private String startTraining(KafkaBroker broker, Topics topics) {
         String appId = KafkaBroker.uniqueName("training");
-        Properties props = broker.streamsProperties(appId, stateDir);
+        startTraining(broker, topics, appId, stateDir);
+        return appId;
+    }
+
+    private void startTraining(KafkaBroker broker, Topics topics, String appId, Path directory) {
+        Properties props = broker.streamsProperties(appId, directory);
         props.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, 2);
         streams = new KafkaStreams(TrainingTopology.build(TrainingSettings.defaults(topics)
                 .withModelId("it").withPublishInterval(PUBLISH_INTERVAL)), props);
         streams.start();
-        return appId;
+    }
+
+    private static void sendIris(KafkaBroker broker, Topics topics, int from, int to) throws Exception {
+        try (KafkaProducer<byte[], byte[]> producer = broker.producer()) {
+            List<TrainingFixtures.Row> rows = iris();
+            for (int i = from; i < to; i++) {
+                producer.send(new ProducerRecord<>(topics.labelled(), i % PARTITIONS,
+                        ("row-" + i).getBytes(StandardCharsets.UTF_8),
+                        labelledJson(IRIS_FEATURES, rows.get(i).x(), rows.get(i).label()))).get();
+            }
+        }
     }
 
     /** The first model whose lineage covers every record of the labelled topic. */
@@ -97,14 +113,7 @@ class TrainingIT {
     @Test
     void shouldTrainIrisOverFourPartitionsToTheBatchMle(KafkaBroker broker) throws Exception {
         Topics topics = createTopics(broker);
-        try (KafkaProducer<byte[], byte[]> producer = broker.producer()) {
-            List<TrainingFixtures.Row> rows = iris();
-            for (int i = 0; i < rows.size(); i++) {
-                producer.send(new ProducerRecord<>(topics.labelled(), i % PARTITIONS,
-                        ("row-" + i).getBytes(StandardCharsets.UTF_8),
-                        labelledJson(IRIS_FEATURES, rows.get(i).x(), rows.get(i).label()))).get();
-            }
-        }
+        sendIris(broker, topics, 0, 150);
         startTraining(broker, topics);
 
         ModelParameters model = awaitModelAbsorbing(broker, topics);
@@ -112,6 +121,28 @@ class TrainingIT {
         assertEquals(Map.of("0", 38L, "1", 38L, "2", 37L, "3", 37L), model.sources());
         assertEquals(List.of("petal_length", "petal_width", "sepal_length", "sepal_width"), model.features());
         assertModelEquals(goldenIrisMle(), model);
+    }
+
+    /**
+     * The statistics written once per commit must be in the changelog, in the same transaction as the offsets:
+     * an instance that lost its local state restores them and continues where the first one stopped.
+     */
+    @Test
+    void shouldRestoreStatisticsFromTheChangelogAfterLosingLocalState(KafkaBroker broker) throws Exception {
+        Topics topics = createTopics(broker);
+        sendIris(broker, topics, 0, 100);
+        String appId = KafkaBroker.uniqueName("training");
+        startTraining(broker, topics, appId, stateDir.resolve("first"));
+        assertEquals(100, awaitModelAbsorbing(broker, topics).totalCount());
+        // Leave the group so that the next instance gets the partitions at once, not after the session timeout.
+        streams.close(CloseOptions.groupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP)
+                .withTimeout(Duration.ofSeconds(30)));
+        streams.cleanUp(); // local RocksDB state is gone: only the changelogs remain
+
+        startTraining(broker, topics, appId, stateDir.resolve("second"));
+        sendIris(broker, topics, 100, 150);
+
+        assertModelEquals(goldenIrisMle(), awaitModelAbsorbing(broker, topics));
     }
 
     @Test

@@ -1,0 +1,210 @@
+package io.gdastreams.topology;
+
+import static io.gdastreams.topology.TrainingFixtures.IRIS_FEATURES;
+import static io.gdastreams.topology.TrainingFixtures.assertModelEquals;
+import static io.gdastreams.topology.TrainingFixtures.goldenIrisMle;
+import static io.gdastreams.topology.TrainingFixtures.iris;
+import static io.gdastreams.topology.TrainingFixtures.labelledJson;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.gdastreams.math.RunningGaussian;
+import io.gdastreams.model.ClassParameters;
+import io.gdastreams.model.DeadLetter;
+import io.gdastreams.model.ModelParameters;
+import io.gdastreams.model.PartialSnapshot;
+import io.gdastreams.serde.SerdeFactory;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.SortedMap;
+import java.util.TreeMap;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.processor.TaskId;
+import org.apache.kafka.streams.processor.api.MockProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.Stores;
+import org.junit.jupiter.api.Test;
+
+/**
+ * PartialStatsProcessor as four tasks of a 4-partition topic (MockProcessorContext with record metadata), and the
+ * live-object store: statistics reach the persisted store only when Kafka Streams flushes it before a commit.
+ */
+class TrainingPartialStatsProcessorTest {
+
+    private static final String TOPIC = "labelled-events";
+    private static final TrainingSettings SETTINGS = TrainingSettings.defaults(Topics.defaults())
+            .withModelId("iris").withPublishInterval(Duration.ofSeconds(1));
+
+    /** One task: its processor, context, store and the inner (persisted) store under it. */
+    private static final class Task {
+        final int partition;
+        final MockProcessorContext<String, TrainingOutput> context;
+        final KeyValueStore<String, byte[]> inner;
+        final PartialStatsStore store;
+        PartialStatsProcessor processor;
+        long nextOffset;
+
+        Task(int partition) {
+            this.partition = partition;
+            Properties props = new Properties();
+            props.put(StreamsConfig.APPLICATION_ID_CONFIG, "training-test");
+            props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
+            context = new MockProcessorContext<>(props, new TaskId(0, partition), null);
+            context.setCurrentSystemTimeMs(0L);
+            inner = Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(TrainingTopology.CLASS_STATS_STORE),
+                    SerdeFactory.string(), SerdeFactory.rawBytes()).withLoggingDisabled().build();
+            store = new PartialStatsStore(inner);
+            store.init(context.getStateStoreContext(), store);
+            context.addStateStore(store);
+            restartProcessor();
+        }
+
+        void restartProcessor() {
+            processor = new PartialStatsProcessor(SETTINGS);
+            processor.init(context);
+        }
+
+        void send(byte[] value) {
+            context.setRecordMetadata(TOPIC, partition, nextOffset++);
+            processor.process(new Record<>(("k" + nextOffset).getBytes(StandardCharsets.UTF_8), value, 0L));
+        }
+
+        /** Runs the publish punctuator and returns the snapshots it emitted. */
+        List<PartialSnapshot> punctuate() {
+            context.resetForwards();
+            context.scheduledPunctuators().get(0).getPunctuator().punctuate(1000L);
+            List<PartialSnapshot> snapshots = new ArrayList<>();
+            for (var forward : context.forwarded()) {
+                if (forward.record().value() instanceof TrainingOutput.Partial partial) {
+                    snapshots.add(SerdeFactory.partialSnapshot().deserializer().deserialize(null, partial.snapshot()));
+                }
+            }
+            return snapshots;
+        }
+    }
+
+    @Test
+    void shouldSendOneCumulativeSnapshotPerPartitionWhoseMergeIsTheBatchMle() {
+        List<Task> tasks = new ArrayList<>();
+        for (int p = 0; p < 4; p++) {
+            tasks.add(new Task(p));
+        }
+        List<TrainingFixtures.Row> rows = iris();
+        for (int i = 0; i < rows.size(); i++) {
+            tasks.get(i % 4).send(labelledJson(IRIS_FEATURES, rows.get(i).x(), rows.get(i).label()));
+        }
+
+        SortedMap<String, RunningGaussian> merged = new TreeMap<>();
+        List<String> features = null;
+        for (Task task : tasks) {
+            List<PartialSnapshot> snapshots = task.punctuate();
+            assertEquals(1, snapshots.size());
+            PartialSnapshot snapshot = snapshots.get(0);
+            assertEquals(task.partition, snapshot.progress().partition());
+            assertEquals(task.nextOffset, snapshot.progress().nextOffset());
+            assertEquals(task.nextOffset, snapshot.progress().applied());
+            assertEquals(0, snapshot.progress().deadLettered());
+            assertEquals(task.nextOffset, snapshot.classCount());
+            assertEquals("iris", snapshot.modelId());
+            features = snapshot.progress().features();
+            snapshot.classes().forEach((label, g) -> merged.computeIfAbsent(label, l -> new RunningGaussian(4)).merge(g));
+            assertTrue(task.punctuate().isEmpty(), "nothing changed, nothing sent");
+        }
+        assertModelEquals(goldenIrisMle(), modelOf(features, merged));
+    }
+
+    @Test
+    void shouldPersistLiveStatisticsOnlyWhenTheStoreIsFlushedForACommit() {
+        Task task = new Task(2);
+        List<TrainingFixtures.Row> rows = iris();
+        for (int i = 0; i < 10; i++) {
+            task.send(labelledJson(IRIS_FEATURES, rows.get(i).x(), rows.get(i).label()));
+        }
+        assertNull(task.store.persistedStatistics("setosa"), "no store write per event");
+        assertNull(task.store.persistedProgress());
+
+        task.store.flushCache(); // what StreamTask.prepareCommit() calls before committing
+        byte[] persisted = task.store.persistedStatistics("setosa");
+        assertArrayEquals(task.store.classes().get("setosa").toBytes(), persisted);
+        assertEquals(10, RunningGaussian.fromBytes(persisted).count());
+
+        task.send(labelledJson(IRIS_FEATURES, rows.get(10).x(), rows.get(10).label()));
+        assertArrayEquals(persisted, task.store.persistedStatistics("setosa"), "unchanged until the next commit");
+        task.store.flushCache();
+        assertEquals(11, RunningGaussian.fromBytes(task.store.persistedStatistics("setosa")).count());
+    }
+
+    @Test
+    void shouldContinueFromPersistedStateWhenTheTaskIsReinitialised() {
+        Task task = new Task(1);
+        List<TrainingFixtures.Row> rows = iris();
+        for (int i = 0; i < 75; i++) {
+            task.send(labelledJson(IRIS_FEATURES, rows.get(i).x(), rows.get(i).label()));
+        }
+        task.store.flushCache();
+        task.send(labelledJson(IRIS_FEATURES, rows.get(75).x(), rows.get(75).label())); // never committed
+        task.store.clearCache(); // task recycled: uncommitted live state is gone, as after a crash
+        task.nextOffset = 75;    // ...and the record is read again
+        task.restartProcessor();
+        for (int i = 75; i < rows.size(); i++) {
+            task.send(labelledJson(IRIS_FEATURES, rows.get(i).x(), rows.get(i).label()));
+        }
+        PartialSnapshot snapshot = task.punctuate().get(0);
+        assertEquals(150, snapshot.progress().applied());
+        assertEquals(150, snapshot.progress().nextOffset());
+        assertModelEquals(goldenIrisMle(), modelOf(snapshot.progress().features(), snapshot.classes()));
+    }
+
+    @Test
+    void shouldDeadLetterAnUnreadableStoreEntryAndKeepTraining() {
+        Task task = new Task(3);
+        List<TrainingFixtures.Row> rows = iris();
+        task.send(labelledJson(IRIS_FEATURES, rows.get(0).x(), rows.get(0).label()));
+        task.store.flushCache();
+        task.inner.put("class:setosa", new byte[] {1, 0, 0, 0, 4, 0}); // damaged on disk
+        task.store.clearCache();
+        task.restartProcessor();
+        task.context.resetForwards();
+
+        task.send(labelledJson(IRIS_FEATURES, rows.get(1).x(), rows.get(1).label()));
+
+        List<DeadLetter> letters = new ArrayList<>();
+        task.context.forwarded().forEach(f -> {
+            if (f.record().value() instanceof TrainingOutput.Rejected rejected) {
+                letters.add(rejected.deadLetter());
+            }
+        });
+        assertEquals(1, letters.size());
+        assertTrue(letters.get(0).reason().contains("unreadable statistics of class 'setosa'"), letters.get(0).reason());
+        assertEquals(3, letters.get(0).partition());
+        PartialSnapshot snapshot = task.punctuate().get(0);
+        assertEquals(1, snapshot.classes().get("setosa").count(), "rebuilt from later events");
+        assertEquals(1, snapshot.progress().applied(), "the lost event no longer counts as applied...");
+        assertEquals(1, snapshot.progress().deadLettered(), "...but as dead-lettered (with the store entry)");
+        assertEquals(2, snapshot.progress().nextOffset());
+    }
+
+    /** The MLE model of merged statistics, as the combiner defines it (counts, n_k/n, mean, S/n_k). */
+    private static ModelParameters modelOf(List<String> features, Map<String, RunningGaussian> classes) {
+        long total = classes.values().stream().mapToLong(RunningGaussian::count).sum();
+        List<ClassParameters> params = new ArrayList<>();
+        classes.forEach((label, g) -> {
+            double[][] cov = g.scatter();
+            for (double[] row : cov) {
+                for (int j = 0; j < row.length; j++) {
+                    row[j] /= g.count();
+                }
+            }
+            params.add(new ClassParameters(label, g.count(), (double) g.count() / total, g.mean(), cov));
+        });
+        return new ModelParameters("iris", 1, features, total, params, new HashMap<>(), "");
+    }
+}
