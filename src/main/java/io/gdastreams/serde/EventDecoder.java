@@ -109,7 +109,8 @@ public final class EventDecoder {
         if (node.size() > MAX_FEATURES) {
             return Decoded.failed("too many features: " + node.size() + " > " + MAX_FEATURES);
         }
-        Map<String, Double> features = new LinkedHashMap<>();
+        // Sized for every field up front: growing a 16-entry map twice showed up as HashMap.resize in JFR.
+        Map<String, Double> features = new LinkedHashMap<>(node.size() * 4 / 3 + 1);
         for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
             Map.Entry<String, JsonNode> field = it.next();
             String name = field.getKey();
