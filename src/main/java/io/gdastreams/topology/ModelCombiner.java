@@ -187,17 +187,34 @@ final class ModelCombiner implements Processor<String, byte[], String, TrainingO
                 }
             } catch (RuntimeException e) {
                 // A damaged snapshot heals itself: the next (cumulative) snapshot of that partition replaces it.
-                String reason = "state store " + store.name() + ": unreadable entry '" + entry.key + "' ("
-                        + e.getMessage() + "); discarded";
-                LOG.error(reason);
-                store.delete(entry.key);
-                byte[] key = entry.key.getBytes(StandardCharsets.UTF_8);
-                context.forward(new Record<>(settings.modelId(), new TrainingOutput.Rejected(key,
-                        DeadLetters.of(reason, context.applicationId() + "-" + store.name() + "-changelog",
-                                context.taskId().partition(), -1, key, entry.value)),
-                        context.currentSystemTimeMs()));
+                discardStoreEntry(entry, "unreadable entry '" + entry.key + "' (" + e.getMessage() + "); discarded");
             }
         }
+        // A kept snapshot of another schema (the configured features changed since it was stored) must not be
+        // merged: its statistics are over other coordinates, and of another dimension they cannot be merged at all.
+        if (schema != null) {
+            for (PartialSnapshot kept : List.copyOf(partials.values())) {
+                List<String> features = kept.progress().features();
+                if (!features.isEmpty() && !features.equals(schema)) {
+                    int partition = kept.progress().partition();
+                    partials.remove(partition);
+                    discardStoreEntry(KeyValue.pair(PARTIAL_PREFIX + partition, store.get(PARTIAL_PREFIX + partition)),
+                            "schema conflict: kept snapshot of partition " + partition + " has features " + features
+                                    + " but model '" + settings.modelId() + "' has " + schema + "; discarded");
+                }
+            }
+        }
+    }
+
+    private void discardStoreEntry(KeyValue<String, byte[]> entry, String problem) {
+        String reason = "state store " + store.name() + ": " + problem;
+        LOG.error(reason);
+        store.delete(entry.key);
+        byte[] key = entry.key.getBytes(StandardCharsets.UTF_8);
+        context.forward(new Record<>(settings.modelId(), new TrainingOutput.Rejected(key,
+                DeadLetters.of(reason, context.applicationId() + "-" + store.name() + "-changelog",
+                        context.taskId().partition(), -1, key, entry.value)),
+                context.currentSystemTimeMs()));
     }
 
     private void reject(Record<String, byte[]> record, RecordMetadata source, String reason) {
