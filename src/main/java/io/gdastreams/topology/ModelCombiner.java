@@ -2,6 +2,7 @@ package io.gdastreams.topology;
 
 import io.gdastreams.math.RunningGaussian;
 import io.gdastreams.model.ClassParameters;
+import io.gdastreams.model.DeadLetter;
 import io.gdastreams.model.ModelParameters;
 import io.gdastreams.model.PartialSnapshot;
 import io.gdastreams.serde.SerdeFactory;
@@ -210,11 +211,10 @@ final class ModelCombiner implements Processor<String, byte[], String, TrainingO
         String reason = "state store " + store.name() + ": " + problem;
         LOG.error(reason);
         store.delete(entry.key);
-        byte[] key = entry.key.getBytes(StandardCharsets.UTF_8);
-        context.forward(new Record<>(settings.modelId(), new TrainingOutput.Rejected(key,
-                DeadLetters.of(reason, context.applicationId() + "-" + store.name() + "-changelog",
-                        context.taskId().partition(), -1, key, entry.value)),
-                context.currentSystemTimeMs()));
+        DeadLetter letter = DeadLetters.ofStoreEntry(reason, context.applicationId(), store.name(),
+                context.taskId().partition(), entry.key, entry.value);
+        context.forward(new Record<>(settings.modelId(), new TrainingOutput.Rejected(
+                entry.key.getBytes(StandardCharsets.UTF_8), letter), context.currentSystemTimeMs()));
     }
 
     private void reject(Record<String, byte[]> record, RecordMetadata source, String reason) {

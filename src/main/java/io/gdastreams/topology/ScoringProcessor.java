@@ -9,7 +9,6 @@ import io.gdastreams.serde.Decoded;
 import io.gdastreams.serde.EventDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.List;
 import java.util.Optional;
 import org.apache.kafka.streams.KeyValue;
@@ -176,13 +175,9 @@ final class ScoringProcessor implements Processor<byte[], byte[], byte[], Object
 
     private DeadLetter deadLetter(Record<byte[], byte[]> record, String reason) {
         Optional<RecordMetadata> source = context.recordMetadata();
-        return new DeadLetter(reason, source.map(RecordMetadata::topic).orElse(null),
+        return DeadLetters.of(reason, source.map(RecordMetadata::topic).orElse(null),
                 source.map(RecordMetadata::partition).orElse(-1), source.map(RecordMetadata::offset).orElse(-1L),
-                base64(record.key()), base64(record.value()));
-    }
-
-    private static String base64(byte[] bytes) {
-        return bytes == null ? null : Base64.getEncoder().encodeToString(bytes);
+                record.key(), record.value());
     }
 
     private static String keyText(byte[] key) {

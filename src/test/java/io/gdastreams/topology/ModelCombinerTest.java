@@ -13,6 +13,7 @@ import io.gdastreams.model.PartitionProgress;
 import io.gdastreams.serde.SerdeFactory;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -37,7 +38,8 @@ class ModelCombinerTest {
         KeyValueStore<String, byte[]> store = context.getStateStore(TrainingTopology.COMBINER_STORE);
         // An earlier run fixed the schema [a, b] from the data and kept partition 0's snapshot.
         store.put("schema", "a\nb".getBytes(StandardCharsets.UTF_8));
-        store.put("partial:0", encode(snapshot(0, List.of("a", "b"), new double[][] {{1, 2}, {3, 4}})));
+        byte[] stale = encode(snapshot(0, List.of("a", "b"), new double[][] {{1, 2}, {3, 4}}));
+        store.put("partial:0", stale);
         // Now [a, b, c] is configured; partition 1 starts afresh with it.
         TrainingSettings settings = TrainingSettings.defaults(Topics.defaults()).withModelId("m")
                 .withFeatures(List.of("a", "b", "c"));
@@ -59,6 +61,11 @@ class ModelCombinerTest {
         });
         assertEquals(1, letters.size(), letters.toString());
         assertTrue(letters.get(0).reason().contains("schema conflict"), letters.get(0).reason());
+        assertEquals("training-test-model-combiner-changelog", letters.get(0).topic());
+        assertEquals(-1, letters.get(0).offset());
+        assertEquals(Base64.getEncoder().encodeToString("partial:0".getBytes(StandardCharsets.UTF_8)),
+                letters.get(0).keyBase64());
+        assertEquals(Base64.getEncoder().encodeToString(stale), letters.get(0).valueBase64(), "original bytes");
         assertEquals(1, models.size());
         ModelParameters model = models.get(0);
         assertEquals(List.of("a", "b", "c"), model.features());
