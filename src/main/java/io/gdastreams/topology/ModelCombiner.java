@@ -5,7 +5,10 @@ import io.gdastreams.model.ClassParameters;
 import io.gdastreams.model.DeadLetter;
 import io.gdastreams.model.ModelParameters;
 import io.gdastreams.model.PartialSnapshot;
+import io.gdastreams.serde.Json;
 import io.gdastreams.serde.SerdeFactory;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -41,7 +44,7 @@ import org.slf4j.LoggerFactory;
  * dead-lettered too; nothing here stops the topology.
  *
  * <p>Store layout ({@link TrainingTopology#COMBINER_STORE}): {@code partial:<p>} → snapshot bytes,
- * {@code schema} → feature names (newline separated), {@code version} → 8-byte version. Written per accepted
+ * {@code schema} → feature names (JSON array), {@code version} → 8-byte version. Written per accepted
  * snapshot, which arrives once per partition per interval at most.
  */
 final class ModelCombiner implements Processor<String, byte[], String, TrainingOutput> {
@@ -102,7 +105,7 @@ final class ModelCombiner implements Processor<String, byte[], String, TrainingO
         }
         if (schema == null && !partial.progress().features().isEmpty()) {
             schema = partial.progress().features();
-            store.put(SCHEMA_KEY, String.join("\n", schema).getBytes(StandardCharsets.UTF_8));
+            store.put(SCHEMA_KEY, encodeSchema(schema));
         }
         partials.put(partition, partial);
         store.put(PARTIAL_PREFIX + partition, record.value());
@@ -178,7 +181,7 @@ final class ModelCombiner implements Processor<String, byte[], String, TrainingO
                     version = ByteBuffer.wrap(entry.value).getLong();
                 } else if (entry.key.equals(SCHEMA_KEY)) {
                     if (settings.features().isEmpty()) {
-                        schema = List.of(new String(entry.value, StandardCharsets.UTF_8).split("\n", -1));
+                        schema = decodeSchema(entry.value);
                     }
                 } else if (entry.key.startsWith(PARTIAL_PREFIX)) {
                     PartialSnapshot partial = snapshotDeserializer.deserialize(null, entry.value);
@@ -204,6 +207,23 @@ final class ModelCombiner implements Processor<String, byte[], String, TrainingO
                                     + " but model '" + settings.modelId() + "' has " + schema + "; discarded");
                 }
             }
+        }
+    }
+
+    /** A JSON array: any JSON key is a valid feature name, line breaks included. */
+    private static byte[] encodeSchema(List<String> features) {
+        try {
+            return Json.mapper().writeValueAsBytes(features);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static List<String> decodeSchema(byte[] bytes) {
+        try {
+            return List.of(Json.mapper().readValue(bytes, String[].class));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 

@@ -37,7 +37,7 @@ class ModelCombinerTest {
         MockProcessorContext<String, TrainingOutput> context = context();
         KeyValueStore<String, byte[]> store = context.getStateStore(TrainingTopology.COMBINER_STORE);
         // An earlier run fixed the schema [a, b] from the data and kept partition 0's snapshot.
-        store.put("schema", "a\nb".getBytes(StandardCharsets.UTF_8));
+        store.put("schema", "[\"a\", \"b\"]".getBytes(StandardCharsets.UTF_8));
         byte[] stale = encode(snapshot(0, List.of("a", "b"), new double[][] {{1, 2}, {3, 4}}));
         store.put("partial:0", stale);
         // Now [a, b, c] is configured; partition 1 starts afresh with it.
@@ -77,6 +77,32 @@ class ModelCombinerTest {
         assertArrayEquals(new double[] {8.0 / 3, 8.0 / 3, 8.0 / 3}, x.covariance()[0], TOLERANCE);
         assertArrayEquals(new double[] {8.0 / 3, 8.0 / 3, 14.0 / 3}, x.covariance()[2], TOLERANCE);
         assertEquals(null, store.get("partial:0"), "the stale snapshot is gone from the store");
+    }
+
+    @Test
+    void shouldKeepASchemaWhoseFeatureNamesContainLineBreaksAcrossRestarts() {
+        MockProcessorContext<String, TrainingOutput> context = context();
+        List<String> features = List.of("a\nb", "c"); // any JSON key is a valid feature name
+        TrainingSettings settings = TrainingSettings.defaults(Topics.defaults()).withModelId("m");
+        ModelCombiner combiner = new ModelCombiner(settings);
+        combiner.init(context);
+        context.setRecordMetadata(PARTIALS, 0, 0);
+        combiner.process(new Record<>("m", encode(snapshot(0, features, new double[][] {{1, 2}})), 0L));
+
+        ModelCombiner restarted = new ModelCombiner(settings); // a new task over the same store
+        restarted.init(context);
+        context.resetForwards();
+        context.setRecordMetadata(PARTIALS, 0, 1);
+        restarted.process(new Record<>("m", encode(snapshot(0, features, new double[][] {{1, 2}, {3, 6}})), 0L));
+
+        List<TrainingOutput> out = new ArrayList<>();
+        context.forwarded().forEach(f -> out.add(f.record().value()));
+        assertEquals(1, out.size(), out.toString());
+        ModelParameters model = ((TrainingOutput.Model) out.get(0)).model();
+        assertEquals(features, model.features());
+        assertEquals(2, model.version());
+        assertArrayEquals(new double[] {2, 4}, model.classes().get(0).mean(), TOLERANCE);
+        assertArrayEquals(new double[] {1, 2}, model.classes().get(0).covariance()[0], TOLERANCE);
     }
 
     private static PartialSnapshot snapshot(int partition, List<String> features, double[][] points) {
