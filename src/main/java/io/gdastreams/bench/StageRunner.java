@@ -22,6 +22,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.IntFunction;
+import java.util.function.Predicate;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -64,6 +65,8 @@ final class StageRunner implements AutoCloseable {
     private static final String THROUGHPUT_KEY_PREFIX = "e";
     private static final String LATENCY_KEY_PREFIX = "l";
     private static final Duration POLL = Duration.ofMillis(100);
+    /** Prediction JSON starts with its status (the record's first component). */
+    private static final String SCORED_PREFIX = "{\"status\":\"scored\"";
     private static final long ADMIN_TIMEOUT_SECONDS = 60;
 
     private final String bootstrapServers;
@@ -94,7 +97,7 @@ final class StageRunner implements AutoCloseable {
         Topics topics = createTopics(Stage.PASSTHROUGH);
         long[] ends = preload(topics.labelled(), i -> stream.labelled(i));
         Topology topology = PassthroughTopology.build(topics.labelled(), topics.predictions());
-        return runToOutput(Stage.PASSTHROUGH, topology, topics.labelled(), topics.predictions(), ends,
+        return runToOutput(Stage.PASSTHROUGH, topology, topics.labelled(), topics.predictions(), ends, value -> true,
                 i -> stream.labelled(i));
     }
 
@@ -128,14 +131,24 @@ final class StageRunner implements AutoCloseable {
         long[] ends = preload(topics.unlabelled(), i -> stream.unlabelled(THROUGHPUT_KEY_PREFIX, i));
         ScoringSettings scoringSettings = ScoringSettings.defaults(MODEL_ID).withTopics(topics);
         return runToOutput(Stage.SCORING, ScoringTopology.build(scoringSettings), topics.unlabelled(),
-                topics.predictions(), ends, i -> stream.unlabelled(LATENCY_KEY_PREFIX, i));
+                topics.predictions(), ends, StageRunner::isScoredPrediction,
+                i -> stream.unlabelled(LATENCY_KEY_PREFIX, i));
     }
 
     record TrainingRun(StageResult result, ModelParameters model) {
     }
 
+    /**
+     * A scoring stage that answered "unscored" (no model, unknown feature) would do far less work per event:
+     * its throughput would be meaningless, so every throughput output must be a scored prediction.
+     */
+    static boolean isScoredPrediction(byte[] value) {
+        return value != null && new String(value, 0, Math.min(value.length, SCORED_PREFIX.length()),
+                StandardCharsets.UTF_8).equals(SCORED_PREFIX);
+    }
+
     private StageResult runToOutput(Stage stage, Topology topology, String input, String output, long[] ends,
-                                    IntFunction<byte[]> latencyEvent) {
+                                    Predicate<byte[]> validOutput, IntFunction<byte[]> latencyEvent) {
         try (RunningApp app = start(stage, topology);
              KafkaConsumer<byte[], byte[]> consumer = consumer()) {
             awaitCommitted(app, input, ends);
@@ -143,18 +156,29 @@ final class StageRunner implements AutoCloseable {
             consumer.assign(partitions);
             consumer.seekToBeginning(partitions);
             long seen = 0;
+            long invalid = 0;
+            byte[] firstInvalid = null;
             long lastAppend = Long.MIN_VALUE;
             long deadline = System.nanoTime() + stageTimeout.toNanos();
             while (seen < settings.events()) {
                 for (ConsumerRecord<byte[], byte[]> record : consumer.poll(POLL)) {
                     seen++;
                     lastAppend = Math.max(lastAppend, record.timestamp());
+                    if (!validOutput.test(record.value())) {
+                        invalid++;
+                        firstInvalid = firstInvalid == null ? record.value() : firstInvalid;
+                    }
                 }
                 checkDeadline(deadline, stage, "reading " + settings.events() + " outputs, saw " + seen);
             }
             if (seen != settings.events()) {
                 throw new IllegalStateException(stage.label() + ": " + seen + " outputs for " + settings.events()
                         + " events");
+            }
+            if (invalid > 0) {
+                throw new IllegalStateException(stage.label() + ": " + invalid + " of " + seen
+                        + " outputs are not what the stage should produce, e.g. "
+                        + (firstInvalid == null ? "null" : new String(firstInvalid, StandardCharsets.UTF_8)));
             }
             double seconds = (lastAppend - app.runningAt()) / 1000.0;
             Percentiles latency = latency(input, consumer, app, latencyEvent);
