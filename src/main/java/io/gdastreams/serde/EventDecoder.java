@@ -16,10 +16,11 @@ import java.util.Map;
 public final class EventDecoder {
 
     /**
-     * Values beyond this magnitude are refused: their squares (scatter matrix) or products would overflow
-     * a double, turning the statistics into ±Inf/NaN for good.
+     * Values beyond this magnitude are refused. The scatter matrix sums n products of deviations up to 2·10¹⁰⁰,
+     * so it stays finite for any count below ~10¹⁰⁷; at 10¹⁵⁰ a few dozen events would overflow it and turn a
+     * class's statistics into ±Inf/NaN for good.
      */
-    public static final double MAX_ABS_VALUE = 1e150;
+    public static final double MAX_ABS_VALUE = 1e100;
 
     /** A feature map larger than this is refused before any schema check (a guard against giant records). */
     public static final int MAX_FEATURES = 10_000;
