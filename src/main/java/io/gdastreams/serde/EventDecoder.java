@@ -17,7 +17,7 @@ public final class EventDecoder {
 
     /**
      * Values beyond this magnitude are refused. The scatter matrix sums n products of deviations up to 2·10¹⁰⁰,
-     * so it stays finite for any count below ~10¹⁰⁷; at 10¹⁵⁰ a few dozen events would overflow it and turn a
+     * so it stays finite for any count below ~10¹⁰⁸; at 10¹⁵⁰ about 2·10⁸ events would overflow it and turn a
      * class's statistics into ±Inf/NaN for good.
      */
     public static final double MAX_ABS_VALUE = 1e100;

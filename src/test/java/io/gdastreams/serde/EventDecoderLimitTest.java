@@ -26,15 +26,19 @@ class EventDecoderLimitTest {
     }
 
     @Test
-    void shouldKeepStatisticsFiniteForManyEventsAtTheLimit() {
-        // ±M alternating, pivot −M: deviations reach 2M and every update adds ~M²-sized terms. Exact result for an
-        // even count n: mean 0, scatter n·M².
+    void shouldKeepStatisticsFiniteForHalfABillionEventsAtTheLimit() {
+        // ±M alternating is the worst case for the scatter: it grows like n·M². Two events, then 28 merges of the
+        // statistic with itself (δ = 0, so each merge doubles count and scatter exactly) stand for 2^29 ≈ 5.4e8
+        // events; at M = 1e150 the scatter would overflow to +Inf.
         double m = EventDecoder.MAX_ABS_VALUE;
-        int n = 100_000;
         RunningGaussian g = new RunningGaussian(1);
-        for (int i = 0; i < n; i++) {
-            g.update(new double[] {i % 2 == 0 ? -m : m});
+        g.update(new double[] {-m});
+        g.update(new double[] {m});
+        for (int i = 0; i < 28; i++) {
+            g.merge(g.copy());
         }
+        long n = 1L << 29;
+        assertEquals(n, g.count());
         double expected = n * m * m;
         assertTrue(Double.isFinite(g.scatter()[0][0]), "scatter overflowed");
         assertEquals(0.0, g.mean()[0], m * RELATIVE);
