@@ -3,6 +3,7 @@ package io.gdastreams.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.gdastreams.fixtures.LabelledRow;
 import io.gdastreams.model.ModelParameters;
 import io.gdastreams.topology.TrainingFixtures;
 import io.gdastreams.topology.TrainingTopology;
@@ -112,8 +113,8 @@ class TrainingRestartIT {
         }
     }
 
-    private static List<TrainingFixtures.Row> trainingRows(List<IrisGolden.Row> rows) {
-        return rows.stream().map(r -> new TrainingFixtures.Row(r.x(), r.label())).toList();
+    private static List<LabelledRow> trainingRows(List<IrisGolden.Row> rows) {
+        return rows.stream().map(r -> new LabelledRow(r.x(), r.label())).toList();
     }
 
     private static StateRestoreListener countingRestores(Map<String, Long> restoredByStore) {

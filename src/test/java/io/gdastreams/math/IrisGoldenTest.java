@@ -6,11 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.BufferedReader;
+import io.gdastreams.fixtures.Iris;
+import io.gdastreams.fixtures.LabelledRow;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -28,35 +27,12 @@ import org.junit.jupiter.params.provider.MethodSource;
 class IrisGoldenTest {
 
     private static final double GOLDEN = 1e-10;
-    private static final List<String> IRIS_FEATURES =
-            List.of("sepal_length", "sepal_width", "petal_length", "petal_width");
-
-    /** One row of iris.csv: the four measurements and the species. */
-    record IrisRow(double[] x, String species) {
-    }
-
-    static List<IrisRow> iris() throws IOException {
-        List<IrisRow> rows = new ArrayList<>();
-        try (InputStream in = IrisGoldenTest.class.getResourceAsStream("/data/iris.csv");
-             BufferedReader reader = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
-            reader.readLine();
-            for (String line = reader.readLine(); line != null; line = reader.readLine()) {
-                if (line.isBlank()) {
-                    continue;
-                }
-                String[] f = line.split(",");
-                rows.add(new IrisRow(new double[] {Double.parseDouble(f[0]), Double.parseDouble(f[1]),
-                        Double.parseDouble(f[2]), Double.parseDouble(f[3])}, f[4]));
-            }
-        }
-        return rows;
-    }
 
     /** Per-class statistics of the chosen columns, classes in order of first appearance. */
-    static List<ClassSummary> summaries(List<IrisRow> rows, int[] columns) {
+    static List<ClassSummary> summaries(List<LabelledRow> rows, int[] columns) {
         Map<String, RunningGaussian> stats = new LinkedHashMap<>();
-        for (IrisRow row : rows) {
-            stats.computeIfAbsent(row.species(), s -> new RunningGaussian(columns.length))
+        for (LabelledRow row : rows) {
+            stats.computeIfAbsent(row.label(), s -> new RunningGaussian(columns.length))
                     .update(select(row.x(), columns));
         }
         List<ClassSummary> summaries = new ArrayList<>();
@@ -100,7 +76,7 @@ class IrisGoldenTest {
         JsonNode features = golden.get("features");
         int[] columns = new int[features.size()];
         for (int i = 0; i < columns.length; i++) {
-            columns[i] = IRIS_FEATURES.indexOf(features.get(i).asText());
+            columns[i] = Iris.FEATURES.indexOf(features.get(i).asText());
         }
         return columns;
     }
@@ -109,7 +85,7 @@ class IrisGoldenTest {
     @MethodSource("cases")
     void shouldMatchNumpyParametersAndPosteriors(JsonNode golden) throws IOException {
         int[] columns = columns(golden);
-        List<IrisRow> rows = iris();
+        List<LabelledRow> rows = Iris.rows();
         GaussianModel model = GaussianModel.fit(summaries(rows, columns), options(golden));
 
         List<String> labels = new ArrayList<>();
@@ -145,7 +121,7 @@ class IrisGoldenTest {
 
     @Test
     void shouldReproduceTheKnownIrisMeansOnTheFirstTwoFeatures() throws IOException {
-        GaussianModel model = GaussianModel.fit(summaries(iris(), new int[] {0, 1}), FitOptions.defaults());
+        GaussianModel model = GaussianModel.fit(summaries(Iris.rows(), new int[] {0, 1}), FitOptions.defaults());
         double[][] means = model.means();
         assertArrayEquals(new double[] {5.006, 3.428}, means[0], GOLDEN);
         assertArrayEquals(new double[] {5.936, 2.770}, means[1], GOLDEN);

@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.gdastreams.fixtures.Iris;
+import io.gdastreams.fixtures.LabelledRow;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -91,7 +93,7 @@ class ModelIdentitiesTest {
     @EnumSource(CovarianceType.class)
     void shouldGivePosteriorsThatSumToOne(CovarianceType type) throws IOException {
         Discriminant discriminant = Discriminant.compile(GaussianModel.fit(
-                IrisGoldenTest.summaries(IrisGoldenTest.iris(), new int[] {0, 1, 2, 3}),
+                IrisGoldenTest.summaries(Iris.rows(), new int[] {0, 1, 2, 3}),
                 FitOptions.defaults().withCovarianceType(type)));
         SplittableRandom random = new SplittableRandom(SEED + 2);
         for (int i = 0; i < 1000; i++) {
@@ -138,14 +140,14 @@ class ModelIdentitiesTest {
     @ParameterizedTest
     @EnumSource(CovarianceType.class)
     void shouldMarginaliseMissingFeatureLikeAModelBuiltWithoutIt(CovarianceType type) throws IOException {
-        List<IrisGoldenTest.IrisRow> rows = IrisGoldenTest.iris();
-        List<ClassSummary> classes = IrisGoldenTest.summaries(IrisGoldenTest.iris(), new int[] {0, 1, 2, 3});
+        List<LabelledRow> rows = Iris.rows();
+        List<ClassSummary> classes = IrisGoldenTest.summaries(Iris.rows(), new int[] {0, 1, 2, 3});
         for (Estimator estimator : Estimator.values()) {
             FitOptions options = FitOptions.defaults().withCovarianceType(type).withEstimator(estimator);
             Discriminant all = Discriminant.compile(GaussianModel.fit(classes, options));
             for (int drop = 0; drop < 4; drop++) {
                 Discriminant reduced = Discriminant.compile(GaussianModel.fit(withoutFeature(classes, drop), options));
-                for (IrisGoldenTest.IrisRow row : rows) {
+                for (LabelledRow row : rows) {
                     double[] x = row.x().clone();
                     x[drop] = Double.NaN;
                     double[] shorter = new double[3];
@@ -164,7 +166,7 @@ class ModelIdentitiesTest {
     @Test
     void shouldReturnPriorsWhenEveryFeatureIsMissing() throws IOException {
         GaussianModel model = GaussianModel.fit(
-                IrisGoldenTest.summaries(IrisGoldenTest.iris(), new int[] {0, 1}), FitOptions.defaults());
+                IrisGoldenTest.summaries(Iris.rows(), new int[] {0, 1}), FitOptions.defaults());
         Posterior p = Discriminant.compile(model).score(new double[] {Double.NaN, Double.NaN});
         assertArrayEquals(model.priors(), p.probabilities(), SUM_TO_ONE);
         assertEquals(0.0, p.logDensity(), SUM_TO_ONE);
@@ -172,7 +174,7 @@ class ModelIdentitiesTest {
 
     @Test
     void shouldScoreTiedLikeItsLinearDiscriminants() throws IOException {
-        GaussianModel model = GaussianModel.fit(IrisGoldenTest.summaries(IrisGoldenTest.iris(), new int[] {0, 1, 2, 3}),
+        GaussianModel model = GaussianModel.fit(IrisGoldenTest.summaries(Iris.rows(), new int[] {0, 1, 2, 3}),
                 FitOptions.defaults().withCovarianceType(CovarianceType.TIED).withEstimator(Estimator.UNBIASED));
         Discriminant discriminant = Discriminant.compile(model);
         LinearDiscriminants linear = discriminant.linear().orElseThrow();
@@ -188,7 +190,7 @@ class ModelIdentitiesTest {
                 assertEquals(means[k][i], v, IDENTITY * 100);
             }
         }
-        for (IrisGoldenTest.IrisRow row : IrisGoldenTest.iris()) {
+        for (LabelledRow row : Iris.rows()) {
             double[] delta = new double[3];
             for (int k = 0; k < 3; k++) {
                 delta[k] = linear.gamma()[k];
@@ -203,7 +205,7 @@ class ModelIdentitiesTest {
             }
             assertArrayEquals(softmax, discriminant.score(row.x()).probabilities(), 1e-10);
         }
-        assertTrue(Discriminant.compile(GaussianModel.fit(IrisGoldenTest.summaries(IrisGoldenTest.iris(),
+        assertTrue(Discriminant.compile(GaussianModel.fit(IrisGoldenTest.summaries(Iris.rows(),
                 new int[] {0, 1}), FitOptions.defaults())).linear().isEmpty());
     }
 

@@ -3,6 +3,8 @@ package io.gdastreams.reliability;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.gdastreams.fixtures.Iris;
+import io.gdastreams.fixtures.LabelledRow;
 import io.gdastreams.it.KafkaBroker;
 import io.gdastreams.it.KafkaBrokerExtension;
 import io.gdastreams.model.ClassParameters;
@@ -135,7 +137,7 @@ class CrashRecoveryIT {
     }
 
     /** Three overlapping classes with different means, scales and correlations. */
-    private static IrisRows.Row point(Random random) {
+    private static LabelledRow point(Random random) {
         int k = random.nextInt(10) < 5 ? 0 : random.nextInt(10) < 7 ? 1 : 2;
         double z0 = random.nextGaussian();
         double z1 = random.nextGaussian();
@@ -146,14 +148,14 @@ class CrashRecoveryIT {
             case 1 -> new double[] {6 + 0.5 * z0, 2.8 + 0.3 * z1, 4.3 + 0.5 * z2 + 0.3 * z0, 1.3 + 0.2 * z3};
             default -> new double[] {1e4 + 7 * z0, -300 + 0.01 * z1, 5.5 + 0.6 * z2, 2 + 0.3 * z3 - 0.1 * z2};
         };
-        return new IrisRows.Row(x, new String[] {"alpha", "beta", "gamma"}[k]);
+        return new LabelledRow(x, new String[] {"alpha", "beta", "gamma"}[k]);
     }
 
     @Test
     void shouldTrainExactlyOnceAcrossRepeatedSigkills(KafkaBroker broker) throws Exception {
         Topics topics = createTopics(broker);
         List<Hostile> hostile = hostileKinds(true);
-        List<IrisRows.Row> valid = new ArrayList<>();
+        List<LabelledRow> valid = new ArrayList<>();
         Random random = new Random(SEED);
         long[] bad = new long[1];
         FlowingProducer.Source source = i -> {
@@ -163,7 +165,7 @@ class CrashRecoveryIT {
                 return new ProducerRecord<>(topics.labelled(), key,
                         hostile.get((int) (i / HOSTILE_EVERY) % hostile.size()).value());
             }
-            IrisRows.Row row = point(random);
+            LabelledRow row = point(random);
             valid.add(row);
             return new ProducerRecord<>(topics.labelled(), key, HostileRecords.validEvent(row.x(), row.label()));
         };
@@ -221,7 +223,7 @@ class CrashRecoveryIT {
     }
 
     /** Counts, priors, means and MLE covariances against a two-pass batch computation. */
-    private static void assertModelIsBatchMle(List<IrisRows.Row> rows, ModelParameters model) {
+    private static void assertModelIsBatchMle(List<LabelledRow> rows, ModelParameters model) {
         Map<String, List<double[]>> byClass = new TreeMap<>();
         rows.forEach(r -> byClass.computeIfAbsent(r.label(), l -> new ArrayList<>()).add(r.x()));
         assertEquals(byClass.keySet(), model.classes().stream().map(ClassParameters::label)
@@ -272,10 +274,10 @@ class CrashRecoveryIT {
     @Test
     void shouldScoreEveryEventExactlyOnceAcrossRepeatedSigkills(KafkaBroker broker) throws Exception {
         Topics topics = createTopics(broker);
-        List<IrisRows.Row> iris = IrisRows.all();
+        List<LabelledRow> iris = Iris.rows();
         try (KafkaProducer<byte[], byte[]> kafka = broker.producer()) {
             kafka.send(new ProducerRecord<>(topics.model(), MODEL_ID.getBytes(StandardCharsets.UTF_8),
-                    SerdeFactory.model().serializer().serialize("m", IrisRows.model(MODEL_ID, 1, iris)))).get();
+                    SerdeFactory.model().serializer().serialize("m", Iris.model(MODEL_ID, 1, iris)))).get();
         }
         List<Hostile> hostile = hostileKinds(false);
         Set<String> hostileKeys = new HashSet<>();
@@ -286,7 +288,7 @@ class CrashRecoveryIT {
                 return new ProducerRecord<>(topics.unlabelled(), key.getBytes(StandardCharsets.UTF_8),
                         hostile.get((int) (i / HOSTILE_EVERY) % hostile.size()).value());
             }
-            IrisRows.Row row = iris.get((int) (i % iris.size()));
+            LabelledRow row = iris.get((int) (i % iris.size()));
             return new ProducerRecord<>(topics.unlabelled(), key.getBytes(StandardCharsets.UTF_8),
                     HostileRecords.validEvent(row.x(), row.label()));
         };

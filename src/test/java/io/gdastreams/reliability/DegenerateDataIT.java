@@ -3,6 +3,7 @@ package io.gdastreams.reliability;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.gdastreams.fixtures.LabelledRow;
 import io.gdastreams.it.KafkaBroker;
 import io.gdastreams.it.KafkaBrokerExtension;
 import io.gdastreams.math.CovarianceType;
@@ -88,20 +89,20 @@ class DegenerateDataIT {
                 .withTopics(strict).withFitOptions(STRICT)));
 
         Random random = new Random(SEED);
-        List<IrisRows.Row> rows = new ArrayList<>();
-        rows.add(new IrisRows.Row(new double[] {9, -9, 9, -9}, "single"));
+        List<LabelledRow> rows = new ArrayList<>();
+        rows.add(new LabelledRow(new double[] {9, -9, 9, -9}, "single"));
         for (int i = 0; i < 3; i++) {
-            rows.add(new IrisRows.Row(new double[] {1, 1, 1, 1}, "twins"));
+            rows.add(new LabelledRow(new double[] {1, 1, 1, 1}, "twins"));
         }
         for (int i = 0; i < 12; i++) {
             double t = random.nextGaussian();
-            rows.add(new IrisRows.Row(new double[] {t, 2 * t + 1, -t, 3 * t - 2}, "line"));
+            rows.add(new LabelledRow(new double[] {t, 2 * t + 1, -t, 3 * t - 2}, "line"));
         }
         for (int i = 0; i < 3; i++) {
-            rows.add(new IrisRows.Row(gaussian(random, 4, 1), "few"));
+            rows.add(new LabelledRow(gaussian(random, 4, 1), "few"));
         }
         for (int i = 0; i < 40; i++) {
-            rows.add(new IrisRows.Row(gaussian(random, -3, 2), "normal"));
+            rows.add(new LabelledRow(gaussian(random, -3, 2), "normal"));
         }
         List<double[]> queries = List.of(new double[] {9, -9, 9, -9}, new double[] {1, 1, 1, 1},
                 new double[] {0.5, 2, -0.5, -0.5}, new double[] {4, 4, 4, 4}, new double[] {-3, -3, -3, -3},
@@ -114,16 +115,16 @@ class DegenerateDataIT {
                     Map.of("single", "count 1 below minimum 4", "twins", "count 3 below minimum 4",
                             "few", "count 3 below minimum 4"));
 
-            rows.add(new IrisRows.Row(new double[] {20, 20, 20, 20}, "late"));
+            rows.add(new LabelledRow(new double[] {20, 20, 20, 20}, "late"));
             version = train(broker, producer, qda, rows.subList(rows.size() - 1, rows.size()));
             check(broker, producer, qda, strict, version, queries, "late class, 1 sample",
                     Map.of("single", "count 1 below minimum 2", "late", "count 1 below minimum 2"),
                     Map.of("single", "count 1 below minimum 4", "twins", "count 3 below minimum 4",
                             "few", "count 3 below minimum 4", "late", "count 1 below minimum 4"));
 
-            List<IrisRows.Row> late = new ArrayList<>();
+            List<LabelledRow> late = new ArrayList<>();
             for (int i = 0; i < 9; i++) {
-                late.add(new IrisRows.Row(gaussian(random, 20, 0.5), "late"));
+                late.add(new LabelledRow(gaussian(random, 20, 0.5), "late"));
             }
             version = train(broker, producer, qda, late);
             check(broker, producer, qda, strict, version, queries, "late class, 10 samples",
@@ -143,8 +144,8 @@ class DegenerateDataIT {
 
     /** Sends labelled rows and returns the version of the model that absorbed them. */
     private static long train(KafkaBroker broker, KafkaProducer<byte[], byte[]> producer, Topics topics,
-                              List<IrisRows.Row> rows) throws Exception {
-        for (IrisRows.Row row : rows) {
+                              List<LabelledRow> rows) throws Exception {
+        for (LabelledRow row : rows) {
             producer.send(new ProducerRecord<>(topics.labelled(), null,
                     HostileRecords.validEvent(row.x(), row.label()))).get();
         }

@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.gdastreams.fixtures.Iris;
+import io.gdastreams.fixtures.LabelledRow;
 import io.gdastreams.it.KafkaBroker;
 import io.gdastreams.it.KafkaBrokerExtension;
 import io.gdastreams.model.DeadLetter;
@@ -94,7 +96,7 @@ class HostileInputIT {
         KafkaStreams scorer = start(broker, "hostile-score",
                 ScoringTopology.build(ScoringSettings.defaults(MODEL_ID).withTopics(topics)));
 
-        List<IrisRows.Row> iris = IrisRows.all();
+        List<LabelledRow> iris = Iris.rows();
         List<Hostile> catalogue = HostileRecords.catalogue();
         Map<String, Map<Long, Hostile>> badAt = Map.of(topics.labelled(), new HashMap<>(), topics.unlabelled(),
                 new HashMap<>());

@@ -1,5 +1,6 @@
 package io.gdastreams.reliability;
 
+import io.gdastreams.fixtures.Iris;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -17,8 +18,7 @@ import java.util.Random;
  */
 public final class HostileRecords {
 
-    public static final List<String> FEATURES =
-            List.of("sepal_length", "sepal_width", "petal_length", "petal_width");
+    public static final List<String> FEATURES = Iris.FEATURES;
 
     /** Largest record value the broker and producer accept with default settings (message.max.bytes). */
     public static final int BROKER_DEFAULT_MAX_BYTES = 1_048_588;

@@ -4,6 +4,8 @@ import static io.gdastreams.reliability.DeadLetterChecks.assertDeadLetterOf;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.gdastreams.fixtures.Iris;
+import io.gdastreams.fixtures.LabelledRow;
 import io.gdastreams.model.DeadLetter;
 import io.gdastreams.model.Prediction;
 import io.gdastreams.model.Prediction.Status;
@@ -56,7 +58,7 @@ class ScoringHostileInputTest {
             TestInputTopic<String, byte[]> models = driver.createInputTopic(TOPICS.model(),
                     SerdeFactory.string().serializer(), SerdeFactory.rawBytes().serializer());
             models.pipeInput(MODEL_ID, SerdeFactory.model().serializer().serialize(TOPICS.model(),
-                    IrisRows.model(MODEL_ID, 1, IrisRows.all())));
+                    Iris.model(MODEL_ID, 1, Iris.rows())));
             events = driver.createInputTopic(TOPICS.unlabelled(), SerdeFactory.rawBytes().serializer(),
                     SerdeFactory.rawBytes().serializer());
             predictions = driver.createOutputTopic(TOPICS.predictions(), SerdeFactory.rawBytes().deserializer(),
@@ -96,7 +98,7 @@ class ScoringHostileInputTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("catalogue")
     void shouldAnswerAndDeadLetterEachHostileKindWithItsReasonAndKeepScoring(Hostile hostile) {
-        IrisRows.Row row = IrisRows.all().get(0);
+        LabelledRow row = Iris.rows().get(0);
         try (Driver d = new Driver()) {
             d.send("before".getBytes(), HostileRecords.validEvent(row.x(), row.label()));
             long offset = d.send(hostile.key(), hostile.value());
@@ -123,13 +125,13 @@ class ScoringHostileInputTest {
 
     @Test
     void shouldAccountForEveryRecordWhenTheWholeCatalogueIsInterleavedWithValidEvents() {
-        List<IrisRows.Row> rows = IrisRows.all();
+        List<LabelledRow> rows = Iris.rows();
         List<Hostile> catalogue = HostileRecords.catalogue();
         long sent = 0;
         long expectedDead = 0;
         try (Driver d = new Driver()) {
             for (int i = 0; i < rows.size(); i++) {
-                IrisRows.Row row = rows.get(i);
+                LabelledRow row = rows.get(i);
                 d.send(("v" + i).getBytes(), HostileRecords.validEvent(row.x(), row.label()));
                 sent++;
                 if (i < catalogue.size()) {

@@ -4,6 +4,8 @@ import static io.gdastreams.reliability.DeadLetterChecks.assertDeadLetterOf;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.gdastreams.fixtures.Iris;
+import io.gdastreams.fixtures.LabelledRow;
 import io.gdastreams.model.DeadLetter;
 import io.gdastreams.model.ModelParameters;
 import io.gdastreams.reliability.HostileRecords.Hostile;
@@ -95,7 +97,7 @@ class TrainingHostileInputTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("catalogue")
     void shouldDeadLetterEachHostileKindWithItsReasonAndKeepTraining(Hostile hostile) {
-        IrisRows.Row row = IrisRows.all().get(0);
+        LabelledRow row = Iris.rows().get(0);
         try (Driver d = new Driver()) {
             d.send("before".getBytes(), HostileRecords.validEvent(row.x(), row.label()));
             long offset = d.send(hostile.key(), hostile.value());
@@ -117,13 +119,13 @@ class TrainingHostileInputTest {
 
     @Test
     void shouldAccountForEveryRecordAndLearnOnlyFromValidOnes() {
-        List<IrisRows.Row> rows = IrisRows.all();
+        List<LabelledRow> rows = Iris.rows();
         List<Hostile> catalogue = HostileRecords.catalogue();
         long sent = 0;
         long expectedDead = 0;
         try (Driver d = new Driver()) {
             for (int i = 0; i < rows.size(); i++) {
-                IrisRows.Row row = rows.get(i);
+                LabelledRow row = rows.get(i);
                 d.send(("v" + i).getBytes(), HostileRecords.validEvent(row.x(), row.label()));
                 sent++;
                 if (i < catalogue.size() && catalogue.get(i).labelled().deadLettered()) {
@@ -137,7 +139,7 @@ class TrainingHostileInputTest {
             long dead = d.deadLetters().size();
             assertEquals(expectedDead, dead, "dead letters");
             assertEquals(sent, model.totalCount() + dead, "in = applied + dead-lettered");
-            ModelParameters clean = IrisRows.model(MODEL_ID, 1, rows);
+            ModelParameters clean = Iris.model(MODEL_ID, 1, rows);
             for (int k = 0; k < clean.classes().size(); k++) {
                 String label = clean.classes().get(k).label();
                 var actual = model.classes().stream().filter(c -> c.label().equals(label)).findFirst()

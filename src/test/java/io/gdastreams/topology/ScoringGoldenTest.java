@@ -1,10 +1,10 @@
 package io.gdastreams.topology;
 
-import static io.gdastreams.topology.ScoringFixtures.IRIS_FEATURES;
 import static io.gdastreams.topology.ScoringFixtures.MODEL_ID;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.gdastreams.fixtures.Iris;
 import io.gdastreams.math.CovarianceType;
 import io.gdastreams.math.Estimator;
 import io.gdastreams.math.FitOptions;
@@ -60,14 +60,14 @@ class ScoringGoldenTest {
     }
 
     static Stream<Arguments> smallerModelCases() {
-        return cases().filter(c -> ((List<?>) c.get()[1]).size() < IRIS_FEATURES.size());
+        return cases().filter(c -> ((List<?>) c.get()[1]).size() < Iris.FEATURES.size());
     }
 
     private List<Prediction> score(List<String> modelFeatures, List<String> eventFeatures, FitOptions options,
                                    JsonNode rows, String name) {
         try (ScoringHarness h = new ScoringHarness(ScoringSettings.defaults(MODEL_ID).withFitOptions(options),
                 stateDir.resolve(name))) {
-            h.publish(ScoringFixtures.model(1, ScoringFixtures.iris(), modelFeatures));
+            h.publish(ScoringFixtures.model(1, Iris.rows(), modelFeatures));
             for (JsonNode row : rows) {
                 Map<String, Double> features = new LinkedHashMap<>();
                 for (int i = 0; i < eventFeatures.size(); i++) {
@@ -115,6 +115,6 @@ class ScoringGoldenTest {
     @MethodSource("smallerModelCases")
     void shouldMatchGoldenPosteriorsOfTheSmallerModelWhenFeaturesAreMissing(String name, List<String> features,
                                                                         FitOptions options, JsonNode rows) {
-        assertGolden(rows, score(IRIS_FEATURES, features, options, rows, "marginal"));
+        assertGolden(rows, score(Iris.FEATURES, features, options, rows, "marginal"));
     }
 }

@@ -1,13 +1,14 @@
 package io.gdastreams.topology;
 
 import static io.gdastreams.topology.ScoringFixtures.MODEL_ID;
-import static io.gdastreams.topology.ScoringFixtures.iris;
 import static io.gdastreams.topology.ScoringFixtures.irisModel;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import io.gdastreams.fixtures.Iris;
+import io.gdastreams.fixtures.LabelledRow;
 import io.gdastreams.model.Prediction;
 import io.gdastreams.model.Prediction.Status;
 import io.gdastreams.serde.Json;
@@ -51,9 +52,9 @@ class ScoringPoisonTest {
         }
     }
 
-    private static byte[] eventJson(String id, ScoringFixtures.Row row) {
+    private static byte[] eventJson(String id, LabelledRow row) {
         try {
-            return Json.mapper().writeValueAsBytes(Map.of("id", id, "features", row.features()));
+            return Json.mapper().writeValueAsBytes(Map.of("id", id, "features", row.features(Iris.FEATURES)));
         } catch (JsonProcessingException e) {
             throw new IllegalStateException(e);
         }
@@ -65,7 +66,7 @@ class ScoringPoisonTest {
         Random random = new Random(SEED);
         ScoringSettings settings = ScoringSettings.defaults(MODEL_ID).withMaxPending(50);
         byte[] model = SerdeFactory.model().serializer().serialize("m", irisModel(1));
-        List<ScoringFixtures.Row> data = iris();
+        List<LabelledRow> data = Iris.rows();
         int sent = 0;
         try (ScoringHarness h = new ScoringHarness(settings, stateDir)) {
             if (modelFirst) {

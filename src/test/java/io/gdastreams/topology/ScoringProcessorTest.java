@@ -1,10 +1,11 @@
 package io.gdastreams.topology;
 
-import static io.gdastreams.topology.ScoringFixtures.iris;
 import static io.gdastreams.topology.ScoringFixtures.irisModel;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.gdastreams.fixtures.Iris;
+import io.gdastreams.fixtures.LabelledRow;
 import io.gdastreams.model.PendingEvent;
 import io.gdastreams.model.Prediction;
 import io.gdastreams.model.Prediction.Status;
@@ -37,12 +38,12 @@ class ScoringProcessorTest {
         MockProcessorContext<byte[], Object> context = context();
         ScoringProcessor processor = new ScoringProcessor(settings, cache);
         processor.init(context);
-        List<ScoringFixtures.Row> rows = iris();
+        List<LabelledRow> rows = Iris.rows();
 
-        send(processor, context, 0, rows.get(0).features());
-        send(processor, context, 1, rows.get(50).features());
+        send(processor, context, 0, rows.get(0).features(Iris.FEATURES));
+        send(processor, context, 1, rows.get(50).features(Iris.FEATURES));
         processor.init(context); // task suspended and resumed: same instance, same store
-        send(processor, context, 2, rows.get(100).features());
+        send(processor, context, 2, rows.get(100).features(Iris.FEATURES));
         assertTrue(context.forwarded().isEmpty(), "3 events fit a bound of 3: all held, none answered yet");
 
         cache.offer(irisModel(1));

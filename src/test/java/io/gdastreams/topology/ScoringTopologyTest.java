@@ -1,13 +1,13 @@
 package io.gdastreams.topology;
 
-import static io.gdastreams.topology.ScoringFixtures.IRIS_FEATURES;
 import static io.gdastreams.topology.ScoringFixtures.MODEL_ID;
-import static io.gdastreams.topology.ScoringFixtures.iris;
 import static io.gdastreams.topology.ScoringFixtures.irisModel;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.gdastreams.fixtures.Iris;
+import io.gdastreams.fixtures.LabelledRow;
 import io.gdastreams.math.CovarianceType;
 import io.gdastreams.math.Estimator;
 import io.gdastreams.math.FitOptions;
@@ -17,7 +17,6 @@ import io.gdastreams.model.ModelParameters;
 import io.gdastreams.model.Prediction;
 import io.gdastreams.model.Prediction.Status;
 import io.gdastreams.serde.SerdeFactory;
-import io.gdastreams.topology.ScoringFixtures.Row;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -76,11 +75,11 @@ class ScoringTopologyTest {
 
     /** Scores {@code rows} (keys "r{index}") with a fresh scorer that only ever saw {@code model}. */
     private List<Prediction> scoreWithOnly(ModelParameters model, String name, int... rows) {
-        List<Row> data = iris();
+        List<LabelledRow> data = Iris.rows();
         try (ScoringHarness h = harness(settings(), name)) {
             h.publish(model);
             for (int i : rows) {
-                h.sendEvent("r" + i, null, data.get(i).features());
+                h.sendEvent("r" + i, null, data.get(i).features(Iris.FEATURES));
             }
             return h.predictions().stream().map(kv -> kv.value).toList();
         }
@@ -90,9 +89,9 @@ class ScoringTopologyTest {
     void shouldScoreWithPosteriorsThatSumToOneAndPickTheMostProbableClass() {
         try (ScoringHarness h = harness(settings(), "sum")) {
             h.publish(irisModel(1));
-            List<Row> data = iris();
+            List<LabelledRow> data = Iris.rows();
             for (int i = 0; i < data.size(); i++) {
-                h.sendEvent("k" + i, "row-" + (i + 1), data.get(i).features());
+                h.sendEvent("k" + i, "row-" + (i + 1), data.get(i).features(Iris.FEATURES));
             }
             List<KeyValue<String, Prediction>> out = h.predictions();
             assertEquals(data.size(), out.size());
@@ -117,20 +116,20 @@ class ScoringTopologyTest {
 
     @Test
     void shouldStampTheModelVersionInForceAndChangeOnlySubsequentPredictions() {
-        ModelParameters v1 = ScoringFixtures.model(1, ScoringFixtures.every(3, 0), IRIS_FEATURES);
+        ModelParameters v1 = ScoringFixtures.model(1, Iris.every(3, 0), Iris.FEATURES);
         ModelParameters v2 = irisModel(2);
-        List<Row> data = iris();
+        List<LabelledRow> data = Iris.rows();
         List<Prediction> out = new ArrayList<>();
         try (ScoringHarness h = harness(settings(), "versions")) {
             h.publish(v1);
             for (int i : SAMPLE_ROWS) {
-                h.sendEvent("r" + i, null, data.get(i).features());
+                h.sendEvent("r" + i, null, data.get(i).features(Iris.FEATURES));
             }
             out.addAll(h.predictions().stream().map(kv -> kv.value).toList());
             h.publish(v2);
             assertTrue(h.predictions().isEmpty(), "a new model re-emits nothing");
             for (int i : SAMPLE_ROWS) {
-                h.sendEvent("r" + i, null, data.get(i).features());
+                h.sendEvent("r" + i, null, data.get(i).features(Iris.FEATURES));
             }
             out.addAll(h.predictions().stream().map(kv -> kv.value).toList());
         }
@@ -152,10 +151,10 @@ class ScoringTopologyTest {
     @Test
     void shouldHoldEventsThatArriveBeforeTheFirstModelAndScoreThemWhenItArrives() {
         ScoringSettings settings = settings();
-        List<Row> data = iris();
+        List<LabelledRow> data = Iris.rows();
         try (ScoringHarness h = harness(settings, "held")) {
             for (int i : SAMPLE_ROWS) {
-                h.sendEvent("r" + i, null, data.get(i).features());
+                h.sendEvent("r" + i, null, data.get(i).features(Iris.FEATURES));
             }
             h.advanceWallClock(settings.pendingCheckInterval().multipliedBy(3));
             assertTrue(h.predictions().isEmpty(), "nothing to say before a model exists");
@@ -177,12 +176,12 @@ class ScoringTopologyTest {
 
     @Test
     void shouldReleaseHeldEventsBeforeTheNextEventWithoutWaitingForThePunctuator() {
-        List<Row> data = iris();
+        List<LabelledRow> data = Iris.rows();
         try (ScoringHarness h = harness(settings(), "release")) {
-            h.sendEvent("a", null, data.get(0).features());
-            h.sendEvent("b", null, data.get(60).features());
+            h.sendEvent("a", null, data.get(0).features(Iris.FEATURES));
+            h.sendEvent("b", null, data.get(60).features(Iris.FEATURES));
             h.publish(irisModel(1));
-            h.sendEvent("c", null, data.get(120).features());
+            h.sendEvent("c", null, data.get(120).features(Iris.FEATURES));
             List<KeyValue<String, Prediction>> out = h.predictions();
             assertEquals(List.of("a", "b", "c"), out.stream().map(kv -> kv.key).toList());
             assertTrue(out.stream().allMatch(kv -> kv.value.status() == Status.SCORED));
@@ -193,10 +192,10 @@ class ScoringTopologyTest {
     @ValueSource(ints = {0, 2})
     void shouldAnswerNoModelYetBeyondThePendingBound(int maxPending) {
         ScoringSettings settings = settings().withMaxPending(maxPending);
-        List<Row> data = iris();
+        List<LabelledRow> data = Iris.rows();
         try (ScoringHarness h = harness(settings, "bound")) {
             for (int i = 0; i < maxPending + 3; i++) {
-                h.sendEvent("e" + i, null, data.get(i).features());
+                h.sendEvent("e" + i, null, data.get(i).features(Iris.FEATURES));
             }
             List<KeyValue<String, Prediction>> early = h.predictions();
             assertEquals(List.of("e" + maxPending, "e" + (maxPending + 1), "e" + (maxPending + 2)),
@@ -228,20 +227,20 @@ class ScoringTopologyTest {
     void shouldMarginaliseMissingFeature(CovarianceType type, Estimator estimator) {
         ScoringSettings settings = settings().withFitOptions(
                 FitOptions.defaults().withCovarianceType(type).withEstimator(estimator));
-        List<String> threeFeatures = IRIS_FEATURES.subList(0, 3);
-        String dropped = IRIS_FEATURES.get(3);
-        List<Row> data = iris();
+        List<String> threeFeatures = Iris.FEATURES.subList(0, 3);
+        String dropped = Iris.FEATURES.get(3);
+        List<LabelledRow> data = Iris.rows();
         List<Prediction> absent;
         List<Prediction> nulled;
         List<Prediction> reference;
         try (ScoringHarness full = harness(settings, "four")) {
             full.publish(irisModel(1));
             for (int i : SAMPLE_ROWS) {
-                full.sendEvent("r" + i, null, without(data.get(i).features(), dropped));
+                full.sendEvent("r" + i, null, without(data.get(i).features(Iris.FEATURES), dropped));
             }
             absent = full.predictions().stream().map(kv -> kv.value).toList();
             for (int i : SAMPLE_ROWS) {
-                Map<String, Double> features = new LinkedHashMap<>(data.get(i).features());
+                Map<String, Double> features = new LinkedHashMap<>(data.get(i).features(Iris.FEATURES));
                 features.put(dropped, null);
                 full.sendEvent("r" + i, null, features);
             }
@@ -250,7 +249,7 @@ class ScoringTopologyTest {
         try (ScoringHarness three = harness(settings, "three")) {
             three.publish(ScoringFixtures.model(1, data, threeFeatures));
             for (int i : SAMPLE_ROWS) {
-                three.sendEvent("r" + i, null, without(data.get(i).features(), dropped));
+                three.sendEvent("r" + i, null, without(data.get(i).features(Iris.FEATURES), dropped));
             }
             reference = three.predictions().stream().map(kv -> kv.value).toList();
         }
@@ -263,9 +262,9 @@ class ScoringTopologyTest {
 
     @Test
     void shouldMapEventFeaturesToTheModelOrderByName() {
-        List<String> reversed = new ArrayList<>(IRIS_FEATURES);
+        List<String> reversed = new ArrayList<>(Iris.FEATURES);
         Collections.reverse(reversed);
-        List<Row> data = iris();
+        List<LabelledRow> data = Iris.rows();
         List<Prediction> reference = scoreWithOnly(irisModel(1), "natural-order", SAMPLE_ROWS);
         List<Prediction> out = scoreWithOnly(ScoringFixtures.model(1, data, reversed), "reversed-order", SAMPLE_ROWS);
         for (int j = 0; j < SAMPLE_ROWS.length; j++) {
@@ -279,7 +278,7 @@ class ScoringTopologyTest {
         try (ScoringHarness h = harness(settings(), "malformed")) {
             h.publish(irisModel(3));
             h.send("bad-key", bad);
-            h.sendEvent("good-key", "good", iris().get(0).features());
+            h.sendEvent("good-key", "good", Iris.rows().get(0).features(Iris.FEATURES));
             List<KeyValue<String, Prediction>> out = h.predictions();
             assertEquals(2, out.size());
             Prediction unscored = out.get(0).value;
@@ -339,7 +338,7 @@ class ScoringTopologyTest {
     void shouldLeaveEventsWithUnknownFeatureNamesUnscoredAndDeadLetterThem() {
         try (ScoringHarness h = harness(settings(), "unknown")) {
             h.publish(irisModel(1));
-            Map<String, Double> features = new LinkedHashMap<>(iris().get(0).features());
+            Map<String, Double> features = new LinkedHashMap<>(Iris.rows().get(0).features(Iris.FEATURES));
             features.put("colour", 3.0);
             h.sendEvent("k", "x", features);
             Prediction p = h.predictions().get(0).value;
@@ -354,12 +353,12 @@ class ScoringTopologyTest {
 
     @Test
     void shouldLeaveEventsUnscoredWhenNoClassHasEnoughData() {
-        List<Row> data = iris();
+        List<LabelledRow> data = Iris.rows();
         ModelParameters tiny = ScoringFixtures.model(1, List.of(data.get(0), data.get(50), data.get(100)),
-                IRIS_FEATURES);
+                Iris.FEATURES);
         try (ScoringHarness h = harness(settings(), "tiny")) {
             h.publish(tiny);
-            h.sendEvent("k", null, data.get(1).features());
+            h.sendEvent("k", null, data.get(1).features(Iris.FEATURES));
             Prediction p = h.predictions().get(0).value;
             assertEquals(Status.UNSCORED, p.status());
             assertTrue(p.reason().startsWith("no scorable class"), p.reason());
@@ -371,7 +370,7 @@ class ScoringTopologyTest {
     void shouldUseTheEventIdElseTheRecordKey() {
         try (ScoringHarness h = harness(settings(), "ids")) {
             h.publish(irisModel(1));
-            Map<String, Double> x = iris().get(0).features();
+            Map<String, Double> x = Iris.rows().get(0).features(Iris.FEATURES);
             h.sendEvent("key-1", "id-1", x);
             h.sendEvent("key-2", null, x);
             h.sendEvent(null, null, x);
@@ -386,8 +385,8 @@ class ScoringTopologyTest {
 
     @Test
     void shouldFlagOutliersBelowTheLogDensityThreshold() {
-        List<Row> data = iris();
-        Map<String, Double> typical = data.get(0).features();
+        List<LabelledRow> data = Iris.rows();
+        Map<String, Double> typical = data.get(0).features(Iris.FEATURES);
         Map<String, Double> far = new LinkedHashMap<>(typical);
         far.put("sepal_length", 50.0);
         try (ScoringHarness h = harness(settings(), "no-threshold")) {
@@ -412,20 +411,20 @@ class ScoringTopologyTest {
 
     @Test
     void shouldCompileOncePerModelVersion() {
-        List<Row> data = iris();
+        List<LabelledRow> data = Iris.rows();
         try (ScoringHarness h = harness(settings(), "compile")) {
             assertEquals(0, h.cache.compilations());
             h.publish(irisModel(1));
             for (int i = 0; i < data.size(); i++) {
-                h.sendEvent("k" + i, null, data.get(i).features());
+                h.sendEvent("k" + i, null, data.get(i).features(Iris.FEATURES));
             }
             assertEquals(1, h.cache.compilations(), "one compilation for 150 events");
             h.publish(irisModel(1));
-            h.sendEvent("again", null, data.get(0).features());
+            h.sendEvent("again", null, data.get(0).features(Iris.FEATURES));
             assertEquals(1, h.cache.compilations(), "a re-published version is not compiled again");
             h.publish(irisModel(2));
             for (int i = 0; i < 10; i++) {
-                h.sendEvent("v2-" + i, null, data.get(i).features());
+                h.sendEvent("v2-" + i, null, data.get(i).features(Iris.FEATURES));
             }
             assertEquals(2, h.cache.compilations());
             List<KeyValue<String, Prediction>> out = h.predictions();
@@ -456,11 +455,11 @@ class ScoringTopologyTest {
             h.publish(wrongDimension);
             h.publish(noFeatures);
             h.publishRaw(MODEL_ID, SerdeFactory.model().serializer().serialize("m", wrongId));
-            ModelParameters threeFeatures = ScoringFixtures.model(5, iris(), IRIS_FEATURES.subList(0, 3));
+            ModelParameters threeFeatures = ScoringFixtures.model(5, Iris.rows(), Iris.FEATURES.subList(0, 3));
             ModelParameters otherModel = new ModelParameters("other", 5, threeFeatures.features(),
                     threeFeatures.totalCount(), threeFeatures.classes(), Map.of(), "2026-01-01T00:00:00Z");
             h.publishRaw("other", SerdeFactory.model().serializer().serialize("m", otherModel));
-            h.sendEvent("k", null, iris().get(0).features());
+            h.sendEvent("k", null, Iris.rows().get(0).features(Iris.FEATURES));
             List<KeyValue<String, Prediction>> out = h.predictions();
             assertEquals(1, out.size());
             assertEquals(Status.SCORED, out.get(0).value.status());

@@ -5,11 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.gdastreams.fixtures.LabelledRow;
 import io.gdastreams.model.ClassParameters;
 import io.gdastreams.model.ModelParameters;
 import io.gdastreams.serde.Json;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -20,7 +20,7 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * Test data and independent references for the training tests: the bundled Iris data as labelled events, the
+ * Test data and independent references for the training tests: the JSON of labelled events, the
  * numpy golden values (src/test/resources/fixtures/iris_golden.json, case 4 features / full / mle), and a plain
  * two-pass batch MLE.
  */
@@ -29,37 +29,11 @@ public final class TrainingFixtures {
     /** Agreement of streamed (Welford + Chan) and batch statistics, relative to the scale of each quantity. */
     public static final double RELATIVE_TOLERANCE = 1e-12;
 
-    public static final List<String> IRIS_FEATURES =
-            List.of("sepal_length", "sepal_width", "petal_length", "petal_width");
-
-    /** One labelled row. */
-    public record Row(double[] x, String label) {
-    }
-
     /** Batch MLE of one class over named features. */
     public record Expected(long count, double prior, Map<String, Double> mean, Map<String, Map<String, Double>> cov) {
     }
 
     private TrainingFixtures() {
-    }
-
-    public static List<Row> iris() {
-        try (InputStream in = TrainingFixtures.class.getResourceAsStream("/data/iris.csv")) {
-            List<String> lines = new String(in.readAllBytes(), StandardCharsets.UTF_8).lines()
-                    .filter(l -> !l.isBlank()).toList();
-            List<Row> rows = new ArrayList<>();
-            for (String line : lines.subList(1, lines.size())) {
-                String[] cells = line.split(",");
-                double[] x = new double[4];
-                for (int i = 0; i < 4; i++) {
-                    x[i] = Double.parseDouble(cells[i]);
-                }
-                rows.add(new Row(x, cells[4]));
-            }
-            return rows;
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 
     /** The JSON of a labelled event (DESIGN §2), features in file order. */
@@ -74,9 +48,9 @@ public final class TrainingFixtures {
     }
 
     /** Two-pass batch MLE: mean = Σx/n, then covariance = Σ(x−μ)(x−μ)ᵀ/n; prior = n_k/n. */
-    public static Map<String, Expected> twoPassMle(List<String> names, List<Row> rows) {
+    public static Map<String, Expected> twoPassMle(List<String> names, List<LabelledRow> rows) {
         Map<String, List<double[]>> byLabel = new TreeMap<>();
-        for (Row row : rows) {
+        for (LabelledRow row : rows) {
             byLabel.computeIfAbsent(row.label(), l -> new ArrayList<>()).add(row.x());
         }
         int d = names.size();

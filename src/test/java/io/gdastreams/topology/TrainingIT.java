@@ -1,14 +1,14 @@
 package io.gdastreams.topology;
 
-import static io.gdastreams.topology.TrainingFixtures.IRIS_FEATURES;
 import static io.gdastreams.topology.TrainingFixtures.assertModelEquals;
 import static io.gdastreams.topology.TrainingFixtures.goldenIrisMle;
-import static io.gdastreams.topology.TrainingFixtures.iris;
 import static io.gdastreams.topology.TrainingFixtures.labelledJson;
 import static io.gdastreams.topology.TrainingFixtures.twoPassMle;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.gdastreams.fixtures.Iris;
+import io.gdastreams.fixtures.LabelledRow;
 import io.gdastreams.it.KafkaBroker;
 import io.gdastreams.it.KafkaBrokerExtension;
 import io.gdastreams.model.DeadLetter;
@@ -84,11 +84,11 @@ class TrainingIT {
 
     private static void sendIris(KafkaBroker broker, Topics topics, int from, int to) throws Exception {
         try (KafkaProducer<byte[], byte[]> producer = broker.producer()) {
-            List<TrainingFixtures.Row> rows = iris();
+            List<LabelledRow> rows = Iris.rows();
             for (int i = from; i < to; i++) {
                 producer.send(new ProducerRecord<>(topics.labelled(), i % PARTITIONS,
                         ("row-" + i).getBytes(StandardCharsets.UTF_8),
-                        labelledJson(IRIS_FEATURES, rows.get(i).x(), rows.get(i).label()))).get();
+                        labelledJson(Iris.FEATURES, rows.get(i).x(), rows.get(i).label()))).get();
             }
         }
     }
@@ -150,7 +150,7 @@ class TrainingIT {
         Topics topics = createTopics(broker);
         Random random = new Random(SEED);
         List<String> names = List.of("amount", "hour");
-        List<TrainingFixtures.Row> rows = new ArrayList<>();
+        List<LabelledRow> rows = new ArrayList<>();
         int bad = 0;
         try (KafkaProducer<byte[], byte[]> producer = broker.producer()) {
             for (int i = 0; i < 4000; i++) {
@@ -164,7 +164,7 @@ class TrainingIT {
                     double[] x = {fraud ? 900 + 50 * random.nextGaussian() : 40 + 10 * random.nextGaussian(),
                             fraud ? 3 + random.nextGaussian() : 14 + 4 * random.nextGaussian()};
                     String label = fraud ? "fraud" : "ok";
-                    rows.add(new TrainingFixtures.Row(x, label));
+                    rows.add(new LabelledRow(x, label));
                     value = labelledJson(names, x, label);
                 }
                 producer.send(new ProducerRecord<>(topics.labelled(), partition,

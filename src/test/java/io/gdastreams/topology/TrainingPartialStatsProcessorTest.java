@@ -1,15 +1,15 @@
 package io.gdastreams.topology;
 
-import static io.gdastreams.topology.TrainingFixtures.IRIS_FEATURES;
 import static io.gdastreams.topology.TrainingFixtures.assertModelEquals;
 import static io.gdastreams.topology.TrainingFixtures.goldenIrisMle;
-import static io.gdastreams.topology.TrainingFixtures.iris;
 import static io.gdastreams.topology.TrainingFixtures.labelledJson;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.gdastreams.fixtures.Iris;
+import io.gdastreams.fixtures.LabelledRow;
 import io.gdastreams.math.RunningGaussian;
 import io.gdastreams.model.ClassParameters;
 import io.gdastreams.model.DeadLetter;
@@ -97,9 +97,9 @@ class TrainingPartialStatsProcessorTest {
         for (int p = 0; p < 4; p++) {
             tasks.add(new Task(p));
         }
-        List<TrainingFixtures.Row> rows = iris();
+        List<LabelledRow> rows = Iris.rows();
         for (int i = 0; i < rows.size(); i++) {
-            tasks.get(i % 4).send(labelledJson(IRIS_FEATURES, rows.get(i).x(), rows.get(i).label()));
+            tasks.get(i % 4).send(labelledJson(Iris.FEATURES, rows.get(i).x(), rows.get(i).label()));
         }
 
         SortedMap<String, RunningGaussian> merged = new TreeMap<>();
@@ -124,9 +124,9 @@ class TrainingPartialStatsProcessorTest {
     @Test
     void shouldPersistLiveStatisticsOnlyWhenTheStoreIsFlushedForACommit() {
         Task task = new Task(2);
-        List<TrainingFixtures.Row> rows = iris();
+        List<LabelledRow> rows = Iris.rows();
         for (int i = 0; i < 10; i++) {
-            task.send(labelledJson(IRIS_FEATURES, rows.get(i).x(), rows.get(i).label()));
+            task.send(labelledJson(Iris.FEATURES, rows.get(i).x(), rows.get(i).label()));
         }
         assertNull(task.store.persistedStatistics("setosa"), "no store write per event");
         assertNull(task.store.persistedProgress());
@@ -136,7 +136,7 @@ class TrainingPartialStatsProcessorTest {
         assertArrayEquals(task.store.classes().get("setosa").toBytes(), persisted);
         assertEquals(10, RunningGaussian.fromBytes(persisted).count());
 
-        task.send(labelledJson(IRIS_FEATURES, rows.get(10).x(), rows.get(10).label()));
+        task.send(labelledJson(Iris.FEATURES, rows.get(10).x(), rows.get(10).label()));
         assertArrayEquals(persisted, task.store.persistedStatistics("setosa"), "unchanged until the next commit");
         task.store.flushCache();
         assertEquals(11, RunningGaussian.fromBytes(task.store.persistedStatistics("setosa")).count());
@@ -145,17 +145,17 @@ class TrainingPartialStatsProcessorTest {
     @Test
     void shouldContinueFromPersistedStateWhenTheTaskIsReinitialised() {
         Task task = new Task(1);
-        List<TrainingFixtures.Row> rows = iris();
+        List<LabelledRow> rows = Iris.rows();
         for (int i = 0; i < 75; i++) {
-            task.send(labelledJson(IRIS_FEATURES, rows.get(i).x(), rows.get(i).label()));
+            task.send(labelledJson(Iris.FEATURES, rows.get(i).x(), rows.get(i).label()));
         }
         task.store.flushCache();
-        task.send(labelledJson(IRIS_FEATURES, rows.get(75).x(), rows.get(75).label())); // never committed
+        task.send(labelledJson(Iris.FEATURES, rows.get(75).x(), rows.get(75).label())); // never committed
         task.store.clearCache(); // task recycled: uncommitted live state is gone, as after a crash
         task.nextOffset = 75;    // ...and the record is read again
         task.restartProcessor();
         for (int i = 75; i < rows.size(); i++) {
-            task.send(labelledJson(IRIS_FEATURES, rows.get(i).x(), rows.get(i).label()));
+            task.send(labelledJson(Iris.FEATURES, rows.get(i).x(), rows.get(i).label()));
         }
         PartialSnapshot snapshot = task.punctuate().get(0);
         assertEquals(150, snapshot.progress().applied());
@@ -166,15 +166,15 @@ class TrainingPartialStatsProcessorTest {
     @Test
     void shouldDeadLetterAnUnreadableStoreEntryAndKeepTraining() {
         Task task = new Task(3);
-        List<TrainingFixtures.Row> rows = iris();
-        task.send(labelledJson(IRIS_FEATURES, rows.get(0).x(), rows.get(0).label()));
+        List<LabelledRow> rows = Iris.rows();
+        task.send(labelledJson(Iris.FEATURES, rows.get(0).x(), rows.get(0).label()));
         task.store.flushCache();
         task.inner.put("class:setosa", new byte[] {1, 0, 0, 0, 4, 0}); // damaged on disk
         task.store.clearCache();
         task.restartProcessor();
         task.context.resetForwards();
 
-        task.send(labelledJson(IRIS_FEATURES, rows.get(1).x(), rows.get(1).label()));
+        task.send(labelledJson(Iris.FEATURES, rows.get(1).x(), rows.get(1).label()));
 
         List<DeadLetter> letters = new ArrayList<>();
         task.context.forwarded().forEach(f -> {

@@ -1,15 +1,15 @@
 package io.gdastreams.topology;
 
-import static io.gdastreams.topology.TrainingFixtures.IRIS_FEATURES;
 import static io.gdastreams.topology.TrainingFixtures.assertModelEquals;
 import static io.gdastreams.topology.TrainingFixtures.goldenIrisMle;
-import static io.gdastreams.topology.TrainingFixtures.iris;
 import static io.gdastreams.topology.TrainingFixtures.labelledJson;
 import static io.gdastreams.topology.TrainingFixtures.twoPassMle;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.gdastreams.fixtures.Iris;
+import io.gdastreams.fixtures.LabelledRow;
 import io.gdastreams.math.RunningGaussian;
 import io.gdastreams.model.DeadLetter;
 import io.gdastreams.model.ModelParameters;
@@ -33,7 +33,6 @@ import org.apache.kafka.streams.TestOutputTopic;
 import org.apache.kafka.streams.TopologyTestDriver;
 import org.apache.kafka.streams.test.TestRecord;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -88,7 +87,7 @@ class TrainingTopologyTest {
 
     private void pipeIris(List<String> names) {
         int i = 0;
-        for (TrainingFixtures.Row row : iris()) {
+        for (LabelledRow row : Iris.rows()) {
             labelled.pipeInput(("row-" + i++).getBytes(StandardCharsets.UTF_8), labelledJson(names, row.x(), row.label()));
         }
     }
@@ -109,25 +108,25 @@ class TrainingTopologyTest {
 
     @Test
     void shouldPublishBatchMleOfIrisWithConfiguredFeatures() {
-        start(settings().withFeatures(IRIS_FEATURES));
-        pipeIris(IRIS_FEATURES);
+        start(settings().withFeatures(Iris.FEATURES));
+        pipeIris(Iris.FEATURES);
         publish();
 
         ModelParameters model = lastModel();
         assertEquals("iris", model.modelId());
-        assertEquals(IRIS_FEATURES, model.features());
+        assertEquals(Iris.FEATURES, model.features());
         assertEquals(1, model.version());
         assertEquals(Map.of("0", 150L), model.sources());
         assertEquals(START.plus(INTERVAL).toString(), model.updatedAt());
         assertModelEquals(goldenIrisMle(), model);
-        assertModelEquals(twoPassMle(IRIS_FEATURES, iris()), model);
+        assertModelEquals(twoPassMle(Iris.FEATURES, Iris.rows()), model);
         assertTrue(deadLetters.isEmpty());
     }
 
     @Test
     void shouldFixSchemaFromFirstEventAsSortedFeatureNames() {
         start(settings());
-        pipeIris(IRIS_FEATURES);
+        pipeIris(Iris.FEATURES);
         publish();
 
         ModelParameters model = lastModel();
@@ -183,13 +182,13 @@ class TrainingTopologyTest {
     @Test
     void shouldNotChangeModelWhenPartialSnapshotIsReplayed() {
         start(settings());
-        List<TrainingFixtures.Row> rows = iris();
+        List<LabelledRow> rows = Iris.rows();
         for (int i = 0; i < 100; i++) {
-            labelled.pipeInput(labelledJson(IRIS_FEATURES, rows.get(i).x(), rows.get(i).label()));
+            labelled.pipeInput(labelledJson(Iris.FEATURES, rows.get(i).x(), rows.get(i).label()));
         }
         publish();
         for (int i = 100; i < 150; i++) {
-            labelled.pipeInput(labelledJson(IRIS_FEATURES, rows.get(i).x(), rows.get(i).label()));
+            labelled.pipeInput(labelledJson(Iris.FEATURES, rows.get(i).x(), rows.get(i).label()));
         }
         publish();
         List<byte[]> partials = partialsOut.readValuesToList();
@@ -205,7 +204,7 @@ class TrainingTopologyTest {
         assertTrue(partialsOut.isEmpty(), "an unchanged partition sends no snapshot");
         assertModelEquals(goldenIrisMle(), before);
 
-        labelled.pipeInput(labelledJson(IRIS_FEATURES, rows.get(0).x(), rows.get(0).label()));
+        labelled.pipeInput(labelledJson(Iris.FEATURES, rows.get(0).x(), rows.get(0).label()));
         publish();
         ModelParameters after = lastModel();
         assertEquals(3, after.version(), "versions keep growing after ignored snapshots");
@@ -215,9 +214,9 @@ class TrainingTopologyTest {
     @Test
     void shouldMergePartialsOfFourSourcePartitionsIntoTheBatchMle() {
         start(settings());
-        List<String> sorted = IRIS_FEATURES.stream().sorted().toList();
-        int[] order = sorted.stream().mapToInt(IRIS_FEATURES::indexOf).toArray();
-        List<TrainingFixtures.Row> rows = iris();
+        List<String> sorted = Iris.FEATURES.stream().sorted().toList();
+        int[] order = sorted.stream().mapToInt(Iris.FEATURES::indexOf).toArray();
+        List<LabelledRow> rows = Iris.rows();
         List<SortedMap<String, RunningGaussian>> stats = new ArrayList<>();
         long[] counts = new long[4];
         for (int p = 0; p < 4; p++) {
@@ -267,7 +266,7 @@ class TrainingTopologyTest {
     @Test
     void shouldRejectAndReportPartialWithConflictingSchema() {
         start(settings());
-        pipeIris(IRIS_FEATURES);
+        pipeIris(Iris.FEATURES);
         publish();
         ModelParameters before = lastModel();
 
@@ -294,19 +293,19 @@ class TrainingTopologyTest {
         DeadLetter letter = deadLetters.readValue();
         assertTrue(letter.reason().startsWith("unreadable partial snapshot"), letter.reason());
 
-        pipeIris(IRIS_FEATURES);
+        pipeIris(Iris.FEATURES);
         publish();
         assertModelEquals(goldenIrisMle(), lastModel());
     }
 
     @Test
     void shouldIncludeANewClassAsSoonAsItAppears() {
-        start(settings().withFeatures(IRIS_FEATURES));
-        pipeIris(IRIS_FEATURES);
+        start(settings().withFeatures(Iris.FEATURES));
+        pipeIris(Iris.FEATURES);
         publish();
         models.readValuesToList();
 
-        labelled.pipeInput(labelledJson(IRIS_FEATURES, new double[] {1, 2, 3, 4}, "rare"));
+        labelled.pipeInput(labelledJson(Iris.FEATURES, new double[] {1, 2, 3, 4}, "rare"));
         publish();
         ModelParameters model = lastModel();
         assertEquals(List.of("rare", "setosa", "versicolor", "virginica"),
