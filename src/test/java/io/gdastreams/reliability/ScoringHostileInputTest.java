@@ -16,12 +16,7 @@ import io.gdastreams.topology.ScoringTopology;
 import io.gdastreams.topology.Topics;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Properties;
-import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TestInputTopic;
-import org.apache.kafka.streams.TestOutputTopic;
-import org.apache.kafka.streams.TopologyTestDriver;
-import org.apache.kafka.streams.test.TestRecord;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -40,59 +35,21 @@ class ScoringHostileInputTest {
         return HostileRecords.catalogue();
     }
 
-    /** The driver with the Iris model in force; outputs read as raw bytes so their size can be checked. */
-    private final class Driver implements AutoCloseable {
-        final TopologyTestDriver driver;
-        final TestInputTopic<byte[], byte[]> events;
-        final TestOutputTopic<byte[], byte[]> predictions;
-        final TestOutputTopic<byte[], byte[]> deadLetters;
-        long nextOffset;
+    /** The production scoring topology with the Iris model in force. */
+    private final class Driver extends HostileInputDriver {
 
         Driver() {
-            Properties props = new Properties();
-            props.put(StreamsConfig.APPLICATION_ID_CONFIG, "scoring-hostile");
-            props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
-            props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
-            props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
-            driver = new TopologyTestDriver(ScoringTopology.build(ScoringSettings.defaults(MODEL_ID)), props);
+            super("scoring-hostile", ScoringTopology.build(ScoringSettings.defaults(MODEL_ID)), stateDir,
+                    TOPICS.unlabelled(), TOPICS.deadLetters());
             TestInputTopic<String, byte[]> models = driver.createInputTopic(TOPICS.model(),
                     SerdeFactory.string().serializer(), SerdeFactory.rawBytes().serializer());
             models.pipeInput(MODEL_ID, SerdeFactory.model().serializer().serialize(TOPICS.model(),
                     Iris.model(MODEL_ID, 1, Iris.rows())));
-            events = driver.createInputTopic(TOPICS.unlabelled(), SerdeFactory.rawBytes().serializer(),
-                    SerdeFactory.rawBytes().serializer());
-            predictions = driver.createOutputTopic(TOPICS.predictions(), SerdeFactory.rawBytes().deserializer(),
-                    SerdeFactory.rawBytes().deserializer());
-            deadLetters = driver.createOutputTopic(TOPICS.deadLetters(), SerdeFactory.rawBytes().deserializer(),
-                    SerdeFactory.rawBytes().deserializer());
-        }
-
-        long send(byte[] key, byte[] value) {
-            events.pipeInput(key, value);
-            return nextOffset++;
         }
 
         List<Prediction> predictions() {
-            return predictions.readRecordsToList().stream()
-                    .map(r -> SerdeFactory.prediction().deserializer().deserialize("p", fits(r))).toList();
+            return read(TOPICS.predictions(), SerdeFactory.prediction().deserializer());
         }
-
-        List<DeadLetter> deadLetters() {
-            return deadLetters.readRecordsToList().stream()
-                    .map(r -> SerdeFactory.deadLetter().deserializer().deserialize("d", fits(r))).toList();
-        }
-
-        @Override
-        public void close() {
-            driver.close();
-        }
-    }
-
-    /** An output the broker would refuse would stop the application, so every output must fit. */
-    private static byte[] fits(TestRecord<byte[], byte[]> record) {
-        int size = (record.key() == null ? 0 : record.key().length) + record.value().length;
-        assertTrue(size < HostileRecords.BROKER_DEFAULT_MAX_BYTES, "output of " + size + " bytes exceeds the limit");
-        return record.value();
     }
 
     @ParameterizedTest(name = "{0}")

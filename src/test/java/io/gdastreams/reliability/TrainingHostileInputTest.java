@@ -16,11 +16,7 @@ import io.gdastreams.topology.TrainingTopology;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Properties;
-import org.apache.kafka.streams.StreamsConfig;
-import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
-import org.apache.kafka.streams.TopologyTestDriver;
 import org.apache.kafka.streams.test.TestRecord;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -41,33 +37,15 @@ class TrainingHostileInputTest {
         return HostileRecords.catalogue();
     }
 
-    private final class Driver implements AutoCloseable {
-        final TopologyTestDriver driver;
-        final TestInputTopic<byte[], byte[]> events;
+    private final class Driver extends HostileInputDriver {
         final TestOutputTopic<String, byte[]> models;
-        final TestOutputTopic<byte[], byte[]> deadLetters;
-        long nextOffset;
 
         Driver() {
-            Properties props = new Properties();
-            props.put(StreamsConfig.APPLICATION_ID_CONFIG, "training-hostile");
-            props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
-            props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
-            props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
-            TrainingSettings settings = TrainingSettings.defaults(TOPICS).withModelId(MODEL_ID)
-                    .withFeatures(HostileRecords.FEATURES).withPublishInterval(INTERVAL);
-            driver = new TopologyTestDriver(TrainingTopology.build(settings), props);
-            events = driver.createInputTopic(TOPICS.labelled(), SerdeFactory.rawBytes().serializer(),
-                    SerdeFactory.rawBytes().serializer());
+            super("training-hostile", TrainingTopology.build(TrainingSettings.defaults(TOPICS).withModelId(MODEL_ID)
+                    .withFeatures(HostileRecords.FEATURES).withPublishInterval(INTERVAL)), stateDir,
+                    TOPICS.labelled(), TOPICS.deadLetters());
             models = driver.createOutputTopic(TOPICS.model(), SerdeFactory.string().deserializer(),
                     SerdeFactory.rawBytes().deserializer());
-            deadLetters = driver.createOutputTopic(TOPICS.deadLetters(), SerdeFactory.rawBytes().deserializer(),
-                    SerdeFactory.rawBytes().deserializer());
-        }
-
-        long send(byte[] key, byte[] value) {
-            events.pipeInput(key, value);
-            return nextOffset++;
         }
 
         ModelParameters lastModel() {
@@ -77,20 +55,6 @@ class TrainingHostileInputTest {
             byte[] last = all.get(all.size() - 1).value();
             assertTrue(last.length < HostileRecords.BROKER_DEFAULT_MAX_BYTES, "model fits in a record");
             return SerdeFactory.model().deserializer().deserialize("m", last);
-        }
-
-        List<DeadLetter> deadLetters() {
-            return deadLetters.readRecordsToList().stream().map(r -> {
-                int size = (r.key() == null ? 0 : r.key().length) + r.value().length;
-                assertTrue(size < HostileRecords.BROKER_DEFAULT_MAX_BYTES,
-                        "dead letter of " + size + " bytes exceeds the broker limit");
-                return SerdeFactory.deadLetter().deserializer().deserialize("d", r.value());
-            }).toList();
-        }
-
-        @Override
-        public void close() {
-            driver.close();
         }
     }
 
