@@ -11,6 +11,7 @@ import io.gdastreams.fixtures.Iris;
 import io.gdastreams.fixtures.LabelledRow;
 import io.gdastreams.it.KafkaBroker;
 import io.gdastreams.it.KafkaBrokerExtension;
+import io.gdastreams.it.PipelineUnderTest;
 import io.gdastreams.model.DeadLetter;
 import io.gdastreams.model.ModelParameters;
 import io.gdastreams.model.PartialSnapshot;
@@ -27,8 +28,6 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
@@ -43,13 +42,12 @@ import org.junit.jupiter.api.io.TempDir;
 class TrainingIT {
 
     private static final int PARTITIONS = 4;
-    private static final Duration PUBLISH_INTERVAL = Duration.ofMillis(200);
-    private static final Duration TIMEOUT = Duration.ofSeconds(90);
     private static final long SEED = 20260101L;
 
     @TempDir
     Path stateDir;
 
+    private PipelineUnderTest pipeline;
     private KafkaStreams streams;
 
     @AfterEach
@@ -58,65 +56,45 @@ class TrainingIT {
             streams.close(Duration.ofSeconds(30));
             streams.cleanUp();
         }
+        if (pipeline != null) {
+            pipeline.close();
+        }
     }
 
+    /** This test's topics, with a 4-partition labelled topic. */
     private Topics createTopics(KafkaBroker broker) {
-        Topics topics = new Topics(KafkaBroker.uniqueName("labelled"), KafkaBroker.uniqueName("unlabelled"),
-                KafkaBroker.uniqueName("model"), KafkaBroker.uniqueName("predictions"),
-                KafkaBroker.uniqueName("dead-letters"));
-        broker.createTopics(Map.of(topics.labelled(), PARTITIONS, topics.model(), 1, topics.deadLetters(), 1));
-        return topics;
+        pipeline = PipelineUnderTest.create(broker, PARTITIONS);
+        return pipeline.topics();
     }
 
-    private String startTraining(KafkaBroker broker, Topics topics) {
+    private String startTraining(KafkaBroker broker) {
         String appId = KafkaBroker.uniqueName("training");
-        startTraining(broker, topics, appId, stateDir);
+        startTraining(broker, appId, stateDir);
         return appId;
     }
 
-    private void startTraining(KafkaBroker broker, Topics topics, String appId, Path directory) {
+    private void startTraining(KafkaBroker broker, String appId, Path directory) {
         Properties props = broker.streamsProperties(appId, directory);
         props.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, 2);
-        streams = new KafkaStreams(TrainingTopology.build(TrainingSettings.defaults(topics)
-                .withModelId("it").withPublishInterval(PUBLISH_INTERVAL)), props);
+        streams = new KafkaStreams(TrainingTopology.build(pipeline.trainingSettings()), props);
         streams.start();
     }
 
-    private static void sendIris(KafkaBroker broker, Topics topics, int from, int to) throws Exception {
-        try (KafkaProducer<byte[], byte[]> producer = broker.producer()) {
-            List<LabelledRow> rows = Iris.rows();
-            for (int i = from; i < to; i++) {
-                producer.send(new ProducerRecord<>(topics.labelled(), i % PARTITIONS,
-                        ("row-" + i).getBytes(StandardCharsets.UTF_8),
-                        labelledJson(Iris.FEATURES, rows.get(i).x(), rows.get(i).label()))).get();
-            }
+    private void sendIris(Topics topics, int from, int to) {
+        List<LabelledRow> rows = Iris.rows();
+        for (int i = from; i < to; i++) {
+            pipeline.send(topics.labelled(), i % PARTITIONS, "row-" + i,
+                    labelledJson(Iris.FEATURES, rows.get(i).x(), rows.get(i).label()));
         }
-    }
-
-    /** The first model whose lineage covers every record of the labelled topic. */
-    private static ModelParameters awaitModelAbsorbing(KafkaBroker broker, Topics topics) {
-        Map<String, Long> expectedSources = new TreeMap<>();
-        broker.endOffsets(topics.labelled()).forEach((p, end) -> expectedSources.put(Integer.toString(p), end));
-        List<ConsumerRecord<String, ModelParameters>> models = broker.readUntil(topics.model(),
-                SerdeFactory.string().deserializer(), SerdeFactory.model().deserializer(),
-                records -> !records.isEmpty()
-                        && expectedSources.equals(new TreeMap<>(records.get(records.size() - 1).value().sources())),
-                TIMEOUT);
-        for (int i = 1; i < models.size(); i++) {
-            assertTrue(models.get(i).value().version() > models.get(i - 1).value().version(), "versions grow");
-        }
-        ModelParameters model = models.get(models.size() - 1).value();
-        assertEquals("it", models.get(models.size() - 1).key());
-        return model;
     }
 
     @Test
     void shouldTrainIrisOverFourPartitionsToTheBatchMle(KafkaBroker broker) throws Exception {
         Topics topics = createTopics(broker);
-        sendIris(broker, topics, 0, 150);
-        startTraining(broker, topics);
+        sendIris(topics, 0, 150);
+        startTraining(broker);
 
-        ModelParameters model = awaitModelAbsorbing(broker, topics);
+        ModelParameters model = pipeline.awaitModelAbsorbingAllLabelled();
 
         assertEquals(Map.of("0", 38L, "1", 38L, "2", 37L, "3", 37L), model.sources());
         assertEquals(List.of("petal_length", "petal_width", "sepal_length", "sepal_width"), model.features());
@@ -130,19 +108,19 @@ class TrainingIT {
     @Test
     void shouldRestoreStatisticsFromTheChangelogAfterLosingLocalState(KafkaBroker broker) throws Exception {
         Topics topics = createTopics(broker);
-        sendIris(broker, topics, 0, 100);
+        sendIris(topics, 0, 100);
         String appId = KafkaBroker.uniqueName("training");
-        startTraining(broker, topics, appId, stateDir.resolve("first"));
-        assertEquals(100, awaitModelAbsorbing(broker, topics).totalCount());
+        startTraining(broker, appId, stateDir.resolve("first"));
+        assertEquals(100, pipeline.awaitModelAbsorbingAllLabelled().totalCount());
         // Leave the group so that the next instance gets the partitions at once, not after the session timeout.
         streams.close(CloseOptions.groupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP)
                 .withTimeout(Duration.ofSeconds(30)));
         streams.cleanUp(); // local RocksDB state is gone: only the changelogs remain
 
-        startTraining(broker, topics, appId, stateDir.resolve("second"));
-        sendIris(broker, topics, 100, 150);
+        startTraining(broker, appId, stateDir.resolve("second"));
+        sendIris(topics, 100, 150);
 
-        assertModelEquals(goldenIrisMle(), awaitModelAbsorbing(broker, topics));
+        assertModelEquals(goldenIrisMle(), pipeline.awaitModelAbsorbingAllLabelled());
     }
 
     @Test
@@ -152,28 +130,25 @@ class TrainingIT {
         List<String> names = List.of("amount", "hour");
         List<LabelledRow> rows = new ArrayList<>();
         int bad = 0;
-        try (KafkaProducer<byte[], byte[]> producer = broker.producer()) {
-            for (int i = 0; i < 4000; i++) {
-                int partition = i % PARTITIONS;
-                byte[] value;
-                if (i % 997 == 5) {
-                    value = "{\"features\": {\"amount\": 1".getBytes(StandardCharsets.UTF_8);
-                    bad++;
-                } else {
-                    boolean fraud = random.nextDouble() < 0.01;
-                    double[] x = {fraud ? 900 + 50 * random.nextGaussian() : 40 + 10 * random.nextGaussian(),
-                            fraud ? 3 + random.nextGaussian() : 14 + 4 * random.nextGaussian()};
-                    String label = fraud ? "fraud" : "ok";
-                    rows.add(new LabelledRow(x, label));
-                    value = labelledJson(names, x, label);
-                }
-                producer.send(new ProducerRecord<>(topics.labelled(), partition,
-                        ("tx-" + i).getBytes(StandardCharsets.UTF_8), value)).get();
+        for (int i = 0; i < 4000; i++) {
+            int partition = i % PARTITIONS;
+            byte[] value;
+            if (i % 997 == 5) {
+                value = "{\"features\": {\"amount\": 1".getBytes(StandardCharsets.UTF_8);
+                bad++;
+            } else {
+                boolean fraud = random.nextDouble() < 0.01;
+                double[] x = {fraud ? 900 + 50 * random.nextGaussian() : 40 + 10 * random.nextGaussian(),
+                        fraud ? 3 + random.nextGaussian() : 14 + 4 * random.nextGaussian()};
+                String label = fraud ? "fraud" : "ok";
+                rows.add(new LabelledRow(x, label));
+                value = labelledJson(names, x, label);
             }
+            pipeline.send(topics.labelled(), partition, "tx-" + i, value);
         }
-        String appId = startTraining(broker, topics);
+        String appId = startTraining(broker);
 
-        ModelParameters model = awaitModelAbsorbing(broker, topics);
+        ModelParameters model = pipeline.awaitModelAbsorbingAllLabelled();
         assertModelEquals(twoPassMle(names, rows), model);
         long fraud = rows.stream().filter(r -> r.label().equals("fraud")).count();
         assertTrue(fraud > 10 && fraud < 100, "about 1% fraud, got " + fraud);
@@ -194,7 +169,7 @@ class TrainingIT {
                 records -> newestByPartition(records).values().stream()
                         .filter(p -> p.progress().nextOffset() == ends.get(p.progress().partition())).count()
                         == PARTITIONS,
-                TIMEOUT);
+                PipelineUnderTest.TIMEOUT);
         Map<Integer, PartialSnapshot> newest = newestByPartition(partials);
         assertEquals(Set.of(0, 1, 2, 3), newest.keySet());
         long deadLettered = 0;
@@ -211,7 +186,7 @@ class TrainingIT {
         int expectedBad = bad;
         List<ConsumerRecord<byte[], DeadLetter>> letters = broker.readUntil(topics.deadLetters(),
                 SerdeFactory.rawBytes().deserializer(), SerdeFactory.deadLetter().deserializer(),
-                records -> records.size() >= expectedBad, TIMEOUT);
+                records -> records.size() >= expectedBad, PipelineUnderTest.TIMEOUT);
         for (ConsumerRecord<byte[], DeadLetter> letter : letters) {
             assertEquals(topics.labelled(), letter.value().topic());
             assertTrue(letter.value().reason().startsWith("malformed JSON"), letter.value().reason());
