@@ -49,14 +49,19 @@ public interface TestBroker {
         }
     }
 
+    /** {@link #streamsProperties(String, String, Path)} on this broker. */
+    default Properties streamsProperties(String applicationId, Path stateDir) {
+        return streamsProperties(bootstrapServers(), applicationId, stateDir);
+    }
+
     /**
      * Kafka Streams settings for a test application: exactly_once_v2, commit every 100 ms, no record cache,
      * synchronous producer sends (linger.ms=0), replication factor 1 for internal topics.
      */
-    default Properties streamsProperties(String applicationId, Path stateDir) {
+    static Properties streamsProperties(String bootstrapServers, String applicationId, Path stateDir) {
         Properties props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);
-        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
+        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
         props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
         props.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 100);

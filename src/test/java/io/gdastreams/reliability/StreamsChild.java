@@ -1,15 +1,16 @@
 package io.gdastreams.reliability;
 
+import io.gdastreams.it.TestBroker;
 import io.gdastreams.topology.ScoringSettings;
 import io.gdastreams.topology.ScoringTopology;
 import io.gdastreams.topology.Topics;
 import io.gdastreams.topology.TrainingSettings;
 import io.gdastreams.topology.TrainingTopology;
 import java.io.IOException;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Properties;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.Topology;
@@ -58,16 +59,7 @@ public final class StreamsChild {
     }
 
     static Properties properties(String bootstrap, String applicationId, String stateDir) {
-        Properties props = new Properties();
-        props.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);
-        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-        props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir);
-        props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
-        props.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 100);
-        props.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, 0);
-        props.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, 1);
-        props.put(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG), 0);
-        props.put(StreamsConfig.consumerPrefix(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG), "earliest");
+        Properties props = TestBroker.streamsProperties(bootstrap, applicationId, Path.of(stateDir));
         // Static membership: the restarted process takes over its predecessor's place in the group at once,
         // instead of waiting for the dead member's session to time out. The same state directory keeps the
         // process id, hence the transactional ids, so the new producers fence the dead ones and abort their
