@@ -17,7 +17,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Properties;
 import java.util.concurrent.ThreadLocalRandom;
-import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 
 /**
@@ -111,12 +110,7 @@ final class ReplayDriver {
         Properties adminProperties = new Properties();
         adminProperties.putAll(clientProperties);
         adminProperties.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-        try (Admin admin = Admin.create(adminProperties)) {
-            TopicProvisioner.ensure(admin, TopicProvisioner.plan(config.topics(), config.partitions(),
-                    config.replicationFactor()));
-        } catch (IllegalStateException e) {
-            throw new RunFailure(e.getMessage(), e);
-        }
+        ConfiguredTopics.createMissing(config, adminProperties);
     }
 
     private static void report(Replay.Result result, Request request, AppConfig config, PrintWriter out) {

@@ -4,7 +4,6 @@ import java.io.PrintWriter;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.Topology;
@@ -24,12 +23,7 @@ final class ServiceRunner {
         if (config.createTopics()) {
             var adminProperties = config.kafkaProperties();
             adminProperties.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-            try (Admin admin = Admin.create(adminProperties)) {
-                TopicProvisioner.ensure(admin, TopicProvisioner.plan(config.topics(), config.partitions(),
-                        config.replicationFactor()));
-            } catch (IllegalStateException e) {
-                throw new RunFailure(e.getMessage(), e);
-            }
+            ConfiguredTopics.createMissing(config, adminProperties);
         }
         var properties = config.streamsProperties(role);
         CountDownLatch stopped = new CountDownLatch(1);
