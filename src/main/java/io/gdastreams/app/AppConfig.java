@@ -15,6 +15,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -41,7 +42,7 @@ public final class AppConfig {
     public static final String KAFKA_ENV_PREFIX = "KAFKA_STREAMS_";
 
     /** Kafka Streams settings we default differently from Kafka (the file and environment may override them). */
-    static final Map<String, String> KAFKA_DEFAULTS = Map.of("processing.guarantee", "exactly_once_v2");
+    static final Map<String, String> KAFKA_DEFAULTS = kafkaDefaults();
 
     private final Map<ConfigKey, String> values;
     private final Map<ConfigKey, String> origins;
@@ -95,6 +96,13 @@ public final class AppConfig {
             throw new IllegalStateException("cannot read resource " + resource, e);
         }
         return resolve(properties, "resource " + resource, env);
+    }
+
+    private static Map<String, String> kafkaDefaults() {
+        Map<String, String> defaults = new LinkedHashMap<>();
+        defaults.put("processing.guarantee", "exactly_once_v2");
+        defaults.putAll(RecordSizeLimits.streamsDefaults());
+        return Collections.unmodifiableMap(defaults);
     }
 
     static AppConfig resolve(Properties file, String fileOrigin, Map<String, String> env) {
