@@ -10,7 +10,11 @@ import io.gdastreams.model.PartialSnapshot;
 import io.gdastreams.model.PartitionProgress;
 import io.gdastreams.serde.SerdeFactory;
 import io.gdastreams.topology.Topics;
+import java.io.IOException;
+import java.io.Reader;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -83,6 +87,16 @@ class RecordSizesTest {
         assertEquals(TopicConfig.CLEANUP_POLICY_COMPACT,
                 plan.get(topics.model()).configs().get(TopicConfig.CLEANUP_POLICY_CONFIG));
         assertEquals(bound, plan.get(topics.deadLetters()).configs().get(TopicConfig.MAX_MESSAGE_BYTES_CONFIG));
+    }
+
+    @Test
+    void shouldDocumentTheRecordLimitsInAppPropertiesAsTheyAreBuiltIn() throws IOException {
+        Properties documented = new Properties();
+        try (Reader reader = Files.newBufferedReader(Path.of("config/app.properties"), StandardCharsets.UTF_8)) {
+            documented.load(reader);
+        }
+        RecordSizeLimits.streamsDefaults().forEach((key, value) -> assertEquals(value, documented.getProperty(key),
+                key));
     }
 
     @Test
