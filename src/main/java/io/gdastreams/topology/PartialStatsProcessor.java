@@ -1,6 +1,7 @@
 package io.gdastreams.topology;
 
 import io.gdastreams.math.RunningGaussian;
+import io.gdastreams.model.DeadLetter;
 import io.gdastreams.model.LabelledEvent;
 import io.gdastreams.model.PartialSnapshot;
 import io.gdastreams.model.PartitionProgress;
@@ -75,9 +76,10 @@ final class PartialStatsProcessor implements Processor<byte[], byte[], String, T
         store.setProgress(store.progress().afterRecord(source.offset(), reason == null));
         changedSinceSnapshot = true;
         if (reason != null) {
-            context.forward(record.withKey(settings.modelId()).withValue(new TrainingOutput.Rejected(record.key(),
-                    DeadLetters.of(reason, source.topic(), source.partition(), source.offset(), record.key(),
-                            record.value()))));
+            DeadLetter letter = DeadLetters.of(reason, source.topic(), source.partition(), source.offset(),
+                    record.key(), record.value());
+            context.forward(record.withKey(settings.modelId())
+                    .withValue(new TrainingOutput.Rejected(OutputKey.of(record.key()), letter)));
         }
     }
 

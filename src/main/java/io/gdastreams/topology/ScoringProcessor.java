@@ -38,6 +38,13 @@ final class ScoringProcessor implements Processor<byte[], byte[], byte[], Object
 
     private static final Logger LOG = LoggerFactory.getLogger(ScoringProcessor.class);
 
+    /**
+     * Longest id (UTF-8 bytes) an event may have, its own or its record key: the id is written again in the
+     * prediction, so an unbounded one could push the output over the broker's record limit. Longer ids make the
+     * event unscored (without id) and dead-lettered.
+     */
+    static final int MAX_ID_BYTES = 1024;
+
     private final ScoringSettings settings;
     private final CompiledModelCache cache;
     private ProcessorContext<byte[], Object> context;
@@ -90,14 +97,22 @@ final class ScoringProcessor implements Processor<byte[], byte[], byte[], Object
         String deadLetterReason = null;
         try {
             Decoded<UnlabelledEvent> decoded = EventDecoder.decodeUnlabelled(record.value());
-            if (!decoded.isOk()) {
+            if (!OutputKey.fits(record.key())) {
+                deadLetterReason = "record key too long: " + record.key().length + " bytes > " + OutputKey.MAX_BYTES
+                        + " (this answer and the dead letter are written without a key)";
+                prediction = unscored(null, deadLetterReason);
+            } else if (!decoded.isOk()) {
                 deadLetterReason = "invalid event: " + decoded.error();
-                prediction = unscored(keyText(record.key()), deadLetterReason);
+                prediction = unscored(idOrNull(keyText(record.key())), deadLetterReason);
             } else {
                 UnlabelledEvent event = decoded.value();
                 String id = event.id() != null ? event.id() : keyText(record.key());
                 Optional<CompiledModel> model = cache.current();
-                if (model.isPresent()) {
+                if (id != null && utf8Length(id) > MAX_ID_BYTES) {
+                    deadLetterReason = "id too long: " + utf8Length(id) + " bytes of UTF-8 > " + MAX_ID_BYTES
+                            + (event.id() != null ? "" : " (the record key, used as id)");
+                    prediction = unscored(null, deadLetterReason);
+                } else if (model.isPresent()) {
                     releasePending(model.get());
                     prediction = model.get().score(id, event.features(), settings.outlierThreshold());
                     if (CompiledModel.isMisfit(prediction)) {
@@ -117,11 +132,13 @@ final class ScoringProcessor implements Processor<byte[], byte[], byte[], Object
         } catch (RuntimeException e) {
             LOG.error("Unexpected failure scoring a record; it goes to dead letters", e);
             deadLetterReason = "internal error: " + e;
-            prediction = unscored(keyText(record.key()), deadLetterReason);
+            prediction = unscored(idOrNull(keyText(record.key())), deadLetterReason);
         }
-        context.forward(record.withValue(prediction), ScoringTopology.PREDICTIONS_SINK);
+        byte[] key = OutputKey.of(record.key());
+        context.forward(record.withKey(key).withValue(prediction), ScoringTopology.PREDICTIONS_SINK);
         if (deadLetterReason != null) {
-            context.forward(record.withValue(deadLetter(record, deadLetterReason)), ScoringTopology.DEAD_LETTERS_SINK);
+            context.forward(record.withKey(key).withValue(deadLetter(record, deadLetterReason)),
+                    ScoringTopology.DEAD_LETTERS_SINK);
         }
     }
 
@@ -181,5 +198,30 @@ final class ScoringProcessor implements Processor<byte[], byte[], byte[], Object
 
     private static String keyText(byte[] key) {
         return key == null ? null : new String(key, StandardCharsets.UTF_8);
+    }
+
+    /** {@code id} when it may appear on an output, else null (it is too long). */
+    private static String idOrNull(String id) {
+        return id == null || utf8Length(id) <= MAX_ID_BYTES ? id : null;
+    }
+
+    /** Bytes of {@code text} in UTF-8, without encoding it; an unpaired surrogate counts 3 (an upper bound). */
+    static int utf8Length(String text) {
+        int bytes = 0;
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c < 0x80) {
+                bytes += 1;
+            } else if (c < 0x800) {
+                bytes += 2;
+            } else if (Character.isHighSurrogate(c) && i + 1 < text.length()
+                    && Character.isLowSurrogate(text.charAt(i + 1))) {
+                bytes += 4;
+                i++;
+            } else {
+                bytes += 3;
+            }
+        }
+        return bytes;
     }
 }
