@@ -217,6 +217,11 @@ public final class AppConfig {
         return v.isEmpty() ? OptionalDouble.empty() : OptionalDouble.of(Double.parseDouble(v));
     }
 
+    /** Most distinct labels per training task; events of further labels are dead-lettered. */
+    public int maxClasses() {
+        return Integer.parseInt(raw(ConfigKey.MAX_CLASSES));
+    }
+
     public int pendingMax() {
         return Integer.parseInt(raw(ConfigKey.PENDING_MAX));
     }
@@ -241,7 +246,7 @@ public final class AppConfig {
 
     /** What the training topology needs, from this configuration. */
     public TrainingSettings trainingSettings() {
-        return new TrainingSettings(topics(), modelId(), features(), publishInterval());
+        return new TrainingSettings(topics(), modelId(), features(), publishInterval(), maxClasses());
     }
 
     /** What the scoring topology needs, from this configuration. */

@@ -63,6 +63,13 @@ class AppConfigTest {
     }
 
     @Test
+    void shouldWireTheClassBoundIntoTheTrainingSettings() throws IOException {
+        assertEquals(1000, AppConfig.load(null, Map.of()).trainingSettings().maxClasses());
+        assertEquals(7, AppConfig.load(file("gda.max.classes=7"), Map.of()).trainingSettings().maxClasses());
+        assertThrows(ConfigException.class, () -> AppConfig.load(file("gda.max.classes=0"), Map.of()));
+    }
+
+    @Test
     void shouldMapEnvironmentVariableWithDashInKey() {
         AppConfig config = AppConfig.load(null, Map.of("GDA_TOPIC_DEAD_LETTERS", "dlq"));
         assertEquals("dlq", config.topics().deadLetters());

@@ -199,6 +199,14 @@ public final class HostileRecords {
                 json("{\"features\": {" + ok4 + ", \"petal_width\": 0.2}, \"label\": \"  \"}"),
                 Expectation.deadLetter("label is blank"), Expectation.accepted(), true));
 
+        all.add(new Hostile("label of 257 characters", key("label-long"),
+                json("{\"features\": {" + ok4 + ", \"petal_width\": 0.2}, \"label\": \"" + "L".repeat(257) + "\"}"),
+                Expectation.deadLetter("label too long: 257 characters > 256"), Expectation.accepted(), true));
+        all.add(new Hostile("label with a control character", key("label-control"),
+                json("{\"features\": {" + ok4 + ", \"petal_width\": 0.2}, \"label\": \"set\\u0007osa\"}"),
+                Expectation.deadLetter("label contains a control character (U+0007)"), Expectation.accepted(),
+                true));
+
         // Id problems (unlabelled topic only; the trainer ignores ids).
         all.add(new Hostile("id an object", key("id-object"),
                 json("{\"id\": {\"x\": 1}, \"features\": {" + ok4 + ", \"petal_width\": 0.2}, \"label\": \"a\"}"),
