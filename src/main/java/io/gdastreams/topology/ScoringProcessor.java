@@ -10,6 +10,7 @@ import io.gdastreams.serde.EventDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.processor.PunctuationType;
@@ -29,8 +30,10 @@ import org.slf4j.LoggerFactory;
  * <p>Events that arrive before any model exists are held, in arrival order, in a changelog-backed store of at
  * most {@code maxPending} events per task and scored by the first model: a scorer started before its trainer
  * loses nothing. They are released by the next event that finds a model, or by a wall-clock punctuator when no
- * event comes. Beyond the bound an event gets an unscored "no model yet" record straight away, so memory stays
- * bounded and the producer still hears about every event.
+ * event comes. Beyond the bound (or above {@link #MAX_HELD_VALUE_BYTES}) an event gets an unscored "no model yet"
+ * record straight away, so memory stays bounded and the producer still hears about every event. A held event keeps
+ * its source coordinates and original bytes: if the first model cannot score it (unknown features), it is
+ * dead-lettered like an event that arrived after the model.
  *
  * <p>No exception escapes {@link #process}: anything unexpected becomes an unscored record and a dead letter.
  */
@@ -44,6 +47,13 @@ final class ScoringProcessor implements Processor<byte[], byte[], byte[], Object
      * event unscored (without id) and dead-lettered.
      */
     static final int MAX_ID_BYTES = 1024;
+
+    /**
+     * Largest event value held while no model exists: the held entry keeps the original bytes (to dead-letter the
+     * event later if need be), and its changelog record must fit in a broker record too. Larger events get an
+     * unscored "no model yet" answer at once.
+     */
+    static final int MAX_HELD_VALUE_BYTES = DeadLetters.MAX_KEPT_VALUE_BYTES;
 
     private final ScoringSettings settings;
     private final CompiledModelCache cache;
@@ -118,12 +128,19 @@ final class ScoringProcessor implements Processor<byte[], byte[], byte[], Object
                     if (CompiledModel.isMisfit(prediction)) {
                         deadLetterReason = prediction.reason();
                     }
-                } else if (pendingCount < settings.maxPending()) {
-                    pending.put(nextSequence, new PendingEvent(record.key(), id, event.features(),
-                            record.timestamp()));
+                } else if (pendingCount < settings.maxPending() && record.value().length <= MAX_HELD_VALUE_BYTES) {
+                    Optional<RecordMetadata> source = context.recordMetadata();
+                    pending.put(nextSequence, new PendingEvent(record.key(), id, null, record.timestamp(),
+                            source.map(RecordMetadata::topic).orElse(null),
+                            source.map(RecordMetadata::partition).orElse(null),
+                            source.map(RecordMetadata::offset).orElse(null), record.value()));
                     nextSequence++;
                     pendingCount++;
                     return;
+                } else if (record.value().length > MAX_HELD_VALUE_BYTES) {
+                    prediction = unscored(id, "no model yet (model '" + settings.modelId() + "' not published; an "
+                            + "event of " + record.value().length + " bytes is too large to hold, at most "
+                            + MAX_HELD_VALUE_BYTES + ")");
                 } else {
                     prediction = unscored(id, "no model yet (model '" + settings.modelId() + "' not published; "
                             + settings.maxPending() + " earlier events already held)");
@@ -167,20 +184,49 @@ final class ScoringProcessor implements Processor<byte[], byte[], byte[], Object
         for (KeyValue<Long, PendingEvent> entry : held) {
             PendingEvent event = entry.value;
             Prediction prediction;
+            String deadLetterReason = null;
             try {
-                prediction = model.score(event.id(), event.features(), settings.outlierThreshold());
+                prediction = model.score(event.id(), heldFeatures(event), settings.outlierThreshold());
+                if (CompiledModel.isMisfit(prediction)) {
+                    deadLetterReason = prediction.reason();
+                }
             } catch (RuntimeException e) {
                 LOG.error("Unexpected failure scoring a held event", e);
-                prediction = Prediction.unscored(event.id(), "internal error: " + e, model.modelId(),
-                        model.version());
+                deadLetterReason = "internal error: " + e;
+                prediction = Prediction.unscored(event.id(), deadLetterReason, model.modelId(), model.version());
             }
-            context.forward(new Record<byte[], Object>(event.key(), prediction, event.timestamp()),
+            byte[] key = OutputKey.of(event.key());
+            context.forward(new Record<byte[], Object>(key, prediction, event.timestamp()),
                     ScoringTopology.PREDICTIONS_SINK);
+            if (deadLetterReason != null) {
+                context.forward(new Record<byte[], Object>(key, heldDeadLetter(event, deadLetterReason),
+                        event.timestamp()), ScoringTopology.DEAD_LETTERS_SINK);
+            }
             pending.delete(entry.key);
-            pendingCount--;
         }
+        pendingCount = 0;
         LOG.info("Scored {} held events with model '{}' version {}", held.size(), model.modelId(),
                 model.version());
+    }
+
+    /** The features of a held event: kept decoded (older entries), or decoded again from its original value. */
+    private static Map<String, Double> heldFeatures(PendingEvent event) {
+        if (event.features() != null) {
+            return event.features();
+        }
+        Decoded<UnlabelledEvent> decoded = EventDecoder.decodeUnlabelled(event.value());
+        if (!decoded.isOk()) {
+            throw new IllegalStateException("held event no longer decodes: " + decoded.error());
+        }
+        return decoded.value().features();
+    }
+
+    private static DeadLetter heldDeadLetter(PendingEvent event, String reason) {
+        if (event.value() == null) {
+            reason += " (held before the scorer kept source coordinates: topic, partition, offset and value unknown)";
+        }
+        return DeadLetters.of(reason, event.topic(), event.partition() == null ? -1 : event.partition(),
+                event.offset() == null ? -1L : event.offset(), event.key(), event.value());
     }
 
     private Prediction unscored(String id, String reason) {
