@@ -39,8 +39,15 @@ public final class AppConfig {
     public static final String GDA_ENV_PREFIX = "GDA_";
     public static final String KAFKA_ENV_PREFIX = "KAFKA_STREAMS_";
 
-    /** Kafka Streams settings we default differently from Kafka (the file and environment may override them). */
-    static final Map<String, String> KAFKA_DEFAULTS = Map.of("processing.guarantee", "exactly_once_v2");
+    /**
+     * Kafka Streams settings we default differently from Kafka (the file and environment may override them).
+     * {@code processing.exception.handler.global.enabled=true}: the scorer's global model updater catches every
+     * exception of its own (a bad model record is logged and skipped), so the handler changes nothing today; it
+     * makes a configured {@code processing.exception.handler} govern the global thread like the stream threads,
+     * anticipates the Kafka 5.0 default, and silences Kafka Streams' start-up warning that it is disabled.
+     */
+    static final Map<String, String> KAFKA_DEFAULTS = Map.of("processing.guarantee", "exactly_once_v2",
+            "processing.exception.handler.global.enabled", "true");
 
     private final Map<ConfigKey, String> values;
     private final Map<ConfigKey, String> origins;
