@@ -8,6 +8,7 @@ import io.gdastreams.topology.Topics;
 import io.gdastreams.topology.TrainingSettings;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.InputStreamReader;
 import java.io.Reader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -96,7 +97,7 @@ public final class AppConfig {
             if (in == null) {
                 throw new IllegalStateException("resource " + resource + " is missing from the class path");
             }
-            properties.load(new java.io.InputStreamReader(in, StandardCharsets.UTF_8));
+            properties.load(new InputStreamReader(in, StandardCharsets.UTF_8));
         } catch (IOException e) {
             throw new IllegalStateException("cannot read resource " + resource, e);
         }

@@ -3,6 +3,7 @@ package io.gdastreams.app;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -80,7 +81,7 @@ public final class ConfusionMatrix {
             }
             lines.add(line.toString());
         }
-        lines.add(String.format(java.util.Locale.ROOT, "accuracy: %d/%d = %.2f%%", correct, total,
+        lines.add(String.format(Locale.ROOT, "accuracy: %d/%d = %.2f%%", correct, total,
                 100.0 * accuracy()));
         return lines;
     }

@@ -43,6 +43,9 @@ public final class EmbeddedBroker implements AutoCloseable {
     private static final int LOG_TAIL_LINES = 25;
     private static final int START_ATTEMPTS = 3;
     private static final List<String> JVM_OPTIONS = List.of("-Xms64m", "-Xmx512m", "-XX:+UseSerialGC",
+            // C1 only: the demo's broker lives for seconds; C2 compilation would cost more CPU than it saves
+            // (measured: demo CPU time 16 s -> 10.5 s on 2 cores).
+            "-XX:TieredStopAtLevel=1",
             "-Djava.awt.headless=true",
             // The broker's own log goes to the log file; keep it informative for diagnosing start failures.
             "-Dorg.slf4j.simpleLogger.defaultLogLevel=info",
@@ -50,33 +53,29 @@ public final class EmbeddedBroker implements AutoCloseable {
             "-Dorg.slf4j.simpleLogger.showDateTime=true",
             "-Dorg.slf4j.simpleLogger.dateTimeFormat=HH:mm:ss.SSS");
 
-    private final Path directory;
+    /** Prefix of the temporary directories; the owner's pid follows, so stale ones can be recognised. */
+    private static final String DIRECTORY_PREFIX = "gda-streams-broker-";
+
+    private final Workspace workspace;
     private final Path logFile;
     private final String bootstrapServers;
     private final Process process;
-    private final Thread shutdownHook;
-    private boolean closed;
 
-    private EmbeddedBroker(Path directory, Path logFile, String bootstrapServers, Process process) {
-        this.directory = directory;
+    private EmbeddedBroker(Workspace workspace, Path logFile, String bootstrapServers, Process process) {
+        this.workspace = workspace;
         this.logFile = logFile;
         this.bootstrapServers = bootstrapServers;
         this.process = process;
-        this.shutdownHook = new Thread(this::stopAndDelete, "embedded-broker-shutdown");
     }
 
     /** Starts a broker and waits (at most {@code timeout}) until an AdminClient sees it. */
     public static EmbeddedBroker start(Duration timeout) {
-        Path directory;
-        try {
-            directory = Files.createTempDirectory("gda-streams-broker-");
-        } catch (IOException e) {
-            throw new BrokerException("cannot create a temporary directory for the broker: " + e.getMessage());
-        }
+        deleteStaleDirectories();
+        Workspace workspace = new Workspace();
         try {
             for (int attempt = 1; ; attempt++) {
                 try {
-                    return startIn(directory, timeout);
+                    return startIn(workspace, timeout);
                 } catch (PortTakenException e) {
                     if (attempt == START_ATTEMPTS) {
                         throw new BrokerException("embedded broker could not bind its ports after "
@@ -86,12 +85,13 @@ public final class EmbeddedBroker implements AutoCloseable {
                 }
             }
         } catch (RuntimeException e) {
-            deleteRecursively(directory);
+            workspace.close();
             throw e;
         }
     }
 
-    private static EmbeddedBroker startIn(Path directory, Duration timeout) {
+    private static EmbeddedBroker startIn(Workspace workspace, Duration timeout) {
+        Path directory = workspace.directory;
         deleteChildren(directory);
         Path dataDir = directory.resolve("data");
         Path logFile = directory.resolve("broker.log");
@@ -105,24 +105,16 @@ public final class EmbeddedBroker implements AutoCloseable {
         writeServerProperties(serverProperties, dataDir, brokerPort, controllerPort);
 
         String clusterId = Uuid.randomUuid().toString();
-        runFormat(serverProperties, clusterId, logFile);
+        runFormat(workspace, serverProperties, clusterId, logFile);
 
-        Process process;
-        try {
-            process = javaCommand(BrokerChildMain.class.getName(), serverProperties.toString())
-                    .redirectErrorStream(true)
-                    .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile.toFile()))
-                    .start();
-        } catch (IOException e) {
-            throw new BrokerException("cannot start the broker JVM: " + e.getMessage());
-        }
-        EmbeddedBroker broker = new EmbeddedBroker(directory, logFile, bootstrap, process);
-        Runtime.getRuntime().addShutdownHook(broker.shutdownHook);
+        Process process = workspace.launch(javaCommand(BrokerChildMain.class.getName(), serverProperties.toString())
+                .redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile.toFile())));
+        EmbeddedBroker broker = new EmbeddedBroker(workspace, logFile, bootstrap, process);
         try {
             broker.awaitReady(timeout);
         } catch (RuntimeException e) {
-            broker.stopProcess();
-            broker.removeHook();
+            stop(process);
             throw e;
         }
         LOG.debug("embedded broker ready at {} (data and log in {})", bootstrap, directory);
@@ -141,23 +133,23 @@ public final class EmbeddedBroker implements AutoCloseable {
         return process.isAlive();
     }
 
+    /**
+     * Hands the Ctrl-C clean-up of this broker to {@code sequence}, so that it stops after the applications
+     * registered later (which need it to close cleanly) instead of concurrently with them.
+     */
+    EmbeddedBroker registerWith(ShutdownSequence sequence) {
+        sequence.register(this);
+        workspace.removeHook();
+        return this;
+    }
+
     /** Stops the broker (SIGTERM, then SIGKILL after a grace period) and deletes its directory. Idempotent. */
     @Override
     public void close() {
-        removeHook();
-        stopAndDelete();
+        workspace.close();
     }
 
-    private synchronized void stopAndDelete() {
-        if (closed) {
-            return;
-        }
-        closed = true;
-        stopProcess();
-        deleteRecursively(directory);
-    }
-
-    private void stopProcess() {
+    private static void stop(Process process) {
         process.destroy();
         try {
             if (!process.waitFor(STOP_GRACE.toMillis(), TimeUnit.MILLISECONDS)) {
@@ -170,11 +162,91 @@ public final class EmbeddedBroker implements AutoCloseable {
         }
     }
 
-    private void removeHook() {
+    /**
+     * The temporary directory and whichever child JVM runs in it (the storage tool, then the broker). A shutdown
+     * hook, registered before the first child starts, stops the child and deletes the directory on Ctrl-C at any
+     * point of the broker's life.
+     */
+    private static final class Workspace {
+        private final Path directory;
+        private final Thread hook = new Thread(this::release, "embedded-broker-cleanup");
+        private Process child;
+        private boolean released;
+
+        Workspace() {
+            try {
+                directory = Files.createTempDirectory(DIRECTORY_PREFIX + ProcessHandle.current().pid() + "-");
+            } catch (IOException e) {
+                throw new BrokerException("cannot create a temporary directory for the broker: " + e.getMessage());
+            }
+            Runtime.getRuntime().addShutdownHook(hook);
+        }
+
+        synchronized Process launch(ProcessBuilder builder) {
+            if (released) {
+                throw new BrokerException("the embedded broker is shutting down");
+            }
+            try {
+                child = builder.start();
+                return child;
+            } catch (IOException e) {
+                throw new BrokerException("cannot start a JVM for the broker: " + e.getMessage());
+            }
+        }
+
+        /** Releases first and removes the hook after: a Ctrl-C in between finds the hook still there. */
+        void close() {
+            release();
+            removeHook();
+        }
+
+        void removeHook() {
+            try {
+                Runtime.getRuntime().removeShutdownHook(hook);
+            } catch (IllegalStateException e) {
+                // The JVM is shutting down; the hook finds everything released.
+            }
+        }
+
+        private synchronized void release() {
+            if (released) {
+                return;
+            }
+            released = true;
+            if (child != null) {
+                stop(child);
+            }
+            deleteRecursively(directory);
+        }
+    }
+
+    /** Directories left by an owner that was killed outright (no shutdown hook ran); its broker exited with it. */
+    private static void deleteStaleDirectories() {
+        Path tmp = Paths.get(System.getProperty("java.io.tmpdir"));
+        try (Stream<Path> entries = Files.list(tmp)) {
+            entries.filter(EmbeddedBroker::isStale)
+                    .forEach(EmbeddedBroker::deleteRecursively);
+        } catch (IOException | UncheckedIOException e) {
+            LOG.debug("cannot scan {} for stale broker directories: {}", tmp, e.getMessage());
+        }
+    }
+
+    /** A broker directory whose owning process (pid in the name) no longer runs. */
+    private static boolean isStale(Path directory) {
+        String name = directory.getFileName().toString();
+        if (!name.startsWith(DIRECTORY_PREFIX)) {
+            return false;
+        }
+        String rest = name.substring(DIRECTORY_PREFIX.length());
+        int dash = rest.indexOf('-');
+        if (dash <= 0) {
+            return false;
+        }
         try {
-            Runtime.getRuntime().removeShutdownHook(shutdownHook);
-        } catch (IllegalStateException | IllegalArgumentException e) {
-            // The JVM is already shutting down (the hook is running or ran), or it was never added.
+            long pid = Long.parseLong(rest.substring(0, dash));
+            return ProcessHandle.of(pid).map(handle -> !handle.isAlive()).orElse(true);
+        } catch (NumberFormatException e) {
+            return false;
         }
     }
 
@@ -267,13 +339,12 @@ public final class EmbeddedBroker implements AutoCloseable {
         }
     }
 
-    private static void runFormat(Path serverProperties, String clusterId, Path logFile) {
+    private static void runFormat(Workspace workspace, Path serverProperties, String clusterId, Path logFile) {
         try {
-            Process format = javaCommand("kafka.tools.StorageTool", "format", "--standalone",
+            Process format = workspace.launch(javaCommand("kafka.tools.StorageTool", "format", "--standalone",
                     "--cluster-id", clusterId, "--config", serverProperties.toString())
                     .redirectErrorStream(true)
-                    .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile.toFile()))
-                    .start();
+                    .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile.toFile())));
             if (!format.waitFor(FORMAT_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
                 format.destroyForcibly();
                 throw new BrokerException("formatting the broker storage took longer than "
@@ -283,8 +354,6 @@ public final class EmbeddedBroker implements AutoCloseable {
                 throw new BrokerException("formatting the broker storage failed (exit " + format.exitValue()
                         + "); last lines of " + logFile + ":\n" + logTail(logFile));
             }
-        } catch (IOException e) {
-            throw new BrokerException("cannot run the broker storage tool: " + e.getMessage());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new BrokerException("interrupted while formatting the broker storage");

@@ -1,6 +1,9 @@
 package io.gdastreams.app;
 
-/** Process exit codes of the CLI. */
+/**
+ * Process exit codes of the CLI. After Ctrl-C the JVM itself ends the process (status 130 = 128 + SIGINT) once
+ * the shutdown hooks have stopped the topologies and the embedded broker.
+ */
 public final class ExitCodes {
 
     public static final int OK = 0;
@@ -8,8 +11,6 @@ public final class ExitCodes {
     public static final int FAILURE = 1;
     /** Bad arguments, unreadable input file, invalid configuration. */
     public static final int USAGE = 2;
-    /** Interrupted with Ctrl-C (128 + SIGINT), as shells report it. */
-    public static final int INTERRUPTED = 130;
 
     private ExitCodes() {
     }

@@ -3,7 +3,9 @@ package io.gdastreams.app;
 import io.gdastreams.app.EmbeddedBroker.BrokerException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -14,14 +16,17 @@ import picocli.CommandLine.Spec;
 @Command(name = "gda-streams", mixinStandardHelpOptions = true, version = "gda-streams 0.1.0",
         description = "Streaming online Gaussian classifier (QDA / LDA / naive Bayes) on Kafka Streams.",
         subcommands = {DemoCommand.class, TrainCommand.class, ScoreCommand.class, ReplayCommand.class,
+                io.gdastreams.bench.BenchCommand.class,
                 CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
 
     /** The commands, as documented in the README (tests walk them). */
-    static final java.util.List<String> COMMANDS = java.util.List.of("demo", "train", "score", "replay");
+    static final List<String> COMMANDS = List.of("demo", "train", "score", "replay", "bench");
 
-    private static final java.util.Set<String> BATCH_COMMANDS = java.util.Set.of("demo", "replay");
-    private static final String KAFKA_LOG_LEVEL = "org.slf4j.simpleLogger.log.org.apache.kafka";
+    private static final Set<String> BATCH_COMMANDS = Set.of("demo", "replay", "bench");
+    private static final Map<String, String> BATCH_LOG_LEVELS = Map.of(
+            "org.slf4j.simpleLogger.log.org.apache.kafka", "error",
+            "org.slf4j.simpleLogger.log.io.gdastreams.topology", "warn");
 
     @Spec
     private CommandSpec spec;
@@ -44,7 +49,7 @@ public final class Main implements Runnable {
 
     public static void main(String[] args) {
         if (args.length > 0 && BATCH_COMMANDS.contains(args[0])) {
-            quietKafkaLogging();
+            quietBatchLogging();
         }
         PrintWriter out = new PrintWriter(System.out, true, StandardCharsets.UTF_8);
         PrintWriter err = new PrintWriter(System.err, true, StandardCharsets.UTF_8);
@@ -53,12 +58,15 @@ public final class Main implements Runnable {
 
     /**
      * demo and replay are batch runs whose output is the report: Kafka's client warnings (a topic not created
-     * yet, a broker still starting) are noise there. Long-running train/score keep them (warn, as configured in
-     * simplelogger.properties). Must run before the first logger exists: slf4j-simple reads its levels once.
+     * yet, a broker still starting) and the topologies' per-version info lines are noise there. Long-running
+     * train/score keep them (as configured in simplelogger.properties). Must run before the first logger exists:
+     * slf4j-simple reads its levels once. A level given with -D on the command line wins.
      */
-    private static void quietKafkaLogging() {
-        if (System.getProperty(KAFKA_LOG_LEVEL) == null) {
-            System.setProperty(KAFKA_LOG_LEVEL, "error");
+    private static void quietBatchLogging() {
+        for (Map.Entry<String, String> level : BATCH_LOG_LEVELS.entrySet()) {
+            if (System.getProperty(level.getKey()) == null) {
+                System.setProperty(level.getKey(), level.getValue());
+            }
         }
     }
 

@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -48,10 +49,11 @@ final class Replay {
      * @param streamsProperties Kafka Streams properties for an application role ("training" / "scoring")
      * @param clientProperties  extra client settings (security) for the replay's own producer and consumer
      * @param stallTimeout      give up when nothing progresses for this long
+     * @param resources         where the running applications are registered, so that Ctrl-C stops them first
      */
     record Options(String bootstrapServers, AppConfig config,
-                   java.util.function.Function<String, Properties> streamsProperties, Properties clientProperties,
-                   Duration stallTimeout, PrintWriter progress) {
+                   Function<String, Properties> streamsProperties, Properties clientProperties,
+                   Duration stallTimeout, PrintWriter progress, ShutdownSequence resources) {
     }
 
     private final Options options;
@@ -68,23 +70,29 @@ final class Replay {
             long trainingStart = System.nanoTime();
             ModelParameters model;
             List<RejectedRow> rejected;
-            try (StreamsApp trainer = new StreamsApp("training", training.get(),
-                    options.streamsProperties().apply("training"), StreamsApp.OnThreadFailure.STOP)) {
+            StreamsApp trainer = options.resources().register(new StreamsApp("training", training.get(),
+                    options.streamsProperties().apply("training"), StreamsApp.OnThreadFailure.STOP));
+            try {
                 trainer.start();
                 Map<String, Integer> lineBySource = sendTraining(producer, data.training(), topics.labelled());
                 model = awaitModel(watcher, trainer, data.training().size());
                 rejected = rejectedRows(watcher.labelledDeadLetters(), lineBySource);
                 Duration trainingTime = Duration.ofNanos(System.nanoTime() - trainingStart);
                 long scoringStart = System.nanoTime();
-                try (StreamsApp scorer = new StreamsApp("scoring", scoring.get(),
-                        options.streamsProperties().apply("scoring"), StreamsApp.OnThreadFailure.STOP)) {
+                StreamsApp scorer = options.resources().register(new StreamsApp("scoring", scoring.get(),
+                        options.streamsProperties().apply("scoring"), StreamsApp.OnThreadFailure.STOP));
+                try {
                     scorer.start();
                     sendScoring(producer, data.scoring(), topics.unlabelled());
                     List<Prediction> predictions = awaitPredictions(watcher, List.of(trainer, scorer),
                             data.scoring(), model);
                     return new Result(model, predictions, rejected, trainingTime,
                             Duration.ofNanos(System.nanoTime() - scoringStart));
+                } finally {
+                    options.resources().close(scorer);
                 }
+            } finally {
+                options.resources().close(trainer);
             }
         }
     }

@@ -42,7 +42,7 @@ final class ReplayCommand implements Callable<Integer> {
             description = "Column with the row id (default: the 1-based row number of the scoring file).")
     private String id;
 
-    @Option(names = "--features", split = ",", paramLabel = "a,b,...",
+    @Option(names = "--features", split = ",", paramLabel = "COL",
             description = "Feature columns, in order (default: every column except label and id).")
     private List<String> features;
 

@@ -47,14 +47,13 @@ final class ReplayDriver {
         checkWritable(request.modelOutput());
         AppConfig config = request.config().with(ConfigKey.FEATURES, String.join(",", request.data().features()),
                 "the replay's feature columns");
-        EmbeddedBroker broker = null;
-        Path stateDir = null;
-        try {
+        try (ShutdownSequence resources = new ShutdownSequence()) {
             String bootstrap = request.bootstrapServers();
             if (bootstrap == null) {
                 out.println("Starting an embedded Kafka broker (KRaft, 127.0.0.1 only, data in a temporary directory)...");
                 out.flush();
-                broker = EmbeddedBroker.start(EmbeddedBroker.DEFAULT_START_TIMEOUT);
+                EmbeddedBroker broker = EmbeddedBroker.start(EmbeddedBroker.DEFAULT_START_TIMEOUT)
+                        .registerWith(resources);
                 bootstrap = broker.bootstrapServers();
                 out.println("  broker ready at " + bootstrap);
             } else {
@@ -62,18 +61,18 @@ final class ReplayDriver {
                 out.println("Using the cluster at " + bootstrap + " with fresh topics "
                         + config.topics().labelled() + ", ... (this run's own)");
             }
-            stateDir = Files.createTempDirectory("gda-streams-state-");
+            Path stateDir = Files.createTempDirectory("gda-streams-state-");
+            resources.register(() -> EmbeddedBroker.deleteRecursively(stateDir));
             Properties clientProperties = clientProperties(config);
             createTopics(config, bootstrap, clientProperties);
             String bootstrapServers = bootstrap;
-            Path stateDirectory = stateDir;
             AppConfig runConfig = config;
             Replay.Options options = new Replay.Options(bootstrap, config, role -> {
                 Properties properties = runConfig.streamsProperties(role);
                 properties.put("bootstrap.servers", bootstrapServers);
-                properties.put("state.dir", stateDirectory.resolve(role).toString());
+                properties.put("state.dir", stateDir.resolve(role).toString());
                 return properties;
-            }, clientProperties, request.stallTimeout(), out);
+            }, clientProperties, request.stallTimeout(), out, resources);
             out.printf("Training on %d rows (model '%s', features %s)...%n", request.data().training().size(),
                     config.modelId(), String.join(", ", request.data().features()));
             out.flush();
@@ -84,13 +83,6 @@ final class ReplayDriver {
             return result;
         } catch (IOException e) {
             throw new RunFailure("cannot create a temporary state directory: " + e.getMessage(), e);
-        } finally {
-            if (broker != null) {
-                broker.close();
-            }
-            if (stateDir != null) {
-                EmbeddedBroker.deleteRecursively(stateDir);
-            }
         }
     }
 

@@ -2,6 +2,7 @@ package io.gdastreams.app;
 
 import java.io.PrintWriter;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -47,7 +48,7 @@ final class ServiceRunner {
                 StreamsApp.applicationId(properties), bootstrap, config.modelId());
         out.flush();
         try {
-            while (!stopped.await(1, java.util.concurrent.TimeUnit.SECONDS)) {
+            while (!stopped.await(1, TimeUnit.SECONDS)) {
                 KafkaStreams.State state = app.state();
                 if (state == KafkaStreams.State.ERROR || state == KafkaStreams.State.NOT_RUNNING) {
                     Runtime.getRuntime().removeShutdownHook(hook);

@@ -18,7 +18,7 @@ import org.slf4j.LoggerFactory;
 final class StreamsApp implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(StreamsApp.class);
-    private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(30);
+    private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(10);
 
     /** What to do when a stream thread dies with an exception. */
     enum OnThreadFailure {

@@ -144,10 +144,10 @@ public final class Discriminant {
         double[] logJoint = new double[classCount];
         if (missing == d) {
             System.arraycopy(logPriors, 0, logJoint, 0, classCount);
-        } else if (missing > 0) {
-            marginalLogJoint(x, missingPattern(x), logJoint);
         } else if (type == CovarianceType.DIAG) {
             diagLogJoint(x, logJoint);
+        } else if (missing > 0) {
+            marginalLogJoint(x, missingPattern(x), logJoint);
         } else if (type == CovarianceType.TIED) {
             tiedLogJoint(x, logJoint);
         } else {
@@ -208,6 +208,7 @@ public final class Discriminant {
         }
     }
 
+    /** Independent coordinates: a missing one (NaN) is simply left out of the sums, no sub-factor needed. */
     private void diagLogJoint(double[] x, double[] logJoint) {
         for (int k = 0; k < classCount; k++) {
             double[] mu = means[k];
@@ -215,36 +216,21 @@ public final class Discriminant {
             double[] logSd = logStdDevs[k];
             double q = 0.0;
             double halfLogDet = 0.0;
+            int observed = 0;
             for (int j = 0; j < d; j++) {
-                double v = (x[j] - mu[j]) * inv[j];
-                q += v * v;
-                halfLogDet += logSd[j];
+                if (!Double.isNaN(x[j])) {
+                    double v = (x[j] - mu[j]) * inv[j];
+                    q += v * v;
+                    halfLogDet += logSd[j];
+                    observed++;
+                }
             }
-            logJoint[k] = logPriors[k] + logGaussian(d, halfLogDet, q);
+            logJoint[k] = logPriors[k] + logGaussian(observed, halfLogDet, q);
         }
     }
 
+    /** FULL and TIED with some coordinates missing: factors of the observed sub-matrices, cached per pattern. */
     private void marginalLogJoint(double[] x, MissingPattern pattern, double[] logJoint) {
-        if (type == CovarianceType.DIAG) {
-            for (int k = 0; k < classCount; k++) {
-                double[] mu = means[k];
-                double[] inv = inverseStdDevs[k];
-                double[] logSd = logStdDevs[k];
-                double q = 0.0;
-                double halfLogDet = 0.0;
-                int observed = 0;
-                for (int j = 0; j < d; j++) {
-                    if (!Double.isNaN(x[j])) {
-                        double v = (x[j] - mu[j]) * inv[j];
-                        q += v * v;
-                        halfLogDet += logSd[j];
-                        observed++;
-                    }
-                }
-                logJoint[k] = logPriors[k] + logGaussian(observed, halfLogDet, q);
-            }
-            return;
-        }
         Marginal marginal = marginals.get(pattern);
         if (marginal == null) {
             marginal = new Marginal(pattern.observedIndices(d));

@@ -104,12 +104,7 @@ public final class GaussianModel {
             }
         }
 
-        List<String> labels = new ArrayList<>();
-        List<Long> counts = new ArrayList<>();
-        List<double[]> means = new ArrayList<>();
-        List<double[][]> covariances = new ArrayList<>();
-        List<CholeskyFactor> factors = new ArrayList<>();
-        List<Double> jitters = new ArrayList<>();
+        List<Included> included = new ArrayList<>();
 
         if (options.covarianceType() == CovarianceType.TIED) {
             long n = 0;
@@ -142,12 +137,7 @@ public final class GaussianModel {
                     }
                 } else {
                     for (ClassSummary c : candidates) {
-                        labels.add(c.label());
-                        counts.add(c.count());
-                        means.add(c.mean().clone());
-                        covariances.add(r.covariance);
-                        factors.add(r.factor);
-                        jitters.add(r.jitter);
+                        included.add(new Included(c, r));
                     }
                 }
             }
@@ -170,24 +160,30 @@ public final class GaussianModel {
                     excluded.add(new Exclusion(c.label(), notPositiveDefinite()));
                     continue;
                 }
-                labels.add(c.label());
-                counts.add(c.count());
-                means.add(c.mean().clone());
-                covariances.add(r.covariance);
-                factors.add(r.factor);
-                jitters.add(r.jitter);
+                included.add(new Included(c, r));
             }
         }
-        int k = labels.size();
-        long[] countArray = new long[k];
-        double[] jitterArray = new double[k];
+        int k = included.size();
+        List<String> labels = new ArrayList<>(k);
+        long[] counts = new long[k];
+        double[][] means = new double[k][];
+        double[][][] covariances = new double[k][][];
+        CholeskyFactor[] factors = new CholeskyFactor[k];
+        double[] jitters = new double[k];
         for (int i = 0; i < k; i++) {
-            countArray[i] = counts.get(i);
-            jitterArray[i] = jitters.get(i);
+            Included c = included.get(i);
+            labels.add(c.summary.label());
+            counts[i] = c.summary.count();
+            means[i] = c.summary.mean().clone();
+            covariances[i] = c.fit.covariance;
+            factors[i] = c.fit.factor;
+            jitters[i] = c.fit.jitter;
         }
-        return new GaussianModel(options, d, labels, countArray, means.toArray(new double[0][]),
-                covariances.toArray(new double[0][][]), factors.toArray(new CholeskyFactor[0]), jitterArray,
-                excluded);
+        return new GaussianModel(options, d, labels, counts, means, covariances, factors, jitters, excluded);
+    }
+
+    /** A class that takes part in scoring, with its regularised covariance (shared by every class for TIED). */
+    private record Included(ClassSummary summary, Regularised fit) {
     }
 
     public FitOptions options() {

@@ -16,10 +16,11 @@ import java.util.Map;
 public final class EventDecoder {
 
     /**
-     * Values beyond this magnitude are refused: their squares (scatter matrix) or products would overflow
-     * a double, turning the statistics into ±Inf/NaN for good.
+     * Values beyond this magnitude are refused. The scatter matrix sums n products of deviations up to 2·10¹⁰⁰,
+     * so it stays finite for any count below ~10¹⁰⁸; at 10¹⁵⁰ about 2·10⁸ events would overflow it and turn a
+     * class's statistics into ±Inf/NaN for good.
      */
-    public static final double MAX_ABS_VALUE = 1e150;
+    public static final double MAX_ABS_VALUE = 1e100;
 
     /**
      * Longest label (UTF-16 characters). A label is repeated in every model and prediction, once per class; this
@@ -124,7 +125,8 @@ public final class EventDecoder {
         if (node.size() > MAX_FEATURES) {
             return Decoded.failed("too many features: " + node.size() + " > " + MAX_FEATURES);
         }
-        Map<String, Double> features = new LinkedHashMap<>();
+        // Sized for every field up front: growing a 16-entry map twice showed up as HashMap.resize in JFR.
+        Map<String, Double> features = new LinkedHashMap<>(node.size() * 4 / 3 + 1);
         for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
             Map.Entry<String, JsonNode> field = it.next();
             String name = field.getKey();

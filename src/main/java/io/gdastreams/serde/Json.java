@@ -2,6 +2,7 @@ package io.gdastreams.serde;
 
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.StreamReadFeature;
+import com.fasterxml.jackson.core.StreamWriteFeature;
 import com.fasterxml.jackson.core.json.JsonReadFeature;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -14,6 +15,11 @@ public final class Json {
     private static final ObjectMapper MAPPER = JsonMapper.builder()
             // A duplicated key is ambiguous input ("which value did you mean?"): reject it.
             .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+            // Number text <-> double dominates event decoding (JFR, docs/BENCHMARKS.md): the JDK's
+            // FloatingDecimal falls back to BigInteger arithmetic for 17-digit values. Both replacements are
+            // exact (correctly rounded parse; shortest round-tripping print).
+            .enable(StreamReadFeature.USE_FAST_DOUBLE_PARSER)
+            .enable(StreamWriteFeature.USE_FAST_DOUBLE_WRITER)
             .disable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS)
             .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
             .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)

@@ -1,6 +1,7 @@
 package io.gdastreams.topology;
 
 import io.gdastreams.model.DeadLetter;
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Base64;
 
@@ -30,6 +31,16 @@ final class DeadLetters {
         text += truncation("key", key, MAX_KEPT_KEY_BYTES) + truncation("value", value, MAX_KEPT_VALUE_BYTES);
         return new DeadLetter(text, topic, partition, offset, base64(key, MAX_KEPT_KEY_BYTES),
                 base64(value, MAX_KEPT_VALUE_BYTES));
+    }
+
+    /**
+     * A damaged state-store entry: it comes from the store's changelog (offset unknown, −1), keyed by the store
+     * key as UTF-8.
+     */
+    static DeadLetter ofStoreEntry(String reason, String applicationId, String storeName, int partition, String key,
+                                   byte[] value) {
+        return of(reason, applicationId + "-" + storeName + "-changelog", partition, -1,
+                key.getBytes(StandardCharsets.UTF_8), value);
     }
 
     private static String truncation(String what, byte[] bytes, int max) {

@@ -2,9 +2,13 @@ package io.gdastreams.topology;
 
 import io.gdastreams.math.RunningGaussian;
 import io.gdastreams.model.ClassParameters;
+import io.gdastreams.model.DeadLetter;
 import io.gdastreams.model.ModelParameters;
 import io.gdastreams.model.PartialSnapshot;
+import io.gdastreams.serde.Json;
 import io.gdastreams.serde.SerdeFactory;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -40,7 +44,7 @@ import org.slf4j.LoggerFactory;
  * dead-lettered too; nothing here stops the topology.
  *
  * <p>Store layout ({@link TrainingTopology#COMBINER_STORE}): {@code partial:<p>} → snapshot bytes,
- * {@code schema} → feature names (newline separated), {@code version} → 8-byte version. Written per accepted
+ * {@code schema} → feature names (JSON array), {@code version} → 8-byte version. Written per accepted
  * snapshot, which arrives once per partition per interval at most.
  */
 final class ModelCombiner implements Processor<String, byte[], String, TrainingOutput> {
@@ -101,7 +105,7 @@ final class ModelCombiner implements Processor<String, byte[], String, TrainingO
         }
         if (schema == null && !partial.progress().features().isEmpty()) {
             schema = partial.progress().features();
-            store.put(SCHEMA_KEY, String.join("\n", schema).getBytes(StandardCharsets.UTF_8));
+            store.put(SCHEMA_KEY, encodeSchema(schema));
         }
         partials.put(partition, partial);
         store.put(PARTIAL_PREFIX + partition, record.value());
@@ -177,7 +181,7 @@ final class ModelCombiner implements Processor<String, byte[], String, TrainingO
                     version = ByteBuffer.wrap(entry.value).getLong();
                 } else if (entry.key.equals(SCHEMA_KEY)) {
                     if (settings.features().isEmpty()) {
-                        schema = List.of(new String(entry.value, StandardCharsets.UTF_8).split("\n", -1));
+                        schema = decodeSchema(entry.value);
                     }
                 } else if (entry.key.startsWith(PARTIAL_PREFIX)) {
                     PartialSnapshot partial = snapshotDeserializer.deserialize(null, entry.value);
@@ -187,17 +191,50 @@ final class ModelCombiner implements Processor<String, byte[], String, TrainingO
                 }
             } catch (RuntimeException e) {
                 // A damaged snapshot heals itself: the next (cumulative) snapshot of that partition replaces it.
-                String reason = "state store " + store.name() + ": unreadable entry '" + entry.key + "' ("
-                        + e.getMessage() + "); discarded";
-                LOG.error(reason);
-                store.delete(entry.key);
-                byte[] key = entry.key.getBytes(StandardCharsets.UTF_8);
-                context.forward(new Record<>(settings.modelId(), new TrainingOutput.Rejected(key,
-                        DeadLetters.of(reason, context.applicationId() + "-" + store.name() + "-changelog",
-                                context.taskId().partition(), -1, key, entry.value)),
-                        context.currentSystemTimeMs()));
+                discardStoreEntry(entry, "unreadable entry '" + entry.key + "' (" + e.getMessage() + "); discarded");
             }
         }
+        // A kept snapshot of another schema (the configured features changed since it was stored) must not be
+        // merged: its statistics are over other coordinates, and of another dimension they cannot be merged at all.
+        if (schema != null) {
+            for (PartialSnapshot kept : List.copyOf(partials.values())) {
+                List<String> features = kept.progress().features();
+                if (!features.isEmpty() && !features.equals(schema)) {
+                    int partition = kept.progress().partition();
+                    partials.remove(partition);
+                    discardStoreEntry(KeyValue.pair(PARTIAL_PREFIX + partition, store.get(PARTIAL_PREFIX + partition)),
+                            "schema conflict: kept snapshot of partition " + partition + " has features " + features
+                                    + " but model '" + settings.modelId() + "' has " + schema + "; discarded");
+                }
+            }
+        }
+    }
+
+    /** A JSON array: any JSON key is a valid feature name, line breaks included. */
+    private static byte[] encodeSchema(List<String> features) {
+        try {
+            return Json.mapper().writeValueAsBytes(features);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static List<String> decodeSchema(byte[] bytes) {
+        try {
+            return List.of(Json.mapper().readValue(bytes, String[].class));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private void discardStoreEntry(KeyValue<String, byte[]> entry, String problem) {
+        String reason = "state store " + store.name() + ": " + problem;
+        LOG.error(reason);
+        store.delete(entry.key);
+        DeadLetter letter = DeadLetters.ofStoreEntry(reason, context.applicationId(), store.name(),
+                context.taskId().partition(), entry.key, entry.value);
+        context.forward(new Record<>(settings.modelId(), new TrainingOutput.Rejected(
+                entry.key.getBytes(StandardCharsets.UTF_8), letter), context.currentSystemTimeMs()));
     }
 
     private void reject(Record<String, byte[]> record, RecordMetadata source, String reason) {

@@ -17,6 +17,9 @@ import java.util.Set;
  */
 final class ModelConversion {
 
+    /** Largest accepted |Σ_ij − Σ_ji| relative to √(Σ_ii·Σ_jj): rounding by a foreign publisher, not asymmetry. */
+    static final double SYMMETRY_TOLERANCE = 1e-9;
+
     private ModelConversion() {
     }
 
@@ -86,6 +89,19 @@ final class ModelConversion {
                     throw new IllegalArgumentException(where + "non-finite covariance");
                 }
                 scatter[i][j] = s;
+            }
+        }
+        // The Cholesky factorisation reads one triangle only: an asymmetric matrix would be scored as something
+        // other than what was published. Within rounding, the two triangles are averaged.
+        for (int i = 0; i < d; i++) {
+            for (int j = 0; j < i; j++) {
+                double a = scatter[i][j];
+                double b = scatter[j][i];
+                if (Math.abs(a - b) > SYMMETRY_TOLERANCE * Math.sqrt(Math.abs(scatter[i][i] * scatter[j][j]))) {
+                    throw new IllegalArgumentException(where + "covariance is not symmetric at (" + i + ", " + j
+                            + "): " + covariance[i][j] + " vs " + covariance[j][i]);
+                }
+                scatter[i][j] = scatter[j][i] = 0.5 * (a + b);
             }
         }
         return new ClassSummary(c.label(), c.count(), mean.clone(), scatter);

@@ -154,11 +154,10 @@ final class PartialStatsProcessor implements Processor<byte[], byte[], String, T
             String reason = "state store " + store.name() + ": " + entry.reason()
                     + "; the entry is discarded and the partition's statistics no longer include it";
             LOG.error("{} (task {})", reason, context.taskId());
-            String changelog = context.applicationId() + "-" + store.name() + "-changelog";
-            byte[] key = entry.key().getBytes(StandardCharsets.UTF_8);
-            context.forward(new Record<>(settings.modelId(), new TrainingOutput.Rejected(key,
-                    DeadLetters.of(reason, changelog, partition, -1, key, entry.value())),
-                    context.currentSystemTimeMs()));
+            DeadLetter letter = DeadLetters.ofStoreEntry(reason, context.applicationId(), store.name(), partition,
+                    entry.key(), entry.value());
+            context.forward(new Record<>(settings.modelId(), new TrainingOutput.Rejected(
+                    entry.key().getBytes(StandardCharsets.UTF_8), letter), context.currentSystemTimeMs()));
         }
     }
 

@@ -72,6 +72,10 @@ final class ScoringProcessor implements Processor<byte[], byte[], byte[], Object
         this.context = context;
         this.pending = context.getStateStore(ScoringTopology.PENDING_STORE);
         adoptStoredModel(context);
+        // Kafka Streams re-initialises this same instance when a suspended task resumes: count from the store
+        // alone, or held events would be counted twice and never drain to zero.
+        pendingCount = 0;
+        nextSequence = 0;
         try (KeyValueIterator<Long, PendingEvent> it = pending.all()) {
             while (it.hasNext()) {
                 long sequence = it.next().key;

@@ -130,8 +130,7 @@ class ReplayIT {
         for (JsonNode row : goldenCase.get("rows")) {
             String best = null;
             double bestP = -1;
-            for (Iterator<Map.Entry<String, JsonNode>> it = row.get("probabilities").fields(); it.hasNext(); ) {
-                Map.Entry<String, JsonNode> e = it.next();
+            for (Map.Entry<String, JsonNode> e : row.get("probabilities").properties()) {
                 if (e.getValue().asDouble() > bestP) {
                     bestP = e.getValue().asDouble();
                     best = e.getKey();

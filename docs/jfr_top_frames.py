@@ -1,0 +1,88 @@
+#!/usr/bin/env python3
+"""Summarise JFR execution samples of a `gda-streams bench` run by stage and by frame.
+
+Usage: jfr print --stack-depth 96 --events jdk.ExecutionSample rec.jfr | python3 docs/jfr_top_frames.py [TOP]
+
+Samples are grouped by the benchmark stage that owns the thread (from the Kafka Streams thread names, which
+contain the application id bench-<run>-<stage>); warm-up round threads are left out. For each stage it prints
+how many samples fell on each thread kind, the top "self" frames (where the CPU was) and the top "inclusive"
+frames (how much of the stage's stream-thread time was spent under a method).
+"""
+import collections
+import re
+import sys
+
+TOP = int(sys.argv[1]) if len(sys.argv) > 1 else 25
+STAGES = ("passthrough", "training", "scoring")
+
+
+def samples(lines):
+    thread, frames, in_stack = None, [], False
+    for line in lines:
+        line = line.rstrip("\n")
+        if line.startswith("jdk.ExecutionSample"):
+            thread, frames, in_stack = None, [], False
+        elif "sampledThread = " in line:
+            thread = line.split('"')[1]
+        elif line.strip().startswith("stackTrace = ["):
+            in_stack = True
+        elif in_stack and line.strip() == "]":
+            in_stack = False
+            yield thread, frames
+        elif in_stack and line.strip() != "...":
+            frames.append(re.sub(r"\s+line: \d+.*$", "", line.strip()))
+
+
+def stage_of(thread):
+    if "-warmup-" in thread:
+        return None
+    for stage in STAGES:
+        if "-" + stage + "-" in thread:
+            return stage
+    return None
+
+
+def kind_of(thread):
+    for kind in ("GlobalStreamThread", "StreamThread", "producer", "consumer", "admin"):
+        if kind in thread:
+            return kind
+    return "other"
+
+
+def method(frame):
+    return re.sub(r"\(.*\)$", "", frame)
+
+
+by_stage = collections.defaultdict(lambda: {"kinds": collections.Counter(), "self": collections.Counter(),
+                                            "incl": collections.Counter(), "n": 0})
+for thread, frames in samples(sys.stdin):
+    stage = stage_of(thread or "")
+    if stage is None or not frames:
+        continue
+    s = by_stage[stage]
+    s["kinds"][kind_of(thread)] += 1
+    if kind_of(thread) != "StreamThread":
+        continue
+    s["n"] += 1
+    s["self"][method(frames[0])] += 1
+    for m in set(method(f) for f in frames):
+        s["incl"][m] += 1
+
+for stage in STAGES:
+    s = by_stage.get(stage)
+    if not s:
+        continue
+    n = s["n"]
+    print(f"== {stage}: samples by thread kind {dict(s['kinds'])}; stream-thread samples {n}")
+    print("-- self (top frame)")
+    for m, c in s["self"].most_common(TOP):
+        print(f"{100.0 * c / n:6.1f}%  {m}")
+    print("-- inclusive (io.gdastreams, jackson, kafka frames)")
+    shown = 0
+    for m, c in s["incl"].most_common():
+        if m.startswith(("io.gdastreams", "com.fasterxml", "org.apache.kafka")):
+            print(f"{100.0 * c / n:6.1f}%  {m}")
+            shown += 1
+            if shown == TOP:
+                break
+    print()

@@ -1,0 +1,164 @@
+package io.gdastreams.bench;
+
+import io.gdastreams.app.EmbeddedBroker;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.HexFormat;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.stream.Stream;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code gda-streams bench}: passthrough, training and scoring on one broker in one run, each on its own
+ * pre-loaded topic. Standard output carries only the JSON report lines; progress goes to standard error.
+ */
+@Command(name = "bench", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"End-to-end throughput of the training and scoring topologies against a passthrough "
+                + "Kafka Streams app (parse JSON, write JSON) with the same partitions, threads and processing "
+                + "guarantee, on the same broker, in the same run.",
+                "Each stage's input topic is pre-loaded with N seeded synthetic events before its app starts; "
+                        + "the clock runs from the app reaching RUNNING to the broker append time of its last "
+                        + "output (training: of the first model that absorbed all N events). Then "
+                        + "--latency-events are sent at --latency-rate to a caught-up app for latency "
+                        + "(append -> output append) and model freshness (append -> first model including it).",
+                "Prints one JSON line per stage and a final {\"trainingVsPassthrough\", \"scoringVsPassthrough\"}."})
+public final class BenchCommand implements Callable<Integer> {
+
+    private static final long MAX_DEFAULT_WARMUP = 50_000;
+    private static final int WARMUP_PACED_EVENTS = 100;
+
+    @Spec
+    private CommandSpec spec;
+
+    @Option(names = "--classes", defaultValue = "3", description = "Classes K (default: ${DEFAULT-VALUE}).")
+    private int classes;
+
+    @Option(names = "--features", defaultValue = "16", description = "Features d (default: ${DEFAULT-VALUE}).")
+    private int features;
+
+    @Option(names = "--events", defaultValue = "1000000",
+            description = "Events N per stage (default: ${DEFAULT-VALUE}).")
+    private long events;
+
+    @Option(names = "--partitions", defaultValue = "4",
+            description = "Partitions of the event topics (default: ${DEFAULT-VALUE}).")
+    private int partitions;
+
+    @Option(names = "--threads", defaultValue = "2",
+            description = "Stream threads per app (default: ${DEFAULT-VALUE}).")
+    private int threads;
+
+    @Option(names = "--guarantee", defaultValue = "exactly_once_v2", paramLabel = "exactly_once_v2|at_least_once",
+            description = "processing.guarantee of every app (default: ${DEFAULT-VALUE}).")
+    private String guarantee;
+
+    @Option(names = "--seed", defaultValue = "42", description = "Generator seed (default: ${DEFAULT-VALUE}).")
+    private long seed;
+
+    @Option(names = "--latency-events", defaultValue = "2000",
+            description = "Paced events per stage for latency / freshness (default: ${DEFAULT-VALUE}).")
+    private int latencyEvents;
+
+    @Option(names = "--latency-rate", defaultValue = "1000",
+            description = "Paced events per second (default: ${DEFAULT-VALUE}).")
+    private int latencyRate;
+
+    @Option(names = "--publish-interval-ms", defaultValue = "250",
+            description = "Training snapshot interval, gda.publish.interval.ms (default: ${DEFAULT-VALUE}).")
+    private long publishIntervalMs;
+
+    @Option(names = "--warmup-events", defaultValue = "-1",
+            description = "Events per stage of an unmeasured first round that warms up the JIT and the broker "
+                    + "(default: N/10, at most 50000; 0 = none).")
+    private long warmupEvents;
+
+    @Option(names = "--stage-timeout", defaultValue = "900", paramLabel = "SECONDS",
+            description = "Give up on a stage after this long (default: ${DEFAULT-VALUE}).")
+    private long stageTimeoutSeconds;
+
+    @Option(names = "--bootstrap-servers", paramLabel = "HOST:PORT[,...]",
+            description = "Use this cluster instead of an embedded broker (topics are created per run).")
+    private String bootstrapServers;
+
+    @Override
+    public Integer call() {
+        BenchSettings settings;
+        try {
+            settings = new BenchSettings(classes, features, events, partitions, threads, guarantee, seed,
+                    latencyEvents, latencyRate, Duration.ofMillis(publishIntervalMs));
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), e.getMessage());
+        }
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter progress = spec.commandLine().getErr();
+        String runId = HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextInt());
+        EmbeddedBroker broker = null;
+        Path stateDirectory = null;
+        try {
+            String bootstrap = bootstrapServers;
+            if (bootstrap == null) {
+                progress.println("Starting an embedded Kafka broker...");
+                progress.flush();
+                broker = EmbeddedBroker.start(EmbeddedBroker.DEFAULT_START_TIMEOUT);
+                bootstrap = broker.bootstrapServers();
+            }
+            stateDirectory = Files.createTempDirectory("gda-streams-bench-");
+            long warmup = warmupEvents >= 0 ? warmupEvents : Math.min(events / 10, MAX_DEFAULT_WARMUP);
+            if (warmup > 0) {
+                progress.println("warm-up round (" + warmup + " events per stage, not reported)...");
+                progress.flush();
+                try (StageRunner runner = new StageRunner(bootstrap, settings.withEvents(warmup, WARMUP_PACED_EVENTS),
+                        runId + "-warmup", stateDirectory, Duration.ofSeconds(stageTimeoutSeconds), progress)) {
+                    runner.scoring(runner.training().model());
+                    runner.passthrough();
+                }
+            }
+            try (StageRunner runner = new StageRunner(bootstrap, settings, runId, stateDirectory,
+                    Duration.ofSeconds(stageTimeoutSeconds), progress)) {
+                progress.println("passthrough...");
+                progress.flush();
+                StageResult passthrough = runner.passthrough();
+                out.println(BenchReport.stageLine(passthrough, settings));
+                out.flush();
+                progress.println("training...");
+                progress.flush();
+                StageRunner.TrainingRun training = runner.training();
+                out.println(BenchReport.stageLine(training.result(), settings));
+                out.flush();
+                progress.println("scoring...");
+                progress.flush();
+                StageResult scoring = runner.scoring(training.model());
+                out.println(BenchReport.stageLine(scoring, settings));
+                out.println(BenchReport.ratiosLine(passthrough, training.result(), scoring));
+                out.flush();
+            }
+            return 0;
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot create a state directory: " + e.getMessage(), e);
+        } finally {
+            if (broker != null) {
+                broker.close();
+            }
+            if (stateDirectory != null) {
+                deleteTree(stateDirectory);
+            }
+        }
+    }
+
+    private static void deleteTree(Path root) {
+        try (Stream<Path> paths = Files.walk(root)) {
+            paths.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+        } catch (IOException e) {
+            // A leftover temporary directory is not worth failing a finished run for.
+        }
+    }
+}

@@ -1,0 +1,62 @@
+package io.gdastreams.bench;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import io.gdastreams.serde.Json;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The output of {@code gda-streams bench}: one JSON line per stage, then one line with the ratios. The first
+ * four keys of a stage line are fixed ({@code stage, events, seconds, eventsPerSecond}); the run's parameters
+ * and the latency percentiles follow.
+ */
+final class BenchReport {
+
+    /** The latency field name per stage: what the per-event delay means there. */
+    static final String FRESHNESS = "freshnessMs";
+    static final String LATENCY = "latencyMs";
+
+    private BenchReport() {
+    }
+
+    static String stageLine(StageResult result, BenchSettings settings) {
+        Map<String, Object> line = new LinkedHashMap<>();
+        line.put("stage", result.stage());
+        line.put("events", result.events());
+        line.put("seconds", round(result.seconds(), 3));
+        line.put("eventsPerSecond", Math.round(result.eventsPerSecond()));
+        line.put("startupSeconds", round(result.startupSeconds(), 3));
+        line.put("classes", settings.classes());
+        line.put("features", settings.features());
+        line.put("partitions", settings.partitions());
+        line.put("threads", settings.threads());
+        line.put("guarantee", settings.guarantee());
+        String name = result.stage().equals(Stage.TRAINING.label()) ? FRESHNESS : LATENCY;
+        Percentiles latency = result.latency();
+        line.put(name + "Samples", latency.count());
+        line.put(name + "P50", latency.p50());
+        line.put(name + "P99", latency.p99());
+        line.put(name + "Max", latency.max());
+        return write(line);
+    }
+
+    static String ratiosLine(StageResult passthrough, StageResult training, StageResult scoring) {
+        Map<String, Object> line = new LinkedHashMap<>();
+        line.put("trainingVsPassthrough", round(training.eventsPerSecond() / passthrough.eventsPerSecond(), 3));
+        line.put("scoringVsPassthrough", round(scoring.eventsPerSecond() / passthrough.eventsPerSecond(), 3));
+        return write(line);
+    }
+
+    private static double round(double value, int decimals) {
+        double scale = Math.pow(10, decimals);
+        return Math.round(value * scale) / scale;
+    }
+
+    private static String write(Map<String, Object> line) {
+        try {
+            return Json.mapper().writeValueAsString(line);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("cannot write a report line", e);
+        }
+    }
+}

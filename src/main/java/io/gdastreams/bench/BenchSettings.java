@@ -1,0 +1,34 @@
+package io.gdastreams.bench;
+
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * The parameters of one benchmark run.
+ *
+ * @param latencyEvents   events sent at {@code latencyRate} per second after the throughput phase, with the
+ *                        application caught up, to measure per-event latency and model freshness
+ * @param publishInterval the training topology's snapshot interval (bounds model freshness from below)
+ */
+record BenchSettings(int classes, int features, long events, int partitions, int threads, String guarantee,
+                     long seed, int latencyEvents, int latencyRate, Duration publishInterval) {
+
+    static final List<String> GUARANTEES = List.of("exactly_once_v2", "at_least_once");
+
+    BenchSettings {
+        if (classes < 2 || features < 1 || events < 1 || partitions < 1 || threads < 1 || latencyEvents < 0
+                || latencyRate < 1) {
+            throw new IllegalArgumentException("need classes >= 2, and features, events, partitions, threads, "
+                    + "latency rate >= 1");
+        }
+        if (!GUARANTEES.contains(guarantee)) {
+            throw new IllegalArgumentException("guarantee must be one of " + GUARANTEES + ", got " + guarantee);
+        }
+    }
+
+    /** The same run with other event counts (the unmeasured warm-up round). */
+    BenchSettings withEvents(long throughputEvents, int pacedEvents) {
+        return new BenchSettings(classes, features, throughputEvents, partitions, threads, guarantee, seed,
+                pacedEvents, latencyRate, publishInterval);
+    }
+}

@@ -1,0 +1,66 @@
+package io.gdastreams.bench;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.gdastreams.serde.Json;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class BenchReportTest {
+
+    private static final BenchSettings SETTINGS = new BenchSettings(3, 16, 200_000, 4, 2, "exactly_once_v2", 42,
+            2000, 1000, Duration.ofMillis(250));
+
+    @Test
+    void shouldStartEveryStageLineWithTheFourFixedKeys() throws Exception {
+        StageResult scoring = new StageResult("scoring", 200_000, 8.0, 1.5, Percentiles.of(new long[]{30, 10, 20}));
+        JsonNode line = Json.mapper().readTree(BenchReport.stageLine(scoring, SETTINGS));
+        List<String> keys = new ArrayList<>();
+        line.fieldNames().forEachRemaining(keys::add);
+        assertEquals(List.of("stage", "events", "seconds", "eventsPerSecond"), keys.subList(0, 4));
+        assertEquals("scoring", line.get("stage").textValue());
+        assertEquals(200_000, line.get("events").longValue());
+        assertEquals(8.0, line.get("seconds").doubleValue(), 0.0);
+        assertEquals(25_000, line.get("eventsPerSecond").longValue());
+        assertEquals(20, line.get("latencyMsP50").longValue());
+        assertEquals(30, line.get("latencyMsP99").longValue());
+        assertEquals("exactly_once_v2", line.get("guarantee").textValue());
+    }
+
+    @Test
+    void shouldNameTheTrainingDelayFreshness() throws Exception {
+        StageResult training = new StageResult("training", 100, 1.0, 1.0, Percentiles.of(new long[]{400}));
+        JsonNode line = Json.mapper().readTree(BenchReport.stageLine(training, SETTINGS));
+        assertEquals(400, line.get("freshnessMsP50").longValue());
+        assertEquals(1, line.get("freshnessMsSamples").intValue());
+    }
+
+    @Test
+    void shouldReportThroughputRatiosAgainstPassthrough() throws Exception {
+        StageResult passthrough = new StageResult("passthrough", 1000, 2.0, 0, Percentiles.EMPTY);
+        StageResult training = new StageResult("training", 1000, 2.5, 0, Percentiles.EMPTY);
+        StageResult scoring = new StageResult("scoring", 1000, 4.0, 0, Percentiles.EMPTY);
+        JsonNode line = Json.mapper().readTree(BenchReport.ratiosLine(passthrough, training, scoring));
+        List<String> keys = new ArrayList<>();
+        line.fieldNames().forEachRemaining(keys::add);
+        assertEquals(List.of("trainingVsPassthrough", "scoringVsPassthrough"), keys);
+        assertEquals(0.8, line.get("trainingVsPassthrough").doubleValue(), 0.0);
+        assertEquals(0.5, line.get("scoringVsPassthrough").doubleValue(), 0.0);
+    }
+
+    @Test
+    void shouldTakeNearestRankPercentiles() {
+        long[] values = new long[200];
+        for (int i = 0; i < values.length; i++) {
+            values[i] = values.length - i; // 200 .. 1, unsorted on purpose
+        }
+        Percentiles p = Percentiles.of(values);
+        assertEquals(100, p.p50());
+        assertEquals(198, p.p99());
+        assertEquals(200, p.max());
+        assertEquals(200, values[0], "input not modified");
+    }
+}

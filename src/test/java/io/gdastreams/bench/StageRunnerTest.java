@@ -1,0 +1,27 @@
+package io.gdastreams.bench;
+
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.gdastreams.model.Prediction;
+import io.gdastreams.serde.SerdeFactory;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import org.apache.kafka.common.serialization.Serializer;
+import org.junit.jupiter.api.Test;
+
+class StageRunnerTest {
+
+    private final Serializer<Prediction> serializer = SerdeFactory.prediction().serializer();
+
+    @Test
+    void shouldCountOnlyScoredPredictionsAsScoringThroughput() {
+        byte[] scored = serializer.serialize("p", Prediction.scored("1", "a", Map.of("a", 1.0), -2.5, "bench", 3L,
+                null));
+        byte[] unscored = serializer.serialize("p", Prediction.unscored("2", "no model yet", null, null));
+        assertTrue(StageRunner.isScoredPrediction(scored));
+        assertFalse(StageRunner.isScoredPrediction(unscored));
+        assertFalse(StageRunner.isScoredPrediction(null));
+        assertFalse(StageRunner.isScoredPrediction("{}".getBytes(StandardCharsets.UTF_8)));
+    }
+}

@@ -1,0 +1,168 @@
+package io.gdastreams.it;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.ExecutionException;
+import java.util.function.Predicate;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.PartitionInfo;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.Deserializer;
+import org.apache.kafka.streams.StreamsConfig;
+
+/**
+ * A real broker as integration tests use it, whatever runs it (the in-JVM {@link KafkaBroker}, or a container):
+ * topics, a producer, a read_committed reader, and Kafka Streams settings for a fast test application. Only
+ * {@link #bootstrapServers()} and {@link #admin()} differ between brokers; everything else is built on them.
+ */
+public interface TestBroker {
+
+    String bootstrapServers();
+
+    /** A shared admin client; do not close it. */
+    Admin admin();
+
+    /** Creates each topic with the given partition count (replication factor 1) and waits until it exists. */
+    default void createTopics(Map<String, Integer> partitionsByTopic) {
+        List<NewTopic> topics = new ArrayList<>();
+        partitionsByTopic.forEach((name, partitions) -> topics.add(new NewTopic(name, partitions, (short) 1)));
+        try {
+            admin().createTopics(topics).all().get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("cannot create topics " + partitionsByTopic.keySet(), e.getCause());
+        }
+    }
+
+    /**
+     * Kafka Streams settings for a test application: exactly_once_v2, commit every 100 ms, no record cache,
+     * synchronous producer sends (linger.ms=0), replication factor 1 for internal topics.
+     */
+    default Properties streamsProperties(String applicationId, Path stateDir) {
+        Properties props = new Properties();
+        props.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);
+        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
+        props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
+        props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
+        props.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 100);
+        props.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, 0);
+        props.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, 1);
+        props.put(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG), 0);
+        props.put(StreamsConfig.consumerPrefix(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG), "earliest");
+        return props;
+    }
+
+    /** A byte producer with acks=all, idempotence and linger.ms=0; the caller closes it. */
+    default KafkaProducer<byte[], byte[]> producer() {
+        Map<String, Object> config = new HashMap<>();
+        config.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
+        config.put(ProducerConfig.ACKS_CONFIG, "all");
+        config.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+        config.put(ProducerConfig.LINGER_MS_CONFIG, 0);
+        return new KafkaProducer<>(config, new ByteArraySerializer(), new ByteArraySerializer());
+    }
+
+    /** End offset of every partition of {@code topic}, by partition. */
+    default Map<Integer, Long> endOffsets(String topic) {
+        try (KafkaConsumer<byte[], byte[]> consumer = readCommittedConsumer()) {
+            List<TopicPartition> partitions = partitions(consumer, topic);
+            Map<Integer, Long> ends = new HashMap<>();
+            consumer.endOffsets(partitions).forEach((tp, offset) -> ends.put(tp.partition(), offset));
+            return ends;
+        }
+    }
+
+    /**
+     * Reads {@code topic} from the beginning (read_committed, no consumer group) until {@code done} holds for
+     * everything read so far, and returns it; fails after {@code timeout}.
+     */
+    default <K, V> List<ConsumerRecord<K, V>> readUntil(String topic, Deserializer<K> keys, Deserializer<V> values,
+                                                        Predicate<List<ConsumerRecord<K, V>>> done,
+                                                        Duration timeout) {
+        List<ConsumerRecord<K, V>> records = new ArrayList<>();
+        long deadline = System.nanoTime() + timeout.toNanos();
+        try (KafkaConsumer<byte[], byte[]> consumer = readCommittedConsumer()) {
+            consumer.assign(partitions(consumer, topic));
+            consumer.seekToBeginning(consumer.assignment());
+            while (!done.test(records)) {
+                if (System.nanoTime() > deadline) {
+                    throw new AssertionError("timed out after " + timeout + " reading " + topic + "; read "
+                            + records.size() + " records");
+                }
+                for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(100))) {
+                    records.add(new ConsumerRecord<>(r.topic(), r.partition(), r.offset(), r.timestamp(),
+                            r.timestampType(), r.serializedKeySize(), r.serializedValueSize(),
+                            keys.deserialize(r.topic(), r.key()), values.deserialize(r.topic(), r.value()),
+                            r.headers(), r.leaderEpoch()));
+                }
+            }
+        }
+        return records;
+    }
+
+    /**
+     * Every committed record of {@code topic} up to its last stable offset as of the call (a read_committed
+     * consumer's end offsets): what the topic holds now, with nothing still to come counted in.
+     */
+    default <K, V> List<ConsumerRecord<K, V>> readAll(String topic, Deserializer<K> keys, Deserializer<V> values,
+                                                      Duration timeout) {
+        Map<Integer, Long> ends = endOffsets(topic);
+        Map<Integer, Long> positions = new HashMap<>();
+        List<ConsumerRecord<K, V>> records = new ArrayList<>();
+        long deadline = System.nanoTime() + timeout.toNanos();
+        try (KafkaConsumer<byte[], byte[]> consumer = readCommittedConsumer()) {
+            consumer.assign(partitions(consumer, topic));
+            consumer.seekToBeginning(consumer.assignment());
+            while (true) {
+                for (TopicPartition tp : consumer.assignment()) {
+                    positions.put(tp.partition(), consumer.position(tp));
+                }
+                boolean atEnd = ends.entrySet().stream()
+                        .allMatch(e -> positions.getOrDefault(e.getKey(), 0L) >= e.getValue());
+                if (atEnd) {
+                    return records;
+                }
+                if (System.nanoTime() > deadline) {
+                    throw new AssertionError("timed out after " + timeout + " reading " + topic + " to " + ends);
+                }
+                for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(100))) {
+                    records.add(new ConsumerRecord<>(r.topic(), r.partition(), r.offset(), r.timestamp(),
+                            r.timestampType(), r.serializedKeySize(), r.serializedValueSize(),
+                            keys.deserialize(r.topic(), r.key()), values.deserialize(r.topic(), r.value()),
+                            r.headers(), r.leaderEpoch()));
+                }
+            }
+        }
+    }
+
+    private KafkaConsumer<byte[], byte[]> readCommittedConsumer() {
+        Map<String, Object> config = new HashMap<>();
+        config.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
+        config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        return new KafkaConsumer<>(config, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+    }
+
+    private static List<TopicPartition> partitions(KafkaConsumer<byte[], byte[]> consumer, String topic) {
+        List<TopicPartition> partitions = new ArrayList<>();
+        for (PartitionInfo info : consumer.partitionsFor(topic, Duration.ofSeconds(30))) {
+            partitions.add(new TopicPartition(topic, info.partition()));
+        }
+        return partitions;
+    }
+}

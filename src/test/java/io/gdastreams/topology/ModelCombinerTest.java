@@ -1,0 +1,137 @@
+package io.gdastreams.topology;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.gdastreams.math.RunningGaussian;
+import io.gdastreams.model.ClassParameters;
+import io.gdastreams.model.DeadLetter;
+import io.gdastreams.model.ModelParameters;
+import io.gdastreams.model.PartialSnapshot;
+import io.gdastreams.model.PartitionProgress;
+import io.gdastreams.serde.SerdeFactory;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.TreeMap;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.processor.TaskId;
+import org.apache.kafka.streams.processor.api.MockProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.Stores;
+import org.junit.jupiter.api.Test;
+
+/** ModelCombiner driven directly over a store left by an earlier run. */
+class ModelCombinerTest {
+
+    private static final String PARTIALS = "training-test-class-stats-partials-repartition";
+    private static final double TOLERANCE = 1e-12;
+
+    @Test
+    void shouldDiscardStoredSnapshotsOfAnotherSchemaWhenTheConfiguredSchemaChanged() {
+        MockProcessorContext<String, TrainingOutput> context = context();
+        KeyValueStore<String, byte[]> store = context.getStateStore(TrainingTopology.COMBINER_STORE);
+        // An earlier run fixed the schema [a, b] from the data and kept partition 0's snapshot.
+        store.put("schema", "[\"a\", \"b\"]".getBytes(StandardCharsets.UTF_8));
+        byte[] stale = encode(snapshot(0, List.of("a", "b"), new double[][] {{1, 2}, {3, 4}}));
+        store.put("partial:0", stale);
+        // Now [a, b, c] is configured; partition 1 starts afresh with it.
+        TrainingSettings settings = TrainingSettings.defaults(Topics.defaults()).withModelId("m")
+                .withFeatures(List.of("a", "b", "c"));
+        ModelCombiner combiner = new ModelCombiner(settings);
+        combiner.init(context);
+
+        context.setRecordMetadata(PARTIALS, 0, 7);
+        combiner.process(new Record<>("m", encode(snapshot(1, List.of("a", "b", "c"),
+                new double[][] {{1, 2, 3}, {3, 4, 8}, {5, 6, 7}})), 0L));
+
+        List<ModelParameters> models = new ArrayList<>();
+        List<DeadLetter> letters = new ArrayList<>();
+        context.forwarded().forEach(f -> {
+            if (f.record().value() instanceof TrainingOutput.Model m) {
+                models.add(m.model());
+            } else if (f.record().value() instanceof TrainingOutput.Rejected r) {
+                letters.add(r.deadLetter());
+            }
+        });
+        assertEquals(1, letters.size(), letters.toString());
+        assertTrue(letters.get(0).reason().contains("schema conflict"), letters.get(0).reason());
+        assertEquals("training-test-model-combiner-changelog", letters.get(0).topic());
+        assertEquals(-1, letters.get(0).offset());
+        assertEquals(Base64.getEncoder().encodeToString("partial:0".getBytes(StandardCharsets.UTF_8)),
+                letters.get(0).keyBase64());
+        assertEquals(Base64.getEncoder().encodeToString(stale), letters.get(0).valueBase64(), "original bytes");
+        assertEquals(1, models.size());
+        ModelParameters model = models.get(0);
+        assertEquals(List.of("a", "b", "c"), model.features());
+        assertEquals(Map.of("1", 3L), model.sources());
+        assertEquals(3, model.totalCount());
+        ClassParameters x = model.classes().get(0);
+        // mean of (1,2,3), (3,4,8), (5,6,7); MLE covariance by hand: deviations (-2,-2,-3), (0,0,2), (2,2,1).
+        assertArrayEquals(new double[] {3, 4, 6}, x.mean(), TOLERANCE);
+        assertArrayEquals(new double[] {8.0 / 3, 8.0 / 3, 8.0 / 3}, x.covariance()[0], TOLERANCE);
+        assertArrayEquals(new double[] {8.0 / 3, 8.0 / 3, 14.0 / 3}, x.covariance()[2], TOLERANCE);
+        assertEquals(null, store.get("partial:0"), "the stale snapshot is gone from the store");
+    }
+
+    @Test
+    void shouldKeepASchemaWhoseFeatureNamesContainLineBreaksAcrossRestarts() {
+        MockProcessorContext<String, TrainingOutput> context = context();
+        List<String> features = List.of("a\nb", "c"); // any JSON key is a valid feature name
+        TrainingSettings settings = TrainingSettings.defaults(Topics.defaults()).withModelId("m");
+        ModelCombiner combiner = new ModelCombiner(settings);
+        combiner.init(context);
+        context.setRecordMetadata(PARTIALS, 0, 0);
+        combiner.process(new Record<>("m", encode(snapshot(0, features, new double[][] {{1, 2}})), 0L));
+
+        ModelCombiner restarted = new ModelCombiner(settings); // a new task over the same store
+        restarted.init(context);
+        context.resetForwards();
+        context.setRecordMetadata(PARTIALS, 0, 1);
+        restarted.process(new Record<>("m", encode(snapshot(0, features, new double[][] {{1, 2}, {3, 6}})), 0L));
+
+        List<TrainingOutput> out = new ArrayList<>();
+        context.forwarded().forEach(f -> out.add(f.record().value()));
+        assertEquals(1, out.size(), out.toString());
+        ModelParameters model = ((TrainingOutput.Model) out.get(0)).model();
+        assertEquals(features, model.features());
+        assertEquals(2, model.version());
+        assertArrayEquals(new double[] {2, 4}, model.classes().get(0).mean(), TOLERANCE);
+        assertArrayEquals(new double[] {1, 2}, model.classes().get(0).covariance()[0], TOLERANCE);
+    }
+
+    private static PartialSnapshot snapshot(int partition, List<String> features, double[][] points) {
+        RunningGaussian g = new RunningGaussian(features.size());
+        for (double[] p : points) {
+            g.update(p);
+        }
+        TreeMap<String, RunningGaussian> classes = new TreeMap<>();
+        classes.put("x", g);
+        return new PartialSnapshot("m", new PartitionProgress(partition, points.length, points.length, 0, features),
+                classes);
+    }
+
+    private static byte[] encode(PartialSnapshot snapshot) {
+        return SerdeFactory.partialSnapshot().serializer().serialize(null, snapshot);
+    }
+
+    private static MockProcessorContext<String, TrainingOutput> context() {
+        Properties props = new Properties();
+        props.put(StreamsConfig.APPLICATION_ID_CONFIG, "training-test");
+        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
+        MockProcessorContext<String, TrainingOutput> context = new MockProcessorContext<>(props, new TaskId(1, 0),
+                null);
+        context.setCurrentSystemTimeMs(0L);
+        KeyValueStore<String, byte[]> store = Stores.keyValueStoreBuilder(
+                Stores.inMemoryKeyValueStore(TrainingTopology.COMBINER_STORE), SerdeFactory.string(),
+                SerdeFactory.rawBytes()).withLoggingDisabled().build();
+        store.init(context.getStateStoreContext(), store);
+        context.addStateStore(store);
+        return context;
+    }
+}

@@ -1,0 +1,38 @@
+package io.gdastreams.topology;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.gdastreams.math.ClassSummary;
+import io.gdastreams.model.ClassParameters;
+import io.gdastreams.model.ModelParameters;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class ModelConversionTest {
+
+    private static ModelParameters model(double[][] covariance) {
+        return new ModelParameters("m", 1, List.of("a", "b"), 4,
+                List.of(new ClassParameters("x", 4, 1.0, new double[] {1, 2}, covariance)), Map.of(),
+                "2026-01-01T00:00:00Z");
+    }
+
+    @Test
+    void shouldRecoverTheScatterAsCovarianceTimesCount() {
+        ClassSummary x = ModelConversion.classSummaries(model(new double[][] {{2, 0.5}, {0.5, 1}})).get(0);
+        assertEquals(4, x.count());
+        assertArrayEquals(new double[] {8, 2}, x.scatter()[0], 0.0);
+        assertArrayEquals(new double[] {2, 4}, x.scatter()[1], 0.0);
+    }
+
+    @Test
+    void shouldRefuseAnAsymmetricCovariance() {
+        // Cholesky reads one triangle only: this would silently be scored as correlation -0.5 instead of +0.5.
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> ModelConversion.classSummaries(model(new double[][] {{1, 0.5}, {-0.5, 1}})));
+        assertTrue(e.getMessage().contains("not symmetric"), e.getMessage());
+    }
+}

@@ -1,0 +1,80 @@
+package io.gdastreams.topology;
+
+import static io.gdastreams.topology.ScoringFixtures.iris;
+import static io.gdastreams.topology.ScoringFixtures.irisModel;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.gdastreams.model.PendingEvent;
+import io.gdastreams.model.Prediction;
+import io.gdastreams.model.Prediction.Status;
+import io.gdastreams.serde.Json;
+import io.gdastreams.serde.SerdeFactory;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.processor.TaskId;
+import org.apache.kafka.streams.processor.api.MockProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.Stores;
+import org.junit.jupiter.api.Test;
+
+/**
+ * ScoringProcessor driven directly, for what the TopologyTestDriver cannot do: Kafka Streams re-initialises the
+ * same processor instance when a suspended task resumes (cooperative rebalance), over the store it left behind.
+ */
+class ScoringProcessorTest {
+
+    private static final String TOPIC = "unlabelled-events";
+
+    @Test
+    void shouldCountHeldEventsOnceWhenTheSameProcessorIsReinitialised() throws Exception {
+        ScoringSettings settings = ScoringSettings.defaults(ScoringFixtures.MODEL_ID).withMaxPending(3);
+        CompiledModelCache cache = new CompiledModelCache(settings.modelId(), settings.fitOptions());
+        MockProcessorContext<byte[], Object> context = context();
+        ScoringProcessor processor = new ScoringProcessor(settings, cache);
+        processor.init(context);
+        List<ScoringFixtures.Row> rows = iris();
+
+        send(processor, context, 0, rows.get(0).features());
+        send(processor, context, 1, rows.get(50).features());
+        processor.init(context); // task suspended and resumed: same instance, same store
+        send(processor, context, 2, rows.get(100).features());
+        assertTrue(context.forwarded().isEmpty(), "3 events fit a bound of 3: all held, none answered yet");
+
+        cache.offer(irisModel(1));
+        var punctuators = context.scheduledPunctuators();
+        punctuators.get(punctuators.size() - 1).getPunctuator().punctuate(1_000L);
+        List<Prediction> out = context.forwarded().stream().map(f -> (Prediction) f.record().value()).toList();
+        assertEquals(List.of("e0", "e1", "e2"), out.stream().map(Prediction::id).toList());
+        assertTrue(out.stream().allMatch(p -> p.status() == Status.SCORED), out.toString());
+        assertEquals(List.of("setosa", "versicolor", "virginica"), out.stream().map(Prediction::label).toList());
+    }
+
+    private static MockProcessorContext<byte[], Object> context() {
+        Properties props = new Properties();
+        props.put(StreamsConfig.APPLICATION_ID_CONFIG, "scoring-processor-test");
+        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
+        MockProcessorContext<byte[], Object> context = new MockProcessorContext<>(props, new TaskId(0, 0), null);
+        KeyValueStore<Long, PendingEvent> pending = Stores.keyValueStoreBuilder(
+                Stores.inMemoryKeyValueStore(ScoringTopology.PENDING_STORE), SerdeFactory.sequence(),
+                SerdeFactory.pendingEvent()).withLoggingDisabled().build();
+        pending.init(context.getStateStoreContext(), pending);
+        context.addStateStore(pending);
+        var models = Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(ScoringTopology.MODEL_STORE),
+                SerdeFactory.string(), SerdeFactory.model()).withLoggingDisabled().build();
+        models.init(context.getStateStoreContext(), models);
+        context.addStateStore(models);
+        return context;
+    }
+
+    private static void send(ScoringProcessor processor, MockProcessorContext<byte[], Object> context, int offset,
+                             Map<String, Double> features) throws Exception {
+        context.setRecordMetadata(TOPIC, 0, offset);
+        byte[] value = Json.mapper().writeValueAsBytes(Map.of("features", features));
+        processor.process(new Record<>(("e" + offset).getBytes(StandardCharsets.UTF_8), value, 0L));
+    }
+}
