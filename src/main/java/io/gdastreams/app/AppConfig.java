@@ -41,7 +41,14 @@ public final class AppConfig {
     public static final String GDA_ENV_PREFIX = "GDA_";
     public static final String KAFKA_ENV_PREFIX = "KAFKA_STREAMS_";
 
-    /** Kafka Streams settings we default differently from Kafka (the file and environment may override them). */
+    /**
+     * Kafka Streams settings we default differently from Kafka (the file and environment may override them).
+     * {@code processing.exception.handler.global.enabled=true}: the scorer's global model updater catches every
+     * exception of its own (a bad model record is logged and skipped), so the handler changes nothing today; it
+     * makes a configured {@code processing.exception.handler} govern the global thread like the stream threads,
+     * anticipates the Kafka 5.0 default, and silences Kafka Streams' start-up warning that it is disabled. The
+     * record size limits: {@link RecordSizeLimits}.
+     */
     static final Map<String, String> KAFKA_DEFAULTS = kafkaDefaults();
 
     private final Map<ConfigKey, String> values;
@@ -101,6 +108,7 @@ public final class AppConfig {
     private static Map<String, String> kafkaDefaults() {
         Map<String, String> defaults = new LinkedHashMap<>();
         defaults.put("processing.guarantee", "exactly_once_v2");
+        defaults.put("processing.exception.handler.global.enabled", "true");
         defaults.putAll(RecordSizeLimits.streamsDefaults());
         return Collections.unmodifiableMap(defaults);
     }
@@ -226,6 +234,11 @@ public final class AppConfig {
         return v.isEmpty() ? OptionalDouble.empty() : OptionalDouble.of(Double.parseDouble(v));
     }
 
+    /** Most distinct labels per training task; events of further labels are dead-lettered. */
+    public int maxClasses() {
+        return Integer.parseInt(raw(ConfigKey.MAX_CLASSES));
+    }
+
     public int pendingMax() {
         return Integer.parseInt(raw(ConfigKey.PENDING_MAX));
     }
@@ -250,7 +263,7 @@ public final class AppConfig {
 
     /** What the training topology needs, from this configuration. */
     public TrainingSettings trainingSettings() {
-        return new TrainingSettings(topics(), modelId(), features(), publishInterval());
+        return new TrainingSettings(topics(), modelId(), features(), publishInterval(), maxClasses());
     }
 
     /** What the scoring topology needs, from this configuration. */

@@ -16,7 +16,7 @@ import org.apache.kafka.streams.StreamsConfig;
  * <p>Every limit on the way is raised to one bound, {@link #MAX_RECORD_BYTES}: the producers' request size and
  * buffer (a record larger than either is refused before it is sent), and {@code max.message.bytes} of every topic
  * that carries large records: the internal topics Kafka Streams creates (through the {@code topic.} prefix) and
- * the model and dead-letter topics {@link TopicProvisioner} creates. A topic-level {@code max.message.bytes}
+ * the model topic {@link TopicProvisioner} creates. A topic-level {@code max.message.bytes}
  * overrides the broker's {@code message.max.bytes}, so no broker setting is needed. Consumers need nothing:
  * their fetch sizes are soft limits (a batch larger than the fetch size is still returned, alone).
  */
@@ -43,7 +43,7 @@ public final class RecordSizeLimits {
         return defaults;
     }
 
-    /** Topic configuration for a topic we create that carries large records (the model, dead letters). */
+    /** Topic configuration for a topic we create that carries large records (the model). */
     public static Map<String, String> largeRecordTopicConfig() {
         return Map.of(TopicConfig.MAX_MESSAGE_BYTES_CONFIG, Integer.toString(MAX_RECORD_BYTES));
     }

@@ -20,8 +20,9 @@ import org.slf4j.LoggerFactory;
 /**
  * Creates the application's topics when they are missing: the event topics with {@code gda.partitions}
  * partitions, the model topic with one partition and log compaction (it holds the latest model per model id).
- * The model and dead-letter topics get {@code max.message.bytes} = {@link RecordSizeLimits#MAX_RECORD_BYTES}
- * (a model at d = 256 is megabytes of JSON). Existing topics are left as they are.
+ * The model topic gets {@code max.message.bytes} = {@link RecordSizeLimits#MAX_RECORD_BYTES} (a model at
+ * d = 256 is megabytes of JSON; dead letters and predictions are kept below 1 MiB by the topologies).
+ * Existing topics are left as they are.
  */
 public final class TopicProvisioner {
 
@@ -35,12 +36,10 @@ public final class TopicProvisioner {
     public static List<NewTopic> plan(Topics topics, int partitions, short replicationFactor) {
         Optional<Short> replication = replicationFactor < 0 ? Optional.empty() : Optional.of(replicationFactor);
         List<NewTopic> plan = new ArrayList<>();
-        for (String name : List.of(topics.labelled(), topics.unlabelled(), topics.predictions())) {
+        for (String name : List.of(topics.labelled(), topics.unlabelled(), topics.predictions(),
+                topics.deadLetters())) {
             plan.add(new NewTopic(name, Optional.of(partitions), replication));
         }
-        // A dead letter can carry a whole partial snapshot (an unreadable one, or a damaged combiner entry).
-        plan.add(new NewTopic(topics.deadLetters(), Optional.of(partitions), replication)
-                .configs(RecordSizeLimits.largeRecordTopicConfig()));
         Map<String, String> modelConfig = new HashMap<>(RecordSizeLimits.largeRecordTopicConfig());
         modelConfig.put(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT);
         plan.add(new NewTopic(topics.model(), Optional.of(1), replication).configs(modelConfig));

@@ -239,7 +239,7 @@ final class ModelCombiner implements Processor<String, byte[], String, TrainingO
 
     private void reject(Record<String, byte[]> record, RecordMetadata source, String reason) {
         byte[] key = record.key() == null ? null : record.key().getBytes(StandardCharsets.UTF_8);
-        context.forward(record.withValue(new TrainingOutput.Rejected(key,
+        context.forward(record.withValue(new TrainingOutput.Rejected(OutputKey.of(key),
                 DeadLetters.of(reason, source.topic(), source.partition(), source.offset(), key, record.value()))));
     }
 }

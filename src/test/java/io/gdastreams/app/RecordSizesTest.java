@@ -86,7 +86,6 @@ class RecordSizesTest {
         assertEquals(bound, plan.get(topics.model()).configs().get(TopicConfig.MAX_MESSAGE_BYTES_CONFIG));
         assertEquals(TopicConfig.CLEANUP_POLICY_COMPACT,
                 plan.get(topics.model()).configs().get(TopicConfig.CLEANUP_POLICY_CONFIG));
-        assertEquals(bound, plan.get(topics.deadLetters()).configs().get(TopicConfig.MAX_MESSAGE_BYTES_CONFIG));
     }
 
     @Test

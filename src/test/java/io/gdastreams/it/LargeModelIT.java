@@ -112,7 +112,7 @@ class LargeModelIT {
                 assertClose(reference, c);
             }
             String applicationId = trainingProperties.getProperty("application.id");
-            assertTopicsAllowTheRecordBound(broker, List.of(topics.model(), topics.deadLetters(),
+            assertTopicsAllowTheRecordBound(broker, List.of(topics.model(),
                     TrainingTopology.partialsTopic(applicationId),
                     applicationId + "-" + TrainingTopology.COMBINER_STORE + "-changelog",
                     applicationId + "-" + TrainingTopology.CLASS_STATS_STORE + "-changelog"));

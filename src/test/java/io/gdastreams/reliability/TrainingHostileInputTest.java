@@ -47,13 +47,16 @@ class TrainingHostileInputTest {
         long nextOffset;
 
         Driver() {
+            this(TrainingSettings.defaults(TOPICS).withModelId(MODEL_ID).withFeatures(HostileRecords.FEATURES)
+                    .withPublishInterval(INTERVAL));
+        }
+
+        Driver(TrainingSettings settings) {
             Properties props = new Properties();
             props.put(StreamsConfig.APPLICATION_ID_CONFIG, "training-hostile");
             props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
             props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
             props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
-            TrainingSettings settings = TrainingSettings.defaults(TOPICS).withModelId(MODEL_ID)
-                    .withFeatures(HostileRecords.FEATURES).withPublishInterval(INTERVAL);
             driver = new TopologyTestDriver(TrainingTopology.build(settings), props);
             events = driver.createInputTopic(TOPICS.labelled(), SerdeFactory.rawBytes().serializer(),
                     SerdeFactory.rawBytes().serializer());
@@ -111,6 +114,42 @@ class TrainingHostileInputTest {
             } else {
                 assertEquals(3, model.totalCount(), hostile.kind() + " is a valid labelled event");
                 assertEquals(0, dead.size());
+            }
+        }
+    }
+
+    @Test
+    void shouldDeadLetterEventsOfNewLabelsBeyondTheClassBoundAndKeepTrainingKnownOnes() {
+        int maxClasses = 3;
+        List<IrisRows.Row> rows = IrisRows.all();
+        String longest = "L".repeat(256);
+        try (Driver d = new Driver(TrainingSettings.defaults(TOPICS).withModelId(MODEL_ID)
+                .withFeatures(HostileRecords.FEATURES).withPublishInterval(INTERVAL).withMaxClasses(maxClasses))) {
+            IrisRows.Row first = rows.get(0);
+            d.send("a".getBytes(), HostileRecords.validEvent(first.x(), longest));
+            d.send("b".getBytes(), HostileRecords.validEvent(first.x(), "setosa"));
+            d.send("c".getBytes(), HostileRecords.validEvent(first.x(), "versicolor"));
+            int floods = 5;
+            long[] offsets = new long[floods];
+            for (int i = 0; i < floods; i++) {
+                offsets[i] = d.send(("flood-" + i).getBytes(), HostileRecords.validEvent(first.x(), "flood-" + i));
+            }
+            d.send("d".getBytes(), HostileRecords.validEvent(rows.get(1).x(), "setosa"));
+            d.send("e".getBytes(), HostileRecords.validEvent(rows.get(2).x(), longest));
+
+            ModelParameters model = d.lastModel();
+            assertEquals(List.of(longest, "setosa", "versicolor"),
+                    model.classes().stream().map(c -> c.label()).sorted().toList());
+            assertEquals(5, model.totalCount(), "known labels keep training after the bound is reached");
+            assertEquals(2, model.classes().stream().filter(c -> c.label().equals("setosa")).findFirst()
+                    .orElseThrow().count());
+            List<DeadLetter> dead = d.deadLetters();
+            assertEquals(floods, dead.size(), "one dead letter per event of a label beyond the bound");
+            for (int i = 0; i < floods; i++) {
+                assertEquals("too many classes: label 'flood-" + i + "' would be class 4 of partition 0 (at most 3,"
+                        + " gda.max.classes)", dead.get(i).reason());
+                assertEquals(offsets[i], dead.get(i).offset());
+                assertEquals(TOPICS.labelled(), dead.get(i).topic());
             }
         }
     }
