@@ -15,7 +15,7 @@ import java.util.Objects;
  *                 event, as the sorted feature names of that event (the combiner then keeps the first schema it
  *                 sees and rejects partials with another one)
  * @param publishInterval wall-clock interval at which each task sends its cumulative partial statistics (when
- *                        they changed); every accepted partial publishes a new model version
+ *                        they changed); the combiner publishes at most one model version per interval
  * @param maxClasses most distinct labels a training task keeps statistics for (K·d² numbers each, in its state
  *                   and in every model); events of further labels are dead-lettered
  */
