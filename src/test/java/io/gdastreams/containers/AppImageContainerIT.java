@@ -58,6 +58,8 @@ class AppImageContainerIT {
     // Against the image's MaxRAMPercentage of a 24 GiB host: two applications beside other builds.
     private static final String APP_JAVA_OPTIONS = "-Xmx256m";
     private static final String CONFIG = "/app/config/app.properties";
+    // The broker logs about 1,800 lines at start-up; the end of each log is what explains a failure.
+    private static final int FAILURE_LOG_LINES = 300;
 
     @Test
     void shouldTrainAndScoreIrisWithTheApplicationImageAgainstTheBrokerContainer() throws Exception {
@@ -110,8 +112,8 @@ class AppImageContainerIT {
             }
             System.out.printf("application image smoke test passed in %.1f s (image build included)%n", seconds(t0));
         } catch (Throwable failure) {
-            logs.forEach((name, log) -> System.out.printf("----- %s container log -----%n%s%n", name,
-                    log.toUtf8String()));
+            logs.forEach((name, log) -> System.out.printf("----- %s container log (last %d lines) -----%n%s%n",
+                    name, FAILURE_LOG_LINES, lastLines(log.toUtf8String(), FAILURE_LOG_LINES)));
             throw failure;
         } finally {
             built.cancel(true);
@@ -222,6 +224,11 @@ class AppImageContainerIT {
         ToStringConsumer log = new ToStringConsumer();
         logs.put(name, log);
         return log;
+    }
+
+    private static String lastLines(String text, int count) {
+        List<String> lines = text.lines().toList();
+        return String.join("\n", lines.subList(Math.max(0, lines.size() - count), lines.size()));
     }
 
     private static String key(IrisGolden.Row row) {
