@@ -15,6 +15,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -45,10 +46,10 @@ public final class AppConfig {
      * {@code processing.exception.handler.global.enabled=true}: the scorer's global model updater catches every
      * exception of its own (a bad model record is logged and skipped), so the handler changes nothing today; it
      * makes a configured {@code processing.exception.handler} govern the global thread like the stream threads,
-     * anticipates the Kafka 5.0 default, and silences Kafka Streams' start-up warning that it is disabled.
+     * anticipates the Kafka 5.0 default, and silences Kafka Streams' start-up warning that it is disabled. The
+     * record size limits: {@link RecordSizeLimits}.
      */
-    static final Map<String, String> KAFKA_DEFAULTS = Map.of("processing.guarantee", "exactly_once_v2",
-            "processing.exception.handler.global.enabled", "true");
+    static final Map<String, String> KAFKA_DEFAULTS = kafkaDefaults();
 
     private final Map<ConfigKey, String> values;
     private final Map<ConfigKey, String> origins;
@@ -102,6 +103,14 @@ public final class AppConfig {
             throw new IllegalStateException("cannot read resource " + resource, e);
         }
         return resolve(properties, "resource " + resource, env);
+    }
+
+    private static Map<String, String> kafkaDefaults() {
+        Map<String, String> defaults = new LinkedHashMap<>();
+        defaults.put("processing.guarantee", "exactly_once_v2");
+        defaults.put("processing.exception.handler.global.enabled", "true");
+        defaults.putAll(RecordSizeLimits.streamsDefaults());
+        return Collections.unmodifiableMap(defaults);
     }
 
     static AppConfig resolve(Properties file, String fileOrigin, Map<String, String> env) {
