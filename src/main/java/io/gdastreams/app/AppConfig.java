@@ -15,6 +15,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -40,8 +41,15 @@ public final class AppConfig {
     public static final String GDA_ENV_PREFIX = "GDA_";
     public static final String KAFKA_ENV_PREFIX = "KAFKA_STREAMS_";
 
-    /** Kafka Streams settings we default differently from Kafka (the file and environment may override them). */
-    static final Map<String, String> KAFKA_DEFAULTS = Map.of("processing.guarantee", "exactly_once_v2");
+    /**
+     * Kafka Streams settings we default differently from Kafka (the file and environment may override them).
+     * {@code processing.exception.handler.global.enabled=true}: the scorer's global model updater catches every
+     * exception of its own (a bad model record is logged and skipped), so the handler changes nothing today; it
+     * makes a configured {@code processing.exception.handler} govern the global thread like the stream threads,
+     * anticipates the Kafka 5.0 default, and silences Kafka Streams' start-up warning that it is disabled. The
+     * record size limits: {@link RecordSizeLimits}.
+     */
+    static final Map<String, String> KAFKA_DEFAULTS = kafkaDefaults();
 
     private final Map<ConfigKey, String> values;
     private final Map<ConfigKey, String> origins;
@@ -95,6 +103,14 @@ public final class AppConfig {
             throw new IllegalStateException("cannot read resource " + resource, e);
         }
         return resolve(properties, "resource " + resource, env);
+    }
+
+    private static Map<String, String> kafkaDefaults() {
+        Map<String, String> defaults = new LinkedHashMap<>();
+        defaults.put("processing.guarantee", "exactly_once_v2");
+        defaults.put("processing.exception.handler.global.enabled", "true");
+        defaults.putAll(RecordSizeLimits.streamsDefaults());
+        return Collections.unmodifiableMap(defaults);
     }
 
     static AppConfig resolve(Properties file, String fileOrigin, Map<String, String> env) {
@@ -218,6 +234,11 @@ public final class AppConfig {
         return v.isEmpty() ? OptionalDouble.empty() : OptionalDouble.of(Double.parseDouble(v));
     }
 
+    /** Most distinct labels per training task; events of further labels are dead-lettered. */
+    public int maxClasses() {
+        return Integer.parseInt(raw(ConfigKey.MAX_CLASSES));
+    }
+
     public int pendingMax() {
         return Integer.parseInt(raw(ConfigKey.PENDING_MAX));
     }
@@ -242,7 +263,7 @@ public final class AppConfig {
 
     /** What the training topology needs, from this configuration. */
     public TrainingSettings trainingSettings() {
-        return new TrainingSettings(topics(), modelId(), features(), publishInterval());
+        return new TrainingSettings(topics(), modelId(), features(), publishInterval(), maxClasses());
     }
 
     /** What the scoring topology needs, from this configuration. */

@@ -20,6 +20,7 @@ public enum ConfigKey {
     TOPIC_PREDICTIONS("gda.topic.predictions", "predictions", ValueType.TOPIC),
     TOPIC_DEAD_LETTERS("gda.topic.dead-letters", "dead-letters", ValueType.TOPIC),
     PUBLISH_INTERVAL_MS("gda.publish.interval.ms", "1000", ValueType.POSITIVE_LONG),
+    MAX_CLASSES("gda.max.classes", "1000", ValueType.POSITIVE_INT),
     COVARIANCE("gda.covariance", "full", ValueType.COVARIANCE),
     ESTIMATOR("gda.estimator", "mle", ValueType.ESTIMATOR),
     REG_PARAM("gda.reg.param", "0.0", ValueType.UNIT_INTERVAL),

@@ -1,5 +1,6 @@
 package io.gdastreams.app;
 
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Properties;
 import java.util.concurrent.atomic.AtomicReference;
@@ -34,6 +35,8 @@ final class StreamsApp implements AutoCloseable {
 
     StreamsApp(String name, Topology topology, Properties properties, OnThreadFailure policy) {
         this.name = name;
+        UnfinishedStoreCleaner.clean(Path.of(new StreamsConfig(properties).getString(StreamsConfig.STATE_DIR_CONFIG)),
+                applicationId(properties));
         this.streams = new KafkaStreams(topology, properties);
         streams.setUncaughtExceptionHandler(e -> {
             failure.compareAndSet(null, e);

@@ -2,6 +2,7 @@ package io.gdastreams.app;
 
 import io.gdastreams.topology.Topics;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -19,6 +20,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Creates the application's topics when they are missing: the event topics with {@code gda.partitions}
  * partitions, the model topic with one partition and log compaction (it holds the latest model per model id).
+ * The model topic gets {@code max.message.bytes} = {@link RecordSizeLimits#MAX_RECORD_BYTES} (a model at
+ * d = 256 is megabytes of JSON; dead letters and predictions are kept below 1 MiB by the topologies).
  * Existing topics are left as they are.
  */
 public final class TopicProvisioner {
@@ -37,8 +40,9 @@ public final class TopicProvisioner {
                 topics.deadLetters())) {
             plan.add(new NewTopic(name, Optional.of(partitions), replication));
         }
-        plan.add(new NewTopic(topics.model(), Optional.of(1), replication)
-                .configs(Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT)));
+        Map<String, String> modelConfig = new HashMap<>(RecordSizeLimits.largeRecordTopicConfig());
+        modelConfig.put(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT);
+        plan.add(new NewTopic(topics.model(), Optional.of(1), replication).configs(modelConfig));
         return plan;
     }
 

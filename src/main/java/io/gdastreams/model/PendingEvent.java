@@ -3,13 +3,30 @@ package io.gdastreams.model;
 import java.util.Map;
 
 /**
- * A decoded unlabelled event that arrived before any model existed, held by the scorer until the first model
- * arrives (the value of the scorer's pending store).
+ * An unlabelled event that arrived before any model existed, held by the scorer until the first model arrives
+ * (the value of the scorer's pending store). It keeps where it came from and its original bytes, so that an event
+ * the model then cannot score (unknown features) is dead-lettered like any other.
+ *
+ * <p>Two forms, both read by the current scorer: entries written since the source was kept carry
+ * {@code topic}/{@code partition}/{@code offset} and the original {@code value} (the features are decoded again
+ * from it on release, so the entry is never larger than the value plus its key), and {@code features} is null;
+ * entries written before carry {@code features} only (the new fields are absent from their JSON and read as
+ * null). An older scorer reading a new entry ignores the new fields and finds no features.
  *
  * @param key       the original record key, byte for byte (null when the record had none)
  * @param id        event id, else the record key as text; may be null
- * @param features  feature values by name (missing features are simply absent)
+ * @param features  feature values by name (missing features are simply absent); null when {@code value} is kept
  * @param timestamp the original record timestamp, kept on the eventual output
+ * @param topic     source topic; null in entries of the older form
+ * @param partition source partition; null in entries of the older form
+ * @param offset    source offset; null in entries of the older form
+ * @param value     the original record value, byte for byte; null in entries of the older form
  */
-public record PendingEvent(byte[] key, String id, Map<String, Double> features, long timestamp) {
+public record PendingEvent(byte[] key, String id, Map<String, Double> features, long timestamp, String topic,
+                           Integer partition, Long offset, byte[] value) {
+
+    /** An entry of the older form: decoded features, no source coordinates, no original value. */
+    public PendingEvent(byte[] key, String id, Map<String, Double> features, long timestamp) {
+        this(key, id, features, timestamp, null, null, null, null);
+    }
 }

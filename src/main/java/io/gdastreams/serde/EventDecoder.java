@@ -22,6 +22,13 @@ public final class EventDecoder {
      */
     public static final double MAX_ABS_VALUE = 1e100;
 
+    /**
+     * Longest label (UTF-16 characters). A label is repeated in every model and prediction, once per class; this
+     * bound (with no control characters, which JSON would escape to 6 bytes) keeps a prediction of
+     * {@code gda.max.classes} classes within a broker record.
+     */
+    public static final int MAX_LABEL_CHARS = 256;
+
     /** A feature map larger than this is refused before any schema check (a guard against giant records). */
     public static final int MAX_FEATURES = 10_000;
 
@@ -43,6 +50,14 @@ public final class EventDecoder {
         String label = labelNode.textValue();
         if (label.isBlank()) {
             return Decoded.failed("label is blank");
+        }
+        if (label.length() > MAX_LABEL_CHARS) {
+            return Decoded.failed("label too long: " + label.length() + " characters > " + MAX_LABEL_CHARS
+                    + ": " + abbreviate(label));
+        }
+        int control = label.codePoints().filter(Character::isISOControl).findFirst().orElse(-1);
+        if (control >= 0) {
+            return Decoded.failed(String.format("label contains a control character (U+%04X)", control));
         }
         Decoded<Map<String, Double>> features = readFeatures(root.value(), false);
         if (!features.isOk()) {

@@ -12,11 +12,13 @@ import java.util.Base64;
  * transaction and stop the application on the very record it was meant to set aside. Base64 grows bytes by 4/3,
  * so a value near the limit cannot be carried whole: key and value keep at most {@link #MAX_KEPT_KEY_BYTES} and
  * {@link #MAX_KEPT_VALUE_BYTES} bytes (a prefix, and the reason says so; the full record stays at its source
- * topic/partition/offset), and the reason at most {@link #MAX_REASON_CHARS} characters.
+ * topic/partition/offset), and the reason at most {@link #MAX_REASON_CHARS} characters. The dead-letter record
+ * itself is keyed by the original key only when that fits {@link OutputKey} (otherwise it has no key), so key +
+ * value stay below about 900 KB whatever the input.
  */
 final class DeadLetters {
 
-    static final int MAX_KEPT_KEY_BYTES = 64 * 1024;
+    static final int MAX_KEPT_KEY_BYTES = OutputKey.MAX_BYTES;
     static final int MAX_KEPT_VALUE_BYTES = 512 * 1024;
     static final int MAX_REASON_CHARS = 4096;
 

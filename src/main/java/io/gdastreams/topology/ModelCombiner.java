@@ -11,6 +11,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -20,6 +21,7 @@ import java.util.SortedMap;
 import java.util.TreeMap;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
@@ -34,9 +36,16 @@ import org.slf4j.LoggerFactory;
  * of the internal partials topic, so it sees every partial).
  *
  * <p>It keeps the newest snapshot per source partition (newest = largest next offset); an older or equal one is
- * ignored, so replaying snapshots never changes the model. Every accepted snapshot publishes a new model version:
- * the Chan merge of the kept snapshots, with per-class count, prior n_k/n, mean and MLE covariance S_k/n_k, and
- * the lineage {@code sources} (partition → next offset absorbed). Versions only grow (persisted).
+ * ignored, so replaying snapshots never changes the model. A model version is the Chan merge of the kept
+ * snapshots, with per-class count, prior n_k/n, mean and MLE covariance S_k/n_k, and the lineage {@code sources}
+ * (partition → next offset absorbed). Versions only grow (persisted).
+ *
+ * <p>Publishing is coalesced: at most one version per publish interval, however many partitions send snapshots
+ * (each version is megabytes at large d, and every scorer compiles it). An accepted snapshot publishes at once
+ * when the last publish is at least an interval old (the first snapshot after a quiet period is not delayed);
+ * otherwise it waits for a wall-clock punctuator, which publishes as soon as the interval has passed. Whether a
+ * publish is pending is derived from the store (a kept snapshot newer than the published {@code sources}), so a
+ * snapshot accepted just before a crash is published after the restart.
  *
  * <p>Schema: the configured features, or else the schema of the first snapshot that has one. A snapshot with
  * another schema is rejected: logged and dead-lettered with a description of the conflict, and the model keeps
@@ -44,8 +53,10 @@ import org.slf4j.LoggerFactory;
  * dead-lettered too; nothing here stops the topology.
  *
  * <p>Store layout ({@link TrainingTopology#COMBINER_STORE}): {@code partial:<p>} → snapshot bytes,
- * {@code schema} → feature names (JSON array), {@code version} → 8-byte version. Written per accepted
- * snapshot, which arrives once per partition per interval at most.
+ * {@code schema} → feature names (JSON array), {@code version} → 8-byte version of the last published model,
+ * {@code published} → its {@code sources} (JSON object). A snapshot is written when accepted (once per partition
+ * per interval at most), version and sources when a model is published; store writes and the model record
+ * commit in the same transaction.
  */
 final class ModelCombiner implements Processor<String, byte[], String, TrainingOutput> {
 
@@ -53,6 +64,10 @@ final class ModelCombiner implements Processor<String, byte[], String, TrainingO
     private static final String PARTIAL_PREFIX = "partial:";
     private static final String SCHEMA_KEY = "schema";
     private static final String VERSION_KEY = "version";
+    private static final String PUBLISHED_KEY = "published";
+    /** How many times per interval the punctuator looks for a due publish: bounds the extra delay to 1/10. */
+    private static final int CHECKS_PER_INTERVAL = 10;
+    private static final long NEVER = Long.MIN_VALUE;
 
     private final TrainingSettings settings;
     private final Deserializer<PartialSnapshot> snapshotDeserializer = SerdeFactory.partialSnapshot().deserializer();
@@ -62,6 +77,12 @@ final class ModelCombiner implements Processor<String, byte[], String, TrainingO
     private SortedMap<Integer, PartialSnapshot> partials;
     private List<String> schema;
     private long version;
+    /** Lineage of the last published model: partition → next offset. */
+    private Map<String, Long> published;
+    /** An accepted snapshot is not in a published model yet. */
+    private boolean pending;
+    /** Wall clock of this incarnation's last publish; NEVER after a (re)start, so a pending publish goes at once. */
+    private long lastPublishMs;
 
     ModelCombiner(TrainingSettings settings) {
         this.settings = settings;
@@ -72,6 +93,10 @@ final class ModelCombiner implements Processor<String, byte[], String, TrainingO
         this.context = processorContext;
         this.store = processorContext.getStateStore(TrainingTopology.COMBINER_STORE);
         this.partials = null;
+        this.lastPublishMs = NEVER;
+        long interval = settings.publishInterval().toMillis();
+        processorContext.schedule(Duration.ofMillis(Math.max(1, interval / CHECKS_PER_INTERVAL)),
+                PunctuationType.WALL_CLOCK_TIME, this::publishIfDue);
     }
 
     @Override
@@ -105,16 +130,31 @@ final class ModelCombiner implements Processor<String, byte[], String, TrainingO
         }
         if (schema == null && !partial.progress().features().isEmpty()) {
             schema = partial.progress().features();
-            store.put(SCHEMA_KEY, encodeSchema(schema));
+            store.put(SCHEMA_KEY, encodeJson(schema));
         }
         partials.put(partition, partial);
         store.put(PARTIAL_PREFIX + partition, record.value());
-        ModelParameters model = combine();
-        if (model.totalCount() > 0) {
-            version = model.version();
-            store.put(VERSION_KEY, ByteBuffer.allocate(Long.BYTES).putLong(version).array());
-            context.forward(new Record<>(settings.modelId(), new TrainingOutput.Model(model), record.timestamp()));
+        pending = true;
+        publishIfDue(context.currentSystemTimeMs());
+    }
+
+    /** Publishes the pending model if the last publish is at least one interval old (wall clock). */
+    private void publishIfDue(long now) {
+        loadState();
+        if (!pending || (lastPublishMs != NEVER && now - lastPublishMs < settings.publishInterval().toMillis())) {
+            return;
         }
+        pending = false;
+        ModelParameters model = combine();
+        if (model.totalCount() == 0) {
+            return; // snapshots of dead letters only: nothing to model yet
+        }
+        version = model.version();
+        published = model.sources();
+        lastPublishMs = now;
+        store.put(VERSION_KEY, ByteBuffer.allocate(Long.BYTES).putLong(version).array());
+        store.put(PUBLISHED_KEY, encodeJson(published));
+        context.forward(new Record<>(settings.modelId(), new TrainingOutput.Model(model), now));
     }
 
     /** Why {@code partial} cannot be merged into this model, or null. */
@@ -171,6 +211,7 @@ final class ModelCombiner implements Processor<String, byte[], String, TrainingO
         partials = new TreeMap<>();
         schema = settings.features().isEmpty() ? null : settings.features();
         version = 0;
+        published = Map.of();
         List<KeyValue<String, byte[]>> entries = new ArrayList<>();
         try (KeyValueIterator<String, byte[]> all = store.all()) {
             all.forEachRemaining(entries::add);
@@ -179,6 +220,8 @@ final class ModelCombiner implements Processor<String, byte[], String, TrainingO
             try {
                 if (entry.key.equals(VERSION_KEY)) {
                     version = ByteBuffer.wrap(entry.value).getLong();
+                } else if (entry.key.equals(PUBLISHED_KEY)) {
+                    published = decodeSources(entry.value);
                 } else if (entry.key.equals(SCHEMA_KEY)) {
                     if (settings.features().isEmpty()) {
                         schema = decodeSchema(entry.value);
@@ -208,12 +251,36 @@ final class ModelCombiner implements Processor<String, byte[], String, TrainingO
                 }
             }
         }
+        pending = hasUnpublishedSnapshot();
+    }
+
+    /**
+     * True when a kept snapshot is newer than what the last published model absorbed. A snapshot that was only
+     * discarded (damaged or of another schema) does not count: the published model still holds its data, which
+     * is better than a model without that partition until the partition's next snapshot arrives.
+     */
+    private boolean hasUnpublishedSnapshot() {
+        for (PartialSnapshot kept : partials.values()) {
+            Long absorbed = published.get(Integer.toString(kept.progress().partition()));
+            if (absorbed == null || kept.progress().nextOffset() > absorbed) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** A JSON array: any JSON key is a valid feature name, line breaks included. */
-    private static byte[] encodeSchema(List<String> features) {
+    private static byte[] encodeJson(Object value) {
         try {
-            return Json.mapper().writeValueAsBytes(features);
+            return Json.mapper().writeValueAsBytes(value);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static Map<String, Long> decodeSources(byte[] bytes) {
+        try {
+            return Map.copyOf(Json.mapper().readerForMapOf(Long.class).readValue(bytes));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -239,7 +306,7 @@ final class ModelCombiner implements Processor<String, byte[], String, TrainingO
 
     private void reject(Record<String, byte[]> record, RecordMetadata source, String reason) {
         byte[] key = record.key() == null ? null : record.key().getBytes(StandardCharsets.UTF_8);
-        context.forward(record.withValue(new TrainingOutput.Rejected(key,
+        context.forward(record.withValue(new TrainingOutput.Rejected(OutputKey.of(key),
                 DeadLetters.of(reason, source.topic(), source.partition(), source.offset(), key, record.value()))));
     }
 }

@@ -76,9 +76,10 @@ final class PartialStatsProcessor implements Processor<byte[], byte[], String, T
         store.setProgress(store.progress().afterRecord(source.offset(), reason == null));
         changedSinceSnapshot = true;
         if (reason != null) {
-            context.forward(record.withKey(settings.modelId()).withValue(new TrainingOutput.Rejected(record.key(),
-                    DeadLetters.of(reason, source.topic(), source.partition(), source.offset(), record.key(),
-                            record.value()))));
+            DeadLetter letter = DeadLetters.of(reason, source.topic(), source.partition(), source.offset(),
+                    record.key(), record.value());
+            context.forward(record.withKey(settings.modelId())
+                    .withValue(new TrainingOutput.Rejected(OutputKey.of(record.key()), letter)));
         }
     }
 
@@ -105,6 +106,12 @@ final class PartialStatsProcessor implements Processor<byte[], byte[], String, T
             point[i] = event.features().get(schema.get(i));
         }
         String label = event.label();
+        Map<String, RunningGaussian> classes = store.classes();
+        if (classes.size() >= settings.maxClasses() && !classes.containsKey(label)) {
+            return "too many classes: label '" + label + "' would be class " + (classes.size() + 1)
+                    + " of partition " + context.taskId().partition() + " (at most " + settings.maxClasses()
+                    + ", gda.max.classes)";
+        }
         RunningGaussian stats = store.statisticsFor(label);
         stats.update(point);
         store.markUpdated(label);

@@ -10,6 +10,7 @@ import io.gdastreams.serde.EventDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.processor.PunctuationType;
@@ -29,14 +30,30 @@ import org.slf4j.LoggerFactory;
  * <p>Events that arrive before any model exists are held, in arrival order, in a changelog-backed store of at
  * most {@code maxPending} events per task and scored by the first model: a scorer started before its trainer
  * loses nothing. They are released by the next event that finds a model, or by a wall-clock punctuator when no
- * event comes. Beyond the bound an event gets an unscored "no model yet" record straight away, so memory stays
- * bounded and the producer still hears about every event.
+ * event comes. Beyond the bound (or above {@link #MAX_HELD_VALUE_BYTES}) an event gets an unscored "no model yet"
+ * record straight away, so memory stays bounded and the producer still hears about every event. A held event keeps
+ * its source coordinates and original bytes: if the first model cannot score it (unknown features), it is
+ * dead-lettered like an event that arrived after the model.
  *
  * <p>No exception escapes {@link #process}: anything unexpected becomes an unscored record and a dead letter.
  */
 final class ScoringProcessor implements Processor<byte[], byte[], byte[], Object> {
 
     private static final Logger LOG = LoggerFactory.getLogger(ScoringProcessor.class);
+
+    /**
+     * Longest id (UTF-8 bytes) an event may have, its own or its record key: the id is written again in the
+     * prediction, so an unbounded one could push the output over the broker's record limit. Longer ids make the
+     * event unscored (without id) and dead-lettered.
+     */
+    static final int MAX_ID_BYTES = 1024;
+
+    /**
+     * Largest event value held while no model exists: the held entry keeps the original bytes (to dead-letter the
+     * event later if need be), and its changelog record must fit in a broker record too. Larger events get an
+     * unscored "no model yet" answer at once.
+     */
+    static final int MAX_HELD_VALUE_BYTES = DeadLetters.MAX_KEPT_VALUE_BYTES;
 
     private final ScoringSettings settings;
     private final CompiledModelCache cache;
@@ -94,25 +111,40 @@ final class ScoringProcessor implements Processor<byte[], byte[], byte[], Object
         String deadLetterReason = null;
         try {
             Decoded<UnlabelledEvent> decoded = EventDecoder.decodeUnlabelled(record.value());
-            if (!decoded.isOk()) {
+            if (!OutputKey.fits(record.key())) {
+                deadLetterReason = "record key too long: " + record.key().length + " bytes > " + OutputKey.MAX_BYTES
+                        + " (this answer and the dead letter are written without a key)";
+                prediction = unscored(null, deadLetterReason);
+            } else if (!decoded.isOk()) {
                 deadLetterReason = "invalid event: " + decoded.error();
-                prediction = unscored(keyText(record.key()), deadLetterReason);
+                prediction = unscored(idOrNull(keyText(record.key())), deadLetterReason);
             } else {
                 UnlabelledEvent event = decoded.value();
                 String id = event.id() != null ? event.id() : keyText(record.key());
                 Optional<CompiledModel> model = cache.current();
-                if (model.isPresent()) {
+                if (id != null && utf8Length(id) > MAX_ID_BYTES) {
+                    deadLetterReason = "id too long: " + utf8Length(id) + " bytes of UTF-8 > " + MAX_ID_BYTES
+                            + (event.id() != null ? "" : " (the record key, used as id)");
+                    prediction = unscored(null, deadLetterReason);
+                } else if (model.isPresent()) {
                     releasePending(model.get());
                     prediction = model.get().score(id, event.features(), settings.outlierThreshold());
                     if (CompiledModel.isMisfit(prediction)) {
                         deadLetterReason = prediction.reason();
                     }
-                } else if (pendingCount < settings.maxPending()) {
-                    pending.put(nextSequence, new PendingEvent(record.key(), id, event.features(),
-                            record.timestamp()));
+                } else if (pendingCount < settings.maxPending() && record.value().length <= MAX_HELD_VALUE_BYTES) {
+                    Optional<RecordMetadata> source = context.recordMetadata();
+                    pending.put(nextSequence, new PendingEvent(record.key(), id, null, record.timestamp(),
+                            source.map(RecordMetadata::topic).orElse(null),
+                            source.map(RecordMetadata::partition).orElse(null),
+                            source.map(RecordMetadata::offset).orElse(null), record.value()));
                     nextSequence++;
                     pendingCount++;
                     return;
+                } else if (record.value().length > MAX_HELD_VALUE_BYTES) {
+                    prediction = unscored(id, "no model yet (model '" + settings.modelId() + "' not published; an "
+                            + "event of " + record.value().length + " bytes is too large to hold, at most "
+                            + MAX_HELD_VALUE_BYTES + ")");
                 } else {
                     prediction = unscored(id, "no model yet (model '" + settings.modelId() + "' not published; "
                             + settings.maxPending() + " earlier events already held)");
@@ -121,11 +153,13 @@ final class ScoringProcessor implements Processor<byte[], byte[], byte[], Object
         } catch (RuntimeException e) {
             LOG.error("Unexpected failure scoring a record; it goes to dead letters", e);
             deadLetterReason = "internal error: " + e;
-            prediction = unscored(keyText(record.key()), deadLetterReason);
+            prediction = unscored(idOrNull(keyText(record.key())), deadLetterReason);
         }
-        context.forward(record.withValue(prediction), ScoringTopology.PREDICTIONS_SINK);
+        byte[] key = OutputKey.of(record.key());
+        context.forward(record.withKey(key).withValue(prediction), ScoringTopology.PREDICTIONS_SINK);
         if (deadLetterReason != null) {
-            context.forward(record.withValue(deadLetter(record, deadLetterReason)), ScoringTopology.DEAD_LETTERS_SINK);
+            context.forward(record.withKey(key).withValue(deadLetter(record, deadLetterReason)),
+                    ScoringTopology.DEAD_LETTERS_SINK);
         }
     }
 
@@ -154,20 +188,49 @@ final class ScoringProcessor implements Processor<byte[], byte[], byte[], Object
         for (KeyValue<Long, PendingEvent> entry : held) {
             PendingEvent event = entry.value;
             Prediction prediction;
+            String deadLetterReason = null;
             try {
-                prediction = model.score(event.id(), event.features(), settings.outlierThreshold());
+                prediction = model.score(event.id(), heldFeatures(event), settings.outlierThreshold());
+                if (CompiledModel.isMisfit(prediction)) {
+                    deadLetterReason = prediction.reason();
+                }
             } catch (RuntimeException e) {
                 LOG.error("Unexpected failure scoring a held event", e);
-                prediction = Prediction.unscored(event.id(), "internal error: " + e, model.modelId(),
-                        model.version());
+                deadLetterReason = "internal error: " + e;
+                prediction = Prediction.unscored(event.id(), deadLetterReason, model.modelId(), model.version());
             }
-            context.forward(new Record<byte[], Object>(event.key(), prediction, event.timestamp()),
+            byte[] key = OutputKey.of(event.key());
+            context.forward(new Record<byte[], Object>(key, prediction, event.timestamp()),
                     ScoringTopology.PREDICTIONS_SINK);
+            if (deadLetterReason != null) {
+                context.forward(new Record<byte[], Object>(key, heldDeadLetter(event, deadLetterReason),
+                        event.timestamp()), ScoringTopology.DEAD_LETTERS_SINK);
+            }
             pending.delete(entry.key);
-            pendingCount--;
         }
+        pendingCount = 0;
         LOG.info("Scored {} held events with model '{}' version {}", held.size(), model.modelId(),
                 model.version());
+    }
+
+    /** The features of a held event: kept decoded (older entries), or decoded again from its original value. */
+    private static Map<String, Double> heldFeatures(PendingEvent event) {
+        if (event.features() != null) {
+            return event.features();
+        }
+        Decoded<UnlabelledEvent> decoded = EventDecoder.decodeUnlabelled(event.value());
+        if (!decoded.isOk()) {
+            throw new IllegalStateException("held event no longer decodes: " + decoded.error());
+        }
+        return decoded.value().features();
+    }
+
+    private static DeadLetter heldDeadLetter(PendingEvent event, String reason) {
+        if (event.value() == null) {
+            reason += " (held before the scorer kept source coordinates: topic, partition, offset and value unknown)";
+        }
+        return DeadLetters.of(reason, event.topic(), event.partition() == null ? -1 : event.partition(),
+                event.offset() == null ? -1L : event.offset(), event.key(), event.value());
     }
 
     private Prediction unscored(String id, String reason) {
@@ -185,5 +248,30 @@ final class ScoringProcessor implements Processor<byte[], byte[], byte[], Object
 
     private static String keyText(byte[] key) {
         return key == null ? null : new String(key, StandardCharsets.UTF_8);
+    }
+
+    /** {@code id} when it may appear on an output, else null (it is too long). */
+    private static String idOrNull(String id) {
+        return id == null || utf8Length(id) <= MAX_ID_BYTES ? id : null;
+    }
+
+    /** Bytes of {@code text} in UTF-8, without encoding it; an unpaired surrogate counts 3 (an upper bound). */
+    static int utf8Length(String text) {
+        int bytes = 0;
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c < 0x80) {
+                bytes += 1;
+            } else if (c < 0x800) {
+                bytes += 2;
+            } else if (Character.isHighSurrogate(c) && i + 1 < text.length()
+                    && Character.isLowSurrogate(text.charAt(i + 1))) {
+                bytes += 4;
+                i++;
+            } else {
+                bytes += 3;
+            }
+        }
+        return bytes;
     }
 }

@@ -15,12 +15,16 @@ import java.util.Objects;
  *                 event, as the sorted feature names of that event (the combiner then keeps the first schema it
  *                 sees and rejects partials with another one)
  * @param publishInterval wall-clock interval at which each task sends its cumulative partial statistics (when
- *                        they changed); every accepted partial publishes a new model version
+ *                        they changed); the combiner publishes at most one model version per interval
+ * @param maxClasses most distinct labels a training task keeps statistics for (K·d² numbers each, in its state
+ *                   and in every model); events of further labels are dead-lettered
  */
-public record TrainingSettings(Topics topics, String modelId, List<String> features, Duration publishInterval) {
+public record TrainingSettings(Topics topics, String modelId, List<String> features, Duration publishInterval,
+                               int maxClasses) {
 
     public static final String DEFAULT_MODEL_ID = "default";
     public static final Duration DEFAULT_PUBLISH_INTERVAL = Duration.ofSeconds(1);
+    public static final int DEFAULT_MAX_CLASSES = 1000;
 
     public TrainingSettings {
         Objects.requireNonNull(topics, "topics");
@@ -39,6 +43,14 @@ public record TrainingSettings(Topics topics, String modelId, List<String> featu
         if (publishInterval.isNegative() || publishInterval.isZero()) {
             throw new IllegalArgumentException("publishInterval must be positive, got " + publishInterval);
         }
+        if (maxClasses < 1) {
+            throw new IllegalArgumentException("maxClasses must be >= 1, got " + maxClasses);
+        }
+    }
+
+    /** The settings with the default class bound {@link #DEFAULT_MAX_CLASSES}. */
+    public TrainingSettings(Topics topics, String modelId, List<String> features, Duration publishInterval) {
+        this(topics, modelId, features, publishInterval, DEFAULT_MAX_CLASSES);
     }
 
     /** Model id "default", schema from the data, a snapshot every second. */
@@ -47,15 +59,19 @@ public record TrainingSettings(Topics topics, String modelId, List<String> featu
     }
 
     public TrainingSettings withModelId(String id) {
-        return new TrainingSettings(topics, id, features, publishInterval);
+        return new TrainingSettings(topics, id, features, publishInterval, maxClasses);
     }
 
     public TrainingSettings withFeatures(List<String> schema) {
-        return new TrainingSettings(topics, modelId, schema, publishInterval);
+        return new TrainingSettings(topics, modelId, schema, publishInterval, maxClasses);
     }
 
     public TrainingSettings withPublishInterval(Duration interval) {
-        return new TrainingSettings(topics, modelId, features, interval);
+        return new TrainingSettings(topics, modelId, features, interval, maxClasses);
+    }
+
+    public TrainingSettings withMaxClasses(int value) {
+        return new TrainingSettings(topics, modelId, features, publishInterval, value);
     }
 
     /** True when the schema comes from the data rather than from the configuration. */

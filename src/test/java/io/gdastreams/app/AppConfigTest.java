@@ -19,6 +19,7 @@ import java.util.Properties;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
+import org.apache.kafka.streams.StreamsConfig;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -60,6 +61,24 @@ class AppConfigTest {
         assertEquals(CovarianceType.TIED, config.covariance());
         assertEquals("environment GDA_MIN_COUNT", config.origin(ConfigKey.MIN_COUNT));
         assertEquals("file " + file, config.origin(ConfigKey.MODEL_ID));
+    }
+
+    @Test
+    void shouldEnableTheProcessingExceptionHandlerForTheGlobalThreadUnlessOverridden() throws IOException {
+        Properties scoring = AppConfig.load(null, Map.of()).streamsProperties("scoring");
+        scoring.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
+        assertTrue(new StreamsConfig(scoring)
+                .getBoolean(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_GLOBAL_ENABLED_CONFIG));
+        Properties overridden = AppConfig.load(file("processing.exception.handler.global.enabled=false"), Map.of())
+                .streamsProperties("scoring");
+        assertEquals("false", overridden.getProperty("processing.exception.handler.global.enabled"));
+    }
+
+    @Test
+    void shouldWireTheClassBoundIntoTheTrainingSettings() throws IOException {
+        assertEquals(1000, AppConfig.load(null, Map.of()).trainingSettings().maxClasses());
+        assertEquals(7, AppConfig.load(file("gda.max.classes=7"), Map.of()).trainingSettings().maxClasses());
+        assertThrows(ConfigException.class, () -> AppConfig.load(file("gda.max.classes=0"), Map.of()));
     }
 
     @Test

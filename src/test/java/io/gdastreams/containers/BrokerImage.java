@@ -30,9 +30,12 @@ public final class BrokerImage {
 
     static DockerImageName named(String name) {
         DockerImageName image = DockerImageName.parse(name);
-        return OFFICIAL_REPOSITORY.equals(image.getUnversionedPart())
-            ? image
-            : image.asCompatibleSubstituteFor(OFFICIAL_REPOSITORY);
+        return isOfficial(image) ? image : image.asCompatibleSubstituteFor(OFFICIAL_REPOSITORY);
+    }
+
+    /** Whether {@code image} is the official image from a registry rather than a locally built equivalent. */
+    static boolean isOfficial(DockerImageName image) {
+        return OFFICIAL_REPOSITORY.equals(image.getUnversionedPart());
     }
 
     private static String firstNonBlank(String... candidates) {

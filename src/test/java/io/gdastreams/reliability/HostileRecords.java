@@ -26,6 +26,9 @@ public final class HostileRecords {
     /** A value just under the broker's default limit once key, headers and batch overhead are added. */
     static final int NEAR_LIMIT_BYTES = 1_000_000;
 
+    /** Longest event id (UTF-8 bytes) the scorer accepts. */
+    static final int MAX_ID_BYTES = 1024;
+
     private static final long SEED = 8_2026L;
 
     /** What must happen to a record on one input topic. */
@@ -196,10 +199,41 @@ public final class HostileRecords {
                 json("{\"features\": {" + ok4 + ", \"petal_width\": 0.2}, \"label\": \"  \"}"),
                 Expectation.deadLetter("label is blank"), Expectation.accepted(), true));
 
+        all.add(new Hostile("label of 257 characters", key("label-long"),
+                json("{\"features\": {" + ok4 + ", \"petal_width\": 0.2}, \"label\": \"" + "L".repeat(257) + "\"}"),
+                Expectation.deadLetter("label too long: 257 characters > 256"), Expectation.accepted(), true));
+        all.add(new Hostile("label with a control character", key("label-control"),
+                json("{\"features\": {" + ok4 + ", \"petal_width\": 0.2}, \"label\": \"set\\u0007osa\"}"),
+                Expectation.deadLetter("label contains a control character (U+0007)"), Expectation.accepted(),
+                true));
+
         // Id problems (unlabelled topic only; the trainer ignores ids).
         all.add(new Hostile("id an object", key("id-object"),
                 json("{\"id\": {\"x\": 1}, \"features\": {" + ok4 + ", \"petal_width\": 0.2}, \"label\": \"a\"}"),
                 Expectation.accepted(), Expectation.deadLetter("id must be a string or an integer"), true));
+
+        // Huge ids and keys: an output repeats the key (and the id), so they must not push it over the limit.
+        String valid = "\"features\": {" + ok4 + ", \"petal_width\": 0.2}, \"label\": \"setosa\"";
+        all.add(new Hostile("1 KiB id (at the limit)", key("id-1k"),
+                json("{\"id\": \"" + "i".repeat(MAX_ID_BYTES - 2) + "\u00e9\", " + valid + "}"),
+                Expectation.accepted(), Expectation.accepted(), true));
+        all.add(new Hostile("id one byte over 1 KiB", key("id-over"),
+                json("{\"id\": \"" + "i".repeat(MAX_ID_BYTES - 1) + "\u00e9\", " + valid + "}"),
+                Expectation.accepted(), Expectation.deadLetter("id too long: 1025 bytes of UTF-8 > 1024"), true));
+        all.add(new Hostile("600 KB id", key("id-600k"),
+                json("{\"id\": \"" + "i".repeat(600_000) + "\", " + valid + "}"),
+                Expectation.accepted(), Expectation.deadLetter("id too long: 600000 bytes"), true));
+        all.add(new Hostile("2 KB key used as id", "k".repeat(2_000).getBytes(StandardCharsets.UTF_8),
+                json("{" + valid + "}"), Expectation.accepted(),
+                Expectation.deadLetter("id too long: 2000 bytes of UTF-8 > 1024 (the record key, used as id)"),
+                true));
+        all.add(new Hostile("600 KB key", "k".repeat(600_000).getBytes(StandardCharsets.UTF_8),
+                json("{" + valid + "}"), Expectation.accepted(),
+                Expectation.deadLetter("record key too long: 600000 bytes > 65536"), true));
+        all.add(new Hostile("1 MB key, malformed value",
+                "k".repeat(NEAR_LIMIT_BYTES).getBytes(StandardCharsets.UTF_8), json("{\"features\": "),
+                Expectation.deadLetter("malformed JSON"),
+                Expectation.deadLetter("record key too long: 1000000 bytes > 65536"), true));
 
         // Keys: the dead letter must keep a null or binary key as it was.
         all.add(new Hostile("null key, malformed value", null, json("{\"features\": "),

@@ -1,5 +1,6 @@
 package io.gdastreams.reliability;
 
+import io.gdastreams.app.UnfinishedStoreCleaner;
 import io.gdastreams.it.TestBroker;
 import io.gdastreams.topology.ScoringSettings;
 import io.gdastreams.topology.ScoringTopology;
@@ -44,6 +45,8 @@ public final class StreamsChild {
             case "score" -> ScoringTopology.build(ScoringSettings.defaults(modelId).withTopics(topics));
             default -> throw new IllegalArgumentException("mode must be train or score, got " + mode);
         };
+        // As the product's StreamsApp does: a kill during a store's creation must not block every restart.
+        UnfinishedStoreCleaner.clean(Path.of(args[3]), args[2]);
         KafkaStreams streams = new KafkaStreams(topology, properties(args[1], args[2], args[3]));
         streams.setStateListener((now, before) -> System.out.println("STATE " + now));
         streams.setUncaughtExceptionHandler(e -> {

@@ -41,9 +41,13 @@ class TrainingHostileInputTest {
         final TestOutputTopic<String, byte[]> models;
 
         Driver() {
-            super("training-hostile", TrainingTopology.build(TrainingSettings.defaults(TOPICS).withModelId(MODEL_ID)
-                    .withFeatures(HostileRecords.FEATURES).withPublishInterval(INTERVAL)), stateDir,
-                    TOPICS.labelled(), TOPICS.deadLetters());
+            this(TrainingSettings.defaults(TOPICS).withModelId(MODEL_ID).withFeatures(HostileRecords.FEATURES)
+                    .withPublishInterval(INTERVAL));
+        }
+
+        Driver(TrainingSettings settings) {
+            super("training-hostile", TrainingTopology.build(settings), stateDir, TOPICS.labelled(),
+                    TOPICS.deadLetters());
             models = driver.createOutputTopic(TOPICS.model(), SerdeFactory.string().deserializer(),
                     SerdeFactory.rawBytes().deserializer());
         }
@@ -77,6 +81,42 @@ class TrainingHostileInputTest {
             } else {
                 assertEquals(3, model.totalCount(), hostile.kind() + " is a valid labelled event");
                 assertEquals(0, dead.size());
+            }
+        }
+    }
+
+    @Test
+    void shouldDeadLetterEventsOfNewLabelsBeyondTheClassBoundAndKeepTrainingKnownOnes() {
+        int maxClasses = 3;
+        List<LabelledRow> rows = Iris.rows();
+        String longest = "L".repeat(256);
+        try (Driver d = new Driver(TrainingSettings.defaults(TOPICS).withModelId(MODEL_ID)
+                .withFeatures(HostileRecords.FEATURES).withPublishInterval(INTERVAL).withMaxClasses(maxClasses))) {
+            LabelledRow first = rows.get(0);
+            d.send("a".getBytes(), HostileRecords.validEvent(first.x(), longest));
+            d.send("b".getBytes(), HostileRecords.validEvent(first.x(), "setosa"));
+            d.send("c".getBytes(), HostileRecords.validEvent(first.x(), "versicolor"));
+            int floods = 5;
+            long[] offsets = new long[floods];
+            for (int i = 0; i < floods; i++) {
+                offsets[i] = d.send(("flood-" + i).getBytes(), HostileRecords.validEvent(first.x(), "flood-" + i));
+            }
+            d.send("d".getBytes(), HostileRecords.validEvent(rows.get(1).x(), "setosa"));
+            d.send("e".getBytes(), HostileRecords.validEvent(rows.get(2).x(), longest));
+
+            ModelParameters model = d.lastModel();
+            assertEquals(List.of(longest, "setosa", "versicolor"),
+                    model.classes().stream().map(c -> c.label()).sorted().toList());
+            assertEquals(5, model.totalCount(), "known labels keep training after the bound is reached");
+            assertEquals(2, model.classes().stream().filter(c -> c.label().equals("setosa")).findFirst()
+                    .orElseThrow().count());
+            List<DeadLetter> dead = d.deadLetters();
+            assertEquals(floods, dead.size(), "one dead letter per event of a label beyond the bound");
+            for (int i = 0; i < floods; i++) {
+                assertEquals("too many classes: label 'flood-" + i + "' would be class 4 of partition 0 (at most 3,"
+                        + " gda.max.classes)", dead.get(i).reason());
+                assertEquals(offsets[i], dead.get(i).offset());
+                assertEquals(TOPICS.labelled(), dead.get(i).topic());
             }
         }
     }

@@ -13,12 +13,15 @@ import io.gdastreams.model.PartitionProgress;
 import io.gdastreams.serde.SerdeFactory;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.time.Duration;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.TreeMap;
 import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.processor.PunctuationType;
+import org.apache.kafka.streams.processor.Punctuator;
 import org.apache.kafka.streams.processor.TaskId;
 import org.apache.kafka.streams.processor.api.MockProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
@@ -103,6 +106,68 @@ class ModelCombinerTest {
         assertEquals(2, model.version());
         assertArrayEquals(new double[] {2, 4}, model.classes().get(0).mean(), TOLERANCE);
         assertArrayEquals(new double[] {1, 2}, model.classes().get(0).covariance()[0], TOLERANCE);
+    }
+
+    @Test
+    void shouldPublishAnAcceptedButUnpublishedSnapshotAfterARestart() {
+        MockProcessorContext<String, TrainingOutput> context = context();
+        TrainingSettings settings = TrainingSettings.defaults(Topics.defaults()).withModelId("m"); // 1 s interval
+        List<String> features = List.of("a", "b");
+        ModelCombiner combiner = new ModelCombiner(settings);
+        combiner.init(context);
+        context.setRecordMetadata(PARTIALS, 0, 0);
+        combiner.process(new Record<>("m", encode(snapshot(0, features, new double[][] {{1, 2}, {3, 6}})), 0L));
+        context.setCurrentSystemTimeMs(100);
+        context.setRecordMetadata(PARTIALS, 0, 1);
+        combiner.process(new Record<>("m", encode(snapshot(1, features, new double[][] {{5, 4}})), 100L));
+        assertEquals(List.of(1L), models(context).stream().map(ModelParameters::version).toList(),
+                "the second snapshot is accepted and waits for the interval");
+
+        // The task dies here; its store (as restored from the changelog) holds the unpublished snapshot.
+        context.resetForwards();
+        new ModelCombiner(settings).init(context);
+        context.setCurrentSystemTimeMs(200);
+        lastPunctuator(context).punctuate(200);
+        List<ModelParameters> models = models(context);
+        assertEquals(1, models.size(), "published at the first punctuation, without waiting for an interval");
+        ModelParameters model = models.get(0);
+        assertEquals(2, model.version(), "the version continues from the store");
+        assertEquals(Map.of("0", 2L, "1", 1L), model.sources());
+        // (1,2), (3,6), (5,4): mean (3,4); deviations (-2,-2), (0,2), (2,0): S = [[8, 4], [4, 8]], MLE S/3.
+        assertArrayEquals(new double[] {3, 4}, model.classes().get(0).mean(), TOLERANCE);
+        assertArrayEquals(new double[] {8.0 / 3, 4.0 / 3}, model.classes().get(0).covariance()[0], TOLERANCE);
+
+        context.resetForwards();
+        new ModelCombiner(settings).init(context); // a restart with nothing pending
+        context.setCurrentSystemTimeMs(5000);
+        lastPunctuator(context).punctuate(5000);
+        assertTrue(context.forwarded().isEmpty(), "no duplicate version: " + context.forwarded());
+    }
+
+    @Test
+    void shouldCheckForADuePublishTenTimesPerIntervalOnTheWallClock() {
+        MockProcessorContext<String, TrainingOutput> context = context();
+        new ModelCombiner(TrainingSettings.defaults(Topics.defaults()).withModelId("m")
+                .withPublishInterval(Duration.ofSeconds(5))).init(context);
+        MockProcessorContext.CapturedPunctuator punctuator = context.scheduledPunctuators().get(0);
+        assertEquals(PunctuationType.WALL_CLOCK_TIME, punctuator.getType());
+        assertEquals(Duration.ofMillis(500), punctuator.getInterval());
+    }
+
+    private static List<ModelParameters> models(MockProcessorContext<String, TrainingOutput> context) {
+        List<ModelParameters> models = new ArrayList<>();
+        context.forwarded().forEach(f -> {
+            if (f.record().value() instanceof TrainingOutput.Model m) {
+                models.add(m.model());
+            }
+        });
+        return models;
+    }
+
+    /** The punctuator of the latest combiner initialised over this context. */
+    private static Punctuator lastPunctuator(MockProcessorContext<String, TrainingOutput> context) {
+        List<MockProcessorContext.CapturedPunctuator> all = context.scheduledPunctuators();
+        return all.get(all.size() - 1).getPunctuator();
     }
 
     private static PartialSnapshot snapshot(int partition, List<String> features, double[][] points) {

@@ -43,6 +43,8 @@ class TrainingTopologyTest {
     private static final Duration INTERVAL = Duration.ofSeconds(1);
     private static final Instant START = Instant.parse("2026-01-01T00:00:00Z");
     private static final Topics TOPICS = Topics.defaults();
+    /** Hand-computed means and covariances of a few small integers. */
+    private static final double HAND_TOLERANCE = 1e-12;
 
     @TempDir
     Path stateDir;
@@ -237,22 +239,83 @@ class TrainingTopologyTest {
                 }
             }
         }
-        // Halfway snapshots, then final ones, then the halfway ones again (late duplicates must not count).
+        // The four halfway snapshots (19 events each) within one interval: the first publishes at once (nothing
+        // was published for an interval), the other three wait until an interval has passed, then publish together.
         halfway.forEach(bytes -> partialsIn.pipeInput("iris", bytes));
+        ModelParameters early = models.readValue();
+        assertEquals(1, early.version());
+        assertEquals(Map.of("0", 1900L), early.sources());
+        assertTrue(models.isEmpty(), "the other three snapshots wait for the interval");
+        publish();
+        ModelParameters halfwayModel = models.readValue();
+        assertEquals(2, halfwayModel.version());
+        assertEquals(Map.of("0", 1900L, "1", 1900L, "2", 1900L, "3", 1900L), halfwayModel.sources());
+        assertEquals(76, halfwayModel.totalCount());
+
+        // Final snapshots of all four, then the halfway ones again (late duplicates must not count), all within
+        // one interval: exactly one new model, merged from the four final snapshots.
         for (int p = 0; p < 4; p++) {
             partialsIn.pipeInput("iris", encode(p, counts[p], stats.get(p), sorted));
         }
         halfway.forEach(bytes -> partialsIn.pipeInput("iris", bytes));
-
+        assertTrue(models.isEmpty(), "less than an interval since the last publish");
+        publish();
         List<ModelParameters> published = models.readValuesToList();
-        assertEquals(8, published.size(), "one version per accepted snapshot, none for the late duplicates");
-        for (int v = 0; v < published.size(); v++) {
-            assertEquals(v + 1, published.get(v).version());
-        }
-        ModelParameters model = published.get(7);
+        assertEquals(1, published.size(), "one model per interval, not one per snapshot");
+        ModelParameters model = published.get(0);
+        assertEquals(3, model.version());
         assertEquals(Map.of("0", counts[0] * 100, "1", counts[1] * 100, "2", counts[2] * 100, "3", counts[3] * 100),
                 model.sources());
         assertModelEquals(goldenIrisMle(), model);
+
+        publish();
+        assertTrue(models.isEmpty(), "nothing accepted since: nothing published");
+    }
+
+    @Test
+    void shouldPublishTheFirstSnapshotAfterAQuietPeriodAtOnceAndLaterOnesOncePerInterval() {
+        start(settings());
+        partialsIn.pipeInput("iris", handSnapshot(0, new double[][] {{1, 2}, {3, 6}}));
+        ModelParameters first = models.readValue();
+        assertEquals(1, first.version());
+        assertEquals(START.toString(), first.updatedAt(), "published without waiting for the punctuator");
+
+        driver.advanceWallClockTime(INTERVAL.dividedBy(2));
+        partialsIn.pipeInput("iris", handSnapshot(1, new double[][] {{5, 4}}));
+        driver.advanceWallClockTime(INTERVAL.dividedBy(2).minusMillis(100));
+        assertTrue(models.isEmpty(), "less than an interval after the last publish");
+        driver.advanceWallClockTime(Duration.ofMillis(100));
+        ModelParameters second = models.readValue();
+        assertEquals(2, second.version());
+        assertEquals(START.plus(INTERVAL).toString(), second.updatedAt(), "published once the interval passed");
+        assertEquals(Map.of("0", 2L, "1", 1L), second.sources());
+        // (1,2), (3,6), (5,4): mean (3,4); deviations (-2,-2), (0,2), (2,0): S = [[8, 4], [4, 8]], MLE S/3.
+        assertArrayEquals(new double[] {3, 4}, second.classes().get(0).mean(), HAND_TOLERANCE);
+        assertArrayEquals(new double[] {8.0 / 3, 4.0 / 3}, second.classes().get(0).covariance()[0], HAND_TOLERANCE);
+        assertArrayEquals(new double[] {4.0 / 3, 8.0 / 3}, second.classes().get(0).covariance()[1], HAND_TOLERANCE);
+
+        driver.advanceWallClockTime(INTERVAL.multipliedBy(10));
+        assertTrue(models.isEmpty(), "a quiet period publishes nothing");
+        partialsIn.pipeInput("iris", handSnapshot(0, new double[][] {{1, 2}, {3, 6}, {3, 4}}));
+        ModelParameters third = models.readValue();
+        assertEquals(3, third.version());
+        assertEquals(START.plus(INTERVAL.multipliedBy(11)).toString(), third.updatedAt(), "published at once");
+        assertEquals(Map.of("0", 3L, "1", 1L), third.sources());
+        // (1,2), (3,6), (3,4), (5,4): mean (3,4); deviations (-2,-2), (0,2), (0,0), (2,0): MLE S/4 = [[2, 1], [1, 2]].
+        assertArrayEquals(new double[] {3, 4}, third.classes().get(0).mean(), HAND_TOLERANCE);
+        assertArrayEquals(new double[] {2, 1}, third.classes().get(0).covariance()[0], HAND_TOLERANCE);
+        assertArrayEquals(new double[] {1, 2}, third.classes().get(0).covariance()[1], HAND_TOLERANCE);
+    }
+
+    /** Partition {@code p}'s snapshot of class "x" over features [a, b]; next offset = number of points. */
+    private static byte[] handSnapshot(int p, double[][] points) {
+        RunningGaussian g = new RunningGaussian(2);
+        for (double[] x : points) {
+            g.update(x);
+        }
+        return SerdeFactory.partialSnapshot().serializer().serialize(null, new PartialSnapshot("iris",
+                new PartitionProgress(p, points.length, points.length, 0, List.of("a", "b")),
+                new TreeMap<>(Map.of("x", g))));
     }
 
     /** A partial as partition {@code p} would send it, with next offset 100·count (offsets need not be dense). */

@@ -1,0 +1,50 @@
+package io.gdastreams.app;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.config.TopicConfig;
+import org.apache.kafka.streams.StreamsConfig;
+
+/**
+ * How large a record gda-streams may write, and the Kafka settings that allow it. The large records are the
+ * partial snapshots and the combiner's kept snapshots (binary, about K·4·d² bytes: a packed scatter triangle per
+ * class) and the model (JSON, about K·20·d² bytes: a full covariance per class as text). At d = 256 a snapshot of
+ * 4 classes and the model of one class already exceed Kafka's default 1 MiB limits; docs/TRAINING.md has the
+ * table.
+ *
+ * <p>Every limit on the way is raised to one bound, {@link #MAX_RECORD_BYTES}: the producers' request size and
+ * buffer (a record larger than either is refused before it is sent), and {@code max.message.bytes} of every topic
+ * that carries large records: the internal topics Kafka Streams creates (through the {@code topic.} prefix) and
+ * the model topic {@link TopicProvisioner} creates. A topic-level {@code max.message.bytes}
+ * overrides the broker's {@code message.max.bytes}, so no broker setting is needed. Consumers need nothing:
+ * their fetch sizes are soft limits (a batch larger than the fetch size is still returned, alone).
+ */
+public final class RecordSizeLimits {
+
+    /**
+     * 64 MiB: room for K·d² up to about 3·10⁶ in the model JSON (e.g. 10 classes at d = 512), and well below the
+     * broker's {@code socket.request.max.bytes} (100 MiB), the ceiling of a whole produce request.
+     */
+    public static final int MAX_RECORD_BYTES = 64 * 1024 * 1024;
+
+    private RecordSizeLimits() {
+    }
+
+    /** Kafka Streams defaults: producer limits, and max.message.bytes of the internal topics Streams creates. */
+    public static Map<String, String> streamsDefaults() {
+        String bound = Integer.toString(MAX_RECORD_BYTES);
+        Map<String, String> defaults = new LinkedHashMap<>();
+        defaults.put(StreamsConfig.producerPrefix(ProducerConfig.MAX_REQUEST_SIZE_CONFIG), bound);
+        // The producer also refuses a record larger than its whole buffer (32 MiB by default); the buffer is
+        // allocated on demand, so raising the bound costs nothing until a record needs it.
+        defaults.put(StreamsConfig.producerPrefix(ProducerConfig.BUFFER_MEMORY_CONFIG), bound);
+        defaults.put(StreamsConfig.topicPrefix(TopicConfig.MAX_MESSAGE_BYTES_CONFIG), bound);
+        return defaults;
+    }
+
+    /** Topic configuration for a topic we create that carries large records (the model). */
+    public static Map<String, String> largeRecordTopicConfig() {
+        return Map.of(TopicConfig.MAX_MESSAGE_BYTES_CONFIG, Integer.toString(MAX_RECORD_BYTES));
+    }
+}
