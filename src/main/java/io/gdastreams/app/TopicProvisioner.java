@@ -2,6 +2,7 @@ package io.gdastreams.app;
 
 import io.gdastreams.topology.Topics;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -12,6 +13,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.errors.TopicExistsException;
 import org.slf4j.Logger;
@@ -46,7 +49,45 @@ public final class TopicProvisioner {
         return plan;
     }
 
-    /** Creates whichever planned topics do not exist yet; returns the names it created. */
+    /**
+     * Waits until the leader of every partition of {@code names} serves it. {@code createTopics} completes once the
+     * controller has committed the topics, before the broker has created their partitions; a producer that writes
+     * in between gets NOT_LEADER_OR_FOLLOWER, and under load its idempotent retries were seen to end in
+     * OUT_OF_ORDER_SEQUENCE errors and expired batches (records lost). A ListOffsets answer comes from the
+     * partition's leader, so once every partition answers, writes go straight through.
+     */
+    public static void awaitServed(Admin admin, Collection<String> names) {
+        if (names.isEmpty()) {
+            return;
+        }
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(TIMEOUT_SECONDS);
+        while (true) {
+            try {
+                Map<TopicPartition, OffsetSpec> partitions = new HashMap<>();
+                admin.describeTopics(names).allTopicNames().get(TIMEOUT_SECONDS, TimeUnit.SECONDS)
+                        .forEach((name, description) -> description.partitions().forEach(
+                                p -> partitions.put(new TopicPartition(name, p.partition()), OffsetSpec.latest())));
+                admin.listOffsets(partitions).all().get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+                return;
+            } catch (ExecutionException | TimeoutException e) {
+                if (System.nanoTime() > deadline) {
+                    throw new IllegalStateException("topics " + names + " are not served by their leaders within "
+                            + TIMEOUT_SECONDS + " s: " + e.getMessage(), e);
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while waiting for topics " + names, e);
+            }
+            try {
+                Thread.sleep(50);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while waiting for topics " + names, e);
+            }
+        }
+    }
+
+    /** Creates whichever planned topics do not exist yet and waits until they are served; returns their names. */
     public static List<String> ensure(Admin admin, List<NewTopic> plan) {
         try {
             Set<String> existing = admin.listTopics().names().get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
@@ -68,6 +109,7 @@ public final class TopicProvisioner {
                     }
                 }
             }
+            awaitServed(admin, missing.stream().map(NewTopic::name).toList());
             return created;
         } catch (ExecutionException e) {
             throw new IllegalStateException("cannot list topics: " + e.getCause().getMessage(), e.getCause());

@@ -1,5 +1,6 @@
 package io.gdastreams.it;
 
+import io.gdastreams.app.TopicProvisioner;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -35,12 +36,16 @@ public interface TestBroker {
     /** A shared admin client; do not close it. */
     Admin admin();
 
-    /** Creates each topic with the given partition count (replication factor 1) and waits until it exists. */
+    /**
+     * Creates each topic with the given partition count (replication factor 1) and waits until the broker serves
+     * every partition (writing earlier can lose records: see {@link TopicProvisioner#awaitServed}).
+     */
     default void createTopics(Map<String, Integer> partitionsByTopic) {
         List<NewTopic> topics = new ArrayList<>();
         partitionsByTopic.forEach((name, partitions) -> topics.add(new NewTopic(name, partitions, (short) 1)));
         try {
             admin().createTopics(topics).all().get();
+            TopicProvisioner.awaitServed(admin(), partitionsByTopic.keySet());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
