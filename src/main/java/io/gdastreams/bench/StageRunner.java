@@ -1,5 +1,6 @@
 package io.gdastreams.bench;
 
+import io.gdastreams.app.TopicProvisioner;
 import io.gdastreams.model.ModelParameters;
 import io.gdastreams.serde.SerdeFactory;
 import io.gdastreams.topology.ScoringSettings;
@@ -156,6 +157,7 @@ final class StageRunner implements AutoCloseable {
             consumer.assign(partitions);
             consumer.seekToBeginning(partitions);
             long seen = 0;
+            long firstAppend = Long.MAX_VALUE;
             long invalid = 0;
             byte[] firstInvalid = null;
             long lastAppend = Long.MIN_VALUE;
@@ -163,6 +165,7 @@ final class StageRunner implements AutoCloseable {
             while (seen < settings.events()) {
                 for (ConsumerRecord<byte[], byte[]> record : consumer.poll(POLL)) {
                     seen++;
+                    firstAppend = Math.min(firstAppend, record.timestamp());
                     lastAppend = Math.max(lastAppend, record.timestamp());
                     if (!validOutput.test(record.value())) {
                         invalid++;
@@ -180,7 +183,9 @@ final class StageRunner implements AutoCloseable {
                         + " outputs are not what the stage should produce, e.g. "
                         + (firstInvalid == null ? "null" : new String(firstInvalid, StandardCharsets.UTF_8)));
             }
-            double seconds = (lastAppend - app.runningAt()) / 1000.0;
+            // One stream thread can start processing while the client as a whole is still REBALANCING: on a
+            // loaded machine a small N can then be done before RUNNING. The clock starts at whichever came first.
+            double seconds = (lastAppend - Math.min(app.runningAt(), firstAppend)) / 1000.0;
             Percentiles latency = latency(input, consumer, app, latencyEvent);
             return new StageResult(stage.label(), settings.events(), seconds, app.startupSeconds(), latency);
         }
@@ -393,32 +398,8 @@ final class StageRunner implements AutoCloseable {
         } catch (InterruptedException | ExecutionException | TimeoutException e) {
             throw failure("cannot create the topics of stage " + stage.label(), e);
         }
-        awaitLeaders(plan.stream().map(NewTopic::name).toList());
+        TopicProvisioner.awaitServed(admin, plan.stream().map(NewTopic::name).toList());
         return topics;
-    }
-
-    /** A created topic's partitions may have no leader for a moment; a producer then fails or stalls. */
-    private void awaitLeaders(List<String> names) {
-        long deadline = System.nanoTime() + Duration.ofSeconds(ADMIN_TIMEOUT_SECONDS).toNanos();
-        while (true) {
-            try {
-                boolean ready = admin.describeTopics(names).allTopicNames().get(ADMIN_TIMEOUT_SECONDS, TimeUnit.SECONDS)
-                        .values().stream().flatMap(t -> t.partitions().stream())
-                        .allMatch(p -> p.leader() != null && !p.leader().isEmpty());
-                if (ready) {
-                    return;
-                }
-            } catch (ExecutionException e) {
-                // Not visible yet: ask again.
-            } catch (InterruptedException | TimeoutException e) {
-                throw failure("cannot describe topics " + names, e);
-            }
-            if (System.nanoTime() > deadline) {
-                throw new IllegalStateException("topics " + names + " have no leader after "
-                        + ADMIN_TIMEOUT_SECONDS + " s");
-            }
-            sleep(POLL);
-        }
     }
 
     private RunningApp start(Stage stage, Topology topology) {
