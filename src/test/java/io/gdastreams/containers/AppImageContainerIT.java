@@ -174,13 +174,8 @@ class AppImageContainerIT {
     /** The first published model whose lineage covers every record now on the labelled topic. */
     private static ModelParameters awaitModelAbsorbingAllLabelled(ContainerBroker broker, Topics topics,
                                                                   String modelId) {
-        Map<String, Long> expectedSources = new TreeMap<>();
-        broker.endOffsets(topics.labelled()).forEach((p, end) -> expectedSources.put(Integer.toString(p), end));
-        List<ConsumerRecord<String, ModelParameters>> models = broker.readUntil(topics.model(),
-                SerdeFactory.string().deserializer(), SerdeFactory.model().deserializer(),
-                records -> !records.isEmpty()
-                        && expectedSources.equals(new TreeMap<>(records.get(records.size() - 1).value().sources())),
-                TIMEOUT);
+        List<ConsumerRecord<String, ModelParameters>> models = broker.readModelsUntilAbsorbed(topics.labelled(),
+                topics.model(), TIMEOUT, () -> { });
         ConsumerRecord<String, ModelParameters> last = models.get(models.size() - 1);
         assertEquals(modelId, last.key(), "model record key");
         assertEquals(modelId, last.value().modelId());

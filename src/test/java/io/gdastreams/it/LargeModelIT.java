@@ -180,13 +180,8 @@ class LargeModelIT {
 
     private static ModelParameters awaitModelAbsorbingAll(KafkaBroker broker, Topics topics,
                                                           AtomicReference<Throwable> failure) {
-        Map<String, Long> expected = new TreeMap<>();
-        broker.endOffsets(topics.labelled()).forEach((p, end) -> expected.put(Integer.toString(p), end));
-        List<ConsumerRecord<String, ModelParameters>> models = broker.readUntil(topics.model(),
-                SerdeFactory.string().deserializer(), SerdeFactory.model().deserializer(),
-                records -> failIfDied(failure) && !records.isEmpty()
-                        && expected.equals(new TreeMap<>(records.get(records.size() - 1).value().sources())),
-                TIMEOUT);
+        List<ConsumerRecord<String, ModelParameters>> models = broker.readModelsUntilAbsorbed(topics.labelled(),
+                topics.model(), TIMEOUT, () -> failIfDied(failure));
         return models.get(models.size() - 1).value();
     }
 

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.gdastreams.math.FitOptions;
 import io.gdastreams.model.ModelParameters;
-import io.gdastreams.serde.SerdeFactory;
 import io.gdastreams.topology.ScoringSettings;
 import io.gdastreams.topology.ScoringTopology;
 import io.gdastreams.topology.Topics;
@@ -15,7 +14,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalDouble;
-import java.util.TreeMap;
 import java.util.concurrent.ExecutionException;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -114,13 +112,8 @@ public final class PipelineUnderTest implements AutoCloseable {
      * topic. Asserts that it is keyed by the model id and that versions grew along the way.
      */
     public ModelParameters awaitModelAbsorbingAllLabelled() {
-        Map<String, Long> expectedSources = new TreeMap<>();
-        broker.endOffsets(topics.labelled()).forEach((p, end) -> expectedSources.put(Integer.toString(p), end));
-        List<ConsumerRecord<String, ModelParameters>> models = broker.readUntil(topics.model(),
-                SerdeFactory.string().deserializer(), SerdeFactory.model().deserializer(),
-                records -> !records.isEmpty()
-                        && expectedSources.equals(new TreeMap<>(records.get(records.size() - 1).value().sources())),
-                TIMEOUT);
+        List<ConsumerRecord<String, ModelParameters>> models = broker.readModelsUntilAbsorbed(topics.labelled(),
+                topics.model(), TIMEOUT, () -> { });
         for (int i = 1; i < models.size(); i++) {
             assertTrue(models.get(i).value().version() > models.get(i - 1).value().version(),
                     "model versions grow: " + models.get(i - 1).value().version() + " then "

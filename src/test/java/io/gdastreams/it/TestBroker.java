@@ -1,6 +1,8 @@
 package io.gdastreams.it;
 
 import io.gdastreams.app.TopicProvisioner;
+import io.gdastreams.model.ModelParameters;
+import io.gdastreams.serde.SerdeFactory;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -8,6 +10,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.TreeMap;
 import java.util.concurrent.ExecutionException;
 import java.util.function.Predicate;
 import org.apache.kafka.clients.admin.Admin;
@@ -95,6 +98,24 @@ public interface TestBroker {
             consumer.endOffsets(partitions).forEach((tp, offset) -> ends.put(tp.partition(), offset));
             return ends;
         }
+    }
+
+    /**
+     * The models on {@code modelTopic} up to the first whose lineage ({@code sources}) covers every record now on
+     * {@code labelledTopic}; {@code whileWaiting} runs before every check (e.g. to fail fast when a stream thread
+     * died). Fails after {@code timeout}.
+     */
+    default List<ConsumerRecord<String, ModelParameters>> readModelsUntilAbsorbed(String labelledTopic,
+                                                                                 String modelTopic, Duration timeout,
+                                                                                 Runnable whileWaiting) {
+        Map<String, Long> expectedSources = new TreeMap<>();
+        endOffsets(labelledTopic).forEach((p, end) -> expectedSources.put(Integer.toString(p), end));
+        return readUntil(modelTopic, SerdeFactory.string().deserializer(), SerdeFactory.model().deserializer(),
+                records -> {
+                    whileWaiting.run();
+                    return !records.isEmpty() && expectedSources.equals(
+                            new TreeMap<>(records.get(records.size() - 1).value().sources()));
+                }, timeout);
     }
 
     /**

@@ -211,14 +211,9 @@ class CrashRecoveryIT {
     /** The first model whose lineage covers every record of the labelled topic. */
     private static ModelParameters awaitModelAbsorbingEverything(KafkaBroker broker, Topics topics,
                                                                  StreamsChildProcess child) {
-        Map<String, Long> ends = new TreeMap<>();
-        broker.endOffsets(topics.labelled()).forEach((p, end) -> ends.put(Integer.toString(p), end));
         try {
-            List<ConsumerRecord<String, ModelParameters>> models = broker.readUntil(topics.model(),
-                    SerdeFactory.string().deserializer(), SerdeFactory.model().deserializer(),
-                    records -> !records.isEmpty()
-                            && ends.equals(new TreeMap<>(records.get(records.size() - 1).value().sources())),
-                    CONVERGENCE);
+            List<ConsumerRecord<String, ModelParameters>> models = broker.readModelsUntilAbsorbed(topics.labelled(),
+                    topics.model(), CONVERGENCE, () -> { });
             for (int i = 1; i < models.size(); i++) {
                 assertTrue(models.get(i).value().version() > models.get(i - 1).value().version(),
                         "versions grow across restarts");
