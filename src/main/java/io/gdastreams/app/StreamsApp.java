@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Properties;
 import java.util.concurrent.atomic.AtomicReference;
+import io.gdastreams.topology.TrainingStateException;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.Topology;
@@ -40,6 +41,12 @@ final class StreamsApp implements AutoCloseable {
         this.streams = new KafkaStreams(topology, properties);
         streams.setUncaughtExceptionHandler(e -> {
             failure.compareAndSet(null, e);
+            TrainingStateException lostState = causeOfType(e, TrainingStateException.class);
+            if (lostState != null) {
+                // A new thread would meet the same state and stop again; publishing on would lose events.
+                LOG.error("{}: stopping: {}", name, lostState.getMessage());
+                return StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
+            }
             if (policy == OnThreadFailure.REPLACE_THREAD) {
                 LOG.error("{}: stream thread failed; replacing it", name, e);
                 return StreamThreadExceptionResponse.REPLACE_THREAD;
@@ -86,6 +93,15 @@ final class StreamsApp implements AutoCloseable {
         if (!streams.close(CLOSE_TIMEOUT)) {
             LOG.warn("{} did not stop within {} s", name, CLOSE_TIMEOUT.toSeconds());
         }
+    }
+
+    private static <T extends Throwable> T causeOfType(Throwable e, Class<T> type) {
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (type.isInstance(t)) {
+                return type.cast(t);
+            }
+        }
+        return null;
     }
 
     static String rootMessage(Throwable e) {

@@ -4,11 +4,22 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A versioned model as published on the compacted model topic (key = modelId).
+ * A versioned model as published on the compacted model topic (key = modelId). {@code (modelId, version)} is an
+ * identity: a trainer never publishes two different contents under one version.
  *
  * @param sources lineage: source partition (as a string) → next offset of that partition absorbed by this model
  * @param updatedAt ISO-8601 instant of publication
+ * @param trainer the application id of the training application that published it (null in models of earlier
+ *                versions and in models built outside a trainer); a trainer compares its state with the lineage
+ *                of the models it published itself
  */
 public record ModelParameters(String modelId, long version, List<String> features, long totalCount,
-                              List<ClassParameters> classes, Map<String, Long> sources, String updatedAt) {
+                              List<ClassParameters> classes, Map<String, Long> sources, String updatedAt,
+                              String trainer) {
+
+    /** A model with no trainer (fixtures, tools). */
+    public ModelParameters(String modelId, long version, List<String> features, long totalCount,
+                           List<ClassParameters> classes, Map<String, Long> sources, String updatedAt) {
+        this(modelId, version, features, totalCount, classes, sources, updatedAt, null);
+    }
 }

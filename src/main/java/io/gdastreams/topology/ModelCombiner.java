@@ -17,9 +17,12 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import org.apache.kafka.common.serialization.Deserializer;
+import org.apache.kafka.common.serialization.Serializer;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
@@ -65,14 +68,18 @@ final class ModelCombiner implements Processor<String, byte[], String, TrainingO
     private static final String SCHEMA_KEY = "schema";
     private static final String VERSION_KEY = "version";
     private static final String PUBLISHED_KEY = "published";
+    private static final String MODEL_KEY = "model";
     /** How many times per interval the punctuator looks for a due publish: bounds the extra delay to 1/10. */
     private static final int CHECKS_PER_INTERVAL = 10;
     private static final long NEVER = Long.MIN_VALUE;
 
     private final TrainingSettings settings;
     private final Deserializer<PartialSnapshot> snapshotDeserializer = SerdeFactory.partialSnapshot().deserializer();
+    private final Serializer<ModelParameters> modelSerializer = SerdeFactory.model().serializer();
     private ProcessorContext<String, TrainingOutput> context;
     private KeyValueStore<String, byte[]> store;
+    /** The latest record under the model id on the model topic (global store, read-only here). */
+    private KeyValueStore<String, byte[]> onTopic;
     /** Decoded copies of the stored snapshots, by source partition; null until loaded. */
     private SortedMap<Integer, PartialSnapshot> partials;
     private List<String> schema;
@@ -83,6 +90,13 @@ final class ModelCombiner implements Processor<String, byte[], String, TrainingO
     private boolean pending;
     /** Wall clock of this incarnation's last publish; NEVER after a (re)start, so a pending publish goes at once. */
     private long lastPublishMs;
+    /** Bytes of the last published model (null before the first); re-sent when the topic loses it. */
+    private byte[] lastModel;
+    /** Re-send the last model at the first check after a (re)start. */
+    private boolean republishAtStart;
+    private long lastRepublishMs;
+    /** The last reason logged for holding or not re-publishing, so that a waiting state is logged once. */
+    private String lastNotice;
 
     ModelCombiner(TrainingSettings settings) {
         this.settings = settings;
@@ -92,8 +106,12 @@ final class ModelCombiner implements Processor<String, byte[], String, TrainingO
     public void init(ProcessorContext<String, TrainingOutput> processorContext) {
         this.context = processorContext;
         this.store = processorContext.getStateStore(TrainingTopology.COMBINER_STORE);
+        this.onTopic = processorContext.getStateStore(TrainingTopology.PUBLISHED_STORE);
         this.partials = null;
         this.lastPublishMs = NEVER;
+        this.lastRepublishMs = NEVER;
+        this.republishAtStart = true;
+        this.lastNotice = null;
         long interval = settings.publishInterval().toMillis();
         processorContext.schedule(Duration.ofMillis(Math.max(1, interval / CHECKS_PER_INTERVAL)),
                 PunctuationType.WALL_CLOCK_TIME, this::publishIfDue);
@@ -138,23 +156,113 @@ final class ModelCombiner implements Processor<String, byte[], String, TrainingO
         publishIfDue(context.currentSystemTimeMs());
     }
 
-    /** Publishes the pending model if the last publish is at least one interval old (wall clock). */
+    /**
+     * Publishes the pending model if the last publish is at least one interval old (wall clock), unless it would
+     * go backwards from a model this application published (then the application stops: see
+     * {@link TrainingStateException}) or lacks a partition such a model had (then it waits for that partition's
+     * snapshot). Before that, re-sends the last model when the topic does not hold it.
+     */
     private void publishIfDue(long now) {
         loadState();
-        if (!pending || (lastPublishMs != NEVER && now - lastPublishMs < settings.publishInterval().toMillis())) {
-            return;
+        boolean due = pending && (lastPublishMs == NEVER || now - lastPublishMs >= settings.publishInterval().toMillis());
+        if (!due || !publish(now)) {
+            republishIfLost(now);
         }
-        pending = false;
-        ModelParameters model = combine();
+    }
+
+    /** Publishes the merged model; false when there is nothing to publish yet or it must wait for a partition. */
+    private boolean publish(long now) {
+        Optional<PublishedModel> latest = PublishedModel.parse(settings.modelId(), onTopic.get(settings.modelId()));
+        ModelParameters model = combine(Math.max(version, latest.map(PublishedModel::version).orElse(0L)) + 1);
         if (model.totalCount() == 0) {
-            return; // snapshots of dead letters only: nothing to model yet
+            pending = false;
+            return false; // snapshots of dead letters only: nothing to model yet
         }
+        // What this trainer published is the reference: its own last model, and the topic's newest when that is
+        // newer (its own store lost it: exactly the case to catch). Another application's lineage is not ours.
+        List<PublishedModel> references = new ArrayList<>(2);
+        PublishedModel.parse(settings.modelId(), lastModel).ifPresent(references::add);
+        latest.filter(m -> m.publishedBy(context.applicationId()) && (lastModel == null || m.version() > version))
+                .ifPresent(references::add);
+        for (PublishedModel reference : references) {
+            String regression = reference.regressionOf(model);
+            if (regression != null) {
+                throw new TrainingStateException("refusing to publish model '" + settings.modelId() + "': "
+                        + regression + ". The training state no longer holds what this application published: it"
+                        + " was lost or damaged (see docs/RELIABILITY.md, 'Recovering from lost training state')");
+            }
+            Set<String> missing = reference.missingPartitions(model);
+            if (!missing.isEmpty()) {
+                notice("model '" + settings.modelId() + "' waits for snapshots of partitions " + missing
+                        + ", which version " + reference.version() + " absorbed");
+                return false;
+            }
+        }
+        byte[] bytes = modelSerializer.serialize(null, model);
+        pending = false;
+        republishAtStart = false; // the new version supersedes a re-send
         version = model.version();
         published = model.sources();
+        lastModel = bytes;
         lastPublishMs = now;
+        lastNotice = null;
         store.put(VERSION_KEY, ByteBuffer.allocate(Long.BYTES).putLong(version).array());
         store.put(PUBLISHED_KEY, encodeJson(published));
-        context.forward(new Record<>(settings.modelId(), new TrainingOutput.Model(model), now));
+        store.put(MODEL_KEY, bytes);
+        context.forward(new Record<>(settings.modelId(), new TrainingOutput.Model(bytes), now));
+        return true;
+    }
+
+    /**
+     * Re-sends the last published model, byte for byte, once after a (re)start and whenever the newest record
+     * under the model id is not a valid model (garbage, a tombstone, or nothing after compaction), so that a
+     * scorer started later finds it. A valid record at or above this trainer's version that is not its last
+     * model is answered with a new version above it; one published by another application is logged, not
+     * fought over. At most once per publish interval.
+     */
+    private void republishIfLost(long now) {
+        boolean started = republishAtStart;
+        republishAtStart = false;
+        // Right after a publish the global store may not have read it back yet: give it an interval.
+        long lastSent = Math.max(lastPublishMs, lastRepublishMs);
+        if (lastModel == null
+                || (!started && lastSent != NEVER && now - lastSent < settings.publishInterval().toMillis())) {
+            return;
+        }
+        byte[] record = onTopic.get(settings.modelId());
+        Optional<PublishedModel> latest = PublishedModel.parse(settings.modelId(), record);
+        String reason = null;
+        if (started) {
+            reason = "the trainer started";
+        } else if (latest.isEmpty()) {
+            reason = record == null ? "the model topic holds no record for it"
+                    : record.length == 0 ? "the model topic holds a tombstone for it"
+                    : "the newest record for it on the model topic is not a valid model";
+        } else if (latest.get().version() > version || (latest.get().version() == version
+                && !latest.get().sameBytes(lastModel))) {
+            if (latest.get().publishedBy(context.applicationId())) {
+                pending = true; // publish the current statistics as a version above it
+                notice("the model topic holds version " + latest.get().version() + " of model '" + settings.modelId()
+                        + "' that is not this trainer's last (version " + version + "); publishing a new version");
+            } else {
+                notice("application '" + latest.get().model().trainer() + "' also publishes model '"
+                        + settings.modelId() + "' (version " + latest.get().version() + "); run one trainer per model"
+                        + " id: this one publishes above it at its next change");
+            }
+        }
+        if (reason != null) {
+            LOG.info("Re-publishing version {} of model '{}': {}", version, settings.modelId(), reason);
+            lastRepublishMs = now;
+            context.forward(new Record<>(settings.modelId(), new TrainingOutput.Model(lastModel), now));
+        }
+    }
+
+    /** Logs a waiting or conflicting state once (until it changes). */
+    private void notice(String message) {
+        if (!message.equals(lastNotice)) {
+            LOG.warn(message);
+            lastNotice = message;
+        }
     }
 
     /** Why {@code partial} cannot be merged into this model, or null. */
@@ -173,7 +281,7 @@ final class ModelCombiner implements Processor<String, byte[], String, TrainingO
         return null;
     }
 
-    private ModelParameters combine() {
+    private ModelParameters combine(long newVersion) {
         SortedMap<String, RunningGaussian> merged = new TreeMap<>();
         Map<String, Long> sources = new LinkedHashMap<>();
         for (PartialSnapshot partial : partials.values()) {
@@ -201,7 +309,8 @@ final class ModelCombiner implements Processor<String, byte[], String, TrainingO
         }
         List<String> features = schema != null ? schema : List.of();
         String updatedAt = Instant.ofEpochMilli(context.currentSystemTimeMs()).toString();
-        return new ModelParameters(settings.modelId(), version + 1, features, total, classes, sources, updatedAt);
+        return new ModelParameters(settings.modelId(), newVersion, features, total, classes, sources, updatedAt,
+                context.applicationId());
     }
 
     private void loadState() {
@@ -212,6 +321,7 @@ final class ModelCombiner implements Processor<String, byte[], String, TrainingO
         schema = settings.features().isEmpty() ? null : settings.features();
         version = 0;
         published = Map.of();
+        lastModel = null;
         List<KeyValue<String, byte[]>> entries = new ArrayList<>();
         try (KeyValueIterator<String, byte[]> all = store.all()) {
             all.forEachRemaining(entries::add);
@@ -222,6 +332,8 @@ final class ModelCombiner implements Processor<String, byte[], String, TrainingO
                     version = ByteBuffer.wrap(entry.value).getLong();
                 } else if (entry.key.equals(PUBLISHED_KEY)) {
                     published = decodeSources(entry.value);
+                } else if (entry.key.equals(MODEL_KEY)) {
+                    lastModel = entry.value;
                 } else if (entry.key.equals(SCHEMA_KEY)) {
                     if (settings.features().isEmpty()) {
                         schema = decodeSchema(entry.value);

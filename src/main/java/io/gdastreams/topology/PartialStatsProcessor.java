@@ -1,6 +1,5 @@
 package io.gdastreams.topology;
 
-import io.gdastreams.math.RunningGaussian;
 import io.gdastreams.model.DeadLetter;
 import io.gdastreams.model.LabelledEvent;
 import io.gdastreams.model.PartialSnapshot;
@@ -12,6 +11,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.common.serialization.Serializer;
 import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
@@ -38,7 +39,9 @@ final class PartialStatsProcessor implements Processor<byte[], byte[], String, T
     private final TrainingSettings settings;
     private final Serializer<PartialSnapshot> snapshotSerializer = SerdeFactory.partialSnapshot().serializer();
     private ProcessorContext<String, TrainingOutput> context;
-    private PartialStatsStore store;
+    private KeyValueStore<String, byte[]> store;
+    /** The partition's state, loaded from the store at the first record or punctuation after init. */
+    private PartitionState state;
     /** Scratch for one event in schema order; allocated when the schema is known. */
     private double[] point;
     /** Set by every record read; a restart sets it too (re-sending a cumulative snapshot is harmless). */
@@ -52,9 +55,9 @@ final class PartialStatsProcessor implements Processor<byte[], byte[], String, T
     public void init(ProcessorContext<String, TrainingOutput> processorContext) {
         this.context = processorContext;
         this.store = processorContext.getStateStore(TrainingTopology.CLASS_STATS_STORE);
-        // A task may be re-initialised over a store that outlived it (standby promoted to active): start from
-        // what is persisted, not from live objects of an earlier incarnation.
-        store.clearCache();
+        // Kafka Streams calls init after every restore, revival or recycling of the task: whatever was decoded
+        // before may no longer be what the store holds, so the state is read again from the store.
+        state = null;
         point = null;
         changedSinceSnapshot = true;
         processorContext.schedule(settings.publishInterval(), PunctuationType.WALL_CLOCK_TIME, this::emitSnapshot);
@@ -73,7 +76,7 @@ final class PartialStatsProcessor implements Processor<byte[], byte[], String, T
                     source.partition(), source.offset(), e);
             reason = "internal error: " + e;
         }
-        store.setProgress(store.progress().afterRecord(source.offset(), reason == null));
+        state.setProgress(state.progress().afterRecord(source.offset(), reason == null));
         changedSinceSnapshot = true;
         if (reason != null) {
             DeadLetter letter = DeadLetters.of(reason, source.topic(), source.partition(), source.offset(),
@@ -90,10 +93,10 @@ final class PartialStatsProcessor implements Processor<byte[], byte[], String, T
             return decoded.error();
         }
         LabelledEvent event = decoded.value();
-        List<String> schema = store.progress().features();
+        List<String> schema = state.progress().features();
         if (schema.isEmpty()) {
             schema = event.features().keySet().stream().sorted().toList();
-            store.setProgress(store.progress().withFeatures(schema));
+            state.setProgress(state.progress().withFeatures(schema));
         }
         String mismatch = schemaMismatch(event.features(), schema);
         if (mismatch != null) {
@@ -106,15 +109,12 @@ final class PartialStatsProcessor implements Processor<byte[], byte[], String, T
             point[i] = event.features().get(schema.get(i));
         }
         String label = event.label();
-        Map<String, RunningGaussian> classes = store.classes();
-        if (classes.size() >= settings.maxClasses() && !classes.containsKey(label)) {
-            return "too many classes: label '" + label + "' would be class " + (classes.size() + 1)
+        if (state.classCount() >= settings.maxClasses() && !state.hasClass(label)) {
+            return "too many classes: label '" + label + "' would be class " + (state.classCount() + 1)
                     + " of partition " + context.taskId().partition() + " (at most " + settings.maxClasses()
                     + ", gda.max.classes)";
         }
-        RunningGaussian stats = store.statisticsFor(label);
-        stats.update(point);
-        store.markUpdated(label);
+        state.update(label, point);
         return null;
     }
 
@@ -140,17 +140,28 @@ final class PartialStatsProcessor implements Processor<byte[], byte[], String, T
         }
         loadState();
         changedSinceSnapshot = false;
-        if (store.progress().recordsRead() == 0) {
+        if (state.progress().recordsRead() == 0) {
             return;
         }
-        PartialSnapshot snapshot = new PartialSnapshot(settings.modelId(), store.progress(), store.classes());
+        PartialSnapshot snapshot = new PartialSnapshot(settings.modelId(), state.progress(), state.classes());
         context.forward(new Record<>(settings.modelId(),
                 new TrainingOutput.Partial(snapshotSerializer.serialize(null, snapshot)), timestamp));
     }
 
+    @Override
+    public void close() {
+        state = null;
+    }
+
     private void loadState() {
+        if (state != null) {
+            return;
+        }
         int partition = context.taskId().partition();
-        for (PartialStatsStore.UnreadableEntry entry : store.loadIfNeeded(partition, settings.features())) {
+        List<PartitionState.UnreadableEntry> unreadable = new ArrayList<>();
+        state = PartitionState.load(store, partition, settings.features(), unreadable);
+        checkAgainstPublishedLineage(partition);
+        for (PartitionState.UnreadableEntry entry : unreadable) {
             String reason = "state store " + store.name() + ": " + entry.reason()
                     + "; the entry is discarded and the partition's statistics no longer include it";
             LOG.error("{} (task {})", reason, context.taskId());
@@ -159,6 +170,32 @@ final class PartialStatsProcessor implements Processor<byte[], byte[], String, T
             context.forward(new Record<>(settings.modelId(), new TrainingOutput.Rejected(
                     entry.key().getBytes(StandardCharsets.UTF_8), letter), context.currentSystemTimeMs()));
         }
+    }
+
+    /**
+     * Under exactly-once, a model this application published can only hold what this partition's state had
+     * committed before. A state that is behind such a model lost events (a restore that came back short, a
+     * deleted changelog): refuse to go on instead of publishing a model that lost them.
+     */
+    private void checkAgainstPublishedLineage(int partition) {
+        Object guarantee = context.appConfigs().get(StreamsConfig.PROCESSING_GUARANTEE_CONFIG);
+        if (!StreamsConfig.EXACTLY_ONCE_V2.equals(guarantee)) {
+            return; // at-least-once may re-read what a published model absorbed: no such guarantee to check
+        }
+        KeyValueStore<String, byte[]> onTopic = context.getStateStore(TrainingTopology.PUBLISHED_STORE);
+        PublishedModel.parse(settings.modelId(), onTopic.get(settings.modelId()))
+                .filter(model -> model.publishedBy(context.applicationId()))
+                .ifPresent(model -> {
+                    Long absorbed = model.model().sources().get(Integer.toString(partition));
+                    long reached = state.progress().nextOffset();
+                    if (absorbed != null && absorbed > reached) {
+                        throw new TrainingStateException("the training state of partition " + partition
+                                + " reaches offset " + reached + " but version " + model.version() + " of model '"
+                                + settings.modelId() + "', published by this application, absorbed it up to offset "
+                                + absorbed + ": the state was lost (see docs/RELIABILITY.md, 'Recovering from lost"
+                                + " training state')");
+                    }
+                });
     }
 
     private static String abbreviate(List<String> names) {

@@ -10,8 +10,8 @@ sealed interface TrainingOutput {
     record Partial(byte[] snapshot) implements TrainingOutput {
     }
 
-    /** A new model version, bound for the model topic. */
-    record Model(ModelParameters model) implements TrainingOutput {
+    /** A model record (JSON bytes, exactly as published), bound for the model topic. */
+    record Model(byte[] model) implements TrainingOutput {
     }
 
     /** A record that could not be used, bound for the dead-letter topic under its original key. */

@@ -15,8 +15,8 @@ import org.apache.kafka.streams.state.Stores;
  * The training topology: partition-local statistics, merged into one versioned model.
  *
  * <pre>
- * labelled-events ──► [partial-stats] one task per input partition; store "class-stats" (live objects, written
- *        (raw bytes)        │          once per commit): label → RunningGaussian, plus the partition's progress
+ * labelled-events ──► [partial-stats] one task per input partition; store "class-stats" (record cache, written
+ *        (raw bytes)        │          through per event): label → RunningGaussian, plus the partition's progress
  *                           │ every publish interval: cumulative PartialSnapshot (binary), key = model id
  *                           ▼
  *        internal topic &lt;application.id&gt;-class-stats-partials-repartition (1 partition)
@@ -37,6 +37,8 @@ public final class TrainingTopology {
     public static final String CLASS_STATS_STORE = "class-stats";
     /** The combiner's store: newest partial per source partition, schema, model version (changelog-backed). */
     public static final String COMBINER_STORE = "model-combiner";
+    /** Global store: the newest record under the model id on the model topic, as raw bytes. */
+    public static final String PUBLISHED_STORE = "published-model";
     /** Name of the internal partials topic: {@code <application.id>-class-stats-partials-repartition}. */
     public static final String PARTIALS_TOPIC_NAME = "class-stats-partials";
 
@@ -55,9 +57,20 @@ public final class TrainingTopology {
     public static Topology build(TrainingSettings settings) {
         Topics topics = settings.topics();
         StreamsBuilder builder = new StreamsBuilder();
-        builder.addStateStore(new PartialStatsStoreBuilder(CLASS_STATS_STORE, true));
+        // The record cache makes the per-event write-through of PartitionState cost one changelog record per
+        // class and commit, not one per event.
+        builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(CLASS_STATS_STORE),
+                SerdeFactory.string(), SerdeFactory.rawBytes()).withCachingEnabled());
         builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(COMBINER_STORE),
                 SerdeFactory.string(), SerdeFactory.rawBytes()));
+
+        // The trainer reads the model topic too: to continue above the versions on it, to compare its state with
+        // the lineage it published, and to re-send its model when the topic loses it (ModelCombiner).
+        builder.addGlobalStore(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(PUBLISHED_STORE),
+                        SerdeFactory.string(), SerdeFactory.rawBytes()).withLoggingDisabled(),
+                topics.model(), Consumed.with(SerdeFactory.string(), SerdeFactory.rawBytes())
+                        .withName("published-model-source"),
+                () -> new PublishedModelTracker(settings.modelId()));
 
         KStream<String, TrainingOutput> partialStats = builder
                 .stream(topics.labelled(), Consumed.with(SerdeFactory.rawBytes(), SerdeFactory.rawBytes())
@@ -76,7 +89,7 @@ public final class TrainingTopology {
         combined
                 .filter((modelId, out) -> out instanceof TrainingOutput.Model, Named.as("models"))
                 .mapValues(out -> ((TrainingOutput.Model) out).model(), Named.as("model-values"))
-                .to(topics.model(), Produced.with(SerdeFactory.string(), SerdeFactory.model()).withName("model-sink"));
+                .to(topics.model(), Produced.with(SerdeFactory.string(), SerdeFactory.rawBytes()).withName("model-sink"));
         sendDeadLetters(combined, topics, COMBINER);
         return builder.build();
     }

@@ -5,7 +5,7 @@ import static io.gdastreams.topology.TrainingFixtures.goldenIrisMle;
 import static io.gdastreams.topology.TrainingFixtures.labelledJson;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.gdastreams.fixtures.Iris;
@@ -15,6 +15,7 @@ import io.gdastreams.model.ClassParameters;
 import io.gdastreams.model.DeadLetter;
 import io.gdastreams.model.ModelParameters;
 import io.gdastreams.model.PartialSnapshot;
+import io.gdastreams.model.PartitionProgress;
 import io.gdastreams.serde.SerdeFactory;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -34,8 +35,8 @@ import org.apache.kafka.streams.state.Stores;
 import org.junit.jupiter.api.Test;
 
 /**
- * PartialStatsProcessor as four tasks of a 4-partition topic (MockProcessorContext with record metadata), and the
- * live-object store: statistics reach the persisted store only when Kafka Streams flushes it before a commit.
+ * PartialStatsProcessor as four tasks of a 4-partition topic (MockProcessorContext with record metadata), and its
+ * state: every update is written through to the store, and a re-initialised processor continues from the store.
  */
 class TrainingPartialStatsProcessorTest {
 
@@ -43,12 +44,11 @@ class TrainingPartialStatsProcessorTest {
     private static final TrainingSettings SETTINGS = TrainingSettings.defaults(Topics.defaults())
             .withModelId("iris").withPublishInterval(Duration.ofSeconds(1));
 
-    /** One task: its processor, context, store and the inner (persisted) store under it. */
+    /** One task: its processor, context and store. */
     private static final class Task {
         final int partition;
         final MockProcessorContext<String, TrainingOutput> context;
-        final KeyValueStore<String, byte[]> inner;
-        final PartialStatsStore store;
+        final KeyValueStore<String, byte[]> store;
         PartialStatsProcessor processor;
         long nextOffset;
 
@@ -59,11 +59,29 @@ class TrainingPartialStatsProcessorTest {
             props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
             context = new MockProcessorContext<>(props, new TaskId(0, partition), null);
             context.setCurrentSystemTimeMs(0L);
-            inner = Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(TrainingTopology.CLASS_STATS_STORE),
+            store = Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(TrainingTopology.CLASS_STATS_STORE),
                     SerdeFactory.string(), SerdeFactory.rawBytes()).withLoggingDisabled().build();
-            store = new PartialStatsStore(inner);
             store.init(context.getStateStoreContext(), store);
             context.addStateStore(store);
+            restartProcessor();
+        }
+
+        /** What the store holds now, as a committed transaction would have left it. */
+        Map<String, byte[]> committed() {
+            Map<String, byte[]> copy = new HashMap<>();
+            try (var all = store.all()) {
+                all.forEachRemaining(kv -> copy.put(kv.key, kv.value.clone()));
+            }
+            return copy;
+        }
+
+        /** A crash and restore: the store holds {@code committed} again, and the processor starts anew. */
+        void restoreAndRestart(Map<String, byte[]> committed) {
+            processor.close();
+            try (var all = store.all()) {
+                all.forEachRemaining(kv -> store.delete(kv.key));
+            }
+            committed.forEach(store::put);
             restartProcessor();
         }
 
@@ -122,38 +140,29 @@ class TrainingPartialStatsProcessorTest {
     }
 
     @Test
-    void shouldPersistLiveStatisticsOnlyWhenTheStoreIsFlushedForACommit() {
+    void shouldWriteEveryUpdateThroughToTheStore() {
         Task task = new Task(2);
         List<LabelledRow> rows = Iris.rows();
         for (int i = 0; i < 10; i++) {
             task.send(labelledJson(Iris.FEATURES, rows.get(i).x(), rows.get(i).label()));
+            assertEquals(i + 1, RunningGaussian.fromBytes(task.store.get("class:setosa")).count(),
+                    "the class in the store after event " + i);
+            assertArrayEquals(PartitionState.encodeCounters(new PartitionProgress(2, i + 1, i + 1, 0, Iris.FEATURES)),
+                    task.store.get(PartitionState.PROGRESS_KEY), "the progress in the store after event " + i);
         }
-        assertNull(task.store.persistedStatistics("setosa"), "no store write per event");
-        assertNull(task.store.persistedProgress());
-
-        task.store.flushCache(); // what StreamTask.prepareCommit() calls before committing
-        byte[] persisted = task.store.persistedStatistics("setosa");
-        assertArrayEquals(task.store.classes().get("setosa").toBytes(), persisted);
-        assertEquals(10, RunningGaussian.fromBytes(persisted).count());
-
-        task.send(labelledJson(Iris.FEATURES, rows.get(10).x(), rows.get(10).label()));
-        assertArrayEquals(persisted, task.store.persistedStatistics("setosa"), "unchanged until the next commit");
-        task.store.flushCache();
-        assertEquals(11, RunningGaussian.fromBytes(task.store.persistedStatistics("setosa")).count());
     }
 
     @Test
-    void shouldContinueFromPersistedStateWhenTheTaskIsReinitialised() {
+    void shouldContinueFromTheStoreWhenTheTaskIsRestoredAndReinitialised() {
         Task task = new Task(1);
         List<LabelledRow> rows = Iris.rows();
         for (int i = 0; i < 75; i++) {
             task.send(labelledJson(Iris.FEATURES, rows.get(i).x(), rows.get(i).label()));
         }
-        task.store.flushCache();
+        Map<String, byte[]> committed = task.committed();
         task.send(labelledJson(Iris.FEATURES, rows.get(75).x(), rows.get(75).label())); // never committed
-        task.store.clearCache(); // task recycled: uncommitted live state is gone, as after a crash
-        task.nextOffset = 75;    // ...and the record is read again
-        task.restartProcessor();
+        task.restoreAndRestart(committed); // aborted transaction: the store is restored from the changelog
+        task.nextOffset = 75;               // ...and the record is read again
         for (int i = 75; i < rows.size(); i++) {
             task.send(labelledJson(Iris.FEATURES, rows.get(i).x(), rows.get(i).label()));
         }
@@ -164,14 +173,51 @@ class TrainingPartialStatsProcessorTest {
     }
 
     @Test
+    void shouldRefuseToContinueFromAStoreWhoseStatisticsLostEventsTheProgressCounts() {
+        Task task = new Task(0);
+        List<LabelledRow> rows = Iris.rows();
+        for (int i = 0; i < 20; i++) {
+            task.send(labelledJson(Iris.FEATURES, rows.get(i).x(), rows.get(i).label()));
+        }
+        Map<String, byte[]> committed = task.committed();
+        committed.remove("class:setosa"); // what a lost class entry would look like: progress says 20 applied
+        task.restoreAndRestart(committed);
+
+        TrainingStateException e = assertThrows(TrainingStateException.class,
+                () -> task.send(labelledJson(Iris.FEATURES, rows.get(20).x(), rows.get(20).label())));
+        assertTrue(e.getMessage().contains("20 applied events up to offset 20 but its class statistics hold 0"),
+                e.getMessage());
+    }
+
+    @Test
+    void shouldReadTheProgressOfTheEarlierJsonLayoutAndRewriteIt() {
+        Task task = new Task(3);
+        List<LabelledRow> rows = Iris.rows();
+        for (int i = 0; i < 5; i++) {
+            task.send(labelledJson(Iris.FEATURES, rows.get(i).x(), rows.get(i).label()));
+        }
+        Map<String, byte[]> committed = task.committed();
+        committed.remove(PartitionState.SCHEMA_KEY);
+        committed.put(PartitionState.PROGRESS_KEY, SerdeFactory.partitionProgress().serializer()
+                .serialize(null, new PartitionProgress(3, 5, 5, 0, Iris.FEATURES)));
+        task.restoreAndRestart(committed);
+
+        task.send(labelledJson(Iris.FEATURES, rows.get(5).x(), rows.get(5).label()));
+
+        PartialSnapshot snapshot = task.punctuate().get(0);
+        assertEquals(new PartitionProgress(3, 6, 6, 0, Iris.FEATURES), snapshot.progress());
+        assertArrayEquals(PartitionState.encodeCounters(snapshot.progress()),
+                task.store.get(PartitionState.PROGRESS_KEY));
+    }
+
+    @Test
     void shouldDeadLetterAnUnreadableStoreEntryAndKeepTraining() {
         Task task = new Task(3);
         List<LabelledRow> rows = Iris.rows();
         task.send(labelledJson(Iris.FEATURES, rows.get(0).x(), rows.get(0).label()));
-        task.store.flushCache();
-        task.inner.put("class:setosa", new byte[] {1, 0, 0, 0, 4, 0}); // damaged on disk
-        task.store.clearCache();
-        task.restartProcessor();
+        Map<String, byte[]> committed = task.committed();
+        committed.put("class:setosa", new byte[] {1, 0, 0, 0, 4, 0}); // damaged on disk
+        task.restoreAndRestart(committed);
         task.context.resetForwards();
 
         task.send(labelledJson(Iris.FEATURES, rows.get(1).x(), rows.get(1).label()));

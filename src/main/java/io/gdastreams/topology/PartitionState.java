@@ -1,0 +1,216 @@
+package io.gdastreams.topology;
+
+import io.gdastreams.math.RunningGaussian;
+import io.gdastreams.model.PartitionProgress;
+import io.gdastreams.serde.Json;
+import io.gdastreams.serde.SerdeFactory;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.SortedMap;
+import java.util.TreeMap;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.KeyValueStore;
+
+/**
+ * The training state of one input partition (class statistics and {@link PartitionProgress}) in a
+ * changelog-backed key-value store, written through on every event.
+ *
+ * <p>Why write-through: under exactly_once_v2 a store write made while a record is processed belongs to the
+ * transaction that commits the record's offset, whatever path the commit takes (a regular commit, a revocation,
+ * a corrupted or fenced task, which aborts both). Kafka Streams offers no public hook that runs before every
+ * commit, and keeping dirty state outside the store until such a hook runs lost applied events when a long
+ * broker outage fenced the producer (docs/RELIABILITY.md). The store is built with Kafka Streams' record cache,
+ * so each key reaches RocksDB and the changelog once per commit however often it is put: the cost per event is
+ * serialising the updated class (O(d²), the same order as the update) and two cache puts.
+ *
+ * <p>The decoded statistics are kept beside the store as a read cache, so that an event does not deserialise
+ * its class. The cache always equals the store: every change goes to both, and a new instance (one per
+ * processor {@code init}, which Kafka Streams calls after every restore, revival or recycling of the task)
+ * starts empty and loads from the store.
+ *
+ * <p>Store layout: {@code class:<label>} → {@link RunningGaussian#toBytes()}; {@code progress} → the counters
+ * (partition, next offset, applied, dead-lettered; 29 bytes, see {@link #encodeCounters}); {@code schema} → the
+ * feature names as a JSON array, written when the schema is fixed. Not thread-safe (one stream thread owns a
+ * task).
+ */
+final class PartitionState {
+
+    static final String PROGRESS_KEY = "progress";
+    static final String SCHEMA_KEY = "schema";
+    static final String CLASS_KEY_PREFIX = "class:";
+    /** First byte of the binary counters; a JSON progress (the layout before it) starts with '{'. */
+    private static final byte COUNTERS_FORMAT = 1;
+    private static final int COUNTERS_BYTES = 1 + Integer.BYTES + 3 * Long.BYTES;
+
+    /** A store entry that could not be read; it has been removed from the store. */
+    record UnreadableEntry(String key, byte[] value, String reason) {
+    }
+
+    private final KeyValueStore<String, byte[]> store;
+    private final SortedMap<String, RunningGaussian> classes = new TreeMap<>();
+    private PartitionProgress progress;
+    /** The schema entry holds {@code progress.features()}. */
+    private boolean schemaPersisted;
+
+    private PartitionState(KeyValueStore<String, byte[]> store) {
+        this.store = store;
+    }
+
+    /**
+     * Reads the state of a partition from {@code store}. Entries that cannot be read are removed and returned in
+     * {@code unreadable}, so that the caller can dead-letter them; the events they held are then counted as
+     * dead-lettered, so that {@code applied = Σ class counts} and {@code applied + deadLettered} = records read.
+     *
+     * @param store the task's store (not modified unless an entry is unreadable)
+     * @param partition the task's input partition (for a fresh progress)
+     * @param configuredFeatures the schema to start with when nothing is persisted (may be empty)
+     * @param unreadable receives the entries that were removed (modified)
+     */
+    static PartitionState load(KeyValueStore<String, byte[]> store, int partition, List<String> configuredFeatures,
+                               List<UnreadableEntry> unreadable) {
+        PartitionState state = new PartitionState(store);
+        List<KeyValue<String, byte[]>> entries = new ArrayList<>();
+        try (KeyValueIterator<String, byte[]> all = store.all()) {
+            all.forEachRemaining(entries::add);
+        }
+        byte[] counters = null;
+        List<String> schema = null;
+        for (KeyValue<String, byte[]> entry : entries) {
+            if (PROGRESS_KEY.equals(entry.key)) {
+                counters = entry.value;
+            } else if (SCHEMA_KEY.equals(entry.key)) {
+                try {
+                    schema = decodeSchema(entry.value);
+                } catch (RuntimeException e) {
+                    unreadable.add(new UnreadableEntry(entry.key, entry.value, "unreadable schema: " + e.getMessage()));
+                }
+            }
+        }
+        PartitionProgress restored = null;
+        if (counters != null) {
+            try {
+                restored = decodeProgress(counters, schema);
+            } catch (RuntimeException e) {
+                unreadable.add(new UnreadableEntry(PROGRESS_KEY, counters, "unreadable progress: " + e.getMessage()));
+            }
+        }
+        state.progress = restored != null ? restored : PartitionProgress.start(partition, configuredFeatures);
+        state.schemaPersisted = schema != null && schema.equals(state.progress.features());
+        int dimension = state.progress.features().size();
+        for (KeyValue<String, byte[]> entry : entries) {
+            if (entry.key.startsWith(CLASS_KEY_PREFIX)) {
+                String label = entry.key.substring(CLASS_KEY_PREFIX.length());
+                try {
+                    RunningGaussian stats = RunningGaussian.fromBytes(entry.value);
+                    if (stats.dimension() != dimension) {
+                        throw new IllegalArgumentException("dimension " + stats.dimension() + " but the schema has "
+                                + dimension + " features");
+                    }
+                    state.classes.put(label, stats);
+                } catch (RuntimeException e) {
+                    unreadable.add(new UnreadableEntry(entry.key, entry.value,
+                            "unreadable statistics of class '" + label + "': " + e.getMessage()));
+                }
+            } else if (!PROGRESS_KEY.equals(entry.key) && !SCHEMA_KEY.equals(entry.key)) {
+                unreadable.add(new UnreadableEntry(entry.key, entry.value, "unknown key"));
+            }
+        }
+        for (UnreadableEntry entry : unreadable) {
+            store.delete(entry.key());
+        }
+        long classTotal = state.classes.values().stream().mapToLong(RunningGaussian::count).sum();
+        PartitionProgress p = state.progress;
+        if (classTotal != p.applied()) {
+            if (unreadable.isEmpty()) {
+                // Both are written in the same transaction: a difference without a damaged entry means the store
+                // does not hold what was committed. Refuse to go on rather than publish a model that lost events.
+                throw new TrainingStateException("the training state of partition " + p.partition()
+                        + " is inconsistent: its progress counts " + p.applied() + " applied events up to offset "
+                        + p.nextOffset() + " but its class statistics hold " + classTotal);
+            }
+            // Events whose statistics were discarded count as dead-lettered (the dead letter of the store entry
+            // stands for them).
+            long lost = p.applied() - classTotal;
+            state.setProgress(new PartitionProgress(p.partition(), p.nextOffset(), classTotal,
+                    Math.max(0, p.deadLettered() + lost), p.features()));
+        } else if (counters != null && counters.length > 0 && counters[0] != COUNTERS_FORMAT) {
+            state.setProgress(p); // rewrite a progress of the earlier (JSON) layout in the current one
+        }
+        return state;
+    }
+
+    /** Read-only view of the statistics by label. */
+    SortedMap<String, RunningGaussian> classes() {
+        return Collections.unmodifiableSortedMap(classes);
+    }
+
+    int classCount() {
+        return classes.size();
+    }
+
+    boolean hasClass(String label) {
+        return classes.containsKey(label);
+    }
+
+    /** Adds {@code point} to the statistics of {@code label} (created if new) and writes them through. */
+    void update(String label, double[] point) {
+        RunningGaussian stats = classes.computeIfAbsent(label, l -> new RunningGaussian(progress.features().size()));
+        stats.update(point);
+        store.put(CLASS_KEY_PREFIX + label, stats.toBytes());
+    }
+
+    PartitionProgress progress() {
+        return progress;
+    }
+
+    /** Sets and writes through the progress; the schema entry only when the schema changes. */
+    void setProgress(PartitionProgress newProgress) {
+        List<String> features = newProgress.features();
+        if (!schemaPersisted || (features != progress.features() && !features.equals(progress.features()))) {
+            store.put(SCHEMA_KEY, encodeSchema(features));
+            schemaPersisted = true;
+        }
+        progress = newProgress;
+        store.put(PROGRESS_KEY, encodeCounters(newProgress));
+    }
+
+    /** Format 1: byte 1, int partition, long next offset, long applied, long dead-lettered (big-endian). */
+    static byte[] encodeCounters(PartitionProgress p) {
+        return ByteBuffer.allocate(COUNTERS_BYTES).put(COUNTERS_FORMAT).putInt(p.partition()).putLong(p.nextOffset())
+                .putLong(p.applied()).putLong(p.deadLettered()).array();
+    }
+
+    private static PartitionProgress decodeProgress(byte[] bytes, List<String> schema) {
+        if (bytes.length > 0 && bytes[0] == '{') {
+            return SerdeFactory.partitionProgress().deserializer().deserialize(null, bytes); // earlier layout
+        }
+        if (bytes.length != COUNTERS_BYTES || bytes[0] != COUNTERS_FORMAT) {
+            throw new IllegalArgumentException("expected " + COUNTERS_BYTES + " bytes of format " + COUNTERS_FORMAT
+                    + ", got " + bytes.length + " bytes");
+        }
+        ByteBuffer buffer = ByteBuffer.wrap(bytes, 1, COUNTERS_BYTES - 1);
+        return new PartitionProgress(buffer.getInt(), buffer.getLong(), buffer.getLong(), buffer.getLong(),
+                schema == null ? List.of() : schema);
+    }
+
+    private static byte[] encodeSchema(List<String> features) {
+        try {
+            return Json.mapper().writeValueAsBytes(features);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static List<String> decodeSchema(byte[] bytes) {
+        try {
+            return List.of(Json.mapper().readValue(bytes, String[].class));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

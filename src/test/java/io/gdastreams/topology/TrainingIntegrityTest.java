@@ -1,0 +1,187 @@
+package io.gdastreams.topology;
+
+import static io.gdastreams.topology.TrainingFixtures.labelledJson;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.gdastreams.fixtures.Iris;
+import io.gdastreams.fixtures.LabelledRow;
+import io.gdastreams.model.ModelParameters;
+import io.gdastreams.serde.SerdeFactory;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.TestInputTopic;
+import org.apache.kafka.streams.TestOutputTopic;
+import org.apache.kafka.streams.TopologyTestDriver;
+import org.apache.kafka.streams.errors.StreamsException;
+import org.apache.kafka.streams.test.TestRecord;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * What the trainer does with what is already on the model topic: versions continue above it, a state behind the
+ * lineage this application published stops training, and a lost or damaged model record is re-sent byte for byte.
+ */
+class TrainingIntegrityTest {
+
+    private static final String APP_ID = "integrity-test";
+    private static final String MODEL_ID = "iris";
+    private static final Duration INTERVAL = Duration.ofSeconds(1);
+    private static final Instant START = Instant.parse("2026-01-01T00:00:00Z");
+    private static final Topics TOPICS = Topics.defaults();
+
+    @TempDir
+    Path stateDir;
+
+    private TopologyTestDriver driver;
+    private TestInputTopic<byte[], byte[]> labelled;
+    private TestInputTopic<String, byte[]> modelIn;
+    private TestOutputTopic<String, byte[]> models;
+
+    @AfterEach
+    void close() {
+        if (driver != null) {
+            driver.close();
+        }
+    }
+
+    private void start() {
+        Properties props = new Properties();
+        props.put(StreamsConfig.APPLICATION_ID_CONFIG, APP_ID);
+        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
+        props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
+        props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
+        driver = new TopologyTestDriver(TrainingTopology.build(TrainingSettings.defaults(TOPICS).withModelId(MODEL_ID)
+                .withPublishInterval(INTERVAL)), props, START);
+        labelled = driver.createInputTopic(TOPICS.labelled(), SerdeFactory.rawBytes().serializer(),
+                SerdeFactory.rawBytes().serializer());
+        modelIn = driver.createInputTopic(TOPICS.model(), SerdeFactory.string().serializer(),
+                SerdeFactory.rawBytes().serializer());
+        models = driver.createOutputTopic(TOPICS.model(), SerdeFactory.string().deserializer(),
+                SerdeFactory.rawBytes().deserializer());
+    }
+
+    private void pipeIris(int from, int to) {
+        List<LabelledRow> rows = Iris.rows();
+        for (int i = from; i < to; i++) {
+            labelled.pipeInput(("row-" + i).getBytes(StandardCharsets.UTF_8),
+                    labelledJson(Iris.FEATURES, rows.get(i).x(), rows.get(i).label()));
+        }
+    }
+
+    private static byte[] encode(ModelParameters model) {
+        return SerdeFactory.model().serializer().serialize(null, model);
+    }
+
+    private static ModelParameters decode(byte[] bytes) {
+        return SerdeFactory.model().deserializer().deserialize(null, bytes);
+    }
+
+    /** A model on the topic as some earlier trainer left it: version, lineage, count, and the trainer's id. */
+    private static ModelParameters earlier(long version, Map<String, Long> sources, long total, String trainer) {
+        return new ModelParameters(MODEL_ID, version, Iris.FEATURES, total, List.of(), sources, "2025-12-31T00:00:00Z",
+                trainer);
+    }
+
+    @Test
+    void shouldContinueAboveTheHighestVersionOnTheModelTopic() {
+        start();
+        // Left by an application reset or another application id: (model id, version 41) is taken.
+        modelIn.pipeInput(MODEL_ID, encode(earlier(41, Map.of("0", 999L), 999, "another-application")));
+
+        pipeIris(0, 150);
+        driver.advanceWallClockTime(INTERVAL);
+
+        List<ModelParameters> published = models.readValuesToList().stream().map(TrainingIntegrityTest::decode).toList();
+        assertEquals(42, published.get(0).version(), "the first version above the one on the topic");
+        assertEquals(150, published.get(published.size() - 1).totalCount());
+        assertEquals(APP_ID, published.get(0).trainer());
+    }
+
+    @Test
+    void shouldStopWhenItsStateIsBehindTheLineageThisApplicationPublished() {
+        start();
+        // This application published that partition 0 was absorbed up to offset 100, yet its state is empty:
+        // the state was lost (the failure this guards against: stores that came back empty after an outage).
+        modelIn.pipeInput(MODEL_ID, encode(earlier(26, Map.of("0", 100L), 100, APP_ID)));
+
+        StreamsException e = assertThrows(StreamsException.class, () -> pipeIris(0, 1));
+
+        TrainingStateException cause = assertInstanceOf(TrainingStateException.class, rootOf(e));
+        assertTrue(cause.getMessage().contains("partition 0 reaches offset 0 but version 26 of model 'iris', published"
+                + " by this application, absorbed it up to offset 100"), cause.getMessage());
+        assertTrue(models.isEmpty(), "nothing published");
+    }
+
+    @Test
+    void shouldNotCompareItsStateWithTheLineageOfAnotherApplication() {
+        start();
+        modelIn.pipeInput(MODEL_ID, encode(earlier(26, Map.of("0", 100L), 100, "another-application")));
+
+        pipeIris(0, 150);
+        driver.advanceWallClockTime(INTERVAL);
+
+        List<ModelParameters> published = models.readValuesToList().stream().map(TrainingIntegrityTest::decode).toList();
+        assertEquals(150, published.get(published.size() - 1).totalCount());
+        assertTrue(published.get(0).version() > 26);
+    }
+
+    @Test
+    void shouldResendItsLastModelByteForByteWhenTheTopicHoldsGarbageOrATombstone() {
+        start();
+        pipeIris(0, 150);
+        driver.advanceWallClockTime(INTERVAL);
+        List<TestRecord<String, byte[]>> published = models.readRecordsToList();
+        byte[] last = published.get(published.size() - 1).value();
+
+        for (byte[] damage : new byte[][] {"{\"modelId\":\"iris\",\"version\":\"3\"}".getBytes(StandardCharsets.UTF_8),
+                                           null}) {
+            modelIn.pipeInput(MODEL_ID, damage);
+            driver.advanceWallClockTime(INTERVAL);
+
+            List<byte[]> resent = models.readValuesToList();
+            assertEquals(1, resent.size(), "one re-send per publish interval");
+            assertArrayEquals(last, resent.get(0), "the same version, byte for byte");
+            driver.advanceWallClockTime(INTERVAL.multipliedBy(3));
+            assertTrue(models.isEmpty(), "the topic holds the model again: nothing more to send");
+        }
+    }
+
+    @Test
+    void shouldPublishANewVersionAboveARecordOfItsOwnVersionWithOtherContent() {
+        start();
+        pipeIris(0, 150);
+        driver.advanceWallClockTime(INTERVAL);
+        List<ModelParameters> published = models.readValuesToList().stream().map(TrainingIntegrityTest::decode).toList();
+        ModelParameters last = published.get(published.size() - 1);
+
+        // Someone wrote other content under this trainer's own (model id, version).
+        modelIn.pipeInput(MODEL_ID, encode(new ModelParameters(MODEL_ID, last.version(), last.features(),
+                last.totalCount() + 1, last.classes(), last.sources(), last.updatedAt(), APP_ID)));
+        driver.advanceWallClockTime(INTERVAL);
+        driver.advanceWallClockTime(INTERVAL);
+
+        List<ModelParameters> after = models.readValuesToList().stream().map(TrainingIntegrityTest::decode).toList();
+        assertEquals(1, after.size(), after.toString());
+        assertEquals(last.version() + 1, after.get(0).version(), "a new identity, never the same version again");
+        assertEquals(150, after.get(0).totalCount());
+    }
+
+    private static Throwable rootOf(Throwable e) {
+        Throwable t = e;
+        while (t.getCause() != null && !(t instanceof TrainingStateException)) {
+            t = t.getCause();
+        }
+        return t;
+    }
+}
