@@ -263,7 +263,8 @@ public final class AppConfig {
 
     /** What the training topology needs, from this configuration. */
     public TrainingSettings trainingSettings() {
-        return new TrainingSettings(topics(), modelId(), features(), publishInterval(), maxClasses());
+        return new TrainingSettings(topics(), modelId(), features(), publishInterval(), maxClasses(),
+                RecordSizeLimits.modelRecordLimit(kafka));
     }
 
     /** What the scoring topology needs, from this configuration. */

@@ -28,6 +28,9 @@ public final class RecordSizeLimits {
      */
     public static final int MAX_RECORD_BYTES = 64 * 1024 * 1024;
 
+    /** Key (the model id, at most a few hundred bytes), record and batch headers. */
+    static final int RECORD_FRAMING_BYTES = 64 * 1024;
+
     private RecordSizeLimits() {
     }
 
@@ -41,6 +44,24 @@ public final class RecordSizeLimits {
         defaults.put(StreamsConfig.producerPrefix(ProducerConfig.BUFFER_MEMORY_CONFIG), bound);
         defaults.put(StreamsConfig.topicPrefix(TopicConfig.MAX_MESSAGE_BYTES_CONFIG), bound);
         return defaults;
+    }
+
+    /**
+     * The largest model record the trainer may publish: the producer's {@code max.request.size} as configured
+     * (default {@link #MAX_RECORD_BYTES}), less room for the record's key, headers and batch framing.
+     */
+    public static long modelRecordLimit(Map<String, String> kafkaSettings) {
+        String configured = kafkaSettings.getOrDefault(StreamsConfig.producerPrefix(ProducerConfig.MAX_REQUEST_SIZE_CONFIG),
+                kafkaSettings.get(ProducerConfig.MAX_REQUEST_SIZE_CONFIG));
+        long limit = MAX_RECORD_BYTES;
+        if (configured != null) {
+            try {
+                limit = Long.parseLong(configured.trim());
+            } catch (NumberFormatException e) {
+                // Kafka's own validation reports it at start-up; keep the default bound here.
+            }
+        }
+        return Math.max(1, limit - RECORD_FRAMING_BYTES);
     }
 
     /** Topic configuration for a topic we create that carries large records (the model). */

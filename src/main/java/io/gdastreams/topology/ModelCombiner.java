@@ -15,12 +15,14 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.Serializer;
 import org.apache.kafka.streams.KeyValue;
@@ -90,11 +92,10 @@ final class ModelCombiner implements Processor<String, byte[], String, TrainingO
     private boolean pending;
     /** Wall clock of this incarnation's last publish; NEVER after a (re)start, so a pending publish goes at once. */
     private long lastPublishMs;
-    /** Bytes of the last published model (null before the first); re-sent when the topic loses it. */
+    /** Bytes of the last published model (null before the first). */
     private byte[] lastModel;
-    /** Re-send the last model at the first check after a (re)start. */
+    /** Publish the current statistics again at the first check after a (re)start. */
     private boolean republishAtStart;
-    private long lastRepublishMs;
     /** The last reason logged for holding or not re-publishing, so that a waiting state is logged once. */
     private String lastNotice;
 
@@ -109,7 +110,6 @@ final class ModelCombiner implements Processor<String, byte[], String, TrainingO
         this.onTopic = processorContext.getStateStore(TrainingTopology.PUBLISHED_STORE);
         this.partials = null;
         this.lastPublishMs = NEVER;
-        this.lastRepublishMs = NEVER;
         this.republishAtStart = true;
         this.lastNotice = null;
         long interval = settings.publishInterval().toMillis();
@@ -160,12 +160,15 @@ final class ModelCombiner implements Processor<String, byte[], String, TrainingO
      * Publishes the pending model if the last publish is at least one interval old (wall clock), unless it would
      * go backwards from a model this application published (then the application stops: see
      * {@link TrainingStateException}) or lacks a partition such a model had (then it waits for that partition's
-     * snapshot). Before that, re-sends the last model when the topic does not hold it.
+     * snapshot). Otherwise it checks whether the model topic still holds this trainer's last model.
      */
     private void publishIfDue(long now) {
         loadState();
         boolean due = pending && (lastPublishMs == NEVER || now - lastPublishMs >= settings.publishInterval().toMillis());
-        if (!due || !publish(now)) {
+        if (due) {
+            republishAtStart = false; // the new version is the re-publication
+            publish(now);
+        } else {
             republishIfLost(now);
         }
     }
@@ -173,10 +176,32 @@ final class ModelCombiner implements Processor<String, byte[], String, TrainingO
     /** Publishes the merged model; false when there is nothing to publish yet or it must wait for a partition. */
     private boolean publish(long now) {
         Optional<PublishedModel> latest = PublishedModel.parse(settings.modelId(), onTopic.get(settings.modelId()));
-        ModelParameters model = combine(Math.max(version, latest.map(PublishedModel::version).orElse(0L)) + 1);
+        long newVersion = Math.max(version, latest.map(PublishedModel::version).orElse(0L)) + 1;
+        Set<String> leftOut = new TreeSet<>();
+        ModelParameters model = combine(newVersion, leftOut);
         if (model.totalCount() == 0) {
             pending = false;
             return false; // snapshots of dead letters only: nothing to model yet
+        }
+        byte[] bytes = modelSerializer.serialize(null, model);
+        // The partition tasks refuse new classes beyond ModelSizeBound, but tasks adding different classes within
+        // one interval can still overshoot together: leave out the newest classes rather than fail to publish.
+        Set<String> publishedLabels = labelsOf(lastModel);
+        while (bytes.length > settings.maxModelBytes()) {
+            Optional<String> newest = model.classes().stream().map(ClassParameters::label)
+                    .filter(label -> !publishedLabels.contains(label)).reduce((a, b) -> b);
+            if (newest.isEmpty()) {
+                notice("model '" + settings.modelId() + "' would be " + bytes.length + " bytes, over the record limit "
+                        + settings.maxModelBytes() + ", with only the classes it already published; not published");
+                return false;
+            }
+            leftOut.add(newest.get());
+            model = combine(newVersion, leftOut);
+            bytes = modelSerializer.serialize(null, model);
+        }
+        if (!leftOut.isEmpty()) {
+            LOG.error("Classes {} are left out of version {} of model '{}': with them it would exceed the record limit"
+                    + " of {} bytes", leftOut, newVersion, settings.modelId(), settings.maxModelBytes());
         }
         // What this trainer published is the reference: its own last model, and the topic's newest when that is
         // newer (its own store lost it: exactly the case to catch). Another application's lineage is not ours.
@@ -198,9 +223,7 @@ final class ModelCombiner implements Processor<String, byte[], String, TrainingO
                 return false;
             }
         }
-        byte[] bytes = modelSerializer.serialize(null, model);
         pending = false;
-        republishAtStart = false; // the new version supersedes a re-send
         version = model.version();
         published = model.sources();
         lastModel = bytes;
@@ -214,19 +237,18 @@ final class ModelCombiner implements Processor<String, byte[], String, TrainingO
     }
 
     /**
-     * Re-sends the last published model, byte for byte, once after a (re)start and whenever the newest record
-     * under the model id is not a valid model (garbage, a tombstone, or nothing after compaction), so that a
-     * scorer started later finds it. A valid record at or above this trainer's version that is not its last
-     * model is answered with a new version above it; one published by another application is logged, not
-     * fought over. At most once per publish interval.
+     * Publishes the current statistics again, as a new version, once after a (re)start and whenever the newest
+     * record under the model id is not this trainer's last model: garbage, a tombstone, nothing (after
+     * compaction), or another content at or above its version. So a scorer started later always finds a valid
+     * model, and valid versions on the topic only grow. A model published by another application is logged, not
+     * fought over (this trainer publishes above it at its next change).
      */
     private void republishIfLost(long now) {
         boolean started = republishAtStart;
         republishAtStart = false;
         // Right after a publish the global store may not have read it back yet: give it an interval.
-        long lastSent = Math.max(lastPublishMs, lastRepublishMs);
         if (lastModel == null
-                || (!started && lastSent != NEVER && now - lastSent < settings.publishInterval().toMillis())) {
+                || (!started && lastPublishMs != NEVER && now - lastPublishMs < settings.publishInterval().toMillis())) {
             return;
         }
         byte[] record = onTopic.get(settings.modelId());
@@ -238,12 +260,11 @@ final class ModelCombiner implements Processor<String, byte[], String, TrainingO
             reason = record == null ? "the model topic holds no record for it"
                     : record.length == 0 ? "the model topic holds a tombstone for it"
                     : "the newest record for it on the model topic is not a valid model";
-        } else if (latest.get().version() > version || (latest.get().version() == version
-                && !latest.get().sameBytes(lastModel))) {
+        } else if (latest.get().version() > version
+                || (latest.get().version() == version && !latest.get().sameBytes(lastModel))) {
             if (latest.get().publishedBy(context.applicationId())) {
-                pending = true; // publish the current statistics as a version above it
-                notice("the model topic holds version " + latest.get().version() + " of model '" + settings.modelId()
-                        + "' that is not this trainer's last (version " + version + "); publishing a new version");
+                reason = "the model topic holds version " + latest.get().version() + " that is not this trainer's"
+                        + " last model (version " + version + ")";
             } else {
                 notice("application '" + latest.get().model().trainer() + "' also publishes model '"
                         + settings.modelId() + "' (version " + latest.get().version() + "); run one trainer per model"
@@ -251,9 +272,9 @@ final class ModelCombiner implements Processor<String, byte[], String, TrainingO
             }
         }
         if (reason != null) {
-            LOG.info("Re-publishing version {} of model '{}': {}", version, settings.modelId(), reason);
-            lastRepublishMs = now;
-            context.forward(new Record<>(settings.modelId(), new TrainingOutput.Model(lastModel), now));
+            LOG.info("Publishing model '{}' again as a new version: {}", settings.modelId(), reason);
+            pending = true;
+            publish(now);
         }
     }
 
@@ -281,12 +302,25 @@ final class ModelCombiner implements Processor<String, byte[], String, TrainingO
         return null;
     }
 
-    private ModelParameters combine(long newVersion) {
+    private static Set<String> labelsOf(byte[] modelBytes) {
+        Set<String> labels = new HashSet<>();
+        if (modelBytes != null) {
+            SerdeFactory.model().deserializer().deserialize(null, modelBytes).classes()
+                    .forEach(c -> labels.add(c.label()));
+        }
+        return labels;
+    }
+
+    /** The merge of the kept snapshots, without the classes in {@code leftOut} (priors over the rest). */
+    private ModelParameters combine(long newVersion, Set<String> leftOut) {
         SortedMap<String, RunningGaussian> merged = new TreeMap<>();
         Map<String, Long> sources = new LinkedHashMap<>();
         for (PartialSnapshot partial : partials.values()) {
             sources.put(Integer.toString(partial.progress().partition()), partial.progress().nextOffset());
             for (Map.Entry<String, RunningGaussian> entry : partial.classes().entrySet()) {
+                if (leftOut.contains(entry.getKey())) {
+                    continue;
+                }
                 merged.computeIfAbsent(entry.getKey(), l -> new RunningGaussian(entry.getValue().dimension()))
                         .merge(entry.getValue());
             }

@@ -10,7 +10,9 @@ import io.gdastreams.serde.SerdeFactory;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.HashSet;
 import java.util.Map;
+import java.util.Set;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.common.serialization.Serializer;
@@ -44,6 +46,9 @@ final class PartialStatsProcessor implements Processor<byte[], byte[], String, T
     private PartitionState state;
     /** Scratch for one event in schema order; allocated when the schema is known. */
     private double[] point;
+    /** The model record {@link #publishedLabels} were read from (compared by identity: the store returns it). */
+    private byte[] labelsSource;
+    private Set<String> publishedLabels = Set.of();
     /** Set by every record read; a restart sets it too (re-sending a cumulative snapshot is harmless). */
     private boolean changedSinceSnapshot;
 
@@ -109,6 +114,12 @@ final class PartialStatsProcessor implements Processor<byte[], byte[], String, T
             point[i] = event.features().get(schema.get(i));
         }
         String label = event.label();
+        if (!state.hasClass(label)) {
+            String overSize = modelSizeLimit(label, schema);
+            if (overSize != null) {
+                return overSize;
+            }
+        }
         if (state.classCount() >= settings.maxClasses() && !state.hasClass(label)) {
             return "too many classes: label '" + label + "' would be class " + (state.classCount() + 1)
                     + " of partition " + context.taskId().partition() + " (at most " + settings.maxClasses()
@@ -170,6 +181,45 @@ final class PartialStatsProcessor implements Processor<byte[], byte[], String, T
             context.forward(new Record<>(settings.modelId(), new TrainingOutput.Rejected(
                     entry.key().getBytes(StandardCharsets.UTF_8), letter), context.currentSystemTimeMs()));
         }
+    }
+
+    /**
+     * Why a new class {@code label} could push the model past the record limit, or null. The model's classes are
+     * those published so far and this partition's own; a label already among them adds nothing.
+     */
+    private String modelSizeLimit(String label, List<String> schema) {
+        long maxBySize = ModelSizeBound.maxClasses(schema, settings.maxModelBytes());
+        Set<String> published = publishedLabels();
+        if (published.contains(label)) {
+            return null;
+        }
+        long known = published.size();
+        for (String own : state.classes().keySet()) {
+            if (!published.contains(own)) {
+                known++;
+            }
+        }
+        if (known < maxBySize) {
+            return null;
+        }
+        return "model size limit: label '" + label + "' would be class " + (known + 1) + " of model '"
+                + settings.modelId() + "'; at d = " + schema.size() + " a model of more than " + maxBySize
+                + " classes could exceed the record limit of " + settings.maxModelBytes() + " bytes"
+                + " (producer.max.request.size; docs/TRAINING.md, 'Record sizes and limits')";
+    }
+
+    /** The labels of the newest valid model on the model topic; decoded again only when that record changes. */
+    private Set<String> publishedLabels() {
+        KeyValueStore<String, byte[]> onTopic = context.getStateStore(TrainingTopology.PUBLISHED_STORE);
+        byte[] record = onTopic.get(settings.modelId());
+        if (record != labelsSource) {
+            labelsSource = record;
+            Set<String> labels = new HashSet<>();
+            PublishedModel.parse(settings.modelId(), record)
+                    .ifPresent(m -> m.model().classes().forEach(c -> labels.add(c.label())));
+            publishedLabels = labels;
+        }
+        return publishedLabels;
     }
 
     /**

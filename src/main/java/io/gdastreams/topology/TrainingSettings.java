@@ -18,13 +18,17 @@ import java.util.Objects;
  *                        they changed); the combiner publishes at most one model version per interval
  * @param maxClasses most distinct labels a training task keeps statistics for (K·d² numbers each, in its state
  *                   and in every model); events of further labels are dead-lettered
+ * @param maxModelBytes the largest model record the trainer may publish (the producer's record limit); an event
+ *                      of a new class that could push the model past it is dead-lettered ({@link ModelSizeBound})
  */
 public record TrainingSettings(Topics topics, String modelId, List<String> features, Duration publishInterval,
-                               int maxClasses) {
+                               int maxClasses, long maxModelBytes) {
 
     public static final String DEFAULT_MODEL_ID = "default";
     public static final Duration DEFAULT_PUBLISH_INTERVAL = Duration.ofSeconds(1);
     public static final int DEFAULT_MAX_CLASSES = 1000;
+    /** 64 MiB, the record limit the application configures for the model topic and its producer. */
+    public static final long DEFAULT_MAX_MODEL_BYTES = 64L * 1024 * 1024;
 
     public TrainingSettings {
         Objects.requireNonNull(topics, "topics");
@@ -46,6 +50,15 @@ public record TrainingSettings(Topics topics, String modelId, List<String> featu
         if (maxClasses < 1) {
             throw new IllegalArgumentException("maxClasses must be >= 1, got " + maxClasses);
         }
+        if (maxModelBytes < 1) {
+            throw new IllegalArgumentException("maxModelBytes must be >= 1, got " + maxModelBytes);
+        }
+    }
+
+    /** The settings with the default model size bound {@link #DEFAULT_MAX_MODEL_BYTES}. */
+    public TrainingSettings(Topics topics, String modelId, List<String> features, Duration publishInterval,
+                            int maxClasses) {
+        this(topics, modelId, features, publishInterval, maxClasses, DEFAULT_MAX_MODEL_BYTES);
     }
 
     /** The settings with the default class bound {@link #DEFAULT_MAX_CLASSES}. */
@@ -59,19 +72,23 @@ public record TrainingSettings(Topics topics, String modelId, List<String> featu
     }
 
     public TrainingSettings withModelId(String id) {
-        return new TrainingSettings(topics, id, features, publishInterval, maxClasses);
+        return new TrainingSettings(topics, id, features, publishInterval, maxClasses, maxModelBytes);
     }
 
     public TrainingSettings withFeatures(List<String> schema) {
-        return new TrainingSettings(topics, modelId, schema, publishInterval, maxClasses);
+        return new TrainingSettings(topics, modelId, schema, publishInterval, maxClasses, maxModelBytes);
     }
 
     public TrainingSettings withPublishInterval(Duration interval) {
-        return new TrainingSettings(topics, modelId, features, interval, maxClasses);
+        return new TrainingSettings(topics, modelId, features, interval, maxClasses, maxModelBytes);
     }
 
     public TrainingSettings withMaxClasses(int value) {
-        return new TrainingSettings(topics, modelId, features, publishInterval, value);
+        return new TrainingSettings(topics, modelId, features, publishInterval, value, maxModelBytes);
+    }
+
+    public TrainingSettings withMaxModelBytes(long value) {
+        return new TrainingSettings(topics, modelId, features, publishInterval, maxClasses, value);
     }
 
     /** True when the schema comes from the data rather than from the configuration. */

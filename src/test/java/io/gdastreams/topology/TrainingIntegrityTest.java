@@ -137,23 +137,30 @@ class TrainingIntegrityTest {
     }
 
     @Test
-    void shouldResendItsLastModelByteForByteWhenTheTopicHoldsGarbageOrATombstone() {
+    void shouldPublishItsModelAgainAsANewVersionWhenTheTopicHoldsGarbageOrATombstone() {
         start();
         pipeIris(0, 150);
         driver.advanceWallClockTime(INTERVAL);
-        List<TestRecord<String, byte[]>> published = models.readRecordsToList();
-        byte[] last = published.get(published.size() - 1).value();
+        List<ModelParameters> published = models.readValuesToList().stream().map(TrainingIntegrityTest::decode).toList();
+        ModelParameters last = published.get(published.size() - 1);
 
         for (byte[] damage : new byte[][] {"{\"modelId\":\"iris\",\"version\":\"3\"}".getBytes(StandardCharsets.UTF_8),
                                            null}) {
             modelIn.pipeInput(MODEL_ID, damage);
             driver.advanceWallClockTime(INTERVAL);
 
-            List<byte[]> resent = models.readValuesToList();
-            assertEquals(1, resent.size(), "one re-send per publish interval");
-            assertArrayEquals(last, resent.get(0), "the same version, byte for byte");
+            List<ModelParameters> again = models.readValuesToList().stream().map(TrainingIntegrityTest::decode).toList();
+            assertEquals(1, again.size(), "one new version per publish interval");
+            assertEquals(last.version() + 1, again.get(0).version(), "a version above the last valid one");
+            assertEquals(last.sources(), again.get(0).sources());
+            assertEquals(last.classes().size(), again.get(0).classes().size());
+            for (int k = 0; k < last.classes().size(); k++) {
+                assertArrayEquals(last.classes().get(k).mean(), again.get(0).classes().get(k).mean(), 0.0,
+                        "the same statistics");
+            }
             driver.advanceWallClockTime(INTERVAL.multipliedBy(3));
             assertTrue(models.isEmpty(), "the topic holds the model again: nothing more to send");
+            last = again.get(0);
         }
     }
 

@@ -63,6 +63,11 @@ class TrainingPartialStatsProcessorTest {
                     SerdeFactory.string(), SerdeFactory.rawBytes()).withLoggingDisabled().build();
             store.init(context.getStateStoreContext(), store);
             context.addStateStore(store);
+            KeyValueStore<String, byte[]> published = Stores.keyValueStoreBuilder(
+                    Stores.inMemoryKeyValueStore(TrainingTopology.PUBLISHED_STORE), SerdeFactory.string(),
+                    SerdeFactory.rawBytes()).withLoggingDisabled().build();
+            published.init(context.getStateStoreContext(), published);
+            context.addStateStore(published);
             restartProcessor();
         }
 

@@ -1,0 +1,45 @@
+package io.gdastreams.topology;
+
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+
+/**
+ * How many classes a model of d features may have so that its JSON record stays within the record limit. The
+ * model carries a full d×d covariance and a mean per class as JSON numbers, so its size is K·(d² + d) numbers;
+ * each number takes at most {@link #NUMBER_BYTES} characters (the longest double, {@code -2.2250738585072014E-308},
+ * and its separator), a label at most {@link #LABEL_BYTES}. The bound is an upper bound on the size: a model
+ * within it always fits (typical numbers take ~21 characters, so real models use ~85 % of it).
+ *
+ * <p>Why: without it a valid stream (45 classes at d = 300) grew a model past the 64 MiB record limit, the
+ * producer refused it on every restart, and training stopped for good.
+ */
+final class ModelSizeBound {
+
+    /** Characters of the longest double in JSON plus a comma. */
+    static final long NUMBER_BYTES = 25;
+    /** A label of 256 characters, each escaped as at most 6 bytes ({@code \\uXXXX}). */
+    static final long LABEL_BYTES = 256 * 6;
+    /** Per class: field names, count, prior, brackets. */
+    static final long CLASS_OVERHEAD_BYTES = 256;
+    /** Model fields but features and classes, and the lineage of up to 20,000 partitions (~48 bytes each). */
+    static final long HEADER_BYTES = 1 << 20;
+
+    private ModelSizeBound() {
+    }
+
+    /** An upper bound on the JSON size of one class of a model of {@code dimension} features. */
+    static long classBytes(int dimension) {
+        long d = dimension;
+        return NUMBER_BYTES * (d * d + d) + LABEL_BYTES + CLASS_OVERHEAD_BYTES;
+    }
+
+    /** The most classes a model over {@code features} may have within {@code maxModelBytes} (0 if none fits). */
+    static long maxClasses(List<String> features, long maxModelBytes) {
+        long featureBytes = 0;
+        for (String name : features) {
+            featureBytes += 6L * name.getBytes(StandardCharsets.UTF_8).length + 3;
+        }
+        long room = maxModelBytes - HEADER_BYTES - featureBytes;
+        return room <= 0 ? 0 : room / classBytes(features.size());
+    }
+}
