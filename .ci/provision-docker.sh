@@ -7,9 +7,10 @@
 #                                        exit 1: not ready, the reason is in STATE_DIR/skip-reason
 #   provision-docker.sh down STATE_DIR   stops whatever `up` started (nothing else)
 #
-# Non-interactive (CI has no stdin), bounded in time, and never fatal for the caller: the caller prints
-# "SKIPPED: Testcontainers (reason)" and runs the tests anyway; they skip through
-# @Testcontainers(disabledWithoutDocker = true) because `up` leaves no engine it started running on failure.
+# Non-interactive (CI has no stdin) and bounded in time. On failure `up` leaves no engine it started running, and
+# the caller (.ci/run) runs the tests anyway: every container test then finds no engine and, through
+# @ContainerTest (DockerRequirement), FAILS with the reason from STATE_DIR/skip-reason under CI=true, or is
+# skipped with it otherwise; .ci/run prints the reason and, under CI=true, exits non-zero.
 set -uo pipefail
 
 readonly ROOT="$(cd "$(dirname "$0")/.." && pwd)"

@@ -31,6 +31,9 @@ import org.slf4j.LoggerFactory;
  * class path: {@code kafka.tools.StorageTool format --standalone}, then {@code kafka.Kafka server.properties}.
  * It listens on 127.0.0.1 only, on free ports; data and the broker log live in a temporary directory that is
  * deleted on {@link #close()} (also on Ctrl-C, through a shutdown hook).
+ *
+ * <p>The package-private {@link #pause()}, {@link #resume()} and {@link #killAndRestart(Duration)} exist for the
+ * fault-injection tests only (reached through a test-side wrapper); the commands never call them.
  */
 public final class EmbeddedBroker implements AutoCloseable {
 
@@ -42,6 +45,8 @@ public final class EmbeddedBroker implements AutoCloseable {
     private static final Duration READY_PROBE_TIMEOUT = Duration.ofSeconds(2);
     private static final int LOG_TAIL_LINES = 25;
     private static final int START_ATTEMPTS = 3;
+    private static final Duration RESTART_PORT_RETRY = Duration.ofSeconds(1);
+    private static final Duration SIGNAL_TIMEOUT = Duration.ofSeconds(5);
     private static final List<String> JVM_OPTIONS = List.of("-Xms64m", "-Xmx512m", "-XX:+UseSerialGC",
             // C1 only: the demo's broker lives for seconds; C2 compilation would cost more CPU than it saves
             // (measured: demo CPU time 16 s -> 10.5 s on 2 cores).
@@ -58,12 +63,16 @@ public final class EmbeddedBroker implements AutoCloseable {
 
     private final Workspace workspace;
     private final Path logFile;
+    private final Path serverProperties;
     private final String bootstrapServers;
-    private final Process process;
+    /** The broker JVM; replaced by {@link #killAndRestart(Duration)}. */
+    private volatile Process process;
 
-    private EmbeddedBroker(Workspace workspace, Path logFile, String bootstrapServers, Process process) {
+    private EmbeddedBroker(Workspace workspace, Path logFile, Path serverProperties, String bootstrapServers,
+                           Process process) {
         this.workspace = workspace;
         this.logFile = logFile;
+        this.serverProperties = serverProperties;
         this.bootstrapServers = bootstrapServers;
         this.process = process;
     }
@@ -107,10 +116,8 @@ public final class EmbeddedBroker implements AutoCloseable {
         String clusterId = Uuid.randomUuid().toString();
         runFormat(workspace, serverProperties, clusterId, logFile);
 
-        Process process = workspace.launch(javaCommand(BrokerChildMain.class.getName(), serverProperties.toString())
-                .redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile.toFile())));
-        EmbeddedBroker broker = new EmbeddedBroker(workspace, logFile, bootstrap, process);
+        Process process = launchBroker(workspace, serverProperties, logFile);
+        EmbeddedBroker broker = new EmbeddedBroker(workspace, logFile, serverProperties, bootstrap, process);
         try {
             broker.awaitReady(timeout);
         } catch (RuntimeException e) {
@@ -119,6 +126,12 @@ public final class EmbeddedBroker implements AutoCloseable {
         }
         LOG.debug("embedded broker ready at {} (data and log in {})", bootstrap, directory);
         return broker;
+    }
+
+    private static Process launchBroker(Workspace workspace, Path serverProperties, Path logFile) {
+        return workspace.launch(javaCommand(BrokerChildMain.class.getName(), serverProperties.toString())
+                .redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile.toFile())));
     }
 
     public String bootstrapServers() {
@@ -131,6 +144,57 @@ public final class EmbeddedBroker implements AutoCloseable {
 
     public boolean isAlive() {
         return process.isAlive();
+    }
+
+    /** Pid of the broker JVM (changes on {@link #killAndRestart(Duration)}). */
+    long pid() {
+        return process.pid();
+    }
+
+    /**
+     * SIGSTOP: the broker JVM freezes with its sockets open, as a broker in a long GC pause or on a hung host
+     * does (clients time out rather than see a refused connection). Returns once the kernel reports it stopped.
+     * For the fault-injection tests.
+     */
+    void pause() {
+        workspace.pause(process);
+    }
+
+    /** SIGCONT after {@link #pause()}. For the fault-injection tests. */
+    void resume() {
+        workspace.resume(process);
+    }
+
+    /**
+     * SIGKILL, as a crash or the OOM killer would (no controlled shutdown, nothing flushed beyond the page cache),
+     * then a new broker JVM on the SAME data directory and the SAME ports, so that clients reconnect to the
+     * address they know. The storage is not formatted again: the broker recovers its logs and metadata as after
+     * a real crash. Returns once an AdminClient sees the broker again: about 10 s, most of it the controller
+     * refusing the new incarnation's registration until the dead one's session expires
+     * ({@code broker.session.timeout.ms}, 9 s), exactly as after a real crash. For the fault-injection tests.
+     */
+    void killAndRestart(Duration timeout) {
+        Process old = process;
+        workspace.kill(old);
+        for (int attempt = 1; ; attempt++) {
+            process = launchBroker(workspace, serverProperties, logFile);
+            try {
+                awaitReady(timeout);
+                LOG.debug("embedded broker restarted at {} (pid {})", bootstrapServers, process.pid());
+                return;
+            } catch (PortTakenException e) {
+                // The ports must stay the same for the clients; only a short-lived holder can be waited out.
+                if (attempt == START_ATTEMPTS) {
+                    throw new BrokerException("restarted broker could not bind its ports " + bootstrapServers
+                            + " after " + START_ATTEMPTS + " attempts" + e.getMessage());
+                }
+                LOG.info("broker port still taken after the kill; retrying on the same ports");
+                sleep(RESTART_PORT_RETRY.toMillis());
+            } catch (RuntimeException e) {
+                stop(process);
+                throw e;
+            }
+        }
     }
 
     /**
@@ -171,6 +235,7 @@ public final class EmbeddedBroker implements AutoCloseable {
         private final Path directory;
         private final Thread hook = new Thread(this::release, "embedded-broker-cleanup");
         private Process child;
+        private boolean paused;
         private boolean released;
 
         Workspace() {
@@ -194,6 +259,41 @@ public final class EmbeddedBroker implements AutoCloseable {
             }
         }
 
+        synchronized void pause(Process process) {
+            requireCurrent(process);
+            signal(process, "STOP");
+            paused = true;
+            awaitRunState(process, true);
+        }
+
+        synchronized void resume(Process process) {
+            requireCurrent(process);
+            signal(process, "CONT");
+            paused = false;
+            awaitRunState(process, false);
+        }
+
+        /** SIGKILL and wait until the process is gone (a stopped process dies on SIGKILL too). */
+        synchronized void kill(Process process) {
+            requireCurrent(process);
+            process.destroyForcibly();
+            paused = false;
+            try {
+                if (!process.waitFor(STOP_GRACE.toMillis(), TimeUnit.MILLISECONDS)) {
+                    throw new BrokerException("broker " + process.pid() + " did not die on SIGKILL");
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new BrokerException("interrupted while killing the embedded broker");
+            }
+        }
+
+        private void requireCurrent(Process process) {
+            if (released || process != child || !process.isAlive()) {
+                throw new BrokerException("the embedded broker is not running");
+            }
+        }
+
         /** Releases first and removes the hook after: a Ctrl-C in between finds the hook still there. */
         void close() {
             release();
@@ -214,9 +314,57 @@ public final class EmbeddedBroker implements AutoCloseable {
             }
             released = true;
             if (child != null) {
+                if (paused) {
+                    // A stopped process would hold SIGTERM pending until the grace period ran out.
+                    signal(child, "CONT");
+                }
                 stop(child);
             }
             deleteRecursively(directory);
+        }
+    }
+
+    /** Sends {@code SIG<name>} with kill(1): Java can send only SIGTERM and SIGKILL. */
+    private static void signal(Process process, String name) {
+        try {
+            Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(process.pid()))
+                    .redirectErrorStream(true).start();
+            String output = new String(kill.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+            if (!kill.waitFor(SIGNAL_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS) || kill.exitValue() != 0) {
+                throw new BrokerException("kill -" + name + " " + process.pid() + " failed: " + output);
+            }
+        } catch (IOException e) {
+            throw new BrokerException("cannot run kill -" + name + ": " + e.getMessage());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new BrokerException("interrupted while signalling the embedded broker");
+        }
+    }
+
+    /**
+     * Waits until /proc says the process is stopped ({@code T}) or not, so that a caller's next step happens
+     * after the signal took effect. Without /proc (not Linux) it returns at once.
+     */
+    private static void awaitRunState(Process process, boolean stopped) {
+        Path stat = Paths.get("/proc", Long.toString(process.pid()), "stat");
+        long deadline = System.nanoTime() + SIGNAL_TIMEOUT.toNanos();
+        while (Files.isReadable(stat)) {
+            String state;
+            try {
+                String line = Files.readString(stat, StandardCharsets.UTF_8);
+                // "pid (comm) S ...": the state follows the last ')' (comm may contain spaces and parentheses).
+                state = line.substring(line.lastIndexOf(')') + 2, line.lastIndexOf(')') + 3);
+            } catch (IOException | RuntimeException e) {
+                return;
+            }
+            if (state.equals("T") == stopped) {
+                return;
+            }
+            if (System.nanoTime() > deadline) {
+                throw new BrokerException("broker " + process.pid() + " still in state " + state + " after "
+                        + SIGNAL_TIMEOUT.toSeconds() + " s");
+            }
+            sleep(10);
         }
     }
 

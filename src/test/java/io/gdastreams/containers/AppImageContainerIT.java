@@ -34,7 +34,6 @@ import org.testcontainers.containers.GenericContainer;
 import org.testcontainers.containers.output.ToStringConsumer;
 import org.testcontainers.containers.wait.strategy.Wait;
 import org.testcontainers.images.builder.ImageFromDockerfile;
-import org.testcontainers.junit.jupiter.Testcontainers;
 
 /**
  * Smoke test of the shipped artefact: the application image is built from {@code docker/Dockerfile} and the
@@ -43,9 +42,9 @@ import org.testcontainers.junit.jupiter.Testcontainers;
  * {@code config/app.properties} and {@code GDA_*} / {@code KAFKA_STREAMS_*} variables, with their state inside the
  * container. The 150 labelled Iris rows must yield the numpy batch MLE model; every fifth row sent again without
  * its label must come back scored with the golden posteriors. Failsafe runs it after {@code package}, so the jar
- * exists; skipped where no Docker engine answers. Container logs are printed when it fails.
+ * exists. Needs Docker ({@link ContainerTest}). Container logs are printed when it fails.
  */
-@Testcontainers(disabledWithoutDocker = true)
+@ContainerTest
 class AppImageContainerIT {
 
     private static final Path PROJECT_ROOT = Path.of(System.getProperty("basedir", "")).toAbsolutePath();

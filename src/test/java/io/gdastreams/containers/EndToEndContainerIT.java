@@ -5,13 +5,13 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.testcontainers.junit.jupiter.Container;
-import org.testcontainers.junit.jupiter.Testcontainers;
 
 /**
  * The end-to-end Iris scenario against the broker image in a container, as against a production cluster: a
- * separate broker process reached over its advertised 127.0.0.1 listener. Skipped where no Docker engine answers.
+ * separate broker process reached over its advertised 127.0.0.1 listener. Needs Docker ({@link ContainerTest}:
+ * skipped without it, failed under CI=true).
  */
-@Testcontainers(disabledWithoutDocker = true)
+@ContainerTest
 class EndToEndContainerIT {
 
     @Container

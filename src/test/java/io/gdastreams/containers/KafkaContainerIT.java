@@ -28,13 +28,12 @@ import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
 import org.testcontainers.junit.jupiter.Container;
-import org.testcontainers.junit.jupiter.Testcontainers;
 
 /**
  * The broker image in a container, reached the way an application reaches a real cluster: over the advertised
- * 127.0.0.1 listener, with transactions. Skipped where no Docker engine answers.
+ * 127.0.0.1 listener, with transactions. Needs Docker ({@link ContainerTest}).
  */
-@Testcontainers(disabledWithoutDocker = true)
+@ContainerTest
 class KafkaContainerIT {
 
     private static final int PARTITIONS = 3;

@@ -1,0 +1,197 @@
+package io.gdastreams.reliability;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.gdastreams.app.FaultInjectionBroker;
+import io.gdastreams.fixtures.Iris;
+import io.gdastreams.fixtures.LabelledRow;
+import io.gdastreams.it.UniqueNames;
+import io.gdastreams.model.ClassParameters;
+import io.gdastreams.model.ModelParameters;
+import io.gdastreams.reliability.ProductProcess.Command;
+import io.gdastreams.topology.Topics;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The fault-injection harness works: the child-JVM broker can be frozen and resumed, killed with SIGKILL and
+ * restarted where clients find it with everything acknowledged still there, and the product's own {@code train}
+ * command runs against it in a JVM of its own and stops on SIGTERM.
+ */
+class FaultInjectionHarnessIT {
+
+    private static final Duration PAUSE = Duration.ofSeconds(3);
+    private static final Duration TIMEOUT = Duration.ofSeconds(60);
+    private static final int ACKNOWLEDGED_BEFORE_KILL = 200;
+    private static final int PARTITIONS = 2;
+    /** Every fifth Iris row: 30 labelled events, 10 per class. */
+    private static final int IRIS_STRIDE = 5;
+    /** Streamed (Welford + Chan across partitions) vs the batch MLE of the same rows, relative to scale. */
+    private static final double RELATIVE_TOLERANCE = 1e-12;
+
+    private static FaultInjectionBroker broker;
+
+    @TempDir
+    Path dir;
+
+    @BeforeAll
+    static void startBroker() {
+        broker = FaultInjectionBroker.start();
+    }
+
+    @AfterAll
+    static void stopBroker() {
+        if (broker != null) {
+            broker.close();
+        }
+    }
+
+    @Test
+    void shouldCompleteASendIssuedWhileTheBrokerWasPausedOnceItResumes() throws Exception {
+        String topic = UniqueNames.of("pause");
+        broker.createTopics(Map.of(topic, 1));
+        try (KafkaProducer<byte[], byte[]> producer = broker.producer()) {
+            producer.send(record(topic, "before")).get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+
+            broker.pause();
+            long pausedAt = System.nanoTime();
+            Future<RecordMetadata> during;
+            try {
+                during = producer.send(record(topic, "during"));
+                Thread.sleep(PAUSE.toMillis());
+                assertFalse(during.isDone(), "a frozen broker acknowledged a send");
+            } finally {
+                broker.resume();
+            }
+            RecordMetadata acked = during.get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+            double waited = (System.nanoTime() - pausedAt) / 1e9;
+            System.out.printf("fault-injection/pause: send acknowledged %.1f s after the pause began%n", waited);
+
+            assertEquals(1, acked.offset());
+            assertTrue(waited >= PAUSE.toSeconds(), "acknowledged after " + waited + " s");
+            assertEquals(List.of("before", "during"), values(CommittedReader.readAll(broker.bootstrapServers(), topic)));
+        }
+    }
+
+    @Test
+    void shouldKeepEveryAcknowledgedRecordAcrossASigkillAndRestartOnTheSamePort() throws Exception {
+        String topic = UniqueNames.of("crash");
+        broker.createTopics(Map.of(topic, PARTITIONS));
+        List<String> sent = new ArrayList<>();
+        try (KafkaProducer<byte[], byte[]> producer = broker.producer()) {
+            List<Future<RecordMetadata>> acks = new ArrayList<>();
+            for (int i = 0; i < ACKNOWLEDGED_BEFORE_KILL; i++) {
+                sent.add("r" + i);
+                acks.add(producer.send(record(topic, "r" + i)));
+            }
+            for (Future<RecordMetadata> ack : acks) {
+                ack.get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+            }
+            String bootstrap = broker.bootstrapServers();
+            long pid = broker.pid();
+
+            long t0 = System.nanoTime();
+            broker.killAndRestart();
+            System.out.printf("fault-injection/kill: broker %d killed, %d answering on %s after %.1f s%n", pid,
+                    broker.pid(), broker.bootstrapServers(), (System.nanoTime() - t0) / 1e9);
+
+            assertNotEquals(pid, broker.pid(), "a new broker JVM");
+            assertEquals(bootstrap, broker.bootstrapServers(), "same address");
+            // The producer from before the crash reconnects to the same address.
+            sent.add("after-restart");
+            producer.send(record(topic, "after-restart")).get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+        }
+        List<String> read = values(CommittedReader.readAll(broker.bootstrapServers(), topic));
+        assertEquals(sent.size(), read.size(), "every acknowledged record, once");
+        assertEquals(sent.stream().sorted().toList(), read.stream().sorted().toList());
+    }
+
+    @Test
+    void shouldPublishTheModelWithTheProductTrainCommandAndStopCleanlyOnSigterm() throws Exception {
+        Topics topics = new Topics(UniqueNames.of("labelled"), UniqueNames.of("unlabelled"), UniqueNames.of("model"),
+                UniqueNames.of("predictions"), UniqueNames.of("dead-letters"));
+        String modelId = UniqueNames.of("iris");
+        List<LabelledRow> rows = Iris.every(IRIS_STRIDE, 0);
+        Map<String, String> config = ProductProcess.testConfig(broker.bootstrapServers(), topics, modelId,
+                UniqueNames.of("harness"), dir.resolve("state"), PARTITIONS);
+        config.put("gda.features", String.join(",", Iris.FEATURES));
+        try (ProductProcess train = new ProductProcess(Command.TRAIN, config, dir, "train")) {
+            train.start();
+            train.awaitRunning(TIMEOUT);
+            try (KafkaProducer<byte[], byte[]> producer = broker.producer()) {
+                for (int i = 0; i < rows.size(); i++) {
+                    producer.send(new ProducerRecord<>(topics.labelled(), ("row-" + i).getBytes(StandardCharsets.UTF_8),
+                            HostileRecords.validEvent(rows.get(i).x(), rows.get(i).label()))).get();
+                }
+            }
+            List<ConsumerRecord<String, ModelParameters>> models;
+            try {
+                models = broker.readModelsUntilAbsorbed(topics.labelled(), topics.model(), TIMEOUT, () -> {
+                    assertTrue(train.isAlive(), "train exited:\n" + train.log());
+                });
+            } catch (AssertionError e) {
+                throw new AssertionError(e.getMessage() + "\n" + train.log(), e);
+            }
+            ModelParameters model = models.get(models.size() - 1).value();
+            assertEquals(modelId, models.get(models.size() - 1).key());
+            assertModelIsBatchMle(Iris.model(modelId, model.version(), rows), model);
+
+            int exit = train.sigterm();
+            String log = train.log();
+            System.out.printf("fault-injection/train: model version %d of %d events; SIGTERM exit %d%n",
+                    model.version(), model.totalCount(), exit);
+            assertTrue(log.contains("training: stopping"), "the shutdown hook ran:\n" + log);
+            assertFalse(log.contains("unexpected error"), log);
+            assertEquals(ProductProcess.SIGTERM_EXIT, exit, "the JVM's status after SIGTERM:\n" + log);
+        }
+    }
+
+    private static void assertModelIsBatchMle(ModelParameters expected, ModelParameters actual) {
+        assertEquals(expected.features(), actual.features());
+        assertEquals(expected.totalCount(), actual.totalCount(), "every labelled event counted once");
+        Map<String, ClassParameters> byLabel = actual.classes().stream()
+                .collect(Collectors.toMap(ClassParameters::label, Function.identity()));
+        assertEquals(expected.classes().size(), byLabel.size());
+        for (ClassParameters e : expected.classes()) {
+            ClassParameters a = byLabel.get(e.label());
+            assertEquals(e.count(), a.count(), e.label());
+            assertEquals(e.prior(), a.prior(), RELATIVE_TOLERANCE, e.label() + " prior");
+            for (int i = 0; i < e.mean().length; i++) {
+                assertEquals(e.mean()[i], a.mean()[i], RELATIVE_TOLERANCE * Math.abs(e.mean()[i]), e.label());
+                for (int j = 0; j < e.mean().length; j++) {
+                    double scale = Math.sqrt(e.covariance()[i][i] * e.covariance()[j][j]);
+                    assertEquals(e.covariance()[i][j], a.covariance()[i][j], RELATIVE_TOLERANCE * scale,
+                            e.label() + " covariance " + i + "," + j);
+                }
+            }
+        }
+    }
+
+    private static ProducerRecord<byte[], byte[]> record(String topic, String value) {
+        return new ProducerRecord<>(topic, value.getBytes(StandardCharsets.UTF_8),
+                value.getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static List<String> values(List<ConsumerRecord<byte[], byte[]>> records) {
+        return records.stream().map(r -> new String(r.value(), StandardCharsets.UTF_8)).toList();
+    }
+}

@@ -1,0 +1,206 @@
+package io.gdastreams.reliability;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.gdastreams.fixtures.Iris;
+import io.gdastreams.it.IrisEndToEndScenario;
+import io.gdastreams.it.IrisGolden;
+import io.gdastreams.it.KafkaBroker;
+import io.gdastreams.it.KafkaBrokerExtension;
+import io.gdastreams.model.ModelParameters;
+import io.gdastreams.model.PendingEvent;
+import io.gdastreams.model.Prediction;
+import io.gdastreams.serde.SerdeFactory;
+import io.gdastreams.topology.ScoringTopology;
+import io.gdastreams.topology.Topics;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Events held while no model exists survive crashes of the scorer: they live in the changelog-backed pending
+ * store, not only in the crashed JVM. A scorer in a JVM of its own holds the first half of the Iris rows (no
+ * model yet), is killed with SIGKILL and restarted on the same state directory, holds the second half on top of
+ * the restored first (numbering must continue, not overwrite), is killed again and restarted on a WIPED state
+ * directory (so the store can only come back from its changelog), and only then is a model published. Every
+ * held event must get exactly one committed answer, scored by that model at the numpy golden posteriors, under
+ * its own key and id; nothing is answered before the model, nothing is dead-lettered.
+ */
+@ExtendWith(KafkaBrokerExtension.class)
+class PendingEventsRestoreIT {
+
+    private static final int PARTITIONS = 4;
+    private static final String MODEL_ID = "held";
+    /** Any version: the answers must carry the one published. */
+    private static final long MODEL_VERSION = 42;
+    private static final Duration TIMEOUT = Duration.ofSeconds(30);
+    private static final Duration POLL = Duration.ofMillis(200);
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void shouldScoreEveryHeldEventExactlyOnceAfterSigkillsAndARestartOnAWipedStateDirectory(KafkaBroker broker)
+            throws Exception {
+        Topics topics = new Topics(KafkaBroker.uniqueName("labelled"), KafkaBroker.uniqueName("unlabelled"),
+                KafkaBroker.uniqueName("model"), KafkaBroker.uniqueName("predictions"),
+                KafkaBroker.uniqueName("dead-letters"));
+        broker.createTopics(Map.of(topics.labelled(), 1, topics.unlabelled(), PARTITIONS, topics.model(), 1,
+                topics.predictions(), PARTITIONS, topics.deadLetters(), 1));
+        String applicationId = KafkaBroker.uniqueName("held-scoring");
+        String changelog = applicationId + "-" + ScoringTopology.PENDING_STORE + "-changelog";
+        Path stateDir = dir.resolve("state");
+        IrisGolden golden = IrisGolden.fullMle();
+        List<IrisGolden.Row> rows = golden.rows();
+        List<IrisGolden.Row> firstHalf = rows.subList(0, rows.size() / 2);
+        List<IrisGolden.Row> secondHalf = rows.subList(rows.size() / 2, rows.size());
+
+        long t0 = System.nanoTime();
+        try (KafkaProducer<byte[], byte[]> producer = broker.producer();
+             StreamsChildProcess scorer = new StreamsChildProcess(List.of("score", broker.bootstrapServers(),
+                     applicationId, stateDir.toString(), topics.labelled(), topics.unlabelled(), topics.model(),
+                     topics.predictions(), topics.deadLetters(), MODEL_ID), dir.resolve("logs"))) {
+            scorer.start();
+            awaitRunning(scorer);
+            send(producer, topics, golden, firstHalf);
+            assertEquals(ids(firstHalf), awaitHeld(broker, changelog, firstHalf.size(), scorer), "first half held");
+
+            scorer.kill();
+            scorer.start();
+            awaitRunning(scorer);
+            send(producer, topics, golden, secondHalf);
+            assertEquals(ids(rows), awaitHeld(broker, changelog, rows.size(), scorer),
+                    "second half held beside the restored first half");
+
+            scorer.kill();
+            deleteRecursively(stateDir);
+            scorer.start();
+            awaitRunning(scorer);
+            assertEquals(0, CommittedReader.readAll(broker.bootstrapServers(), topics.predictions()).size(),
+                    "no answer while there is no model");
+
+            ModelParameters model = Iris.model(MODEL_ID, MODEL_VERSION, Iris.rows());
+            producer.send(new ProducerRecord<>(topics.model(), MODEL_ID.getBytes(StandardCharsets.UTF_8),
+                    SerdeFactory.model().serializer().serialize(topics.model(), model))).get();
+            awaitHeld(broker, changelog, 0, scorer);
+            List<ConsumerRecord<byte[], byte[]>> answers = CommittedReader.readAll(broker.bootstrapServers(),
+                    topics.predictions());
+            System.out.printf("pending restore: %d held across 2 SIGKILLs (one restart on a wiped state directory),"
+                    + " %d answers, %.1f s%n", rows.size(), answers.size(), (System.nanoTime() - t0) / 1e9);
+
+            assertEquals(rows.size(), answers.size(), "exactly one answer per held event");
+            Map<String, Prediction> byKey = new HashMap<>();
+            for (ConsumerRecord<byte[], byte[]> answer : answers) {
+                String key = new String(answer.key(), StandardCharsets.UTF_8);
+                assertNull(byKey.put(key, SerdeFactory.prediction().deserializer().deserialize("p", answer.value())),
+                        "second answer for " + key);
+            }
+            for (IrisGolden.Row row : rows) {
+                assertScoredAtTheGoldenPosteriors(row, byKey.get(key(row)));
+            }
+            assertEquals(0, CommittedReader.readAll(broker.bootstrapServers(), topics.deadLetters()).size(),
+                    "no dead letters");
+        }
+    }
+
+    private static void send(KafkaProducer<byte[], byte[]> producer, Topics topics, IrisGolden golden,
+                             List<IrisGolden.Row> rows) throws Exception {
+        for (IrisGolden.Row row : rows) {
+            producer.send(new ProducerRecord<>(topics.unlabelled(), row.index() % PARTITIONS,
+                    key(row).getBytes(StandardCharsets.UTF_8), golden.unlabelledJson(row, id(row)))).get();
+        }
+    }
+
+    /** Waits for {@code STATE RUNNING} in the current start's log: topics and stores are in place. */
+    private static void awaitRunning(StreamsChildProcess scorer) throws InterruptedException {
+        long deadline = System.nanoTime() + TIMEOUT.toNanos();
+        while (!scorer.log().contains("STATE RUNNING")) {
+            assertTrue(scorer.isAlive(), "scorer died:\n" + scorer.log());
+            assertTrue(System.nanoTime() < deadline, "scorer not running after " + TIMEOUT + ":\n" + scorer.log());
+            Thread.sleep(POLL.toMillis());
+        }
+    }
+
+    /**
+     * Waits until the committed changelog of the pending store holds exactly {@code expected} live entries, and
+     * returns their event ids: what a restore from scratch would put back.
+     */
+    private static TreeSet<String> awaitHeld(KafkaBroker broker, String changelog, int expected,
+                                             StreamsChildProcess scorer) throws InterruptedException {
+        long deadline = System.nanoTime() + TIMEOUT.toNanos();
+        while (true) {
+            Map<String, PendingEvent> live = new TreeMap<>();
+            for (ConsumerRecord<byte[], byte[]> r : CommittedReader.readAll(broker.bootstrapServers(), changelog)) {
+                String entry = r.partition() + "/" + SerdeFactory.sequence().deserializer().deserialize(changelog,
+                        r.key());
+                if (r.value() == null) {
+                    live.remove(entry);
+                } else {
+                    live.put(entry, SerdeFactory.pendingEvent().deserializer().deserialize(changelog, r.value()));
+                }
+            }
+            if (live.size() == expected) {
+                return live.values().stream().map(PendingEvent::id).collect(Collectors.toCollection(TreeSet::new));
+            }
+            assertTrue(scorer.isAlive(), "scorer died:\n" + scorer.log());
+            assertTrue(System.nanoTime() < deadline, live.size() + " held events in " + changelog + ", expected "
+                    + expected + "\nscorer log:\n" + scorer.allLogs());
+            Thread.sleep(POLL.toMillis());
+        }
+    }
+
+    private static void assertScoredAtTheGoldenPosteriors(IrisGolden.Row row, Prediction p) {
+        String where = "row " + row.index();
+        assertTrue(p != null, where + " has an answer");
+        assertEquals(Prediction.Status.SCORED, p.status(), where + " " + p.reason());
+        assertEquals(id(row) != null ? id(row) : key(row), p.id(), where + " id");
+        assertEquals(MODEL_ID, p.modelId(), where);
+        assertEquals(MODEL_VERSION, p.modelVersion(), where + " scored by the published model");
+        assertEquals(row.probabilities().keySet(), p.probabilities().keySet(), where + " classes");
+        for (Map.Entry<String, Double> expected : row.probabilities().entrySet()) {
+            assertEquals(expected.getValue(), p.probabilities().get(expected.getKey()),
+                    IrisEndToEndScenario.POSTERIOR_TOLERANCE, where + " p(" + expected.getKey() + " | x)");
+        }
+        assertEquals(row.logDensity(), p.logDensity(), IrisEndToEndScenario.POSTERIOR_TOLERANCE, where + " log p(x)");
+    }
+
+    private static TreeSet<String> ids(List<IrisGolden.Row> rows) {
+        return rows.stream().map(r -> id(r) != null ? id(r) : key(r)).collect(Collectors.toCollection(TreeSet::new));
+    }
+
+    private static String key(IrisGolden.Row row) {
+        return "row-" + row.index();
+    }
+
+    /** Every third event names an id of its own (kept apart from its key); the others are known by their key. */
+    private static String id(IrisGolden.Row row) {
+        return row.index() % 3 == 0 ? "event-" + row.index() : null;
+    }
+
+    private static void deleteRecursively(Path root) throws IOException {
+        try (Stream<Path> paths = Files.walk(root)) {
+            for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
+                Files.delete(path);
+            }
+        }
+        assertTrue(!Files.exists(root), root + " wiped");
+    }
+}
