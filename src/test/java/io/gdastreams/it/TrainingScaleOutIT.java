@@ -6,9 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 
 import io.gdastreams.model.ClassParameters;
 import io.gdastreams.model.ModelParameters;
-import io.gdastreams.topology.Topics;
 import io.gdastreams.topology.TrainingFixtures;
-import io.gdastreams.topology.TrainingSettings;
 import io.gdastreams.topology.TrainingTopology;
 import java.nio.file.Path;
 import java.util.HashSet;
@@ -31,12 +29,7 @@ class TrainingScaleOutIT {
 
     private static final int PARTITIONS = 4;
     /** Sub-topology of the per-partition statistics tasks (the combiner is sub-topology 1). */
-    /** The sub-topology of the statistics tasks, as Kafka Streams numbers it (global stores count too). */
-    private static final int STATISTICS_SUBTOPOLOGY = TrainingTopology.build(
-            TrainingSettings.defaults(Topics.defaults()))
-            .describe().subtopologies().stream()
-            .filter(s -> s.nodes().stream().anyMatch(n -> n.name().equals("partial-stats")))
-            .findFirst().orElseThrow().id();
+    private static final int STATISTICS_SUBTOPOLOGY = TrainingFixtures.STATISTICS_SUBTOPOLOGY;
 
     @Test
     void shouldPublishTheSameModelFromTwoInstancesAsFromOne(KafkaBroker broker, @TempDir Path stateDir) {

@@ -26,6 +26,13 @@ import java.util.TreeMap;
  */
 public final class TrainingFixtures {
 
+    /** The sub-topology of the statistics tasks, as Kafka Streams numbers it (the global store counts too). */
+    public static final int STATISTICS_SUBTOPOLOGY = TrainingTopology.build(TrainingSettings.defaults(Topics.defaults()))
+            .describe().subtopologies().stream()
+            .filter(s -> s.nodes().stream().anyMatch(n -> n.name().equals(TrainingTopology.PARTIAL_STATS)))
+            .findFirst().orElseThrow().id();
+
+
     /** Agreement of streamed (Welford + Chan) and batch statistics, relative to the scale of each quantity. */
     public static final double RELATIVE_TOLERANCE = 1e-12;
 

@@ -156,10 +156,11 @@ class TrainingIT {
         Set<String> activeTasks = streams.metadataForLocalThreads().stream()
                 .flatMap(thread -> thread.activeTasks().stream())
                 .map(TaskMetadata::taskId)
-                .filter(id -> id.subtopology() == 0)
+                .filter(id -> id.subtopology() == TrainingFixtures.STATISTICS_SUBTOPOLOGY)
                 .map(Object::toString)
                 .collect(Collectors.toSet());
-        assertEquals(Set.of("0_0", "0_1", "0_2", "0_3"), activeTasks, "one statistics task per input partition");
+        assertEquals(Set.of(0, 1, 2, 3).stream().map(p -> TrainingFixtures.STATISTICS_SUBTOPOLOGY + "_" + p)
+                .collect(java.util.stream.Collectors.toSet()), activeTasks, "one statistics task per input partition");
 
         // The newest partial of every partition: all four tasks applied events, and applied + dead-lettered
         // equals the records of the partition.
