@@ -1,5 +1,9 @@
 package io.gdastreams.serde;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.List;
+
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.core.StreamWriteFeature;
@@ -36,5 +40,23 @@ public final class Json {
 
     public static ObjectMapper mapper() {
         return MAPPER;
+    }
+
+    /** {@code value} as JSON bytes (store entries: schemas, lineage). */
+    public static byte[] toBytes(Object value) {
+        try {
+            return MAPPER.writeValueAsBytes(value);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** A JSON array of strings, e.g. a schema: any JSON string is a valid feature name, line breaks included. */
+    public static List<String> stringList(byte[] bytes) {
+        try {
+            return List.of(MAPPER.readValue(bytes, String[].class));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 }

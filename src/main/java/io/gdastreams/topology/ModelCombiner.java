@@ -148,7 +148,7 @@ final class ModelCombiner implements Processor<String, byte[], String, TrainingO
         }
         if (schema == null && !partial.progress().features().isEmpty()) {
             schema = partial.progress().features();
-            store.put(SCHEMA_KEY, encodeJson(schema));
+            store.put(SCHEMA_KEY, Json.toBytes(schema));
         }
         partials.put(partition, partial);
         store.put(PARTIAL_PREFIX + partition, record.value());
@@ -230,7 +230,7 @@ final class ModelCombiner implements Processor<String, byte[], String, TrainingO
         lastPublishMs = now;
         lastNotice = null;
         store.put(VERSION_KEY, ByteBuffer.allocate(Long.BYTES).putLong(version).array());
-        store.put(PUBLISHED_KEY, encodeJson(published));
+        store.put(PUBLISHED_KEY, Json.toBytes(published));
         store.put(MODEL_KEY, bytes);
         context.forward(new Record<>(settings.modelId(), new TrainingOutput.Model(bytes), now));
         return true;
@@ -370,7 +370,7 @@ final class ModelCombiner implements Processor<String, byte[], String, TrainingO
                     lastModel = entry.value;
                 } else if (entry.key.equals(SCHEMA_KEY)) {
                     if (settings.features().isEmpty()) {
-                        schema = decodeSchema(entry.value);
+                        schema = Json.stringList(entry.value);
                     }
                 } else if (entry.key.startsWith(PARTIAL_PREFIX)) {
                     PartialSnapshot partial = snapshotDeserializer.deserialize(null, entry.value);
@@ -415,15 +415,6 @@ final class ModelCombiner implements Processor<String, byte[], String, TrainingO
         return false;
     }
 
-    /** A JSON array: any JSON key is a valid feature name, line breaks included. */
-    private static byte[] encodeJson(Object value) {
-        try {
-            return Json.mapper().writeValueAsBytes(value);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
     private static Map<String, Long> decodeSources(byte[] bytes) {
         try {
             return Map.copyOf(Json.mapper().readerForMapOf(Long.class).readValue(bytes));
@@ -432,13 +423,6 @@ final class ModelCombiner implements Processor<String, byte[], String, TrainingO
         }
     }
 
-    private static List<String> decodeSchema(byte[] bytes) {
-        try {
-            return List.of(Json.mapper().readValue(bytes, String[].class));
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
 
     private void discardStoreEntry(KeyValue<String, byte[]> entry, String problem) {
         String reason = "state store " + store.name() + ": " + problem;

@@ -4,8 +4,6 @@ import io.gdastreams.math.RunningGaussian;
 import io.gdastreams.model.PartitionProgress;
 import io.gdastreams.serde.Json;
 import io.gdastreams.serde.SerdeFactory;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -85,7 +83,7 @@ final class PartitionState {
                 counters = entry.value;
             } else if (SCHEMA_KEY.equals(entry.key)) {
                 try {
-                    schema = decodeSchema(entry.value);
+                    schema = Json.stringList(entry.value);
                 } catch (RuntimeException e) {
                     unreadable.add(new UnreadableEntry(entry.key, entry.value, "unreadable schema: " + e.getMessage()));
                 }
@@ -172,7 +170,7 @@ final class PartitionState {
     void setProgress(PartitionProgress newProgress) {
         List<String> features = newProgress.features();
         if (!schemaPersisted || (features != progress.features() && !features.equals(progress.features()))) {
-            store.put(SCHEMA_KEY, encodeSchema(features));
+            store.put(SCHEMA_KEY, Json.toBytes(features));
             schemaPersisted = true;
         }
         progress = newProgress;
@@ -196,21 +194,5 @@ final class PartitionState {
         ByteBuffer buffer = ByteBuffer.wrap(bytes, 1, COUNTERS_BYTES - 1);
         return new PartitionProgress(buffer.getInt(), buffer.getLong(), buffer.getLong(), buffer.getLong(),
                 schema == null ? List.of() : schema);
-    }
-
-    private static byte[] encodeSchema(List<String> features) {
-        try {
-            return Json.mapper().writeValueAsBytes(features);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    private static List<String> decodeSchema(byte[] bytes) {
-        try {
-            return List.of(Json.mapper().readValue(bytes, String[].class));
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 }

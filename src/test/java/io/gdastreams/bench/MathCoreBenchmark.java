@@ -101,6 +101,18 @@ public class MathCoreBenchmark {
         return s.stats.count();
     }
 
+    /**
+     * The training task's per-event work since its state is written through to the store: the update plus the
+     * serialisation of the updated class (the record-cache put that follows is O(1)). Its ratio to
+     * {@link #update} is the cost of write-through at each d.
+     */
+    @Benchmark
+    public int updateAndSerialise(UpdateState s) {
+        s.stats.update(s.points[s.next]);
+        s.next = (s.next + 1) & (POINTS - 1);
+        return s.stats.toBytes().length;
+    }
+
     @Benchmark
     public Posterior score(ScoreState s) {
         Posterior p = s.discriminant.score(s.points[s.next]);
