@@ -78,6 +78,7 @@ final class ModelCombiner implements Processor<String, byte[], String, TrainingO
     private final TrainingSettings settings;
     private final Deserializer<PartialSnapshot> snapshotDeserializer = SerdeFactory.partialSnapshot().deserializer();
     private final Serializer<ModelParameters> modelSerializer = SerdeFactory.model().serializer();
+    private PublicationChecks checks;
     private ProcessorContext<String, TrainingOutput> context;
     private KeyValueStore<String, byte[]> store;
     /** The latest record under the model id on the model topic (global store, read-only here). */
@@ -108,6 +109,7 @@ final class ModelCombiner implements Processor<String, byte[], String, TrainingO
         this.context = processorContext;
         this.store = processorContext.getStateStore(TrainingTopology.COMBINER_STORE);
         this.onTopic = processorContext.getStateStore(TrainingTopology.PUBLISHED_STORE);
+        this.checks = new PublicationChecks(settings.modelId(), processorContext.applicationId());
         this.partials = null;
         this.lastPublishMs = NEVER;
         this.republishAtStart = true;
@@ -203,25 +205,10 @@ final class ModelCombiner implements Processor<String, byte[], String, TrainingO
             LOG.error("Classes {} are left out of version {} of model '{}': with them it would exceed the record limit"
                     + " of {} bytes", leftOut, newVersion, settings.modelId(), settings.maxModelBytes());
         }
-        // What this trainer published is the reference: its own last model, and the topic's newest when that is
-        // newer (its own store lost it: exactly the case to catch). Another application's lineage is not ours.
-        List<PublishedModel> references = new ArrayList<>(2);
-        PublishedModel.parse(settings.modelId(), lastModel).ifPresent(references::add);
-        latest.filter(m -> m.publishedBy(context.applicationId()) && (lastModel == null || m.version() > version))
-                .ifPresent(references::add);
-        for (PublishedModel reference : references) {
-            String regression = reference.regressionOf(model);
-            if (regression != null) {
-                throw new TrainingStateException("refusing to publish model '" + settings.modelId() + "': "
-                        + regression + ". The training state no longer holds what this application published: it"
-                        + " was lost or damaged (see docs/RELIABILITY.md, 'Recovering from lost training state')");
-            }
-            Set<String> missing = reference.missingPartitions(model);
-            if (!missing.isEmpty()) {
-                notice("model '" + settings.modelId() + "' waits for snapshots of partitions " + missing
-                        + ", which version " + reference.version() + " absorbed");
-                return false;
-            }
+        String hold = checks.holdReason(checks.references(lastModel, version, latest), model);
+        if (hold != null) {
+            notice(hold);
+            return false;
         }
         pending = false;
         version = model.version();
@@ -251,26 +238,12 @@ final class ModelCombiner implements Processor<String, byte[], String, TrainingO
                 || (!started && lastPublishMs != NEVER && now - lastPublishMs < settings.publishInterval().toMillis())) {
             return;
         }
-        byte[] record = onTopic.get(settings.modelId());
-        Optional<PublishedModel> latest = PublishedModel.parse(settings.modelId(), record);
-        String reason = null;
-        if (started) {
-            reason = "the trainer started";
-        } else if (latest.isEmpty()) {
-            reason = record == null ? "the model topic holds no record for it"
-                    : record.length == 0 ? "the model topic holds a tombstone for it"
-                    : "the newest record for it on the model topic is not a valid model";
-        } else if (latest.get().version() > version
-                || (latest.get().version() == version && !latest.get().sameBytes(lastModel))) {
-            if (latest.get().publishedBy(context.applicationId())) {
-                reason = "the model topic holds version " + latest.get().version() + " that is not this trainer's"
-                        + " last model (version " + version + ")";
-            } else {
-                notice("application '" + latest.get().model().trainer() + "' also publishes model '"
-                        + settings.modelId() + "' (version " + latest.get().version() + "); run one trainer per model"
-                        + " id: this one publishes above it at its next change");
-            }
+        PublicationChecks.TopicVerdict verdict = started ? new PublicationChecks.TopicVerdict("the trainer started", null)
+                : checks.judgeTopic(onTopic.get(settings.modelId()), lastModel, version);
+        if (verdict.conflict() != null) {
+            notice(verdict.conflict());
         }
+        String reason = verdict.republishReason();
         if (reason != null) {
             LOG.info("Publishing model '{}' again as a new version: {}", settings.modelId(), reason);
             pending = true;

@@ -1,0 +1,84 @@
+package io.gdastreams.topology;
+
+import io.gdastreams.model.ModelParameters;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * What the combiner decides from what it published and what the model topic holds (docs/TRAINING.md, "Guards
+ * against lost state" and "Versions are identities"). Pure decisions, no Kafka: the combiner acts on them.
+ *
+ * @param modelId the model the combiner builds
+ * @param applicationId this trainer's application id (the {@code trainer} of the models it publishes)
+ */
+record PublicationChecks(String modelId, String applicationId) {
+
+    /** What the topic asks of the trainer: publish again (with the reason), and/or a conflict to log. */
+    record TopicVerdict(String republishReason, String conflict) {
+        static final TopicVerdict FINE = new TopicVerdict(null, null);
+    }
+
+    /**
+     * The models a new one must not go back from: this trainer's own last model, and the topic's newest when this
+     * application published it and it is newer (the trainer's own store lost it: exactly the case to catch).
+     * Another application's lineage is not this trainer's to compare.
+     */
+    List<PublishedModel> references(byte[] lastModel, long lastVersion, Optional<PublishedModel> latest) {
+        List<PublishedModel> references = new ArrayList<>(2);
+        PublishedModel.parse(modelId, lastModel).ifPresent(references::add);
+        latest.filter(m -> m.publishedBy(applicationId) && (lastModel == null || m.version() > lastVersion))
+                .ifPresent(references::add);
+        return references;
+    }
+
+    /**
+     * Why {@code candidate} must wait (a partition a reference absorbed has no snapshot yet), or null when it may
+     * be published.
+     *
+     * @throws TrainingStateException when it would go backwards from a reference: the state was lost
+     */
+    String holdReason(List<PublishedModel> references, ModelParameters candidate) {
+        for (PublishedModel reference : references) {
+            String regression = reference.regressionOf(candidate);
+            if (regression != null) {
+                throw new TrainingStateException("refusing to publish model '" + modelId + "': " + regression
+                        + ". The training state no longer holds what this application published: it was lost or"
+                        + " damaged (see docs/RELIABILITY.md, 'Recovering from lost training state')");
+            }
+            Set<String> missing = reference.missingPartitions(candidate);
+            if (!missing.isEmpty()) {
+                return "model '" + modelId + "' waits for snapshots of partitions " + missing + ", which version "
+                        + reference.version() + " absorbed";
+            }
+        }
+        return null;
+    }
+
+    /**
+     * Whether the newest record under the model id ({@code record}, null if none) still is this trainer's last
+     * model ({@code lastModel}, version {@code lastVersion}): garbage, a tombstone, nothing, or another content of
+     * this application at or above that version ask for a new version; another application's model is a conflict
+     * to report, not to answer.
+     */
+    TopicVerdict judgeTopic(byte[] record, byte[] lastModel, long lastVersion) {
+        Optional<PublishedModel> latest = PublishedModel.parse(modelId, record);
+        if (latest.isEmpty()) {
+            return new TopicVerdict(record == null ? "the model topic holds no record for it"
+                    : record.length == 0 ? "the model topic holds a tombstone for it"
+                    : "the newest record for it on the model topic is not a valid model", null);
+        }
+        PublishedModel newest = latest.get();
+        if (newest.version() < lastVersion || (newest.version() == lastVersion && newest.sameBytes(lastModel))) {
+            return TopicVerdict.FINE; // its own last model, or not read back yet
+        }
+        if (newest.publishedBy(applicationId)) {
+            return new TopicVerdict("the model topic holds version " + newest.version() + " that is not this"
+                    + " trainer's last model (version " + lastVersion + ")", null);
+        }
+        return new TopicVerdict(null, "application '" + newest.model().trainer() + "' also publishes model '" + modelId
+                + "' (version " + newest.version() + "); run one trainer per model id: this one publishes above it"
+                + " at its next change");
+    }
+}
