@@ -1,0 +1,113 @@
+package io.gdastreams.reliability;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.gdastreams.app.FaultInjectionBroker;
+import io.gdastreams.fixtures.Iris;
+import io.gdastreams.fixtures.LabelledRow;
+import io.gdastreams.it.UniqueNames;
+import io.gdastreams.model.ModelParameters;
+import io.gdastreams.reliability.ProductProcess.Command;
+import io.gdastreams.serde.SerdeFactory;
+import io.gdastreams.topology.Topics;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The product's {@code train} whose state is lost behind its back (its changelog topics deleted and its state
+ * directory wiped while it is stopped; its committed input offsets stay) must not publish a model from what is
+ * left: it stops with the reason. Before the guards it restarted at version 1 with only the events read after
+ * the loss, and its lineage still claimed every offset.
+ */
+class LostTrainingStateIT {
+
+    private static final Duration TIMEOUT = Duration.ofSeconds(90);
+    private static final int PARTITIONS = 2;
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void shouldStopInsteadOfPublishingAModelFromLostState() throws Exception {
+        Topics topics = new Topics(UniqueNames.of("labelled"), UniqueNames.of("unlabelled"), UniqueNames.of("model"),
+                UniqueNames.of("predictions"), UniqueNames.of("dead-letters"));
+        String appId = UniqueNames.of("lost");
+        List<LabelledRow> rows = Iris.rows();
+        try (FaultInjectionBroker broker = FaultInjectionBroker.start()) {
+            Path stateDir = dir.resolve("state");
+            Map<String, String> config = ProductProcess.testConfig(broker.bootstrapServers(), topics, "iris", appId,
+                    stateDir, PARTITIONS);
+            try (ProductProcess train = new ProductProcess(Command.TRAIN, config, dir, "train");
+                 KafkaProducer<byte[], byte[]> producer = broker.producer()) {
+                train.start();
+                train.awaitRunning(TIMEOUT);
+                send(producer, topics, rows.subList(0, 120), 0);
+                List<ConsumerRecord<String, ModelParameters>> before = broker.readModelsUntilAbsorbed(
+                        topics.labelled(), topics.model(), TIMEOUT, () -> assertTrue(train.isAlive(), train.log()));
+                ModelParameters published = before.get(before.size() - 1).value();
+                assertEquals(120, published.totalCount());
+                train.sigterm();
+
+                // The state is lost: changelogs deleted, local state wiped. The input offsets stay committed.
+                Set<String> changelogs = broker.admin().listTopics().names().get().stream()
+                        .filter(name -> name.startsWith(appId) && name.endsWith("-changelog"))
+                        .collect(Collectors.toSet());
+                assertEquals(2, changelogs.size(), changelogs.toString());
+                broker.admin().deleteTopics(changelogs).all().get();
+                long gone = System.nanoTime() + TIMEOUT.toNanos();
+                while (broker.admin().listTopics().names().get().stream().anyMatch(changelogs::contains)) {
+                    assertTrue(System.nanoTime() < gone, "changelog topics still listed");
+                    Thread.sleep(100);
+                }
+                deleteRecursively(stateDir);
+
+                train.start();
+                send(producer, topics, rows.subList(120, 150), 120);
+                long deadline = System.nanoTime() + TIMEOUT.toNanos();
+                while (train.isAlive() && System.nanoTime() < deadline) {
+                    Thread.sleep(200);
+                }
+                String log = train.log();
+                assertTrue(!train.isAlive(), "train keeps running on lost state:\n" + log);
+                assertTrue(log.contains("TrainingStateException") && log.contains("the state was lost"), log);
+
+                List<ConsumerRecord<String, ModelParameters>> after = broker.readAll(topics.model(),
+                        SerdeFactory.string().deserializer(), SerdeFactory.model().deserializer(), TIMEOUT);
+                assertEquals(before.size(), after.size(), "no model published from the lost state");
+                assertEquals(published, after.get(after.size() - 1).value());
+            }
+        }
+    }
+
+    private static void send(KafkaProducer<byte[], byte[]> producer, Topics topics, List<LabelledRow> rows, int first)
+            throws Exception {
+        for (int i = 0; i < rows.size(); i++) {
+            producer.send(new ProducerRecord<>(topics.labelled(), ("row-" + (first + i)).getBytes(StandardCharsets.UTF_8),
+                    HostileRecords.validEvent(rows.get(i).x(), rows.get(i).label()))).get();
+        }
+    }
+
+    private static void deleteRecursively(Path root) throws Exception {
+        if (Files.exists(root)) {
+            try (Stream<Path> paths = Files.walk(root)) {
+                for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
+                    Files.delete(path);
+                }
+            }
+        }
+    }
+}
