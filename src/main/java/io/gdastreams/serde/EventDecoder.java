@@ -11,7 +11,8 @@ import java.util.Map;
 
 /**
  * Reads untrusted event bytes into validated events, or says precisely what is wrong with them. Feature
- * order is preserved as written (the first labelled event can fix the schema).
+ * order is preserved as written (the first labelled event can fix the schema). Labels and feature names must be
+ * valid Unicode ({@link UnicodeText}): they are written as UTF-8 downstream, where an unpaired surrogate is lost.
  */
 public final class EventDecoder {
 
@@ -50,6 +51,10 @@ public final class EventDecoder {
         String label = labelNode.textValue();
         if (label.isBlank()) {
             return Decoded.failed("label is blank");
+        }
+        String unicode = UnicodeText.problem(label);
+        if (unicode != null) {
+            return Decoded.failed("label is not valid Unicode: " + unicode);
         }
         if (label.length() > MAX_LABEL_CHARS) {
             return Decoded.failed("label too long: " + label.length() + " characters > " + MAX_LABEL_CHARS
@@ -134,6 +139,12 @@ public final class EventDecoder {
             if (name.isBlank()) {
                 return Decoded.failed("blank feature name");
             }
+            // Jackson's byte parser refuses an unpaired surrogate in a field name as malformed JSON today (unlike
+            // in a string value); checked here as well so that the guarantee does not hang on the parser.
+            String unicode = UnicodeText.problem(name);
+            if (unicode != null) {
+                return Decoded.failed("feature name is not valid Unicode: " + unicode);
+            }
             if (value.isNull() && nullMeansMissing) {
                 continue;
             }
@@ -159,6 +170,11 @@ public final class EventDecoder {
     }
 
     private static String abbreviate(String text) {
-        return text.length() <= 64 ? text : text.substring(0, 61) + "...";
+        if (text.length() <= 64) {
+            return text;
+        }
+        // Never cut between the two halves of a surrogate pair: the reason itself must be valid Unicode.
+        int end = Character.isHighSurrogate(text.charAt(60)) ? 60 : 61;
+        return text.substring(0, end) + "...";
     }
 }

@@ -206,6 +206,31 @@ public final class HostileRecords {
                 json("{\"features\": {" + ok4 + ", \"petal_width\": 0.2}, \"label\": \"set\\u0007osa\"}"),
                 Expectation.deadLetter("label contains a control character (U+0007)"), Expectation.accepted(),
                 true));
+        // Unpaired UTF-16 surrogates, spelled as JSON escapes: the parser accepts them, but they have no UTF-8
+        // form. Both labels would be written as "setosa?" in a partial snapshot, collide there and get the
+        // partition's snapshots refused for good: each must be dead-lettered at the edge instead.
+        all.add(new Hostile("label with an unpaired high surrogate", key("label-high-surrogate"),
+                json("{\"features\": {" + ok4 + ", \"petal_width\": 0.2}, \"label\": \"setosa\\ud800\"}"),
+                Expectation.deadLetter("label is not valid Unicode: unpaired surrogate U+D800 at index 6"),
+                Expectation.accepted(), true));
+        all.add(new Hostile("label with an unpaired low surrogate", key("label-low-surrogate"),
+                json("{\"features\": {" + ok4 + ", \"petal_width\": 0.2}, \"label\": \"setosa\\udc00\"}"),
+                Expectation.deadLetter("label is not valid Unicode: unpaired surrogate U+DC00 at index 6"),
+                Expectation.accepted(), true));
+        // In a field name the parser itself refuses them (the decoder would too, should the parser change).
+        bad(all, "feature name with an unpaired low surrogate", "{\"features\": {" + ok4
+                + ", \"petal_width\\udfff\": 0.2}, \"label\": \"setosa\"}",
+                "malformed JSON: Unexpected low surrogate in field name: 0xdfff");
+        bad(all, "feature name with an unpaired high surrogate", "{\"features\": {" + ok4
+                + ", \"petal_width\\ud800\": 0.2}, \"label\": \"setosa\"}",
+                "malformed JSON: Broken surrogate pair in field name");
+        byte[] cesu = json("{\"features\": {" + ok4 + ", \"petal_width\": 0.2}, \"label\": \"setosaXXX\"}");
+        int surrogateAt = indexOf(cesu, "XXX");
+        cesu[surrogateAt] = (byte) 0xED; // U+D800 encoded like a BMP character (CESU-8): not UTF-8
+        cesu[surrogateAt + 1] = (byte) 0xA0;
+        cesu[surrogateAt + 2] = (byte) 0x80;
+        all.add(new Hostile("surrogate as raw bytes (CESU-8) in a label", key("label-cesu"), cesu,
+                Expectation.deadLetter("malformed JSON"), Expectation.deadLetter("malformed JSON"), true));
 
         // Id problems (unlabelled topic only; the trainer ignores ids).
         all.add(new Hostile("id an object", key("id-object"),
