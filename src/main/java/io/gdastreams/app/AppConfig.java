@@ -62,6 +62,12 @@ public final class AppConfig {
         for (ConfigKey key : ConfigKey.values()) {
             validate(key);
         }
+        if (features().size() > maxFeatures()) {
+            throw new ConfigException(ConfigKey.FEATURES.key() + " (" + origins.get(ConfigKey.FEATURES) + ") names "
+                    + features().size() + " features, more than " + ConfigKey.MAX_FEATURES.key() + " = "
+                    + maxFeatures() + " (" + origins.get(ConfigKey.MAX_FEATURES) + "): every event would be "
+                    + "dead-lettered; raise " + ConfigKey.MAX_FEATURES.key());
+        }
         if (kafka.containsKey("application.id")) {
             throw new ConfigException("application.id is derived from " + ConfigKey.APPLICATION_ID.key()
                     + " (training and scoring need different ids); set " + ConfigKey.APPLICATION_ID.key()
@@ -239,6 +245,11 @@ public final class AppConfig {
         return Integer.parseInt(raw(ConfigKey.MAX_CLASSES));
     }
 
+    /** Most features an event may carry; larger events are dead-lettered and never fix the schema. */
+    public int maxFeatures() {
+        return Integer.parseInt(raw(ConfigKey.MAX_FEATURES));
+    }
+
     public int pendingMax() {
         return Integer.parseInt(raw(ConfigKey.PENDING_MAX));
     }
@@ -263,13 +274,14 @@ public final class AppConfig {
 
     /** What the training topology needs, from this configuration. */
     public TrainingSettings trainingSettings() {
-        return new TrainingSettings(topics(), modelId(), features(), publishInterval(), maxClasses());
+        return new TrainingSettings(topics(), modelId(), features(), publishInterval(), maxClasses(),
+                maxFeatures());
     }
 
     /** What the scoring topology needs, from this configuration. */
     public ScoringSettings scoringSettings() {
         return new ScoringSettings(topics(), modelId(), fitOptions(), outlierThreshold(), pendingMax(),
-                ScoringSettings.DEFAULT_PENDING_CHECK_INTERVAL);
+                ScoringSettings.DEFAULT_PENDING_CHECK_INTERVAL, maxFeatures());
     }
 
     /**

@@ -21,6 +21,7 @@ public enum ConfigKey {
     TOPIC_DEAD_LETTERS("gda.topic.dead-letters", "dead-letters", ValueType.TOPIC),
     PUBLISH_INTERVAL_MS("gda.publish.interval.ms", "1000", ValueType.POSITIVE_LONG),
     MAX_CLASSES("gda.max.classes", "1000", ValueType.POSITIVE_INT),
+    MAX_FEATURES("gda.max.features", "1024", ValueType.POSITIVE_INT),
     COVARIANCE("gda.covariance", "full", ValueType.COVARIANCE),
     ESTIMATOR("gda.estimator", "mle", ValueType.ESTIMATOR),
     REG_PARAM("gda.reg.param", "0.0", ValueType.UNIT_INTERVAL),

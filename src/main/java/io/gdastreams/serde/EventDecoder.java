@@ -30,13 +30,27 @@ public final class EventDecoder {
      */
     public static final int MAX_LABEL_CHARS = 256;
 
-    /** A feature map larger than this is refused before any schema check (a guard against giant records). */
-    public static final int MAX_FEATURES = 10_000;
+    /**
+     * Default of {@code gda.max.features}: the most features an event may carry. The first labelled event can fix
+     * the schema, and a schema of d features costs every class d(d+1)/2 doubles in each training task's state
+     * (about 4.2 MB per class at d = 1024, 420 MB at d = 10,000), so the bound is checked before anything else
+     * looks at the features (docs/TRAINING.md, "Schema size and memory").
+     */
+    public static final int DEFAULT_MAX_FEATURES = 1024;
+
+    /** The configuration key of the feature bound, named in the reason of a refused event. */
+    public static final String MAX_FEATURES_KEY = "gda.max.features";
 
     private EventDecoder() {
     }
 
+    /** As {@link #decodeLabelled(byte[], int)} with the default feature bound {@link #DEFAULT_MAX_FEATURES}. */
     public static Decoded<LabelledEvent> decodeLabelled(byte[] bytes) {
+        return decodeLabelled(bytes, DEFAULT_MAX_FEATURES);
+    }
+
+    /** A labelled event of at most {@code maxFeatures} features ({@code gda.max.features}), or why not. */
+    public static Decoded<LabelledEvent> decodeLabelled(byte[] bytes, int maxFeatures) {
         Decoded<JsonNode> root = parseObject(bytes);
         if (!root.isOk()) {
             return Decoded.failed(root.error());
@@ -64,15 +78,23 @@ public final class EventDecoder {
         if (control >= 0) {
             return Decoded.failed(String.format("label contains a control character (U+%04X)", control));
         }
-        Decoded<Map<String, Double>> features = readFeatures(root.value(), false);
+        Decoded<Map<String, Double>> features = readFeatures(root.value(), false, maxFeatures);
         if (!features.isOk()) {
             return Decoded.failed(features.error());
         }
         return Decoded.ok(new LabelledEvent(features.value(), label));
     }
 
-    /** Unlabelled events may give a feature as JSON null: it is then treated as missing (marginalised). */
+    /** As {@link #decodeUnlabelled(byte[], int)} with the default feature bound {@link #DEFAULT_MAX_FEATURES}. */
     public static Decoded<UnlabelledEvent> decodeUnlabelled(byte[] bytes) {
+        return decodeUnlabelled(bytes, DEFAULT_MAX_FEATURES);
+    }
+
+    /**
+     * An unlabelled event of at most {@code maxFeatures} features, or why not. Unlabelled events may give a
+     * feature as JSON null: it is then treated as missing (marginalised), and still counts towards the bound.
+     */
+    public static Decoded<UnlabelledEvent> decodeUnlabelled(byte[] bytes, int maxFeatures) {
         Decoded<JsonNode> root = parseObject(bytes);
         if (!root.isOk()) {
             return Decoded.failed(root.error());
@@ -85,7 +107,7 @@ public final class EventDecoder {
             }
             id = idNode.asText();
         }
-        Decoded<Map<String, Double>> features = readFeatures(root.value(), true);
+        Decoded<Map<String, Double>> features = readFeatures(root.value(), true, maxFeatures);
         if (!features.isOk()) {
             return Decoded.failed(features.error());
         }
@@ -116,7 +138,8 @@ public final class EventDecoder {
         return Decoded.ok(node);
     }
 
-    private static Decoded<Map<String, Double>> readFeatures(JsonNode root, boolean nullMeansMissing) {
+    private static Decoded<Map<String, Double>> readFeatures(JsonNode root, boolean nullMeansMissing,
+                                                            int maxFeatures) {
         JsonNode node = root.get("features");
         if (node == null || node.isNull()) {
             return Decoded.failed("missing features");
@@ -127,8 +150,9 @@ public final class EventDecoder {
         if (node.isEmpty()) {
             return Decoded.failed("features is empty");
         }
-        if (node.size() > MAX_FEATURES) {
-            return Decoded.failed("too many features: " + node.size() + " > " + MAX_FEATURES);
+        if (node.size() > maxFeatures) {
+            return Decoded.failed("too many features: " + node.size() + " > " + maxFeatures + " ("
+                    + MAX_FEATURES_KEY + ")");
         }
         // Sized for every field up front: growing a 16-entry map twice showed up as HashMap.resize in JFR.
         Map<String, Double> features = new LinkedHashMap<>(node.size() * 4 / 3 + 1);

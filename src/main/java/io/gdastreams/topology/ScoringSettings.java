@@ -1,6 +1,7 @@
 package io.gdastreams.topology;
 
 import io.gdastreams.math.FitOptions;
+import io.gdastreams.serde.EventDecoder;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.OptionalDouble;
@@ -18,9 +19,11 @@ import java.util.OptionalDouble;
  * @param outlierThreshold     when present, a scored event carries {@code outlier = logDensity < threshold}
  * @param maxPending           events held per task (input partition) while no model exists yet; 0 holds none
  * @param pendingCheckInterval how often (wall-clock) a task with held events checks whether a model arrived
+ * @param maxFeatures          most features an event may carry ({@code gda.max.features}, the trainer's bound too);
+ *                             a larger event is answered unscored and dead-lettered
  */
 public record ScoringSettings(Topics topics, String modelId, FitOptions fitOptions, OptionalDouble outlierThreshold,
-                              int maxPending, Duration pendingCheckInterval) {
+                              int maxPending, Duration pendingCheckInterval, int maxFeatures) {
 
     public static final int DEFAULT_MAX_PENDING = 10_000;
     public static final Duration DEFAULT_PENDING_CHECK_INTERVAL = Duration.ofSeconds(1);
@@ -43,6 +46,16 @@ public record ScoringSettings(Topics topics, String modelId, FitOptions fitOptio
         if (pendingCheckInterval.isNegative() || pendingCheckInterval.isZero()) {
             throw new IllegalArgumentException("pendingCheckInterval must be positive, got " + pendingCheckInterval);
         }
+        if (maxFeatures < 1) {
+            throw new IllegalArgumentException("maxFeatures must be >= 1, got " + maxFeatures);
+        }
+    }
+
+    /** The settings with the default feature bound {@link EventDecoder#DEFAULT_MAX_FEATURES}. */
+    public ScoringSettings(Topics topics, String modelId, FitOptions fitOptions, OptionalDouble outlierThreshold,
+                           int maxPending, Duration pendingCheckInterval) {
+        this(topics, modelId, fitOptions, outlierThreshold, maxPending, pendingCheckInterval,
+                EventDecoder.DEFAULT_MAX_FEATURES);
     }
 
     /** Default topics, QDA with MLE divisors, no outlier flag, the default pending bound and check interval. */
@@ -52,23 +65,31 @@ public record ScoringSettings(Topics topics, String modelId, FitOptions fitOptio
     }
 
     public ScoringSettings withTopics(Topics value) {
-        return new ScoringSettings(value, modelId, fitOptions, outlierThreshold, maxPending, pendingCheckInterval);
+        return new ScoringSettings(value, modelId, fitOptions, outlierThreshold, maxPending, pendingCheckInterval,
+                maxFeatures);
     }
 
     public ScoringSettings withFitOptions(FitOptions value) {
-        return new ScoringSettings(topics, modelId, value, outlierThreshold, maxPending, pendingCheckInterval);
+        return new ScoringSettings(topics, modelId, value, outlierThreshold, maxPending, pendingCheckInterval,
+                maxFeatures);
     }
 
     public ScoringSettings withOutlierThreshold(double value) {
         return new ScoringSettings(topics, modelId, fitOptions, OptionalDouble.of(value), maxPending,
-                pendingCheckInterval);
+                pendingCheckInterval, maxFeatures);
     }
 
     public ScoringSettings withMaxPending(int value) {
-        return new ScoringSettings(topics, modelId, fitOptions, outlierThreshold, value, pendingCheckInterval);
+        return new ScoringSettings(topics, modelId, fitOptions, outlierThreshold, value, pendingCheckInterval,
+                maxFeatures);
     }
 
     public ScoringSettings withPendingCheckInterval(Duration value) {
-        return new ScoringSettings(topics, modelId, fitOptions, outlierThreshold, maxPending, value);
+        return new ScoringSettings(topics, modelId, fitOptions, outlierThreshold, maxPending, value, maxFeatures);
+    }
+
+    public ScoringSettings withMaxFeatures(int value) {
+        return new ScoringSettings(topics, modelId, fitOptions, outlierThreshold, maxPending, pendingCheckInterval,
+                value);
     }
 }

@@ -153,6 +153,33 @@ class AppConfigTest {
     }
 
     @Test
+    void shouldBoundFeaturesAt1024ByDefaultAndPassTheBoundToBothTopologies() throws IOException {
+        AppConfig defaults = AppConfig.load(null, Map.of());
+        assertEquals(1024, defaults.maxFeatures());
+        assertEquals(1024, defaults.trainingSettings().maxFeatures());
+        assertEquals(1024, defaults.scoringSettings().maxFeatures());
+        AppConfig raised = AppConfig.load(file("gda.max.features=4096"), Map.of());
+        assertEquals(4096, raised.trainingSettings().maxFeatures());
+        assertEquals(4096, raised.scoringSettings().maxFeatures());
+        assertEquals(2, AppConfig.load(null, Map.of("GDA_MAX_FEATURES", "2")).maxFeatures());
+        ConfigException zero = assertThrows(ConfigException.class,
+                () -> AppConfig.load(file("gda.max.features=0"), Map.of()));
+        assertTrue(zero.getMessage().startsWith("gda.max.features = '0' (file "), zero.getMessage());
+        assertTrue(zero.getMessage().endsWith("expected an integer >= 1"), zero.getMessage());
+    }
+
+    @Test
+    void shouldRejectAConfiguredSchemaLongerThanTheFeatureBound() throws IOException {
+        ConfigException e = assertThrows(ConfigException.class,
+                () -> AppConfig.load(file("gda.features=a,b,c"), Map.of("GDA_MAX_FEATURES", "2")));
+        assertTrue(e.getMessage().startsWith("gda.features (file "), e.getMessage());
+        assertTrue(e.getMessage().contains(") names 3 features, more than gda.max.features = 2 (environment"
+                + " GDA_MAX_FEATURES): every event would be dead-lettered"), e.getMessage());
+        assertEquals(List.of("a", "b"), AppConfig.load(file("gda.features=a,b"), Map.of("GDA_MAX_FEATURES", "2"))
+                .trainingSettings().features());
+    }
+
+    @Test
     void shouldRejectTypeErrorFromEnvironmentNamingTheVariable() {
         ConfigException e = assertThrows(ConfigException.class,
                 () -> AppConfig.load(null, Map.of("GDA_PENDING_MAX", "-3")));

@@ -26,6 +26,9 @@ public final class HostileRecords {
     /** A value just under the broker's default limit once key, headers and batch overhead are added. */
     static final int NEAR_LIMIT_BYTES = 1_000_000;
 
+    /** The default of gda.max.features: most features an event may carry. */
+    static final int MAX_FEATURES = 1024;
+
     /** Longest event id (UTF-8 bytes) the scorer accepts. */
     static final int MAX_ID_BYTES = 1024;
 
@@ -177,12 +180,20 @@ public final class HostileRecords {
         all.add(new Hostile("one feature missing", key("missing"),
                 json("{\"features\": {" + ok4 + "}, \"label\": \"setosa\"}"),
                 Expectation.deadLetter("missing [petal_width]"), Expectation.accepted(), true));
+        // gda.max.features (default 1024) is checked before the schema: the bound itself is a valid size.
+        all.add(new Hostile("feature map at gda.max.features (1024 entries)", key("max-map"),
+                featureMap(MAX_FEATURES, 1), Expectation.deadLetter("feature set differs from the schema"),
+                Expectation.deadLetter("unknown feature(s): f0x, f1x, "), true));
+        all.add(new Hostile("feature map one over gda.max.features (1025 entries)", key("over-map"),
+                featureMap(MAX_FEATURES + 1, 1),
+                Expectation.deadLetter("too many features: 1025 > 1024 (gda.max.features)"),
+                Expectation.deadLetter("too many features: 1025 > 1024 (gda.max.features)"), true));
         all.add(new Hostile("huge feature map (10001 entries)", key("huge-map"), featureMap(10_001, 1),
-                Expectation.deadLetter("too many features: 10001 > 10000"),
-                Expectation.deadLetter("too many features: 10001 > 10000"), true));
+                Expectation.deadLetter("too many features: 10001 > 1024 (gda.max.features)"),
+                Expectation.deadLetter("too many features: 10001 > 1024 (gda.max.features)"), true));
         all.add(new Hostile("1 MB value (8700 long feature names)", key("near-limit"), nearLimitValue(),
-                Expectation.deadLetter("feature set differs from the schema"),
-                Expectation.deadLetter("unknown feature(s): "), true));
+                Expectation.deadLetter("too many features: 8700 > 1024 (gda.max.features)"),
+                Expectation.deadLetter("too many features: 8700 > 1024 (gda.max.features)"), true));
         all.add(new Hostile("value over the broker limit", key("over-limit"),
                 padded(BROKER_DEFAULT_MAX_BYTES + 1024),
                 Expectation.deadLetter("feature 'petal_width' is not a number"),
