@@ -250,6 +250,11 @@ public final class AppConfig {
         return Integer.parseInt(raw(ConfigKey.MAX_FEATURES));
     }
 
+    /** Classes a prediction lists (the most probable; the rest summarised); 0 = every class up to the bound. */
+    public int outputTopK() {
+        return Integer.parseInt(raw(ConfigKey.OUTPUT_TOP_K));
+    }
+
     public int pendingMax() {
         return Integer.parseInt(raw(ConfigKey.PENDING_MAX));
     }
@@ -281,7 +286,7 @@ public final class AppConfig {
     /** What the scoring topology needs, from this configuration. */
     public ScoringSettings scoringSettings() {
         return new ScoringSettings(topics(), modelId(), fitOptions(), outlierThreshold(), pendingMax(),
-                ScoringSettings.DEFAULT_PENDING_CHECK_INTERVAL, maxFeatures());
+                ScoringSettings.DEFAULT_PENDING_CHECK_INTERVAL, maxFeatures(), outputTopK());
     }
 
     /**

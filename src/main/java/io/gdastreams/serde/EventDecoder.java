@@ -63,26 +63,39 @@ public final class EventDecoder {
             return Decoded.failed("label must be a JSON string, got " + labelNode.getNodeType().name().toLowerCase());
         }
         String label = labelNode.textValue();
-        if (label.isBlank()) {
-            return Decoded.failed("label is blank");
-        }
-        String unicode = UnicodeText.problem(label);
-        if (unicode != null) {
-            return Decoded.failed("label is not valid Unicode: " + unicode);
-        }
-        if (label.length() > MAX_LABEL_CHARS) {
-            return Decoded.failed("label too long: " + label.length() + " characters > " + MAX_LABEL_CHARS
-                    + ": " + abbreviate(label));
-        }
-        int control = label.codePoints().filter(Character::isISOControl).findFirst().orElse(-1);
-        if (control >= 0) {
-            return Decoded.failed(String.format("label contains a control character (U+%04X)", control));
+        String problem = labelProblem(label);
+        if (problem != null) {
+            return Decoded.failed(problem);
         }
         Decoded<Map<String, Double>> features = readFeatures(root.value(), false, maxFeatures);
         if (!features.isOk()) {
             return Decoded.failed(features.error());
         }
         return Decoded.ok(new LabelledEvent(features.value(), label));
+    }
+
+    /**
+     * Why {@code label} cannot be a class label, or null when it can: blank, not valid Unicode, longer than
+     * {@link #MAX_LABEL_CHARS} or containing a control character. The scorer applies the same rules to the labels
+     * of a model it reads, so that the size bound of a prediction holds for any model it accepts.
+     */
+    public static String labelProblem(String label) {
+        if (label.isBlank()) {
+            return "label is blank";
+        }
+        String unicode = UnicodeText.problem(label);
+        if (unicode != null) {
+            return "label is not valid Unicode: " + unicode;
+        }
+        if (label.length() > MAX_LABEL_CHARS) {
+            return "label too long: " + label.length() + " characters > " + MAX_LABEL_CHARS + ": "
+                    + abbreviate(label);
+        }
+        int control = label.codePoints().filter(Character::isISOControl).findFirst().orElse(-1);
+        if (control >= 0) {
+            return String.format("label contains a control character (U+%04X)", control);
+        }
+        return null;
     }
 
     /** As {@link #decodeUnlabelled(byte[], int)} with the default feature bound {@link #DEFAULT_MAX_FEATURES}. */

@@ -169,6 +169,29 @@ class AppConfigTest {
     }
 
     @Test
+    void shouldListEveryClassUpTo256ByDefaultAndAcceptTopKUpToThatBoundOnly() throws IOException {
+        AppConfig defaults = AppConfig.load(null, Map.of());
+        assertEquals(0, defaults.outputTopK());
+        assertEquals(256, defaults.scoringSettings().listedClasses());
+        assertEquals(20, AppConfig.load(file("gda.output.top-k=20"), Map.of()).scoringSettings().listedClasses());
+        assertEquals(256, AppConfig.load(null, Map.of("GDA_OUTPUT_TOP_K", "256")).scoringSettings()
+                .listedClasses());
+        ConfigException over = assertThrows(ConfigException.class,
+                () -> AppConfig.load(file("gda.output.top-k=257"), Map.of()));
+        assertTrue(over.getMessage().endsWith("expected an integer in [0, 256] (0 = every class, at most 256)"),
+                over.getMessage());
+        assertThrows(ConfigException.class, () -> AppConfig.load(file("gda.output.top-k=-1"), Map.of()));
+    }
+
+    @Test
+    void shouldBoundTheModelIdBecauseEveryPredictionRepeatsIt() throws IOException {
+        assertEquals(249, AppConfig.load(file("gda.model.id=" + "m".repeat(249)), Map.of()).modelId().length());
+        ConfigException e = assertThrows(ConfigException.class,
+                () -> AppConfig.load(file("gda.model.id=" + "m".repeat(250)), Map.of()));
+        assertTrue(e.getMessage().endsWith("expected a non-blank name of at most 249 characters"), e.getMessage());
+    }
+
+    @Test
     void shouldRejectAConfiguredSchemaLongerThanTheFeatureBound() throws IOException {
         ConfigException e = assertThrows(ConfigException.class,
                 () -> AppConfig.load(file("gda.features=a,b,c"), Map.of("GDA_MAX_FEATURES", "2")));
