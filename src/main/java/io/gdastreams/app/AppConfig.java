@@ -41,12 +41,16 @@ public final class AppConfig {
     public static final String GDA_ENV_PREFIX = "GDA_";
     public static final String KAFKA_ENV_PREFIX = "KAFKA_STREAMS_";
 
+    private static final String GLOBAL_HANDLER_KEY = "processing.exception.handler.global.enabled";
+    private static final String MAIN_CONSUMER_PREFIX = "main.consumer.";
+
     /**
      * Kafka Streams settings we default differently from Kafka (the file and environment may override them).
      * {@code processing.exception.handler.global.enabled=true}: the scorer's global model updater catches every
      * exception of its own (a bad model record is logged and skipped), so the handler changes nothing today; it
      * makes a configured {@code processing.exception.handler} govern the global thread like the stream threads,
-     * anticipates the Kafka 5.0 default, and silences Kafka Streams' start-up warning that it is disabled. The
+     * anticipates the Kafka 5.0 default, and silences Kafka Streams' start-up warning that it is disabled (with the
+     * copy {@link #streamsProperties} adds for the partition assignor). The
      * record size limits: {@link RecordSizeLimits}.
      */
     static final Map<String, String> KAFKA_DEFAULTS = kafkaDefaults();
@@ -114,7 +118,7 @@ public final class AppConfig {
     private static Map<String, String> kafkaDefaults() {
         Map<String, String> defaults = new LinkedHashMap<>();
         defaults.put("processing.guarantee", "exactly_once_v2");
-        defaults.put("processing.exception.handler.global.enabled", "true");
+        defaults.put(GLOBAL_HANDLER_KEY, "true");
         defaults.putAll(RecordSizeLimits.streamsDefaults());
         return Collections.unmodifiableMap(defaults);
     }
@@ -296,6 +300,14 @@ public final class AppConfig {
     public Properties streamsProperties(String role) {
         Properties properties = kafkaProperties();
         properties.put("application.id", applicationId() + "-" + role);
+        // Kafka Streams 4.3 builds a second StreamsConfig inside its partition assignor, from the main consumer's
+        // configuration, which carries only consumer keys and main.consumer.* ones: without this copy that config
+        // sees the global handler disabled and logs the "not enabled for the GlobalThread" warning at every start
+        // even though the application enabled it. The assignor only reads assignment keys from it.
+        String global = properties.getProperty(GLOBAL_HANDLER_KEY);
+        if (global != null) {
+            properties.putIfAbsent(MAIN_CONSUMER_PREFIX + GLOBAL_HANDLER_KEY, global);
+        }
         return properties;
     }
 

@@ -74,6 +74,27 @@ class AppConfigTest {
         assertEquals("false", overridden.getProperty("processing.exception.handler.global.enabled"));
     }
 
+    /**
+     * Kafka Streams' partition assignor builds its own StreamsConfig from the main consumer's configuration; it
+     * logged "Processing exception handler is not enabled for the GlobalThread" at every start although the
+     * application enabled it, because that configuration did not carry the key.
+     */
+    @Test
+    void shouldLetThePartitionAssignorSeeTheGlobalHandlerSettingSoThatItDoesNotWarn() throws IOException {
+        for (String role : List.of("training", "scoring")) {
+            Properties properties = AppConfig.load(null, Map.of()).streamsProperties(role);
+            properties.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
+            Map<String, Object> assignorView = new StreamsConfig(properties).getMainConsumerConfigs("group",
+                    "client", 0);
+            assertTrue(new StreamsConfig(assignorView)
+                    .getBoolean(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_GLOBAL_ENABLED_CONFIG), role);
+        }
+        Properties disabled = AppConfig.load(file("processing.exception.handler.global.enabled=false"), Map.of())
+                .streamsProperties("scoring");
+        assertEquals("false", disabled.getProperty("main.consumer.processing.exception.handler.global.enabled"),
+                "the copy follows the setting (a user who disables it gets Kafka's warning, as they should)");
+    }
+
     @Test
     void shouldWireTheClassBoundIntoTheTrainingSettings() throws IOException {
         assertEquals(1000, AppConfig.load(null, Map.of()).trainingSettings().maxClasses());
