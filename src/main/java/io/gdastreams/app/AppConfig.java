@@ -14,6 +14,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.EnumMap;
@@ -41,6 +42,7 @@ public final class AppConfig {
     public static final String GDA_ENV_PREFIX = "GDA_";
     public static final String KAFKA_ENV_PREFIX = "KAFKA_STREAMS_";
 
+    private static final String PROCESSING_GUARANTEE_KEY = "processing.guarantee";
     private static final String GLOBAL_HANDLER_KEY = "processing.exception.handler.global.enabled";
     private static final String MAIN_CONSUMER_PREFIX = "main.consumer.";
 
@@ -117,7 +119,7 @@ public final class AppConfig {
 
     private static Map<String, String> kafkaDefaults() {
         Map<String, String> defaults = new LinkedHashMap<>();
-        defaults.put("processing.guarantee", "exactly_once_v2");
+        defaults.put(PROCESSING_GUARANTEE_KEY, "exactly_once_v2");
         defaults.put(GLOBAL_HANDLER_KEY, "true");
         defaults.putAll(RecordSizeLimits.streamsDefaults());
         return Collections.unmodifiableMap(defaults);
@@ -309,6 +311,23 @@ public final class AppConfig {
             properties.putIfAbsent(MAIN_CONSUMER_PREFIX + GLOBAL_HANDLER_KEY, global);
         }
         return properties;
+    }
+
+    /**
+     * Valid settings that weaken what gda-streams promises, one sentence each (empty when there are none).
+     * {@code processing.guarantee=at_least_once} is accepted (some clusters cannot run transactions), but then a
+     * crash replays the records read since the last commit: the trainer counts them again, the scorer answers
+     * them again.
+     */
+    public List<String> warnings() {
+        List<String> warnings = new ArrayList<>();
+        String guarantee = kafka.get(PROCESSING_GUARANTEE_KEY);
+        if (guarantee != null && guarantee.trim().equals("at_least_once")) {
+            warnings.add(PROCESSING_GUARANTEE_KEY + "=at_least_once: after a crash the events read since the last "
+                    + "commit are processed again, so the model's counts may double for them and the scorer may "
+                    + "answer an event twice; exactly_once_v2 (the gda-streams default) prevents both");
+        }
+        return warnings;
     }
 
     /** The bootstrap servers, or a user error saying how to set them. */

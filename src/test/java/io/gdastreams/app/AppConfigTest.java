@@ -96,6 +96,20 @@ class AppConfigTest {
     }
 
     @Test
+    void shouldWarnThatAtLeastOnceMayDoubleCountsAfterACrash() throws IOException {
+        assertEquals(List.of(), AppConfig.load(null, Map.of()).warnings());
+        assertEquals(List.of(), AppConfig.load(file("processing.guarantee=exactly_once_v2"), Map.of()).warnings());
+        for (AppConfig config : List.of(AppConfig.load(file("processing.guarantee=at_least_once"), Map.of()),
+                AppConfig.load(null, Map.of("KAFKA_STREAMS_PROCESSING_GUARANTEE", "at_least_once")))) {
+            List<String> warnings = config.warnings();
+            assertEquals(1, warnings.size(), warnings.toString());
+            assertTrue(warnings.get(0).startsWith("processing.guarantee=at_least_once: after a crash"),
+                    warnings.get(0));
+            assertTrue(warnings.get(0).contains("the model's counts may double"), warnings.get(0));
+        }
+    }
+
+    @Test
     void shouldWireTheClassBoundIntoTheTrainingSettings() throws IOException {
         assertEquals(1000, AppConfig.load(null, Map.of()).trainingSettings().maxClasses());
         assertEquals(7, AppConfig.load(file("gda.max.classes=7"), Map.of()).trainingSettings().maxClasses());
