@@ -14,6 +14,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.EnumMap;
@@ -41,12 +42,17 @@ public final class AppConfig {
     public static final String GDA_ENV_PREFIX = "GDA_";
     public static final String KAFKA_ENV_PREFIX = "KAFKA_STREAMS_";
 
+    private static final String PROCESSING_GUARANTEE_KEY = "processing.guarantee";
+    private static final String GLOBAL_HANDLER_KEY = "processing.exception.handler.global.enabled";
+    private static final String MAIN_CONSUMER_PREFIX = "main.consumer.";
+
     /**
      * Kafka Streams settings we default differently from Kafka (the file and environment may override them).
      * {@code processing.exception.handler.global.enabled=true}: the scorer's global model updater catches every
      * exception of its own (a bad model record is logged and skipped), so the handler changes nothing today; it
      * makes a configured {@code processing.exception.handler} govern the global thread like the stream threads,
-     * anticipates the Kafka 5.0 default, and silences Kafka Streams' start-up warning that it is disabled. The
+     * anticipates the Kafka 5.0 default, and silences Kafka Streams' start-up warning that it is disabled (with the
+     * copy {@link #streamsProperties} adds for the partition assignor). The
      * record size limits: {@link RecordSizeLimits}.
      */
     static final Map<String, String> KAFKA_DEFAULTS = kafkaDefaults();
@@ -61,6 +67,12 @@ public final class AppConfig {
         this.kafka = kafka;
         for (ConfigKey key : ConfigKey.values()) {
             validate(key);
+        }
+        if (features().size() > maxFeatures()) {
+            throw new ConfigException(ConfigKey.FEATURES.key() + " (" + origins.get(ConfigKey.FEATURES) + ") names "
+                    + features().size() + " features, more than " + ConfigKey.MAX_FEATURES.key() + " = "
+                    + maxFeatures() + " (" + origins.get(ConfigKey.MAX_FEATURES) + "): every event would be "
+                    + "dead-lettered; raise " + ConfigKey.MAX_FEATURES.key());
         }
         if (kafka.containsKey("application.id")) {
             throw new ConfigException("application.id is derived from " + ConfigKey.APPLICATION_ID.key()
@@ -107,8 +119,8 @@ public final class AppConfig {
 
     private static Map<String, String> kafkaDefaults() {
         Map<String, String> defaults = new LinkedHashMap<>();
-        defaults.put("processing.guarantee", "exactly_once_v2");
-        defaults.put("processing.exception.handler.global.enabled", "true");
+        defaults.put(PROCESSING_GUARANTEE_KEY, "exactly_once_v2");
+        defaults.put(GLOBAL_HANDLER_KEY, "true");
         defaults.putAll(RecordSizeLimits.streamsDefaults());
         return Collections.unmodifiableMap(defaults);
     }
@@ -239,6 +251,16 @@ public final class AppConfig {
         return Integer.parseInt(raw(ConfigKey.MAX_CLASSES));
     }
 
+    /** Most features an event may carry; larger events are dead-lettered and never fix the schema. */
+    public int maxFeatures() {
+        return Integer.parseInt(raw(ConfigKey.MAX_FEATURES));
+    }
+
+    /** Classes a prediction lists (the most probable; the rest summarised); 0 = every class up to the bound. */
+    public int outputTopK() {
+        return Integer.parseInt(raw(ConfigKey.OUTPUT_TOP_K));
+    }
+
     public int pendingMax() {
         return Integer.parseInt(raw(ConfigKey.PENDING_MAX));
     }
@@ -264,13 +286,13 @@ public final class AppConfig {
     /** What the training topology needs, from this configuration. */
     public TrainingSettings trainingSettings() {
         return new TrainingSettings(topics(), modelId(), features(), publishInterval(), maxClasses(),
-                RecordSizeLimits.modelRecordLimit(kafka));
+                maxFeatures(), RecordSizeLimits.modelRecordLimit(kafka));
     }
 
     /** What the scoring topology needs, from this configuration. */
     public ScoringSettings scoringSettings() {
         return new ScoringSettings(topics(), modelId(), fitOptions(), outlierThreshold(), pendingMax(),
-                ScoringSettings.DEFAULT_PENDING_CHECK_INTERVAL);
+                ScoringSettings.DEFAULT_PENDING_CHECK_INTERVAL, maxFeatures(), outputTopK());
     }
 
     /**
@@ -280,7 +302,32 @@ public final class AppConfig {
     public Properties streamsProperties(String role) {
         Properties properties = kafkaProperties();
         properties.put("application.id", applicationId() + "-" + role);
+        // Kafka Streams 4.3 builds a second StreamsConfig inside its partition assignor, from the main consumer's
+        // configuration, which carries only consumer keys and main.consumer.* ones: without this copy that config
+        // sees the global handler disabled and logs the "not enabled for the GlobalThread" warning at every start
+        // even though the application enabled it. The assignor only reads assignment keys from it.
+        String global = properties.getProperty(GLOBAL_HANDLER_KEY);
+        if (global != null) {
+            properties.putIfAbsent(MAIN_CONSUMER_PREFIX + GLOBAL_HANDLER_KEY, global);
+        }
         return properties;
+    }
+
+    /**
+     * Valid settings that weaken what gda-streams promises, one sentence each (empty when there are none).
+     * {@code processing.guarantee=at_least_once} is accepted (some clusters cannot run transactions), but then a
+     * crash replays the records read since the last commit: the trainer counts them again, the scorer answers
+     * them again.
+     */
+    public List<String> warnings() {
+        List<String> warnings = new ArrayList<>();
+        String guarantee = kafka.get(PROCESSING_GUARANTEE_KEY);
+        if (guarantee != null && guarantee.trim().equals("at_least_once")) {
+            warnings.add(PROCESSING_GUARANTEE_KEY + "=at_least_once: after a crash the events read since the last "
+                    + "commit are processed again, so the model's counts may double for them and the scorer may "
+                    + "answer an event twice; exactly_once_v2 (the gda-streams default) prevents both");
+        }
+        return warnings;
     }
 
     /** The bootstrap servers, or a user error saying how to set them. */

@@ -1,5 +1,6 @@
 package io.gdastreams.app;
 
+import io.gdastreams.topology.ScoringSettings;
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.Map;
@@ -21,6 +22,7 @@ public enum ConfigKey {
     TOPIC_DEAD_LETTERS("gda.topic.dead-letters", "dead-letters", ValueType.TOPIC),
     PUBLISH_INTERVAL_MS("gda.publish.interval.ms", "1000", ValueType.POSITIVE_LONG),
     MAX_CLASSES("gda.max.classes", "1000", ValueType.POSITIVE_INT),
+    MAX_FEATURES("gda.max.features", "1024", ValueType.POSITIVE_INT),
     COVARIANCE("gda.covariance", "full", ValueType.COVARIANCE),
     ESTIMATOR("gda.estimator", "mle", ValueType.ESTIMATOR),
     REG_PARAM("gda.reg.param", "0.0", ValueType.UNIT_INTERVAL),
@@ -28,10 +30,17 @@ public enum ConfigKey {
     MIN_COUNT("gda.min.count", "2", ValueType.POSITIVE_LONG),
     OUTLIER_THRESHOLD("gda.outlier.threshold", "", ValueType.OPTIONAL_DOUBLE),
     PENDING_MAX("gda.pending.max", "10000", ValueType.POSITIVE_INT),
+    OUTPUT_TOP_K("gda.output.top-k", "0", ValueType.TOP_K),
     PARTITIONS("gda.partitions", "4", ValueType.POSITIVE_INT),
     REPLICATION_FACTOR("gda.replication.factor", "-1", ValueType.REPLICATION),
     CREATE_TOPICS("gda.create.topics", "true", ValueType.BOOLEAN),
     APPLICATION_ID("gda.application.id", "gda-streams", ValueType.NAME);
+
+    /**
+     * Longest model or application id: as long as a topic name may be. The model id is written in every
+     * prediction and keys every model record, so it needs a bound like everything an output repeats.
+     */
+    static final int MAX_NAME_CHARS = 249;
 
     private static final Map<String, ConfigKey> BY_KEY = Arrays.stream(values())
             .collect(Collectors.toUnmodifiableMap(ConfigKey::key, Function.identity()));
@@ -72,12 +81,14 @@ public enum ConfigKey {
 
     /** What a value of a key must look like. */
     enum ValueType {
-        NAME("a non-blank name"),
+        NAME("a non-blank name of at most " + ConfigKey.MAX_NAME_CHARS + " characters"),
         NAME_LIST("a comma-separated list of names (empty = from the first labelled event)"),
         TOPIC("a topic name (letters, digits, '.', '_', '-'; at most 249 characters)"),
         POSITIVE_LONG("an integer >= 1"),
         POSITIVE_INT("an integer >= 1"),
         REPLICATION("an integer >= 1, or -1 for the broker default"),
+        TOP_K("an integer in [0, " + ScoringSettings.MAX_OUTPUT_TOP_K + "] (0 = every class, at most "
+                + ScoringSettings.MAX_OUTPUT_TOP_K + ")"),
         UNIT_INTERVAL("a number in [0, 1]"),
         NON_NEGATIVE_DOUBLE("a finite number >= 0"),
         OPTIONAL_DOUBLE("a number, or empty for none"),
@@ -100,12 +111,13 @@ public enum ConfigKey {
             Long n = parseLong(v);
             Double x = parseDouble(v);
             return switch (this) {
-                case NAME -> !v.isEmpty();
+                case NAME -> !v.isEmpty() && v.length() <= MAX_NAME_CHARS;
                 case NAME_LIST -> v.isEmpty() || Arrays.stream(v.split(",", -1)).noneMatch(String::isBlank);
                 case TOPIC -> v.matches("[A-Za-z0-9._-]{1,249}") && !v.equals(".") && !v.equals("..");
                 case POSITIVE_LONG -> n != null && n >= 1;
                 case POSITIVE_INT -> n != null && n >= 1 && n <= Integer.MAX_VALUE;
                 case REPLICATION -> n != null && (n == -1 || (n >= 1 && n <= Short.MAX_VALUE));
+                case TOP_K -> n != null && n >= 0 && n <= ScoringSettings.MAX_OUTPUT_TOP_K;
                 case UNIT_INTERVAL -> x != null && x >= 0.0 && x <= 1.0;
                 case NON_NEGATIVE_DOUBLE -> x != null && Double.isFinite(x) && x >= 0.0;
                 case OPTIONAL_DOUBLE -> v.isEmpty() || (x != null && !Double.isNaN(x));

@@ -50,6 +50,7 @@ public final class ConfusionMatrix {
         return correct;
     }
 
+    /** correct / total; NaN when no row was added. */
     public double accuracy() {
         return total == 0 ? Double.NaN : (double) correct / total;
     }
@@ -81,8 +82,8 @@ public final class ConfusionMatrix {
             }
             lines.add(line.toString());
         }
-        lines.add(String.format(Locale.ROOT, "accuracy: %d/%d = %.2f%%", correct, total,
-                100.0 * accuracy()));
+        lines.add(total == 0 ? "accuracy: none (no scored row has a true label)"
+                : String.format(Locale.ROOT, "accuracy: %d/%d = %.2f%%", correct, total, 100.0 * accuracy()));
         return lines;
     }
 

@@ -76,8 +76,19 @@ public final class ReplayDataset {
             requireColumn(train, feature, "feature");
             requireColumn(score, feature, "feature");
         }
-        return new ReplayDataset(chosen, trainingRows(train, label, chosen), scoringRows(score, label, idColumn,
-                chosen), score.column(label) >= 0);
+        // Refused here, before a broker is started: with no training row there is no model to wait for, and with
+        // no scoring row nothing to report (an accuracy over zero rows is not a number).
+        requireRows(train, "nothing to train on");
+        requireRows(score, "nothing to score");
+        List<ScoringRow> scoring = scoringRows(score, label, idColumn, chosen);
+        return new ReplayDataset(chosen, trainingRows(train, label, chosen), scoring,
+                scoring.stream().anyMatch(row -> row.trueLabel() != null));
+    }
+
+    private static void requireRows(CsvTable table, String consequence) {
+        if (table.rows().isEmpty()) {
+            throw new UserError(table.source() + " has no data rows, only a header: " + consequence);
+        }
     }
 
     public List<String> features() {
@@ -92,6 +103,7 @@ public final class ReplayDataset {
         return scoring;
     }
 
+    /** True when at least one scoring row has a true label (then the replay reports a confusion matrix). */
     public boolean scoreHasLabels() {
         return scoreHasLabels;
     }

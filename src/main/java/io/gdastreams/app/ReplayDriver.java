@@ -46,6 +46,7 @@ final class ReplayDriver {
         checkWritable(request.modelOutput());
         AppConfig config = request.config().with(ConfigKey.FEATURES, String.join(",", request.data().features()),
                 "the replay's feature columns");
+        StartupWarnings.emit(config, "replay", out);
         try (ShutdownSequence resources = new ShutdownSequence()) {
             String bootstrap = request.bootstrapServers();
             if (bootstrap == null) {

@@ -20,6 +20,7 @@ final class ServiceRunner {
 
     static int run(String role, Topology topology, AppConfig config, PrintWriter out) {
         String bootstrap = config.bootstrapServers();
+        StartupWarnings.emit(config, role, out);
         if (config.createTopics()) {
             var adminProperties = config.kafkaProperties();
             adminProperties.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);

@@ -106,8 +106,10 @@ final class StageRunner implements AutoCloseable {
     TrainingRun training() {
         Topics topics = createTopics(Stage.TRAINING);
         long[] ends = preload(topics.labelled(), i -> stream.labelled(i));
+        // The bench's dimension is the user's choice: the feature bound follows it rather than refuse it.
         TrainingSettings trainingSettings = TrainingSettings.defaults(topics).withModelId(MODEL_ID)
-                .withFeatures(stream.featureNames()).withPublishInterval(settings.publishInterval());
+                .withMaxFeatures(maxFeatures()).withFeatures(stream.featureNames())
+                .withPublishInterval(settings.publishInterval());
         try (RunningApp app = start(Stage.TRAINING, TrainingTopology.build(trainingSettings));
              ModelWatcher models = new ModelWatcher(topics.model())) {
             ModelAt absorbed = models.awaitTotal(settings.events(), app);
@@ -130,10 +132,15 @@ final class StageRunner implements AutoCloseable {
             throw failure("cannot publish the model for scoring", e);
         }
         long[] ends = preload(topics.unlabelled(), i -> stream.unlabelled(THROUGHPUT_KEY_PREFIX, i));
-        ScoringSettings scoringSettings = ScoringSettings.defaults(MODEL_ID).withTopics(topics);
+        ScoringSettings scoringSettings = ScoringSettings.defaults(MODEL_ID).withTopics(topics)
+                .withMaxFeatures(maxFeatures());
         return runToOutput(Stage.SCORING, ScoringTopology.build(scoringSettings), topics.unlabelled(),
                 topics.predictions(), ends, StageRunner::isScoredPrediction,
                 i -> stream.unlabelled(LATENCY_KEY_PREFIX, i));
+    }
+
+    private int maxFeatures() {
+        return Math.max(TrainingSettings.DEFAULT_MAX_FEATURES, stream.featureNames().size());
     }
 
     record TrainingRun(StageResult result, ModelParameters model) {

@@ -17,8 +17,12 @@ import java.util.Objects;
  *  "probabilities": {"setosa": 1.2e-30, "versicolor": 0.03, "virginica": 0.97},
  *  "logDensity": -3.21, "modelId": "iris", "modelVersion": 42, "outlier": false}
  * }</pre>
- * {@code probabilities} holds p(y=k | x) for every class that took part in scoring (classes below the scorer's
- * minimum count are left out), in model order; {@code logDensity} is log p(x) over the observed features;
+ * {@code probabilities} holds p(y=k | x) for the classes that took part in scoring (classes below the scorer's
+ * minimum count are left out), in model order, at most the scorer's {@code gda.output.top-k} most probable ones
+ * (every class up to 256 by default); when some are not listed, {@code otherProbability} is their total mass and
+ * {@code otherClasses} their number (the listed probabilities plus {@code otherProbability} sum to 1), so that a
+ * model of thousands of classes still yields a prediction well inside a broker record.
+ * {@code logDensity} is log p(x) over the observed features;
  * {@code outlier} is present only when the scorer has an outlier threshold (then it is
  * {@code logDensity < threshold}).
  *
@@ -30,7 +34,9 @@ import java.util.Objects;
  * <p>Both shapes carry {@code excluded} (label → reason) when the model in force has classes that this scorer
  * leaves out under its fit options (too few observations, a covariance that stays singular): the reader of a
  * prediction sees that "gamma" is missing from {@code probabilities} and why, e.g.
- * {@code "excluded": {"gamma": "count 1 below minimum 2"}}. Absent when every class takes part.
+ * {@code "excluded": {"gamma": "count 1 below minimum 2"}}. Absent when every class takes part. It lists at most
+ * as many classes as {@code probabilities} may (the first by label, in label order) and {@code otherExcluded}
+ * counts the rest.
  *
  * {@code reason} says why (no model yet, unknown feature names, no scorable class, malformed input, ...);
  * {@code modelId}/{@code modelVersion} are present when a model was in force. {@code id} is the event's id,
@@ -39,18 +45,22 @@ import java.util.Objects;
  * @param status        scored or unscored
  * @param id            event id, else the record key; may be null
  * @param label         most probable class (scored only)
- * @param probabilities posterior per scored class (scored only)
+ * @param probabilities posterior per listed class (scored only)
+ * @param otherProbability total posterior of the scored classes not listed; null when every one is listed
+ * @param otherClasses  how many scored classes are not listed; null when every one is listed
  * @param logDensity    log p(x) (scored only)
  * @param modelId       model in force, if any
  * @param modelVersion  version of the model in force, if any
  * @param outlier       logDensity below the configured threshold (scored and threshold configured only)
  * @param reason        why the event was not scored (unscored only)
  * @param excluded      classes of the model left out of scoring, with the reason; null when there are none
+ * @param otherExcluded how many more classes are left out than {@code excluded} lists; null when it lists all
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record Prediction(Status status, String id, String label, Map<String, Double> probabilities,
-                         Double logDensity, String modelId, Long modelVersion, Boolean outlier, String reason,
-                         Map<String, String> excluded) {
+                         Double otherProbability, Integer otherClasses, Double logDensity, String modelId,
+                         Long modelVersion, Boolean outlier, String reason, Map<String, String> excluded,
+                         Integer otherExcluded) {
 
     /** The two shapes of a prediction record. */
     public enum Status {
@@ -68,8 +78,16 @@ public record Prediction(Status status, String id, String label, Map<String, Dou
         } else {
             Objects.requireNonNull(reason, "reason");
         }
+        if ((otherProbability == null) != (otherClasses == null)
+                || (otherClasses != null && (status != Status.SCORED || otherClasses < 1))) {
+            throw new IllegalArgumentException("otherProbability and otherClasses (>= 1) go together, on a scored"
+                    + " prediction only");
+        }
         excluded = excluded == null || excluded.isEmpty() ? null
                 : Collections.unmodifiableMap(new LinkedHashMap<>(excluded));
+        if (otherExcluded != null && (excluded == null || otherExcluded < 1)) {
+            throw new IllegalArgumentException("otherExcluded (>= 1) needs a listed excluded map");
+        }
     }
 
     /** A scored event. {@code probabilities}: copied, iteration order kept. */
@@ -82,8 +100,21 @@ public record Prediction(Status status, String id, String label, Map<String, Dou
     public static Prediction scored(String id, String label, Map<String, Double> probabilities, double logDensity,
                                     String modelId, long modelVersion, Boolean outlier,
                                     Map<String, String> excluded) {
-        return new Prediction(Status.SCORED, id, label, probabilities, logDensity, modelId, modelVersion, outlier,
-                null, excluded);
+        return new Prediction(Status.SCORED, id, label, probabilities, null, null, logDensity, modelId,
+                modelVersion, outlier, null, excluded, null);
+    }
+
+    /**
+     * A scored event whose lists are bounded: {@code otherProbability}/{@code otherClasses} summarise the scored
+     * classes not in {@code probabilities}, {@code otherExcluded} the excluded ones not in {@code excluded}
+     * (each null when nothing is left out).
+     */
+    public static Prediction scored(String id, String label, Map<String, Double> probabilities,
+                                    Double otherProbability, Integer otherClasses, double logDensity,
+                                    String modelId, long modelVersion, Boolean outlier,
+                                    Map<String, String> excluded, Integer otherExcluded) {
+        return new Prediction(Status.SCORED, id, label, probabilities, otherProbability, otherClasses, logDensity,
+                modelId, modelVersion, outlier, null, excluded, otherExcluded);
     }
 
     /** An event that could not be scored; {@code modelId}/{@code modelVersion} null when no model was in force. */
@@ -94,6 +125,13 @@ public record Prediction(Status status, String id, String label, Map<String, Dou
     /** As {@link #unscored(String, String, String, Long)}, naming the classes the scorer left out. */
     public static Prediction unscored(String id, String reason, String modelId, Long modelVersion,
                                       Map<String, String> excluded) {
-        return new Prediction(Status.UNSCORED, id, null, null, null, modelId, modelVersion, null, reason, excluded);
+        return unscored(id, reason, modelId, modelVersion, excluded, null);
+    }
+
+    /** As above, with {@code otherExcluded} more excluded classes than {@code excluded} lists (null: none). */
+    public static Prediction unscored(String id, String reason, String modelId, Long modelVersion,
+                                      Map<String, String> excluded, Integer otherExcluded) {
+        return new Prediction(Status.UNSCORED, id, null, null, null, null, null, modelId, modelVersion, null, reason,
+                excluded, otherExcluded);
     }
 }

@@ -11,7 +11,8 @@ import java.util.Map;
 
 /**
  * Reads untrusted event bytes into validated events, or says precisely what is wrong with them. Feature
- * order is preserved as written (the first labelled event can fix the schema).
+ * order is preserved as written (the first labelled event can fix the schema). Labels and feature names must be
+ * valid Unicode ({@link UnicodeText}): they are written as UTF-8 downstream, where an unpaired surrogate is lost.
  */
 public final class EventDecoder {
 
@@ -29,13 +30,27 @@ public final class EventDecoder {
      */
     public static final int MAX_LABEL_CHARS = 256;
 
-    /** A feature map larger than this is refused before any schema check (a guard against giant records). */
-    public static final int MAX_FEATURES = 10_000;
+    /**
+     * Default of {@code gda.max.features}: the most features an event may carry. The first labelled event can fix
+     * the schema, and a schema of d features costs every class d(d+1)/2 doubles in each training task's state
+     * (about 4.2 MB per class at d = 1024, 420 MB at d = 10,000), so the bound is checked before anything else
+     * looks at the features (docs/TRAINING.md, "Schema size and memory").
+     */
+    public static final int DEFAULT_MAX_FEATURES = 1024;
+
+    /** The configuration key of the feature bound, named in the reason of a refused event. */
+    public static final String MAX_FEATURES_KEY = "gda.max.features";
 
     private EventDecoder() {
     }
 
+    /** As {@link #decodeLabelled(byte[], int)} with the default feature bound {@link #DEFAULT_MAX_FEATURES}. */
     public static Decoded<LabelledEvent> decodeLabelled(byte[] bytes) {
+        return decodeLabelled(bytes, DEFAULT_MAX_FEATURES);
+    }
+
+    /** A labelled event of at most {@code maxFeatures} features ({@code gda.max.features}), or why not. */
+    public static Decoded<LabelledEvent> decodeLabelled(byte[] bytes, int maxFeatures) {
         Decoded<JsonNode> root = parseObject(bytes);
         if (!root.isOk()) {
             return Decoded.failed(root.error());
@@ -48,26 +63,51 @@ public final class EventDecoder {
             return Decoded.failed("label must be a JSON string, got " + labelNode.getNodeType().name().toLowerCase());
         }
         String label = labelNode.textValue();
-        if (label.isBlank()) {
-            return Decoded.failed("label is blank");
+        String problem = labelProblem(label);
+        if (problem != null) {
+            return Decoded.failed(problem);
         }
-        if (label.length() > MAX_LABEL_CHARS) {
-            return Decoded.failed("label too long: " + label.length() + " characters > " + MAX_LABEL_CHARS
-                    + ": " + abbreviate(label));
-        }
-        int control = label.codePoints().filter(Character::isISOControl).findFirst().orElse(-1);
-        if (control >= 0) {
-            return Decoded.failed(String.format("label contains a control character (U+%04X)", control));
-        }
-        Decoded<Map<String, Double>> features = readFeatures(root.value(), false);
+        Decoded<Map<String, Double>> features = readFeatures(root.value(), false, maxFeatures);
         if (!features.isOk()) {
             return Decoded.failed(features.error());
         }
         return Decoded.ok(new LabelledEvent(features.value(), label));
     }
 
-    /** Unlabelled events may give a feature as JSON null: it is then treated as missing (marginalised). */
+    /**
+     * Why {@code label} cannot be a class label, or null when it can: blank, not valid Unicode, longer than
+     * {@link #MAX_LABEL_CHARS} or containing a control character. The scorer applies the same rules to the labels
+     * of a model it reads, so that the size bound of a prediction holds for any model it accepts.
+     */
+    public static String labelProblem(String label) {
+        if (label.isBlank()) {
+            return "label is blank";
+        }
+        String unicode = UnicodeText.problem(label);
+        if (unicode != null) {
+            return "label is not valid Unicode: " + unicode;
+        }
+        if (label.length() > MAX_LABEL_CHARS) {
+            return "label too long: " + label.length() + " characters > " + MAX_LABEL_CHARS + ": "
+                    + abbreviate(label);
+        }
+        int control = label.codePoints().filter(Character::isISOControl).findFirst().orElse(-1);
+        if (control >= 0) {
+            return String.format("label contains a control character (U+%04X)", control);
+        }
+        return null;
+    }
+
+    /** As {@link #decodeUnlabelled(byte[], int)} with the default feature bound {@link #DEFAULT_MAX_FEATURES}. */
     public static Decoded<UnlabelledEvent> decodeUnlabelled(byte[] bytes) {
+        return decodeUnlabelled(bytes, DEFAULT_MAX_FEATURES);
+    }
+
+    /**
+     * An unlabelled event of at most {@code maxFeatures} features, or why not. Unlabelled events may give a
+     * feature as JSON null: it is then treated as missing (marginalised), and still counts towards the bound.
+     */
+    public static Decoded<UnlabelledEvent> decodeUnlabelled(byte[] bytes, int maxFeatures) {
         Decoded<JsonNode> root = parseObject(bytes);
         if (!root.isOk()) {
             return Decoded.failed(root.error());
@@ -80,7 +120,7 @@ public final class EventDecoder {
             }
             id = idNode.asText();
         }
-        Decoded<Map<String, Double>> features = readFeatures(root.value(), true);
+        Decoded<Map<String, Double>> features = readFeatures(root.value(), true, maxFeatures);
         if (!features.isOk()) {
             return Decoded.failed(features.error());
         }
@@ -111,7 +151,8 @@ public final class EventDecoder {
         return Decoded.ok(node);
     }
 
-    private static Decoded<Map<String, Double>> readFeatures(JsonNode root, boolean nullMeansMissing) {
+    private static Decoded<Map<String, Double>> readFeatures(JsonNode root, boolean nullMeansMissing,
+                                                            int maxFeatures) {
         JsonNode node = root.get("features");
         if (node == null || node.isNull()) {
             return Decoded.failed("missing features");
@@ -122,8 +163,9 @@ public final class EventDecoder {
         if (node.isEmpty()) {
             return Decoded.failed("features is empty");
         }
-        if (node.size() > MAX_FEATURES) {
-            return Decoded.failed("too many features: " + node.size() + " > " + MAX_FEATURES);
+        if (node.size() > maxFeatures) {
+            return Decoded.failed("too many features: " + node.size() + " > " + maxFeatures + " ("
+                    + MAX_FEATURES_KEY + ")");
         }
         // Sized for every field up front: growing a 16-entry map twice showed up as HashMap.resize in JFR.
         Map<String, Double> features = new LinkedHashMap<>(node.size() * 4 / 3 + 1);
@@ -133,6 +175,12 @@ public final class EventDecoder {
             JsonNode value = field.getValue();
             if (name.isBlank()) {
                 return Decoded.failed("blank feature name");
+            }
+            // Jackson's byte parser refuses an unpaired surrogate in a field name as malformed JSON today (unlike
+            // in a string value); checked here as well so that the guarantee does not hang on the parser.
+            String unicode = UnicodeText.problem(name);
+            if (unicode != null) {
+                return Decoded.failed("feature name is not valid Unicode: " + unicode);
             }
             if (value.isNull() && nullMeansMissing) {
                 continue;
@@ -159,6 +207,11 @@ public final class EventDecoder {
     }
 
     private static String abbreviate(String text) {
-        return text.length() <= 64 ? text : text.substring(0, 61) + "...";
+        if (text.length() <= 64) {
+            return text;
+        }
+        // Never cut between the two halves of a surrogate pair: the reason itself must be valid Unicode.
+        int end = Character.isHighSurrogate(text.charAt(60)) ? 60 : 61;
+        return text.substring(0, end) + "...";
     }
 }

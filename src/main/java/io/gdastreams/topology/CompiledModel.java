@@ -10,6 +10,7 @@ import io.gdastreams.model.Prediction;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -27,6 +28,11 @@ final class CompiledModel {
     static final String UNKNOWN_FEATURES = "unknown feature(s): ";
     private static final int MAX_NAMES_SHOWN = 10;
     private static final int MAX_NAME_CHARS = 64;
+    /**
+     * An exclusion reason is the scorer's own short text (at most about 110 characters today); abbreviated beyond
+     * this so that the size bound of a prediction ({@link ScoringSettings#MAX_OUTPUT_TOP_K}) does not hang on it.
+     */
+    static final int MAX_EXCLUSION_REASON_CHARS = 160;
 
     private final String modelId;
     private final long version;
@@ -35,11 +41,19 @@ final class CompiledModel {
     private final List<String> labels;
     /** Why nothing can be scored, or null when at least one class takes part. */
     private final String unscorableReason;
-    /** Classes left out under the scorer's fit options, label → reason, in model order; stamped on every output. */
+    /**
+     * Classes left out under the scorer's fit options, label → reason: the first {@code listed} by label, in
+     * label order; stamped on every output, with the number of the others in {@link #otherExcluded}.
+     */
     private final Map<String, String> excluded;
+    /** How many excluded classes {@link #excluded} does not list; null when it lists them all. */
+    private final Integer otherExcluded;
+    /** Most classes a prediction lists ({@link ScoringSettings#listedClasses()}). */
+    private final int listed;
 
     private CompiledModel(String modelId, long version, Map<String, Integer> featureIndex,
-                          Discriminant discriminant, String unscorableReason, Map<String, String> excluded) {
+                          Discriminant discriminant, String unscorableReason, Map<String, String> excluded,
+                          Integer otherExcluded, int listed) {
         this.modelId = modelId;
         this.version = version;
         this.featureIndex = featureIndex;
@@ -47,10 +61,18 @@ final class CompiledModel {
         this.labels = List.copyOf(discriminant.labels());
         this.unscorableReason = unscorableReason;
         this.excluded = excluded;
+        this.otherExcluded = otherExcluded;
+        this.listed = listed;
     }
 
-    /** Fits and compiles {@code model} (not modified). Throws IllegalArgumentException when it is malformed. */
-    static CompiledModel compile(ModelParameters model, FitOptions options) {
+    /**
+     * Fits and compiles {@code model} (not modified); its predictions list at most {@code listed} (≥ 1) classes.
+     * Throws IllegalArgumentException when the model is malformed.
+     */
+    static CompiledModel compile(ModelParameters model, FitOptions options, int listed) {
+        if (listed < 1) {
+            throw new IllegalArgumentException("listed must be >= 1, got " + listed);
+        }
         GaussianModel fitted = GaussianModel.fit(ModelConversion.classSummaries(model), options);
         Discriminant discriminant = Discriminant.compile(fitted);
         Map<String, Integer> index = new HashMap<>();
@@ -58,15 +80,26 @@ final class CompiledModel {
         for (int i = 0; i < features.size(); i++) {
             index.put(features.get(i), i);
         }
+        List<Exclusion> byLabel = fitted.excluded().stream()
+                .map(e -> new Exclusion(e.label(), abbreviate(e.reason(), MAX_EXCLUSION_REASON_CHARS)))
+                .sorted(Comparator.comparing(Exclusion::label)).toList();
         String unscorable = null;
         if (discriminant.labels().isEmpty()) {
             unscorable = "no scorable class in model version " + model.version() + ": "
-                    + fitted.excluded().stream().map(CompiledModel::describe).collect(Collectors.joining("; "));
+                    + byLabel.stream().limit(MAX_NAMES_SHOWN).map(CompiledModel::describe)
+                            .collect(Collectors.joining("; "))
+                    + (byLabel.size() > MAX_NAMES_SHOWN ? "; and " + (byLabel.size() - MAX_NAMES_SHOWN) + " more"
+                            : "");
         }
         Map<String, String> excluded = new LinkedHashMap<>();
-        fitted.excluded().forEach(e -> excluded.put(e.label(), e.reason()));
+        byLabel.stream().limit(listed).forEach(e -> excluded.put(e.label(), e.reason()));
+        Integer otherExcluded = byLabel.size() > listed ? byLabel.size() - listed : null;
         return new CompiledModel(model.modelId(), model.version(), Map.copyOf(index), discriminant, unscorable,
-                Collections.unmodifiableMap(excluded));
+                Collections.unmodifiableMap(excluded), otherExcluded, listed);
+    }
+
+    private static String abbreviate(String text, int max) {
+        return text.length() <= max ? text : text.substring(0, max - 3) + "...";
     }
 
     /**
@@ -104,7 +137,7 @@ final class CompiledModel {
      */
     Prediction score(String id, Map<String, Double> features, OptionalDouble outlierThreshold) {
         if (unscorableReason != null) {
-            return Prediction.unscored(id, unscorableReason, modelId, version, excluded);
+            return Prediction.unscored(id, unscorableReason, modelId, version, excluded, otherExcluded);
         }
         double[] x = new double[featureIndex.size()];
         Arrays.fill(x, Double.NaN);
@@ -127,14 +160,10 @@ final class CompiledModel {
         if (!Double.isFinite(posterior.logDensity())) {
             return Prediction.unscored(id, "non-finite log density " + posterior.logDensity(), modelId, version);
         }
-        double[] p = posterior.probabilities();
-        Map<String, Double> probabilities = new LinkedHashMap<>();
-        for (int k = 0; k < p.length; k++) {
-            probabilities.put(labels.get(k), p[k]);
-        }
+        TopClasses top = TopClasses.of(labels, posterior.probabilities(), listed);
         Boolean outlier = outlierThreshold.isPresent() ? posterior.logDensity() < outlierThreshold.getAsDouble()
                 : null;
-        return Prediction.scored(id, labels.get(posterior.predicted()), probabilities, posterior.logDensity(),
-                modelId, version, outlier, excluded);
+        return Prediction.scored(id, labels.get(posterior.predicted()), top.probabilities(), top.otherProbability(),
+                top.otherClasses(), posterior.logDensity(), modelId, version, outlier, excluded, otherExcluded);
     }
 }

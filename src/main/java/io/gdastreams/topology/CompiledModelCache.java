@@ -24,12 +24,20 @@ final class CompiledModelCache {
 
     private final String modelId;
     private final FitOptions options;
+    /** Most classes a prediction lists ({@link ScoringSettings#listedClasses()}). */
+    private final int listed;
     private final AtomicLong compilations = new AtomicLong();
     private volatile CompiledModel current;
 
-    CompiledModelCache(String modelId, FitOptions options) {
+    CompiledModelCache(String modelId, FitOptions options, int listed) {
         this.modelId = modelId;
         this.options = options;
+        this.listed = listed;
+    }
+
+    /** The cache of a scorer with {@code settings}: its model id, fit options and output listing. */
+    static CompiledModelCache of(ScoringSettings settings) {
+        return new CompiledModelCache(settings.modelId(), settings.fitOptions(), settings.listedClasses());
     }
 
     String modelId() {
@@ -61,7 +69,7 @@ final class CompiledModelCache {
         }
         CompiledModel compiled;
         try {
-            compiled = CompiledModel.compile(model, options);
+            compiled = CompiledModel.compile(model, options, listed);
         } catch (RuntimeException e) {
             LOG.warn("Ignoring model '{}' version {}: {}; {}", modelId, model.version(), e.getMessage(),
                     inForce == null ? "no model in force" : "keeping version " + inForce.version());

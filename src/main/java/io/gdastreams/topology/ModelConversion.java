@@ -3,6 +3,7 @@ package io.gdastreams.topology;
 import io.gdastreams.math.ClassSummary;
 import io.gdastreams.model.ClassParameters;
 import io.gdastreams.model.ModelParameters;
+import io.gdastreams.serde.EventDecoder;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -51,6 +52,12 @@ final class ModelConversion {
         for (ClassParameters c : classes) {
             if (c == null || c.label() == null || c.label().isBlank()) {
                 throw new IllegalArgumentException("model has a class without a label");
+            }
+            // The trainer's rules: a label beyond them (a foreign publisher) could push a prediction, which
+            // repeats labels, past the broker's record limit.
+            String problem = EventDecoder.labelProblem(c.label());
+            if (problem != null) {
+                throw new IllegalArgumentException("model has an invalid class label: " + problem);
             }
             if (!labels.add(c.label())) {
                 throw new IllegalArgumentException("model lists class '" + c.label() + "' twice");

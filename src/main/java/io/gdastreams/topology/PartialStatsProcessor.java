@@ -93,7 +93,7 @@ final class PartialStatsProcessor implements Processor<byte[], byte[], String, T
 
     /** Applies one event to its class statistics; returns why it cannot be applied, or null when it was. */
     private String apply(byte[] value) {
-        Decoded<LabelledEvent> decoded = EventDecoder.decodeLabelled(value);
+        Decoded<LabelledEvent> decoded = EventDecoder.decodeLabelled(value, settings.maxFeatures());
         if (!decoded.isOk()) {
             return decoded.error();
         }

@@ -110,7 +110,7 @@ final class ScoringProcessor implements Processor<byte[], byte[], byte[], Object
         Prediction prediction;
         String deadLetterReason = null;
         try {
-            Decoded<UnlabelledEvent> decoded = EventDecoder.decodeUnlabelled(record.value());
+            Decoded<UnlabelledEvent> decoded = EventDecoder.decodeUnlabelled(record.value(), settings.maxFeatures());
             if (!OutputKey.fits(record.key())) {
                 deadLetterReason = "record key too long: " + record.key().length + " bytes > " + OutputKey.MAX_BYTES
                         + " (this answer and the dead letter are written without a key)";
@@ -190,7 +190,8 @@ final class ScoringProcessor implements Processor<byte[], byte[], byte[], Object
             Prediction prediction;
             String deadLetterReason = null;
             try {
-                prediction = model.score(event.id(), heldFeatures(event), settings.outlierThreshold());
+                prediction = model.score(event.id(), heldFeatures(event, settings.maxFeatures()),
+                        settings.outlierThreshold());
                 if (CompiledModel.isMisfit(prediction)) {
                     deadLetterReason = prediction.reason();
                 }
@@ -214,11 +215,11 @@ final class ScoringProcessor implements Processor<byte[], byte[], byte[], Object
     }
 
     /** The features of a held event: kept decoded (older entries), or decoded again from its original value. */
-    private static Map<String, Double> heldFeatures(PendingEvent event) {
+    private static Map<String, Double> heldFeatures(PendingEvent event, int maxFeatures) {
         if (event.features() != null) {
             return event.features();
         }
-        Decoded<UnlabelledEvent> decoded = EventDecoder.decodeUnlabelled(event.value());
+        Decoded<UnlabelledEvent> decoded = EventDecoder.decodeUnlabelled(event.value(), maxFeatures);
         if (!decoded.isOk()) {
             throw new IllegalStateException("held event no longer decodes: " + decoded.error());
         }

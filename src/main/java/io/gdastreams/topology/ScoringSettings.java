@@ -1,6 +1,7 @@
 package io.gdastreams.topology;
 
 import io.gdastreams.math.FitOptions;
+import io.gdastreams.serde.EventDecoder;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.OptionalDouble;
@@ -18,12 +19,28 @@ import java.util.OptionalDouble;
  * @param outlierThreshold     when present, a scored event carries {@code outlier = logDensity < threshold}
  * @param maxPending           events held per task (input partition) while no model exists yet; 0 holds none
  * @param pendingCheckInterval how often (wall-clock) a task with held events checks whether a model arrived
+ * @param maxFeatures          most features an event may carry ({@code gda.max.features}, the trainer's bound too);
+ *                             a larger event is answered unscored and dead-lettered
+ * @param outputTopK           classes a prediction lists ({@code gda.output.top-k}): the most probable ones, the
+ *                             rest summarised; 0 = every class up to {@link #MAX_OUTPUT_TOP_K}. The excluded map
+ *                             is bounded the same way
  */
 public record ScoringSettings(Topics topics, String modelId, FitOptions fitOptions, OptionalDouble outlierThreshold,
-                              int maxPending, Duration pendingCheckInterval) {
+                              int maxPending, Duration pendingCheckInterval, int maxFeatures, int outputTopK) {
 
     public static final int DEFAULT_MAX_PENDING = 10_000;
     public static final Duration DEFAULT_PENDING_CHECK_INTERVAL = Duration.ofSeconds(1);
+
+    /**
+     * Most classes a prediction lists in {@code probabilities}, and in {@code excluded}. With labels of at most
+     * 256 UTF-16 units (at most 768 bytes of UTF-8; control characters, which JSON would escape, are refused) an
+     * entry takes at most about 800 bytes, an excluded entry with its reason about 1.2 kB: 256 of each stay
+     * below 512 KiB with the rest of the prediction, and so does the record with its key (at most 64 KiB) below
+     * the broker's 1 MiB default, whatever the number of classes.
+     */
+    public static final int MAX_OUTPUT_TOP_K = 256;
+    /** Default of {@code gda.output.top-k}: list every class, up to {@link #MAX_OUTPUT_TOP_K}. */
+    public static final int DEFAULT_OUTPUT_TOP_K = 0;
 
     public ScoringSettings {
         Objects.requireNonNull(topics, "topics");
@@ -43,6 +60,25 @@ public record ScoringSettings(Topics topics, String modelId, FitOptions fitOptio
         if (pendingCheckInterval.isNegative() || pendingCheckInterval.isZero()) {
             throw new IllegalArgumentException("pendingCheckInterval must be positive, got " + pendingCheckInterval);
         }
+        if (maxFeatures < 1) {
+            throw new IllegalArgumentException("maxFeatures must be >= 1, got " + maxFeatures);
+        }
+        if (outputTopK < 0 || outputTopK > MAX_OUTPUT_TOP_K) {
+            throw new IllegalArgumentException("outputTopK must be in [0, " + MAX_OUTPUT_TOP_K + "], got "
+                    + outputTopK);
+        }
+    }
+
+    /** The settings with the default feature bound and output listing. */
+    public ScoringSettings(Topics topics, String modelId, FitOptions fitOptions, OptionalDouble outlierThreshold,
+                           int maxPending, Duration pendingCheckInterval) {
+        this(topics, modelId, fitOptions, outlierThreshold, maxPending, pendingCheckInterval,
+                EventDecoder.DEFAULT_MAX_FEATURES, DEFAULT_OUTPUT_TOP_K);
+    }
+
+    /** How many classes a prediction lists at most (in {@code probabilities}, and in {@code excluded}). */
+    public int listedClasses() {
+        return outputTopK == 0 ? MAX_OUTPUT_TOP_K : outputTopK;
     }
 
     /** Default topics, QDA with MLE divisors, no outlier flag, the default pending bound and check interval. */
@@ -52,23 +88,37 @@ public record ScoringSettings(Topics topics, String modelId, FitOptions fitOptio
     }
 
     public ScoringSettings withTopics(Topics value) {
-        return new ScoringSettings(value, modelId, fitOptions, outlierThreshold, maxPending, pendingCheckInterval);
+        return new ScoringSettings(value, modelId, fitOptions, outlierThreshold, maxPending, pendingCheckInterval,
+                maxFeatures, outputTopK);
     }
 
     public ScoringSettings withFitOptions(FitOptions value) {
-        return new ScoringSettings(topics, modelId, value, outlierThreshold, maxPending, pendingCheckInterval);
+        return new ScoringSettings(topics, modelId, value, outlierThreshold, maxPending, pendingCheckInterval,
+                maxFeatures, outputTopK);
     }
 
     public ScoringSettings withOutlierThreshold(double value) {
         return new ScoringSettings(topics, modelId, fitOptions, OptionalDouble.of(value), maxPending,
-                pendingCheckInterval);
+                pendingCheckInterval, maxFeatures, outputTopK);
     }
 
     public ScoringSettings withMaxPending(int value) {
-        return new ScoringSettings(topics, modelId, fitOptions, outlierThreshold, value, pendingCheckInterval);
+        return new ScoringSettings(topics, modelId, fitOptions, outlierThreshold, value, pendingCheckInterval,
+                maxFeatures, outputTopK);
     }
 
     public ScoringSettings withPendingCheckInterval(Duration value) {
-        return new ScoringSettings(topics, modelId, fitOptions, outlierThreshold, maxPending, value);
+        return new ScoringSettings(topics, modelId, fitOptions, outlierThreshold, maxPending, value, maxFeatures,
+                outputTopK);
+    }
+
+    public ScoringSettings withMaxFeatures(int value) {
+        return new ScoringSettings(topics, modelId, fitOptions, outlierThreshold, maxPending, pendingCheckInterval,
+                value, outputTopK);
+    }
+
+    public ScoringSettings withOutputTopK(int value) {
+        return new ScoringSettings(topics, modelId, fitOptions, outlierThreshold, maxPending, pendingCheckInterval,
+                maxFeatures, value);
     }
 }

@@ -37,7 +37,7 @@ public final class ScoringTopology {
     }
 
     public static Topology build(ScoringSettings settings) {
-        return build(settings, new CompiledModelCache(settings.modelId(), settings.fitOptions()));
+        return build(settings, CompiledModelCache.of(settings));
     }
 
     /** As {@link #build(ScoringSettings)}, with a cache the caller can inspect (tests count compilations). */

@@ -1,5 +1,6 @@
 package io.gdastreams.topology;
 
+import io.gdastreams.serde.EventDecoder;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
@@ -18,15 +19,18 @@ import java.util.Objects;
  *                        they changed); the combiner publishes at most one model version per interval
  * @param maxClasses most distinct labels a training task keeps statistics for (K·d² numbers each, in its state
  *                   and in every model); events of further labels are dead-lettered
+ * @param maxFeatures most features an event may carry ({@code gda.max.features}); a larger event is dead-lettered
+ *                    by the decoder and so never fixes the schema; a configured schema may not be longer
  * @param maxModelBytes the largest model record the trainer may publish (the producer's record limit); an event
  *                      of a new class that could push the model past it is dead-lettered ({@link ModelSizeBound})
  */
 public record TrainingSettings(Topics topics, String modelId, List<String> features, Duration publishInterval,
-                               int maxClasses, long maxModelBytes) {
+                               int maxClasses, int maxFeatures, long maxModelBytes) {
 
     public static final String DEFAULT_MODEL_ID = "default";
     public static final Duration DEFAULT_PUBLISH_INTERVAL = Duration.ofSeconds(1);
     public static final int DEFAULT_MAX_CLASSES = 1000;
+    public static final int DEFAULT_MAX_FEATURES = EventDecoder.DEFAULT_MAX_FEATURES;
     /** 64 MiB, the record limit the application configures for the model topic and its producer. */
     public static final long DEFAULT_MAX_MODEL_BYTES = 64L * 1024 * 1024;
 
@@ -50,18 +54,25 @@ public record TrainingSettings(Topics topics, String modelId, List<String> featu
         if (maxClasses < 1) {
             throw new IllegalArgumentException("maxClasses must be >= 1, got " + maxClasses);
         }
+        if (maxFeatures < 1) {
+            throw new IllegalArgumentException("maxFeatures must be >= 1, got " + maxFeatures);
+        }
+        if (features.size() > maxFeatures) {
+            throw new IllegalArgumentException("the configured schema has " + features.size() + " features, more"
+                    + " than maxFeatures = " + maxFeatures + ": every event would be dead-lettered");
+        }
         if (maxModelBytes < 1) {
             throw new IllegalArgumentException("maxModelBytes must be >= 1, got " + maxModelBytes);
         }
     }
 
-    /** The settings with the default model size bound {@link #DEFAULT_MAX_MODEL_BYTES}. */
+    /** The settings with the default feature and model size bounds. */
     public TrainingSettings(Topics topics, String modelId, List<String> features, Duration publishInterval,
                             int maxClasses) {
-        this(topics, modelId, features, publishInterval, maxClasses, DEFAULT_MAX_MODEL_BYTES);
+        this(topics, modelId, features, publishInterval, maxClasses, DEFAULT_MAX_FEATURES, DEFAULT_MAX_MODEL_BYTES);
     }
 
-    /** The settings with the default class bound {@link #DEFAULT_MAX_CLASSES}. */
+    /** The settings with the default class and feature bounds. */
     public TrainingSettings(Topics topics, String modelId, List<String> features, Duration publishInterval) {
         this(topics, modelId, features, publishInterval, DEFAULT_MAX_CLASSES);
     }
@@ -72,23 +83,27 @@ public record TrainingSettings(Topics topics, String modelId, List<String> featu
     }
 
     public TrainingSettings withModelId(String id) {
-        return new TrainingSettings(topics, id, features, publishInterval, maxClasses, maxModelBytes);
+        return new TrainingSettings(topics, id, features, publishInterval, maxClasses, maxFeatures, maxModelBytes);
     }
 
     public TrainingSettings withFeatures(List<String> schema) {
-        return new TrainingSettings(topics, modelId, schema, publishInterval, maxClasses, maxModelBytes);
+        return new TrainingSettings(topics, modelId, schema, publishInterval, maxClasses, maxFeatures, maxModelBytes);
     }
 
     public TrainingSettings withPublishInterval(Duration interval) {
-        return new TrainingSettings(topics, modelId, features, interval, maxClasses, maxModelBytes);
+        return new TrainingSettings(topics, modelId, features, interval, maxClasses, maxFeatures, maxModelBytes);
     }
 
     public TrainingSettings withMaxClasses(int value) {
-        return new TrainingSettings(topics, modelId, features, publishInterval, value, maxModelBytes);
+        return new TrainingSettings(topics, modelId, features, publishInterval, value, maxFeatures, maxModelBytes);
+    }
+
+    public TrainingSettings withMaxFeatures(int value) {
+        return new TrainingSettings(topics, modelId, features, publishInterval, maxClasses, value, maxModelBytes);
     }
 
     public TrainingSettings withMaxModelBytes(long value) {
-        return new TrainingSettings(topics, modelId, features, publishInterval, maxClasses, value);
+        return new TrainingSettings(topics, modelId, features, publishInterval, maxClasses, maxFeatures, value);
     }
 
     /** True when the schema comes from the data rather than from the configuration. */

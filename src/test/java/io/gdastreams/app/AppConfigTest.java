@@ -74,6 +74,41 @@ class AppConfigTest {
         assertEquals("false", overridden.getProperty("processing.exception.handler.global.enabled"));
     }
 
+    /**
+     * Kafka Streams' partition assignor builds its own StreamsConfig from the main consumer's configuration; it
+     * logged "Processing exception handler is not enabled for the GlobalThread" at every start although the
+     * application enabled it, because that configuration did not carry the key.
+     */
+    @Test
+    void shouldLetThePartitionAssignorSeeTheGlobalHandlerSettingSoThatItDoesNotWarn() throws IOException {
+        for (String role : List.of("training", "scoring")) {
+            Properties properties = AppConfig.load(null, Map.of()).streamsProperties(role);
+            properties.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
+            Map<String, Object> assignorView = new StreamsConfig(properties).getMainConsumerConfigs("group",
+                    "client", 0);
+            assertTrue(new StreamsConfig(assignorView)
+                    .getBoolean(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_GLOBAL_ENABLED_CONFIG), role);
+        }
+        Properties disabled = AppConfig.load(file("processing.exception.handler.global.enabled=false"), Map.of())
+                .streamsProperties("scoring");
+        assertEquals("false", disabled.getProperty("main.consumer.processing.exception.handler.global.enabled"),
+                "the copy follows the setting (a user who disables it gets Kafka's warning, as they should)");
+    }
+
+    @Test
+    void shouldWarnThatAtLeastOnceMayDoubleCountsAfterACrash() throws IOException {
+        assertEquals(List.of(), AppConfig.load(null, Map.of()).warnings());
+        assertEquals(List.of(), AppConfig.load(file("processing.guarantee=exactly_once_v2"), Map.of()).warnings());
+        for (AppConfig config : List.of(AppConfig.load(file("processing.guarantee=at_least_once"), Map.of()),
+                AppConfig.load(null, Map.of("KAFKA_STREAMS_PROCESSING_GUARANTEE", "at_least_once")))) {
+            List<String> warnings = config.warnings();
+            assertEquals(1, warnings.size(), warnings.toString());
+            assertTrue(warnings.get(0).startsWith("processing.guarantee=at_least_once: after a crash"),
+                    warnings.get(0));
+            assertTrue(warnings.get(0).contains("the model's counts may double"), warnings.get(0));
+        }
+    }
+
     @Test
     void shouldWireTheClassBoundIntoTheTrainingSettings() throws IOException {
         assertEquals(1000, AppConfig.load(null, Map.of()).trainingSettings().maxClasses());
@@ -150,6 +185,56 @@ class AppConfigTest {
         assertThrows(ConfigException.class, () -> AppConfig.load(file("gda.topic.labelled=a b"), Map.of()));
         assertThrows(ConfigException.class, () -> AppConfig.load(file("gda.features=a,,b"), Map.of()));
         assertThrows(ConfigException.class, () -> AppConfig.load(null, Map.of("GDA_OUTLIER_THRESHOLD", "NaN")));
+    }
+
+    @Test
+    void shouldBoundFeaturesAt1024ByDefaultAndPassTheBoundToBothTopologies() throws IOException {
+        AppConfig defaults = AppConfig.load(null, Map.of());
+        assertEquals(1024, defaults.maxFeatures());
+        assertEquals(1024, defaults.trainingSettings().maxFeatures());
+        assertEquals(1024, defaults.scoringSettings().maxFeatures());
+        AppConfig raised = AppConfig.load(file("gda.max.features=4096"), Map.of());
+        assertEquals(4096, raised.trainingSettings().maxFeatures());
+        assertEquals(4096, raised.scoringSettings().maxFeatures());
+        assertEquals(2, AppConfig.load(null, Map.of("GDA_MAX_FEATURES", "2")).maxFeatures());
+        ConfigException zero = assertThrows(ConfigException.class,
+                () -> AppConfig.load(file("gda.max.features=0"), Map.of()));
+        assertTrue(zero.getMessage().startsWith("gda.max.features = '0' (file "), zero.getMessage());
+        assertTrue(zero.getMessage().endsWith("expected an integer >= 1"), zero.getMessage());
+    }
+
+    @Test
+    void shouldListEveryClassUpTo256ByDefaultAndAcceptTopKUpToThatBoundOnly() throws IOException {
+        AppConfig defaults = AppConfig.load(null, Map.of());
+        assertEquals(0, defaults.outputTopK());
+        assertEquals(256, defaults.scoringSettings().listedClasses());
+        assertEquals(20, AppConfig.load(file("gda.output.top-k=20"), Map.of()).scoringSettings().listedClasses());
+        assertEquals(256, AppConfig.load(null, Map.of("GDA_OUTPUT_TOP_K", "256")).scoringSettings()
+                .listedClasses());
+        ConfigException over = assertThrows(ConfigException.class,
+                () -> AppConfig.load(file("gda.output.top-k=257"), Map.of()));
+        assertTrue(over.getMessage().endsWith("expected an integer in [0, 256] (0 = every class, at most 256)"),
+                over.getMessage());
+        assertThrows(ConfigException.class, () -> AppConfig.load(file("gda.output.top-k=-1"), Map.of()));
+    }
+
+    @Test
+    void shouldBoundTheModelIdBecauseEveryPredictionRepeatsIt() throws IOException {
+        assertEquals(249, AppConfig.load(file("gda.model.id=" + "m".repeat(249)), Map.of()).modelId().length());
+        ConfigException e = assertThrows(ConfigException.class,
+                () -> AppConfig.load(file("gda.model.id=" + "m".repeat(250)), Map.of()));
+        assertTrue(e.getMessage().endsWith("expected a non-blank name of at most 249 characters"), e.getMessage());
+    }
+
+    @Test
+    void shouldRejectAConfiguredSchemaLongerThanTheFeatureBound() throws IOException {
+        ConfigException e = assertThrows(ConfigException.class,
+                () -> AppConfig.load(file("gda.features=a,b,c"), Map.of("GDA_MAX_FEATURES", "2")));
+        assertTrue(e.getMessage().startsWith("gda.features (file "), e.getMessage());
+        assertTrue(e.getMessage().contains(") names 3 features, more than gda.max.features = 2 (environment"
+                + " GDA_MAX_FEATURES): every event would be dead-lettered"), e.getMessage());
+        assertEquals(List.of("a", "b"), AppConfig.load(file("gda.features=a,b"), Map.of("GDA_MAX_FEATURES", "2"))
+                .trainingSettings().features());
     }
 
     @Test

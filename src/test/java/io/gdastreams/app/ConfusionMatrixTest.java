@@ -25,4 +25,14 @@ class ConfusionMatrixTest {
                 "(unscored)        0  1",
                 "accuracy: 2/4 = 50.00%"), matrix.render());
     }
+
+    @Test
+    void shouldSayThereIsNoAccuracyRatherThanNaNWhenNoRowHasATrueLabel() {
+        ConfusionMatrix matrix = new ConfusionMatrix(List.of("a", "b"));
+        assertEquals(List.of(
+                "predicted \\ true  a  b",
+                "a                 0  0",
+                "b                 0  0",
+                "accuracy: none (no scored row has a true label)"), matrix.render());
+    }
 }

@@ -4,8 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -63,5 +65,27 @@ class MainTest {
     @Test
     void shouldReportUnknownApplicationKeyFromEnvironmentInOneLine() {
         assertOneLineUserError(run(Map.of("GDA_MODELID", "x"), "score"), "GDA_MODELID");
+    }
+
+    /** Before: the replay started a broker, trained on nothing and died with an IndexOutOfBoundsException. */
+    @Test
+    void shouldRefuseAHeaderOnlyTrainingFileInOneLineWithoutStartingABroker() throws IOException {
+        Path train = Files.writeString(dir.resolve("train.csv"), "a,b,label\n");
+        Path score = Files.writeString(dir.resolve("score.csv"), "a,b,label\n1,2,x\n");
+        Outcome outcome = run(Map.of(), "replay", "--train", train.toString(), "--score", score.toString(),
+                "--label", "label");
+        assertOneLineUserError(outcome, "replay: " + train + " has no data rows, only a header: nothing to train on");
+        assertFalse(outcome.out().contains("broker"), outcome.out());
+    }
+
+    /** Before: the replay ran both topologies and printed "accuracy: 0/0 = NaN%". */
+    @Test
+    void shouldRefuseAHeaderOnlyScoringFileInOneLineWithoutStartingABroker() throws IOException {
+        Path train = Files.writeString(dir.resolve("train.csv"), "a,b,label\n1,2,x\n");
+        Path score = Files.writeString(dir.resolve("score.csv"), "a,b,label\n");
+        Outcome outcome = run(Map.of(), "replay", "--train", train.toString(), "--score", score.toString(),
+                "--label", "label");
+        assertOneLineUserError(outcome, "replay: " + score + " has no data rows, only a header: nothing to score");
+        assertFalse(outcome.out().contains("broker"), outcome.out());
     }
 }

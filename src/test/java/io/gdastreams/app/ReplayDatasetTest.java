@@ -77,4 +77,24 @@ class ReplayDatasetTest {
         assertEquals("s.csv line 3: id 'k' already used on line 2 (outputs are matched by id)", e.getMessage());
         assertThrows(UserError.class, () -> ReplayDataset.of(train, train, "label", null, List.of("a", "zz")));
     }
+
+    @Test
+    void shouldRefuseHeaderOnlyFilesBeforeAnythingStarts() {
+        CsvTable rows = csv("t.csv", "a,b,label\n1,2,x\n");
+        CsvTable headerOnlyTrain = csv("t.csv", "a,b,label\n");
+        CsvTable headerOnlyScore = csv("s.csv", "a,b,label\n");
+        assertEquals("t.csv has no data rows, only a header: nothing to train on", assertThrows(UserError.class,
+                () -> ReplayDataset.of(headerOnlyTrain, rows, "label", null, null)).getMessage());
+        assertEquals("s.csv has no data rows, only a header: nothing to score", assertThrows(UserError.class,
+                () -> ReplayDataset.of(rows, headerOnlyScore, "label", null, null)).getMessage());
+    }
+
+    @Test
+    void shouldReportNoConfusionMatrixWhenTheLabelColumnOfTheScoringFileIsEmpty() {
+        CsvTable train = csv("t.csv", "a,b,label\n1,2,x\n");
+        assertFalse(ReplayDataset.of(train, csv("s.csv", "a,b,label\n1,2,\n3,4,\n"), "label", null, null)
+                .scoreHasLabels());
+        assertTrue(ReplayDataset.of(train, csv("s.csv", "a,b,label\n1,2,\n3,4,x\n"), "label", null, null)
+                .scoreHasLabels());
+    }
 }

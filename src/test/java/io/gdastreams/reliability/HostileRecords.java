@@ -26,6 +26,9 @@ public final class HostileRecords {
     /** A value just under the broker's default limit once key, headers and batch overhead are added. */
     static final int NEAR_LIMIT_BYTES = 1_000_000;
 
+    /** The default of gda.max.features: most features an event may carry. */
+    static final int MAX_FEATURES = 1024;
+
     /** Longest event id (UTF-8 bytes) the scorer accepts. */
     static final int MAX_ID_BYTES = 1024;
 
@@ -177,12 +180,20 @@ public final class HostileRecords {
         all.add(new Hostile("one feature missing", key("missing"),
                 json("{\"features\": {" + ok4 + "}, \"label\": \"setosa\"}"),
                 Expectation.deadLetter("missing [petal_width]"), Expectation.accepted(), true));
+        // gda.max.features (default 1024) is checked before the schema: the bound itself is a valid size.
+        all.add(new Hostile("feature map at gda.max.features (1024 entries)", key("max-map"),
+                featureMap(MAX_FEATURES, 1), Expectation.deadLetter("feature set differs from the schema"),
+                Expectation.deadLetter("unknown feature(s): f0x, f1x, "), true));
+        all.add(new Hostile("feature map one over gda.max.features (1025 entries)", key("over-map"),
+                featureMap(MAX_FEATURES + 1, 1),
+                Expectation.deadLetter("too many features: 1025 > 1024 (gda.max.features)"),
+                Expectation.deadLetter("too many features: 1025 > 1024 (gda.max.features)"), true));
         all.add(new Hostile("huge feature map (10001 entries)", key("huge-map"), featureMap(10_001, 1),
-                Expectation.deadLetter("too many features: 10001 > 10000"),
-                Expectation.deadLetter("too many features: 10001 > 10000"), true));
+                Expectation.deadLetter("too many features: 10001 > 1024 (gda.max.features)"),
+                Expectation.deadLetter("too many features: 10001 > 1024 (gda.max.features)"), true));
         all.add(new Hostile("1 MB value (8700 long feature names)", key("near-limit"), nearLimitValue(),
-                Expectation.deadLetter("feature set differs from the schema"),
-                Expectation.deadLetter("unknown feature(s): "), true));
+                Expectation.deadLetter("too many features: 8700 > 1024 (gda.max.features)"),
+                Expectation.deadLetter("too many features: 8700 > 1024 (gda.max.features)"), true));
         all.add(new Hostile("value over the broker limit", key("over-limit"),
                 padded(BROKER_DEFAULT_MAX_BYTES + 1024),
                 Expectation.deadLetter("feature 'petal_width' is not a number"),
@@ -206,6 +217,31 @@ public final class HostileRecords {
                 json("{\"features\": {" + ok4 + ", \"petal_width\": 0.2}, \"label\": \"set\\u0007osa\"}"),
                 Expectation.deadLetter("label contains a control character (U+0007)"), Expectation.accepted(),
                 true));
+        // Unpaired UTF-16 surrogates, spelled as JSON escapes: the parser accepts them, but they have no UTF-8
+        // form. Both labels would be written as "setosa?" in a partial snapshot, collide there and get the
+        // partition's snapshots refused for good: each must be dead-lettered at the edge instead.
+        all.add(new Hostile("label with an unpaired high surrogate", key("label-high-surrogate"),
+                json("{\"features\": {" + ok4 + ", \"petal_width\": 0.2}, \"label\": \"setosa\\ud800\"}"),
+                Expectation.deadLetter("label is not valid Unicode: unpaired surrogate U+D800 at index 6"),
+                Expectation.accepted(), true));
+        all.add(new Hostile("label with an unpaired low surrogate", key("label-low-surrogate"),
+                json("{\"features\": {" + ok4 + ", \"petal_width\": 0.2}, \"label\": \"setosa\\udc00\"}"),
+                Expectation.deadLetter("label is not valid Unicode: unpaired surrogate U+DC00 at index 6"),
+                Expectation.accepted(), true));
+        // In a field name the parser itself refuses them (the decoder would too, should the parser change).
+        bad(all, "feature name with an unpaired low surrogate", "{\"features\": {" + ok4
+                + ", \"petal_width\\udfff\": 0.2}, \"label\": \"setosa\"}",
+                "malformed JSON: Unexpected low surrogate in field name: 0xdfff");
+        bad(all, "feature name with an unpaired high surrogate", "{\"features\": {" + ok4
+                + ", \"petal_width\\ud800\": 0.2}, \"label\": \"setosa\"}",
+                "malformed JSON: Broken surrogate pair in field name");
+        byte[] cesu = json("{\"features\": {" + ok4 + ", \"petal_width\": 0.2}, \"label\": \"setosaXXX\"}");
+        int surrogateAt = indexOf(cesu, "XXX");
+        cesu[surrogateAt] = (byte) 0xED; // U+D800 encoded like a BMP character (CESU-8): not UTF-8
+        cesu[surrogateAt + 1] = (byte) 0xA0;
+        cesu[surrogateAt + 2] = (byte) 0x80;
+        all.add(new Hostile("surrogate as raw bytes (CESU-8) in a label", key("label-cesu"), cesu,
+                Expectation.deadLetter("malformed JSON"), Expectation.deadLetter("malformed JSON"), true));
 
         // Id problems (unlabelled topic only; the trainer ignores ids).
         all.add(new Hostile("id an object", key("id-object"),

@@ -13,9 +13,12 @@ import io.gdastreams.serde.SerdeFactory;
 import io.gdastreams.topology.Topics;
 import io.gdastreams.topology.TrainingSettings;
 import io.gdastreams.topology.TrainingTopology;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import org.apache.kafka.streams.TestOutputTopic;
 import org.apache.kafka.streams.test.TestRecord;
 import org.junit.jupiter.api.Test;
@@ -118,6 +121,50 @@ class TrainingHostileInputTest {
                 assertEquals(offsets[i], dead.get(i).offset());
                 assertEquals(TOPICS.labelled(), dead.get(i).topic());
             }
+        }
+    }
+
+    /**
+     * "a\ud800" and "a\udc00" are distinct Java strings with no UTF-8 form: written into a partial snapshot both
+     * became "a?", the combiner found that class twice and refused every snapshot of the partition, so no model
+     * was ever published and the partition's events were lost without a dead letter.
+     */
+    @Test
+    void shouldDeadLetterLabelsWithUnpairedSurrogatesSoThatNoSnapshotIsLost() {
+        List<LabelledRow> rows = Iris.rows();
+        String high = "{\"features\": {\"sepal_length\": 5.0, \"sepal_width\": 3.0, \"petal_length\": 1.5,"
+                + " \"petal_width\": 0.2}, \"label\": \"a\\ud800\"}";
+        String low = high.replace("\\ud800", "\\udc00");
+        try (Driver d = new Driver()) {
+            long sent = 0;
+            long highAt = -1;
+            long lowAt = -1;
+            for (int i = 0; i < rows.size(); i++) {
+                d.send(("v" + i).getBytes(), HostileRecords.validEvent(rows.get(i).x(), rows.get(i).label()));
+                sent++;
+                if (i == 10) {
+                    highAt = d.send("high".getBytes(), high.getBytes(StandardCharsets.UTF_8));
+                    sent++;
+                } else if (i == 20) {
+                    lowAt = d.send("low".getBytes(), low.getBytes(StandardCharsets.UTF_8));
+                    sent++;
+                }
+            }
+            d.send("plain".getBytes(), HostileRecords.validEvent(rows.get(0).x(), "a"));
+            sent++;
+
+            ModelParameters model = d.lastModel();
+            List<DeadLetter> dead = d.deadLetters();
+            assertEquals(2, dead.size(), "dead letters");
+            assertEquals("label is not valid Unicode: unpaired surrogate U+D800 at index 1", dead.get(0).reason());
+            assertEquals(highAt, dead.get(0).offset());
+            assertEquals("label is not valid Unicode: unpaired surrogate U+DC00 at index 1", dead.get(1).reason());
+            assertEquals(lowAt, dead.get(1).offset());
+            assertEquals(sent, model.totalCount() + dead.size(), "records read = applied + dead-lettered");
+            assertEquals(sent, model.sources().get("0"), "the model has absorbed every offset of the partition");
+            Map<String, Long> counts = new TreeMap<>();
+            model.classes().forEach(c -> counts.put(c.label(), c.count()));
+            assertEquals(Map.of("a", 1L, "setosa", 50L, "versicolor", 50L, "virginica", 50L), counts);
         }
     }
 

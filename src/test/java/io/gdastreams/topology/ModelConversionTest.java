@@ -28,6 +28,30 @@ class ModelConversionTest {
         assertArrayEquals(new double[] {2, 4}, x.scatter()[1], 0.0);
     }
 
+    private static ModelParameters labelled(String label) {
+        return new ModelParameters("m", 1, List.of("a"), 4,
+                List.of(new ClassParameters(label, 4, 1.0, new double[] {1}, new double[][] {{1}})), Map.of(),
+                "2026-01-01T00:00:00Z");
+    }
+
+    /** A foreign publisher's labels get the trainer's rules: the size bound of a prediction rests on them. */
+    @Test
+    void shouldRefuseAModelWhoseLabelsTheTrainerWouldHaveRefused() {
+        assertEquals(1, ModelConversion.classSummaries(labelled("L".repeat(256))).size());
+        IllegalArgumentException tooLong = assertThrows(IllegalArgumentException.class,
+                () -> ModelConversion.classSummaries(labelled("L".repeat(257))));
+        assertTrue(tooLong.getMessage().startsWith("model has an invalid class label: label too long: 257"
+                + " characters > 256"), tooLong.getMessage());
+        IllegalArgumentException surrogate = assertThrows(IllegalArgumentException.class,
+                () -> ModelConversion.classSummaries(labelled("a\ud800")));
+        assertEquals("model has an invalid class label: label is not valid Unicode: unpaired surrogate U+D800 at"
+                + " index 1", surrogate.getMessage());
+        IllegalArgumentException control = assertThrows(IllegalArgumentException.class,
+                () -> ModelConversion.classSummaries(labelled("a\u0000b")));
+        assertEquals("model has an invalid class label: label contains a control character (U+0000)",
+                control.getMessage());
+    }
+
     @Test
     void shouldRefuseAnAsymmetricCovariance() {
         // Cholesky reads one triangle only: this would silently be scored as correlation -0.5 instead of +0.5.

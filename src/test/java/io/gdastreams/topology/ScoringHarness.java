@@ -29,7 +29,7 @@ final class ScoringHarness implements AutoCloseable {
     private final TestOutputTopic<byte[], DeadLetter> deadLetters;
 
     ScoringHarness(ScoringSettings settings, Path stateDir) {
-        cache = new CompiledModelCache(settings.modelId(), settings.fitOptions());
+        cache = CompiledModelCache.of(settings);
         Properties props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, "scoring-test");
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");

@@ -34,7 +34,7 @@ class ScoringProcessorTest {
     @Test
     void shouldCountHeldEventsOnceWhenTheSameProcessorIsReinitialised() throws Exception {
         ScoringSettings settings = ScoringSettings.defaults(ScoringFixtures.MODEL_ID).withMaxPending(3);
-        CompiledModelCache cache = new CompiledModelCache(settings.modelId(), settings.fitOptions());
+        CompiledModelCache cache = CompiledModelCache.of(settings);
         MockProcessorContext<byte[], Object> context = context();
         ScoringProcessor processor = new ScoringProcessor(settings, cache);
         processor.init(context);

@@ -194,6 +194,66 @@ class TrainingTopologyTest {
         assertEquals(Map.of("0", (long) values.size()), model.sources());
     }
 
+    /**
+     * With the schema taken from the data, a first event of 10,000 features used to fix a 10,000-feature schema
+     * (400 MB of state per class) and every later, normal event was dead-lettered as a schema mismatch.
+     */
+    @Test
+    void shouldDeadLetterAFirstEventOverTheFeatureBoundAndFixTheSchemaFromTheNextGoodOne() {
+        start(settings());
+        int limit = TrainingSettings.DEFAULT_MAX_FEATURES;
+        List<String> tooMany = new ArrayList<>();
+        double[] ones = new double[limit + 1];
+        for (int i = 0; i <= limit; i++) {
+            tooMany.add(String.format("f%04d", i));
+            ones[i] = 1.0;
+        }
+        List<String> four = List.of("d", "c", "b", "a");
+        List<byte[]> values = List.of(
+                labelledJson(tooMany, ones, "x"),                                  // 0 over the bound
+                labelledJson(four, new double[] {4, 3, 2, 1}, "x"),                 // 1 fixes the schema [a..d]
+                labelledJson(four, new double[] {8, 7, 6, 5}, "x"),
+                labelledJson(four, new double[] {1, 1, 1, 1}, "y"));
+        for (int i = 0; i < values.size(); i++) {
+            labelled.pipeInput(("k" + i).getBytes(StandardCharsets.UTF_8), values.get(i));
+        }
+        publish();
+
+        List<DeadLetter> letters = deadLetters.readValuesToList();
+        assertEquals(1, letters.size());
+        assertEquals("too many features: 1025 > 1024 (gda.max.features)", letters.get(0).reason());
+        assertEquals(0L, letters.get(0).offset());
+        assertArrayEquals(values.get(0), Base64.getDecoder().decode(letters.get(0).valueBase64()));
+        PartitionProgress progress = decode(partialsOut.readValuesToList().get(0)).progress();
+        assertEquals(List.of("a", "b", "c", "d"), progress.features());
+        assertEquals(3, progress.applied());
+        assertEquals(1, progress.deadLettered());
+        ModelParameters model = lastModel();
+        assertEquals(List.of("a", "b", "c", "d"), model.features());
+        assertEquals(3, model.totalCount());
+        assertEquals("x", model.classes().get(0).label());
+        assertEquals(2, model.classes().get(0).count());
+        assertArrayEquals(new double[] {3, 4, 5, 6}, model.classes().get(0).mean(), HAND_TOLERANCE);
+        assertEquals(4.0, model.classes().get(0).covariance()[0][3], HAND_TOLERANCE); // (±2)(±2), MLE
+    }
+
+    @Test
+    void shouldDeadLetterEventsOverAConfiguredFeatureBoundOfThree() {
+        start(settings().withMaxFeatures(3));
+        labelled.pipeInput("k0".getBytes(StandardCharsets.UTF_8),
+                labelledJson(List.of("a", "b", "c", "d"), new double[] {1, 2, 3, 4}, "x"));
+        labelled.pipeInput("k1".getBytes(StandardCharsets.UTF_8),
+                labelledJson(List.of("a", "b", "c"), new double[] {1, 2, 3}, "x"));
+        publish();
+
+        List<DeadLetter> letters = deadLetters.readValuesToList();
+        assertEquals(List.of("too many features: 4 > 3 (gda.max.features)"),
+                letters.stream().map(DeadLetter::reason).toList());
+        ModelParameters model = lastModel();
+        assertEquals(List.of("a", "b", "c"), model.features());
+        assertEquals(1, model.totalCount());
+    }
+
     @Test
     void shouldNotChangeModelWhenPartialSnapshotIsReplayed() {
         start(settings());
