@@ -14,7 +14,7 @@ import org.apache.kafka.streams.kstream.Produced;
  * The baseline of the end-to-end benchmark: reads the same JSON events as the training topology, parses each
  * into a tree with the project's one ObjectMapper, and writes it back out as JSON. It does everything a Kafka
  * Streams JSON app cannot avoid (consume, parse, serialise, produce, commit) and nothing else, so the ratio
- * topology / passthrough isolates the cost of our own work (DESIGN §6).
+ * topology / passthrough isolates the cost of our own work (docs/BENCHMARKS.md).
  */
 public final class PassthroughTopology {
 

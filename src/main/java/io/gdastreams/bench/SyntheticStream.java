@@ -7,7 +7,7 @@ import java.util.Locale;
 import java.util.SplittableRandom;
 
 /**
- * A seeded synthetic stream of K Gaussian classes in d features, as JSON event bytes (DESIGN §2).
+ * A seeded synthetic stream of K Gaussian classes in d features, as JSON event bytes (the README's event formats).
  *
  * <p>Class k has a mean drawn once from N(0, {@value #MEAN_SPREAD}²) per feature and per-feature standard
  * deviations drawn once from [{@value #MIN_SCALE}, {@value #MAX_SCALE}]; event i draws its class uniformly and

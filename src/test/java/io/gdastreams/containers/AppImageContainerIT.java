@@ -124,7 +124,7 @@ class AppImageContainerIT {
 
     /**
      * What an operator sets: the bootstrap servers, the application's identity and topics, and the fast test
-     * cadence of DESIGN §5. Names are unique so runs against one broker never meet; state stays in the image's
+     * cadence of the other integration tests. Names are unique so runs against one broker never meet; state stays in the image's
      * state directory, inside the container.
      */
     private static Map<String, String> appEnvironment(String bootstrapServers) {
