@@ -84,12 +84,12 @@ public record IrisGolden(List<String> features, FitOptions fitOptions, List<Row>
         }
     }
 
-    /** The row as a labelled event (DESIGN §2). */
+    /** The row as a labelled event (README, "Topics"). */
     public byte[] labelledJson(Row row) {
         return TrainingFixtures.labelledJson(features, row.x(), row.label());
     }
 
-    /** The row as an unlabelled event (DESIGN §2), {@code "id"} left out when {@code id} is null. */
+    /** The row as an unlabelled event (README, "Topics"), {@code "id"} left out when {@code id} is null. */
     public byte[] unlabelledJson(Row row, String id) {
         ObjectNode root = Json.mapper().createObjectNode();
         if (id != null) {

@@ -26,7 +26,7 @@ import org.apache.kafka.streams.state.QueryableStoreTypes;
 import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 
 /**
- * One test's own topics on a {@link TestBroker}, the fast settings of DESIGN §5 for the training and scoring
+ * One test's own topics on a {@link TestBroker}, the fast test settings of TestBroker for the training and scoring
  * topologies on them, a producer, and probes of what the topologies published. Unique names keep tests that
  * share a broker apart.
  */

@@ -43,7 +43,7 @@ public final class TrainingFixtures {
     private TrainingFixtures() {
     }
 
-    /** The JSON of a labelled event (DESIGN §2), features in file order. */
+    /** The JSON of a labelled event (README, "Topics"), features in file order. */
     public static byte[] labelledJson(List<String> names, double[] x, String label) {
         ObjectNode root = Json.mapper().createObjectNode();
         ObjectNode features = root.putObject("features");
