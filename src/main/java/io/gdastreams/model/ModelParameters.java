@@ -9,17 +9,17 @@ import java.util.Map;
  *
  * @param sources lineage: source partition (as a string) → next offset of that partition absorbed by this model
  * @param updatedAt ISO-8601 instant of publication
- * @param trainer the application id of the training application that published it (null in models of earlier
- *                versions and in models built outside a trainer); a trainer compares its state with the lineage
- *                of the models it published itself
+ * @param trainer the application id of the training application that published it (empty in models built
+ *                outside a trainer); a trainer compares its state with the lineage of the models it published
+ *                itself
  */
 public record ModelParameters(String modelId, long version, List<String> features, long totalCount,
                               List<ClassParameters> classes, Map<String, Long> sources, String updatedAt,
                               String trainer) {
 
-    /** A model with no trainer (fixtures, tools). */
+    /** A model built outside a trainer (fixtures, tools): {@code trainer} is empty. */
     public ModelParameters(String modelId, long version, List<String> features, long totalCount,
                            List<ClassParameters> classes, Map<String, Long> sources, String updatedAt) {
-        this(modelId, version, features, totalCount, classes, sources, updatedAt, null);
+        this(modelId, version, features, totalCount, classes, sources, updatedAt, "");
     }
 }
