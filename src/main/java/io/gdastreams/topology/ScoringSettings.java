@@ -18,9 +18,11 @@ import java.util.OptionalDouble;
  * @param outlierThreshold     when present, a scored event carries {@code outlier = logDensity < threshold}
  * @param maxPending           events held per task (input partition) while no model exists yet; 0 holds none
  * @param pendingCheckInterval how often (wall-clock) a task with held events checks whether a model arrived
+ * @param rejectOlderVersions  refuse a model whose version is lower than the one in force (see
+ *                             {@link CompiledModelCache}); false puts the latest record in force whatever its version
  */
 public record ScoringSettings(Topics topics, String modelId, FitOptions fitOptions, OptionalDouble outlierThreshold,
-                              int maxPending, Duration pendingCheckInterval) {
+                              int maxPending, Duration pendingCheckInterval, boolean rejectOlderVersions) {
 
     public static final int DEFAULT_MAX_PENDING = 10_000;
     public static final Duration DEFAULT_PENDING_CHECK_INTERVAL = Duration.ofSeconds(1);
@@ -45,30 +47,42 @@ public record ScoringSettings(Topics topics, String modelId, FitOptions fitOptio
         }
     }
 
-    /** Default topics, QDA with MLE divisors, no outlier flag, the default pending bound and check interval. */
+    /**
+     * Default topics, QDA with MLE divisors, no outlier flag, the default pending bound and check interval, older
+     * model versions rejected.
+     */
     public static ScoringSettings defaults(String modelId) {
         return new ScoringSettings(Topics.defaults(), modelId, FitOptions.defaults(), OptionalDouble.empty(),
-                DEFAULT_MAX_PENDING, DEFAULT_PENDING_CHECK_INTERVAL);
+                DEFAULT_MAX_PENDING, DEFAULT_PENDING_CHECK_INTERVAL, true);
     }
 
     public ScoringSettings withTopics(Topics value) {
-        return new ScoringSettings(value, modelId, fitOptions, outlierThreshold, maxPending, pendingCheckInterval);
+        return new ScoringSettings(value, modelId, fitOptions, outlierThreshold, maxPending, pendingCheckInterval,
+                rejectOlderVersions);
     }
 
     public ScoringSettings withFitOptions(FitOptions value) {
-        return new ScoringSettings(topics, modelId, value, outlierThreshold, maxPending, pendingCheckInterval);
+        return new ScoringSettings(topics, modelId, value, outlierThreshold, maxPending, pendingCheckInterval,
+                rejectOlderVersions);
     }
 
     public ScoringSettings withOutlierThreshold(double value) {
         return new ScoringSettings(topics, modelId, fitOptions, OptionalDouble.of(value), maxPending,
-                pendingCheckInterval);
+                pendingCheckInterval, rejectOlderVersions);
     }
 
     public ScoringSettings withMaxPending(int value) {
-        return new ScoringSettings(topics, modelId, fitOptions, outlierThreshold, value, pendingCheckInterval);
+        return new ScoringSettings(topics, modelId, fitOptions, outlierThreshold, value, pendingCheckInterval,
+                rejectOlderVersions);
     }
 
     public ScoringSettings withPendingCheckInterval(Duration value) {
-        return new ScoringSettings(topics, modelId, fitOptions, outlierThreshold, maxPending, value);
+        return new ScoringSettings(topics, modelId, fitOptions, outlierThreshold, maxPending, value,
+                rejectOlderVersions);
+    }
+
+    public ScoringSettings withRejectOlderVersions(boolean value) {
+        return new ScoringSettings(topics, modelId, fitOptions, outlierThreshold, maxPending, pendingCheckInterval,
+                value);
     }
 }

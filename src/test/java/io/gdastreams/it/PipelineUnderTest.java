@@ -91,7 +91,7 @@ public final class PipelineUnderTest implements AutoCloseable {
 
     public ScoringSettings scoringSettings(FitOptions options) {
         return new ScoringSettings(topics, modelId, options, OptionalDouble.empty(),
-                ScoringSettings.DEFAULT_MAX_PENDING, PENDING_CHECK_INTERVAL);
+                ScoringSettings.DEFAULT_MAX_PENDING, PENDING_CHECK_INTERVAL, true);
     }
 
     /** Sends one record and waits for its acknowledgement; returns where it landed. */

@@ -29,7 +29,8 @@ final class ScoringHarness implements AutoCloseable {
     private final TestOutputTopic<byte[], DeadLetter> deadLetters;
 
     ScoringHarness(ScoringSettings settings, Path stateDir) {
-        cache = new CompiledModelCache(settings.modelId(), settings.fitOptions());
+        cache = new CompiledModelCache(settings.modelId(), settings.fitOptions(),
+                settings.rejectOlderVersions());
         Properties props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, "scoring-test");
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");

@@ -34,7 +34,8 @@ class ScoringProcessorTest {
     @Test
     void shouldCountHeldEventsOnceWhenTheSameProcessorIsReinitialised() throws Exception {
         ScoringSettings settings = ScoringSettings.defaults(ScoringFixtures.MODEL_ID).withMaxPending(3);
-        CompiledModelCache cache = new CompiledModelCache(settings.modelId(), settings.fitOptions());
+        CompiledModelCache cache = new CompiledModelCache(settings.modelId(), settings.fitOptions(),
+                settings.rejectOlderVersions());
         MockProcessorContext<byte[], Object> context = context();
         ScoringProcessor processor = new ScoringProcessor(settings, cache);
         processor.init(context);
@@ -46,7 +47,7 @@ class ScoringProcessorTest {
         send(processor, context, 2, rows.get(100).features(Iris.FEATURES));
         assertTrue(context.forwarded().isEmpty(), "3 events fit a bound of 3: all held, none answered yet");
 
-        cache.offer(irisModel(1));
+        cache.offer(irisModel(1), "test");
         var punctuators = context.scheduledPunctuators();
         punctuators.get(punctuators.size() - 1).getPunctuator().punctuate(1_000L);
         List<Prediction> out = context.forwarded().stream().map(f -> (Prediction) f.record().value()).toList();
