@@ -265,6 +265,11 @@ public final class AppConfig {
         return Integer.parseInt(raw(ConfigKey.PENDING_MAX));
     }
 
+    /** Whether a scorer refuses a model version lower than the one it holds. */
+    public boolean rejectOlderVersions() {
+        return Boolean.parseBoolean(raw(ConfigKey.REJECT_OLDER_VERSIONS));
+    }
+
     /** Partitions of the event topics (labelled, unlabelled, predictions, dead letters) when we create them. */
     public int partitions() {
         return Integer.parseInt(raw(ConfigKey.PARTITIONS));
@@ -292,7 +297,7 @@ public final class AppConfig {
     /** What the scoring topology needs, from this configuration. */
     public ScoringSettings scoringSettings() {
         return new ScoringSettings(topics(), modelId(), fitOptions(), outlierThreshold(), pendingMax(),
-                ScoringSettings.DEFAULT_PENDING_CHECK_INTERVAL, maxFeatures(), outputTopK());
+                ScoringSettings.DEFAULT_PENDING_CHECK_INTERVAL, maxFeatures(), outputTopK(), rejectOlderVersions());
     }
 
     /**

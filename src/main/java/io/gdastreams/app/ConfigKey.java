@@ -31,6 +31,7 @@ public enum ConfigKey {
     OUTLIER_THRESHOLD("gda.outlier.threshold", "", ValueType.OPTIONAL_DOUBLE),
     PENDING_MAX("gda.pending.max", "10000", ValueType.POSITIVE_INT),
     OUTPUT_TOP_K("gda.output.top-k", "0", ValueType.TOP_K),
+    REJECT_OLDER_VERSIONS("gda.model.reject-older-versions", "true", ValueType.BOOLEAN),
     PARTITIONS("gda.partitions", "4", ValueType.POSITIVE_INT),
     REPLICATION_FACTOR("gda.replication.factor", "-1", ValueType.REPLICATION),
     CREATE_TOPICS("gda.create.topics", "true", ValueType.BOOLEAN),

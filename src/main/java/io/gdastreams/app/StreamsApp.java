@@ -1,10 +1,13 @@
 package io.gdastreams.app;
 
+import io.gdastreams.topology.TrainingStateException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Properties;
 import java.util.concurrent.atomic.AtomicReference;
-import io.gdastreams.topology.TrainingStateException;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.streams.CloseOptions;
+import org.apache.kafka.streams.CloseOptions.GroupMembershipOperation;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.Topology;
@@ -16,6 +19,13 @@ import org.slf4j.LoggerFactory;
  * One running Kafka Streams application (training or scoring) with the exception policy of its caller: a
  * long-running service replaces a failed stream thread and keeps going; a replay stops at the first failure and
  * reports it.
+ *
+ * <p>On close it leaves the consumer group, unless it is a static member ({@code group.instance.id} configured).
+ * Kafka Streams' own {@code close()} stays in the group: the coordinator then keeps the departed member's
+ * partitions until its session times out ({@code session.timeout.ms}, 45 s by default), so a restarted or
+ * remaining instance processed nothing for 30-75 s after a clean stop. A static member stays on purpose: restarted
+ * with the same {@code group.instance.id} within the session timeout, it takes its partitions back without any
+ * rebalance. See docs/CLI.md, "Restart and shutdown".
  */
 final class StreamsApp implements AutoCloseable {
 
@@ -32,12 +42,14 @@ final class StreamsApp implements AutoCloseable {
 
     private final String name;
     private final KafkaStreams streams;
+    private final GroupMembershipOperation onClose;
     private final AtomicReference<Throwable> failure = new AtomicReference<>();
 
     StreamsApp(String name, Topology topology, Properties properties, OnThreadFailure policy) {
         this.name = name;
         UnfinishedStoreCleaner.clean(Path.of(new StreamsConfig(properties).getString(StreamsConfig.STATE_DIR_CONFIG)),
                 applicationId(properties));
+        this.onClose = membershipOnClose(properties);
         this.streams = new KafkaStreams(topology, properties);
         streams.setUncaughtExceptionHandler(e -> {
             failure.compareAndSet(null, e);
@@ -55,6 +67,14 @@ final class StreamsApp implements AutoCloseable {
             return StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
         });
         streams.setStateListener((newState, oldState) -> LOG.debug("{}: {} -> {}", name, oldState, newState));
+    }
+
+    /** {@code LEAVE_GROUP}, or {@code REMAIN_IN_GROUP} for a static member (see the class comment). */
+    static GroupMembershipOperation membershipOnClose(Properties properties) {
+        // As Kafka Streams resolves it: group.instance.id, bare or with a consumer. / main.consumer. prefix.
+        Object instanceId = new StreamsConfig(properties).getMainConsumerConfigs("probe", "probe", 0)
+                .get(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG);
+        return instanceId == null ? GroupMembershipOperation.LEAVE_GROUP : GroupMembershipOperation.REMAIN_IN_GROUP;
     }
 
     static String applicationId(Properties properties) {
@@ -90,7 +110,7 @@ final class StreamsApp implements AutoCloseable {
 
     @Override
     public void close() {
-        if (!streams.close(CLOSE_TIMEOUT)) {
+        if (!streams.close(CloseOptions.groupMembershipOperation(onClose).withTimeout(CLOSE_TIMEOUT))) {
             LOG.warn("{} did not stop within {} s", name, CLOSE_TIMEOUT.toSeconds());
         }
     }

@@ -9,14 +9,18 @@ import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.core.StreamWriteFeature;
 import com.fasterxml.jackson.core.json.JsonReadFeature;
 import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.MapperFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.cfg.CoercionAction;
+import com.fasterxml.jackson.databind.cfg.CoercionInputShape;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.type.LogicalType;
 
 /** The one configured ObjectMapper of the project: strict on input, stable on output. */
 public final class Json {
 
-    private static final ObjectMapper MAPPER = JsonMapper.builder()
+    private static final JsonMapper MAPPER = JsonMapper.builder()
             // A duplicated key is ambiguous input ("which value did you mean?"): reject it.
             .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
             // Number text <-> double dominates event decoding (JFR, docs/BENCHMARKS.md): the JDK's
@@ -31,8 +35,32 @@ public final class Json {
             .disable(SerializationFeature.FAIL_ON_EMPTY_BEANS)
             .build();
 
+    /**
+     * {@link #MAPPER} that also refuses every value whose JSON type differs from the field's: no unknown, missing or
+     * null fields, no string or boolean for a number, no float (not even 3.0) for an integer, no number for a
+     * string. For records that others may write and that we must not misread (the model topic).
+     */
+    private static final JsonMapper STRICT = strict();
+
     static {
         MAPPER.getFactory().configure(JsonParser.Feature.INCLUDE_SOURCE_IN_LOCATION, false);
+    }
+
+    private static JsonMapper strict() {
+        JsonMapper strict = MAPPER.rebuild()
+                .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+                .enable(DeserializationFeature.FAIL_ON_MISSING_CREATOR_PROPERTIES)
+                .enable(DeserializationFeature.FAIL_ON_NULL_CREATOR_PROPERTIES)
+                .disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT)
+                .disable(MapperFeature.ALLOW_COERCION_OF_SCALARS)
+                .build();
+        strict.getFactory().configure(JsonParser.Feature.INCLUDE_SOURCE_IN_LOCATION, false);
+        // ALLOW_COERCION_OF_SCALARS covers text to number; these cover number and boolean to text ("label": 5).
+        for (CoercionInputShape shape : new CoercionInputShape[] {CoercionInputShape.Integer,
+                CoercionInputShape.Float, CoercionInputShape.Boolean}) {
+            strict.coercionConfigFor(LogicalType.Textual).setCoercion(shape, CoercionAction.Fail);
+        }
+        return strict;
     }
 
     private Json() {
@@ -58,5 +86,10 @@ public final class Json {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /** The strict variant of {@link #mapper()} (same output; input must match the target type exactly). */
+    public static ObjectMapper strictMapper() {
+        return STRICT;
     }
 }

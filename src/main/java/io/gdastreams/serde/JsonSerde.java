@@ -1,5 +1,6 @@
 package io.gdastreams.serde;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.ObjectWriter;
 import java.io.IOException;
@@ -16,8 +17,12 @@ public final class JsonSerde<T> implements Serde<T> {
     private final ObjectWriter writer;
 
     JsonSerde(Class<T> type) {
-        this.reader = Json.mapper().readerFor(type);
-        this.writer = Json.mapper().writerFor(type);
+        this(type, Json.mapper());
+    }
+
+    JsonSerde(Class<T> type, ObjectMapper mapper) {
+        this.reader = mapper.readerFor(type);
+        this.writer = mapper.writerFor(type);
     }
 
     @Override

@@ -28,8 +28,9 @@ public final class SerdeFactory {
         return Serdes.String();
     }
 
+    /** Read strictly: see {@link ModelSerde}. */
     public static Serde<ModelParameters> model() {
-        return json(ModelParameters.class);
+        return new ModelSerde();
     }
 
     public static Serde<DeadLetter> deadLetter() {

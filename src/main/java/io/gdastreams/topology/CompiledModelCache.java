@@ -3,18 +3,29 @@ package io.gdastreams.topology;
 import io.gdastreams.math.FitOptions;
 import io.gdastreams.model.ModelParameters;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The compiled form of the scorer's model, shared by the global-store updater (which offers every valid model
- * record it stores) and the scoring tasks of one topology (which read it once per event).
+ * The scorer's model in force, in compiled form, shared by the global-store updater (which offers every record of
+ * the model topic) and the scoring tasks of one topology (which read it once per event). It decides which record
+ * becomes the model in force, and counts and logs every record it refuses:
+ * <ul>
+ *   <li>a record that is not a valid model (unreadable, a tombstone, another model id, does not compile) is
+ *       <em>invalid</em>; the model in force stays, so a bad record or a tombstone never leaves the scorer without
+ *       a model;</li>
+ *   <li>a record of the version in force is compiled once: with the same content it is a no-op (a replayed or
+ *       re-published record), with other content it is a <em>conflicting</em> version and refused (two models
+ *       under one version: the one in force stays, the predictions it stamped keep their meaning);</li>
+ *   <li>a lower version than the one in force is an <em>older</em> version: refused when {@code
+ *       rejectOlderVersions} (the default: a regressed trainer must not roll scorers back), else put in force with
+ *       a warning (the latest record is the truth, e.g. after a deliberate trainer reset).</li>
+ * </ul>
+ * While no model is in force, any valid model is accepted, whatever its version.
  *
- * <p>A model is compiled once per version: re-publishing the version in force (a replayed or duplicated model
- * record) is a no-op, so the version number is taken as the model's identity. A model that cannot be compiled is
- * logged and ignored; the previous compiled model stays in force. A lower version than the one in force is
- * accepted (with a warning): the model topic's latest record is the truth, e.g. after a trainer was reset.
+ * <p>The counters only grow; they are the figures a metric will export.
  *
  * <p>Thread-safe: offers are serialised; readers see the latest compiled model through a volatile read.
  */
@@ -22,22 +33,45 @@ final class CompiledModelCache {
 
     private static final Logger LOG = LoggerFactory.getLogger(CompiledModelCache.class);
 
+    /** Longest reason kept for the "no valid model" description (a parser message can quote a lot). */
+    private static final int MAX_REASON_CHARS = 300;
+
+    /** What {@link #offer} did with a model. */
+    enum Outcome {
+        /** The model is now in force (compiled). */
+        IN_FORCE,
+        /** The same model is already in force; nothing changed. */
+        UNCHANGED,
+        /** Refused (invalid, conflicting or older); the previous model, if any, stays in force. */
+        REJECTED
+    }
+
     private final String modelId;
     private final FitOptions options;
     /** Most classes a prediction lists ({@link ScoringSettings#listedClasses()}). */
     private final int listed;
+    private final boolean rejectOlderVersions;
     private final AtomicLong compilations = new AtomicLong();
+    private final AtomicLong invalidRecords = new AtomicLong();
+    private final AtomicLong conflictingVersions = new AtomicLong();
+    private final AtomicLong olderVersions = new AtomicLong();
+    private final AtomicBoolean absenceReported = new AtomicBoolean();
     private volatile CompiledModel current;
+    private volatile String lastInvalid;
+    /** The record in force, to compare a record of the same version with. Guarded by this. */
+    private ModelParameters inForce;
 
-    CompiledModelCache(String modelId, FitOptions options, int listed) {
+    CompiledModelCache(String modelId, FitOptions options, int listed, boolean rejectOlderVersions) {
         this.modelId = modelId;
         this.options = options;
         this.listed = listed;
+        this.rejectOlderVersions = rejectOlderVersions;
     }
 
-    /** The cache of a scorer with {@code settings}: its model id, fit options and output listing. */
+    /** The cache of a scorer with {@code settings}: its model id, fit options, output listing and version rule. */
     static CompiledModelCache of(ScoringSettings settings) {
-        return new CompiledModelCache(settings.modelId(), settings.fitOptions(), settings.listedClasses());
+        return new CompiledModelCache(settings.modelId(), settings.fitOptions(), settings.listedClasses(),
+                settings.rejectOlderVersions());
     }
 
     String modelId() {
@@ -54,33 +88,102 @@ final class CompiledModelCache {
         return compilations.get();
     }
 
+    /** Records under the model's key that were no valid model (unreadable, tombstone, wrong id, not compilable). */
+    long invalidRecords() {
+        return invalidRecords.get();
+    }
+
+    /** Records of the version in force with different content. */
+    long conflictingVersionsRejected() {
+        return conflictingVersions.get();
+    }
+
+    /** Records of a lower version than the one in force, refused because older versions are rejected. */
+    long olderVersionsRejected() {
+        return olderVersions.get();
+    }
+
+    /** Every record refused so far, whatever the reason. */
+    long rejectedRecords() {
+        return invalidRecords() + conflictingVersionsRejected() + olderVersionsRejected();
+    }
+
     /**
-     * Puts {@code model} in force unless its version already is. Returns false, keeping the previous model,
-     * when the model belongs to another id or cannot be compiled.
+     * Counts and logs a record under the model's key that is not a model ({@code source}: where it was read, e.g.
+     * "model-parameters-0 offset 7"). The model in force, if any, stays.
      */
-    synchronized boolean offer(ModelParameters model) {
+    synchronized void rejectInvalid(String source, String reason) {
+        invalidRecords.incrementAndGet();
+        // The reason can quote bytes of the record (a parser error names the token): no control characters in
+        // logs and answers.
+        String printable = reason.replaceAll("\\p{Cntrl}", "?");
+        String shortReason = printable.length() <= MAX_REASON_CHARS ? printable
+                : printable.substring(0, MAX_REASON_CHARS - 3) + "...";
+        lastInvalid = source + ": " + shortReason;
+        CompiledModel inForceNow = current;
+        LOG.warn("Rejecting invalid record for model '{}' at {}: {}; {}", modelId, source, shortReason,
+                inForceNow == null ? "no valid model in force" : "keeping version " + inForceNow.version());
+    }
+
+    /**
+     * Puts {@code model} (read at {@code source}) in force if the rules above allow it, compiling it once.
+     * Never throws for a bad model: it is counted and logged, and {@link Outcome#REJECTED} returned.
+     */
+    synchronized Outcome offer(ModelParameters model, String source) {
         if (!modelId.equals(model.modelId())) {
-            LOG.warn("Ignoring model record for '{}' published under key '{}'", model.modelId(), modelId);
-            return false;
+            rejectInvalid(source, "model '" + model.modelId() + "' published under the key '" + modelId + "'");
+            return Outcome.REJECTED;
         }
-        CompiledModel inForce = current;
-        if (inForce != null && inForce.version() == model.version()) {
-            return true;
+        ModelParameters held = inForce;
+        if (held != null && held.version() == model.version()) {
+            String difference = ModelContent.difference(held, model);
+            if (difference == null) {
+                return Outcome.UNCHANGED;
+            }
+            conflictingVersions.incrementAndGet();
+            LOG.warn("Rejecting model '{}' version {} at {}: the model in force has this version with other content "
+                    + "({}); keeping it", modelId, model.version(), source, difference);
+            return Outcome.REJECTED;
+        }
+        if (held != null && model.version() < held.version()) {
+            if (rejectOlderVersions) {
+                olderVersions.incrementAndGet();
+                LOG.warn("Rejecting model '{}' version {} at {}: older than version {} in force "
+                        + "(gda.model.reject-older-versions=true)", modelId, model.version(), source, held.version());
+                return Outcome.REJECTED;
+            }
+            LOG.warn("Model '{}' goes back from version {} to {} at {} (gda.model.reject-older-versions=false)",
+                    modelId, held.version(), model.version(), source);
         }
         CompiledModel compiled;
         try {
             compiled = CompiledModel.compile(model, options, listed);
         } catch (RuntimeException e) {
-            LOG.warn("Ignoring model '{}' version {}: {}; {}", modelId, model.version(), e.getMessage(),
-                    inForce == null ? "no model in force" : "keeping version " + inForce.version());
-            return false;
-        }
-        if (inForce != null && model.version() < inForce.version()) {
-            LOG.warn("Model '{}' went back from version {} to {}", modelId, inForce.version(), model.version());
+            rejectInvalid(source, "version " + model.version() + " does not compile: " + e.getMessage());
+            return Outcome.REJECTED;
         }
         compilations.incrementAndGet();
+        inForce = model;
         current = compiled;
-        LOG.info("Model '{}' version {} in force", modelId, model.version());
-        return true;
+        LOG.info("Model '{}' version {} in force (from {})", modelId, model.version(), source);
+        return Outcome.IN_FORCE;
+    }
+
+    /**
+     * Why there is no model in force, for "no model yet" answers: not published, or only invalid records seen
+     * (the last one with where and why).
+     */
+    String absence() {
+        String last = lastInvalid;
+        return last == null ? "model '" + modelId + "' not published"
+                : "no valid record of model '" + modelId + "': " + invalidRecords() + " invalid, the last at " + last;
+    }
+
+    /**
+     * True once (the first caller) while no model is in force: the scorer says so in one log line, not once per
+     * task.
+     */
+    boolean claimAbsenceReport() {
+        return current == null && absenceReported.compareAndSet(false, true);
     }
 }

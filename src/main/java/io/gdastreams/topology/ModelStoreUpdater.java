@@ -8,21 +8,19 @@ import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.processor.api.RecordMetadata;
 import org.apache.kafka.streams.state.KeyValueStore;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Maintains the scorer's global model store from the compacted model topic, on every instance. The topic is
- * read as raw bytes so that a malformed record is logged and ignored here instead of failing the global
- * thread; only models that compile reach the store and the compiled-model cache, so a bad record never
- * replaces the model in force. Kafka Streams also runs this processor when it rebuilds the store on start-up.
+ * read as raw bytes and parsed strictly here ({@link io.gdastreams.serde.ModelSerde}), so that a malformed record
+ * is counted and logged with its offset instead of failing the global thread; only the model that the
+ * {@link CompiledModelCache} puts in force reaches the store, so a bad, conflicting or older record never replaces
+ * the model in force, and a tombstone never deletes it.
  *
- * <p>Records for other model ids (one model topic may carry several models) are skipped. A tombstone is logged
- * and ignored: the last good model keeps serving until a new one is published.
+ * <p>Kafka Streams runs this processor again over the whole topic when it rebuilds the (in-memory) store at
+ * start-up, so a restarted scorer ends with the last valid model on the topic even when newer records under the
+ * key are invalid. Records for other model ids (one model topic may carry several models) are skipped.
  */
 final class ModelStoreUpdater implements Processor<String, byte[], Void, Void> {
-
-    private static final Logger LOG = LoggerFactory.getLogger(ModelStoreUpdater.class);
 
     private final CompiledModelCache cache;
     private final Deserializer<ModelParameters> deserializer = SerdeFactory.model().deserializer();
@@ -45,22 +43,33 @@ final class ModelStoreUpdater implements Processor<String, byte[], Void, Void> {
         if (key == null || !key.equals(cache.modelId())) {
             return;
         }
+        String source = source();
+        if (record.value() == null) {
+            cache.rejectInvalid(source, "tombstone (a model is never deleted; publish a new version instead)");
+            return;
+        }
+        ModelParameters model;
         try {
-            if (record.value() == null) {
-                LOG.warn("Ignoring tombstone for model '{}'; the model in force stays", key);
-                return;
-            }
-            ModelParameters model = deserializer.deserialize(
-                    context.recordMetadata().map(RecordMetadata::topic).orElse(null), record.value());
-            if (model == null) {
-                LOG.warn("Ignoring JSON null published as model '{}'", key);
-                return;
-            }
-            if (cache.offer(model)) {
+            model = deserializer.deserialize(context.recordMetadata().map(RecordMetadata::topic).orElse(null),
+                    record.value());
+        } catch (RuntimeException e) {
+            cache.rejectInvalid(source, String.valueOf(e.getMessage()));
+            return;
+        }
+        try {
+            if (cache.offer(model, source) == CompiledModelCache.Outcome.IN_FORCE) {
                 store.put(key, model);
             }
         } catch (RuntimeException e) {
-            LOG.warn("Ignoring unreadable record for model '{}': {}", key, e.getMessage());
+            // Not expected (the cache refuses bad models without throwing); never let it stop the global thread.
+            cache.rejectInvalid(source, "unexpected failure: " + e);
         }
+    }
+
+    /** "topic-partition offset N" of the record being processed. */
+    private String source() {
+        return context.recordMetadata()
+                .map(m -> m.topic() + "-" + m.partition() + " offset " + m.offset())
+                .orElse("an unknown offset");
     }
 }

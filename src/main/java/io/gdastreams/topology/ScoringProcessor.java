@@ -88,7 +88,8 @@ final class ScoringProcessor implements Processor<byte[], byte[], byte[], Object
 
     /**
      * The global store is complete before tasks start; if its model never went through the cache (a store kept
-     * across restarts without re-processing), compile it now rather than wait for the next model record.
+     * across restarts without re-processing), compile it now rather than wait for the next model record. If there
+     * is still no model, say so once, with the reason (nothing published, or only invalid records).
      */
     private void adoptStoredModel(ProcessorContext<byte[], Object> context) {
         if (cache.current().isPresent()) {
@@ -98,10 +99,15 @@ final class ScoringProcessor implements Processor<byte[], byte[], byte[], Object
             KeyValueStore<String, ModelParameters> models = context.getStateStore(ScoringTopology.MODEL_STORE);
             ModelParameters stored = models.get(settings.modelId());
             if (stored != null) {
-                cache.offer(stored);
+                cache.offer(stored, "the global store");
             }
         } catch (RuntimeException e) {
             LOG.warn("Cannot read model '{}' from the global store: {}", settings.modelId(), e.getMessage());
+        }
+        if (cache.claimAbsenceReport()) {
+            LOG.warn("No valid model to score with ({} on topic {}): unlabelled events are held, up to {} per input "
+                    + "partition, until a valid model is published", cache.absence(), settings.topics().model(),
+                    settings.maxPending());
         }
     }
 
@@ -142,12 +148,12 @@ final class ScoringProcessor implements Processor<byte[], byte[], byte[], Object
                     pendingCount++;
                     return;
                 } else if (record.value().length > MAX_HELD_VALUE_BYTES) {
-                    prediction = unscored(id, "no model yet (model '" + settings.modelId() + "' not published; an "
-                            + "event of " + record.value().length + " bytes is too large to hold, at most "
-                            + MAX_HELD_VALUE_BYTES + ")");
+                    prediction = unscored(id, "no model yet (" + cache.absence() + "; an event of "
+                            + record.value().length + " bytes is too large to hold, at most " + MAX_HELD_VALUE_BYTES
+                            + ")");
                 } else {
-                    prediction = unscored(id, "no model yet (model '" + settings.modelId() + "' not published; "
-                            + settings.maxPending() + " earlier events already held)");
+                    prediction = unscored(id, "no model yet (" + cache.absence() + "; " + settings.maxPending()
+                            + " earlier events already held)");
                 }
             }
         } catch (RuntimeException e) {

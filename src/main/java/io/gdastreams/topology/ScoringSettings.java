@@ -24,9 +24,12 @@ import java.util.OptionalDouble;
  * @param outputTopK           classes a prediction lists ({@code gda.output.top-k}): the most probable ones, the
  *                             rest summarised; 0 = every class up to {@link #MAX_OUTPUT_TOP_K}. The excluded map
  *                             is bounded the same way
+ * @param rejectOlderVersions  refuse a model whose version is lower than the one in force (see
+ *                             {@link CompiledModelCache}); false puts the latest record in force whatever its version
  */
 public record ScoringSettings(Topics topics, String modelId, FitOptions fitOptions, OptionalDouble outlierThreshold,
-                              int maxPending, Duration pendingCheckInterval, int maxFeatures, int outputTopK) {
+                              int maxPending, Duration pendingCheckInterval, int maxFeatures, int outputTopK,
+                              boolean rejectOlderVersions) {
 
     public static final int DEFAULT_MAX_PENDING = 10_000;
     public static final Duration DEFAULT_PENDING_CHECK_INTERVAL = Duration.ofSeconds(1);
@@ -69,11 +72,11 @@ public record ScoringSettings(Topics topics, String modelId, FitOptions fitOptio
         }
     }
 
-    /** The settings with the default feature bound and output listing. */
+    /** The settings with the default feature bound and output listing, older model versions rejected. */
     public ScoringSettings(Topics topics, String modelId, FitOptions fitOptions, OptionalDouble outlierThreshold,
                            int maxPending, Duration pendingCheckInterval) {
         this(topics, modelId, fitOptions, outlierThreshold, maxPending, pendingCheckInterval,
-                EventDecoder.DEFAULT_MAX_FEATURES, DEFAULT_OUTPUT_TOP_K);
+                EventDecoder.DEFAULT_MAX_FEATURES, DEFAULT_OUTPUT_TOP_K, true);
     }
 
     /** How many classes a prediction lists at most (in {@code probabilities}, and in {@code excluded}). */
@@ -81,7 +84,10 @@ public record ScoringSettings(Topics topics, String modelId, FitOptions fitOptio
         return outputTopK == 0 ? MAX_OUTPUT_TOP_K : outputTopK;
     }
 
-    /** Default topics, QDA with MLE divisors, no outlier flag, the default pending bound and check interval. */
+    /**
+     * Default topics, QDA with MLE divisors, no outlier flag, the default pending bound and check interval, older
+     * model versions rejected.
+     */
     public static ScoringSettings defaults(String modelId) {
         return new ScoringSettings(Topics.defaults(), modelId, FitOptions.defaults(), OptionalDouble.empty(),
                 DEFAULT_MAX_PENDING, DEFAULT_PENDING_CHECK_INTERVAL);
@@ -89,36 +95,41 @@ public record ScoringSettings(Topics topics, String modelId, FitOptions fitOptio
 
     public ScoringSettings withTopics(Topics value) {
         return new ScoringSettings(value, modelId, fitOptions, outlierThreshold, maxPending, pendingCheckInterval,
-                maxFeatures, outputTopK);
+                maxFeatures, outputTopK, rejectOlderVersions);
     }
 
     public ScoringSettings withFitOptions(FitOptions value) {
         return new ScoringSettings(topics, modelId, value, outlierThreshold, maxPending, pendingCheckInterval,
-                maxFeatures, outputTopK);
+                maxFeatures, outputTopK, rejectOlderVersions);
     }
 
     public ScoringSettings withOutlierThreshold(double value) {
         return new ScoringSettings(topics, modelId, fitOptions, OptionalDouble.of(value), maxPending,
-                pendingCheckInterval, maxFeatures, outputTopK);
+                pendingCheckInterval, maxFeatures, outputTopK, rejectOlderVersions);
     }
 
     public ScoringSettings withMaxPending(int value) {
         return new ScoringSettings(topics, modelId, fitOptions, outlierThreshold, value, pendingCheckInterval,
-                maxFeatures, outputTopK);
+                maxFeatures, outputTopK, rejectOlderVersions);
     }
 
     public ScoringSettings withPendingCheckInterval(Duration value) {
         return new ScoringSettings(topics, modelId, fitOptions, outlierThreshold, maxPending, value, maxFeatures,
-                outputTopK);
+                outputTopK, rejectOlderVersions);
     }
 
     public ScoringSettings withMaxFeatures(int value) {
         return new ScoringSettings(topics, modelId, fitOptions, outlierThreshold, maxPending, pendingCheckInterval,
-                value, outputTopK);
+                value, outputTopK, rejectOlderVersions);
     }
 
     public ScoringSettings withOutputTopK(int value) {
         return new ScoringSettings(topics, modelId, fitOptions, outlierThreshold, maxPending, pendingCheckInterval,
-                maxFeatures, value);
+                maxFeatures, value, rejectOlderVersions);
+    }
+
+    public ScoringSettings withRejectOlderVersions(boolean value) {
+        return new ScoringSettings(topics, modelId, fitOptions, outlierThreshold, maxPending, pendingCheckInterval,
+                maxFeatures, outputTopK, value);
     }
 }

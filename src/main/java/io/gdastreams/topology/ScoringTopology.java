@@ -21,7 +21,7 @@ import org.apache.kafka.streams.state.Stores;
  */
 public final class ScoringTopology {
 
-    /** Global store: model id → the model in force (only models that compiled). */
+    /** Global store: model id → the model in force (only models the compiled-model cache put in force). */
     public static final String MODEL_STORE = "scoring-model";
     /** Changelog-backed store of events held until the first model arrives (per task, sequence → event). */
     public static final String PENDING_STORE = "scoring-pending";
@@ -45,7 +45,8 @@ public final class ScoringTopology {
         Topics topics = settings.topics();
         Topology topology = new Topology();
         // The global store is kept in memory and rebuilt from the compacted topic on start-up, which runs every
-        // model record through the updater again, so the cache and the store can never disagree.
+        // model record through the updater again, so the cache and the store can never disagree, and a restarted
+        // scorer applies the same intake rules to the same records in the same order (same model in force).
         topology.addGlobalStore(
                 Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(MODEL_STORE), SerdeFactory.string(),
                         SerdeFactory.model()).withLoggingDisabled(),

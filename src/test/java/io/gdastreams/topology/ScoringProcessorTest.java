@@ -46,7 +46,7 @@ class ScoringProcessorTest {
         send(processor, context, 2, rows.get(100).features(Iris.FEATURES));
         assertTrue(context.forwarded().isEmpty(), "3 events fit a bound of 3: all held, none answered yet");
 
-        cache.offer(irisModel(1));
+        cache.offer(irisModel(1), "test");
         var punctuators = context.scheduledPunctuators();
         punctuators.get(punctuators.size() - 1).getPunctuator().punctuate(1_000L);
         List<Prediction> out = context.forwarded().stream().map(f -> (Prediction) f.record().value()).toList();

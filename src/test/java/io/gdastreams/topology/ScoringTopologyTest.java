@@ -466,6 +466,8 @@ class ScoringTopologyTest {
             assertEquals(1L, out.get(0).value.modelVersion());
             assertEquals(3, out.get(0).value.probabilities().size());
             assertEquals(1, h.cache.compilations(), "bad records never replace the compiled model");
+            assertEquals(7, h.cache.invalidRecords(), "every bad record under the model's key is counted (the ones "
+                    + "under no key or another model's key belong to no model of this scorer)");
         }
     }
 }

@@ -1,0 +1,120 @@
+package io.gdastreams.serde;
+
+import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonMappingException;
+import com.fasterxml.jackson.databind.ObjectReader;
+import io.gdastreams.model.ClassParameters;
+import io.gdastreams.model.ModelParameters;
+import java.io.IOException;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.common.errors.SerializationException;
+import org.apache.kafka.common.serialization.Deserializer;
+import org.apache.kafka.common.serialization.Serde;
+import org.apache.kafka.common.serialization.Serializer;
+
+/**
+ * Serde of the model record. Reading is strict because a scorer takes whatever record it reads as the model to
+ * score with, and anyone who can write to the model topic can put a record there: a value Jackson would quietly
+ * convert ({@code "version": "3"}, {@code 1.5} read as 1, a missing field read as 0 or null) is refused with the
+ * reason instead. On top of the JSON types ({@link Json#strictMapper()}), a record must have no null element, a
+ * version of at least 1 (the trainer's first version) and no negative count or offset. Whether the numbers make a
+ * model (dimensions, symmetry, finite values) is the scorer's check when it compiles the model.
+ *
+ * <p>A null value (a tombstone) reads as null; the JSON literal {@code null} is invalid.
+ */
+public final class ModelSerde implements Serde<ModelParameters> {
+
+    private final JsonSerde<ModelParameters> json = new JsonSerde<>(ModelParameters.class, Json.strictMapper());
+    private final ObjectReader reader = Json.strictMapper().readerFor(ModelParameters.class);
+
+    @Override
+    public Serializer<ModelParameters> serializer() {
+        return json.serializer();
+    }
+
+    @Override
+    public Deserializer<ModelParameters> deserializer() {
+        return (topic, bytes) -> {
+            if (bytes == null) {
+                return null;
+            }
+            ModelParameters model;
+            try {
+                model = reader.readValue(bytes);
+            } catch (IOException e) {
+                throw new SerializationException("invalid model record from topic " + topic + ": " + describe(e), e);
+            }
+            String problem = model == null ? "the value is JSON null" : problem(model);
+            if (problem != null) {
+                throw new SerializationException("invalid model record from topic " + topic + ": " + problem);
+            }
+            return model;
+        };
+    }
+
+    /**
+     * One line: the field (as a JSON path) or the position, then Jackson's message without its multi-line
+     * location and reference chain (this text is logged and can end up in "no model yet" answers).
+     */
+    static String describe(IOException e) {
+        if (!(e instanceof JsonProcessingException parse)) {
+            return e.toString();
+        }
+        // Jackson suggests enabling coercion ("but might if coercion ... was enabled"): not an option here.
+        String message = String.valueOf(parse.getOriginalMessage()).lines().findFirst().orElse("")
+                .replaceFirst(" \\(but (might|could) if coercion[^)]*\\)$", "");
+        if (parse instanceof JsonMappingException mapping && !mapping.getPath().isEmpty()) {
+            StringBuilder path = new StringBuilder("$");
+            for (JsonMappingException.Reference step : mapping.getPath()) {
+                path.append(step.getFieldName() != null ? "." + step.getFieldName() : "[" + step.getIndex() + "]");
+            }
+            return path + ": " + message;
+        }
+        JsonLocation location = parse.getLocation();
+        return location == null ? message
+                : "line " + location.getLineNr() + ", column " + location.getColumnNr() + ": " + message;
+    }
+
+    /** What makes a parsed record unusable as a model, or null. */
+    static String problem(ModelParameters model) {
+        if (model.version() < 1) {
+            return "version " + model.version() + " < 1";
+        }
+        if (model.totalCount() < 0) {
+            return "negative totalCount " + model.totalCount();
+        }
+        if (model.features().contains(null)) {
+            return "null feature name";
+        }
+        String classes = classesProblem(model.classes());
+        if (classes != null) {
+            return classes;
+        }
+        for (Map.Entry<String, Long> source : model.sources().entrySet()) {
+            if (source.getValue() == null || source.getValue() < 0) {
+                return "sources: offset of partition '" + source.getKey() + "' is " + source.getValue();
+            }
+        }
+        return null;
+    }
+
+    private static String classesProblem(List<ClassParameters> classes) {
+        for (int k = 0; k < classes.size(); k++) {
+            ClassParameters c = classes.get(k);
+            if (c == null) {
+                return "class " + k + " is null";
+            }
+            if (c.count() < 0) {
+                return "class '" + c.label() + "': negative count " + c.count();
+            }
+            for (double[] row : c.covariance()) {
+                if (row == null) {
+                    return "class '" + c.label() + "': null covariance row";
+                }
+            }
+        }
+        return null;
+    }
+}

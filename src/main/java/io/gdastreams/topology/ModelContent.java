@@ -1,0 +1,58 @@
+package io.gdastreams.topology;
+
+import io.gdastreams.model.ClassParameters;
+import io.gdastreams.model.ModelParameters;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * Whether two records of one model version carry the same model. Everything a scorer or a reader of the lineage
+ * uses counts (features, counts, priors, means, covariances, sources), compared exactly: both sides were read
+ * from JSON, and the same number text reads as the same double. {@code updatedAt} does not count: it records
+ * when a version was published, so publishing the same version again later is still the same model.
+ */
+final class ModelContent {
+
+    private ModelContent() {
+    }
+
+    /** The first difference between {@code a} and {@code b} (same model id and version), or null when none. */
+    static String difference(ModelParameters a, ModelParameters b) {
+        if (!a.features().equals(b.features())) {
+            return "features " + a.features() + " vs " + b.features();
+        }
+        if (a.totalCount() != b.totalCount()) {
+            return "totalCount " + a.totalCount() + " vs " + b.totalCount();
+        }
+        if (!a.sources().equals(b.sources())) {
+            return "sources " + a.sources() + " vs " + b.sources();
+        }
+        return classesDifference(a.classes(), b.classes());
+    }
+
+    private static String classesDifference(List<ClassParameters> a, List<ClassParameters> b) {
+        if (a.size() != b.size()) {
+            return a.size() + " classes vs " + b.size();
+        }
+        for (int k = 0; k < a.size(); k++) {
+            ClassParameters x = a.get(k);
+            ClassParameters y = b.get(k);
+            if (!x.label().equals(y.label())) {
+                return "class " + k + " is '" + x.label() + "' vs '" + y.label() + "'";
+            }
+            if (x.count() != y.count()) {
+                return "class '" + x.label() + "': count " + x.count() + " vs " + y.count();
+            }
+            if (Double.compare(x.prior(), y.prior()) != 0) {
+                return "class '" + x.label() + "': prior " + x.prior() + " vs " + y.prior();
+            }
+            if (!Arrays.equals(x.mean(), y.mean())) {
+                return "class '" + x.label() + "': mean differs";
+            }
+            if (!Arrays.deepEquals(x.covariance(), y.covariance())) {
+                return "class '" + x.label() + "': covariance differs";
+            }
+        }
+        return null;
+    }
+}

@@ -1,0 +1,234 @@
+package io.gdastreams.reliability;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.gdastreams.app.TopicProvisioner;
+import io.gdastreams.fixtures.Iris;
+import io.gdastreams.fixtures.LabelledRow;
+import io.gdastreams.it.KafkaBroker;
+import io.gdastreams.model.ModelParameters;
+import io.gdastreams.model.Prediction;
+import io.gdastreams.serde.Json;
+import io.gdastreams.serde.SerdeFactory;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import io.gdastreams.it.KafkaBrokerExtension;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * How long a clean restart of {@code train} and {@code score} stalls: the product's own command in a JVM of its
+ * own, events flowing, SIGTERM, start again, and the time from the restart until an event produced after it has
+ * had its effect (for the trainer: a published model whose lineage covers the event; for the scorer: the event's
+ * prediction). The budget covers a new JVM, Kafka Streams start-up, the group rebalance and the first publish.
+ *
+ * <p>The shared test broker sets {@code group.initial.rebalance.delay.ms=0}. A production broker (3 s by default)
+ * adds that delay when the restarted instance was the group's only member: it rejoins an empty group, and the
+ * coordinator waits that long before the first assignment (docs/CLI.md, "Restart and shutdown").
+ */
+@ExtendWith(KafkaBrokerExtension.class)
+class RestartLatencyIT {
+
+    /** What an operator may expect from a clean restart, new JVM included (the requirement). */
+    private static final Duration RESTART_BUDGET = Duration.ofSeconds(10);
+    /** Restarts measured per service. */
+    private static final int RESTARTS = 2;
+    /**
+     * How long to wait for progress before giving up: far beyond the budget, so that a slow restart is measured
+     * (and reported) rather than cut short; before leaving the group on close, restarts took 30-75 s.
+     */
+    private static final Duration PROGRESS_TIMEOUT = Duration.ofSeconds(150);
+    private static final Duration FIRST_START_TIMEOUT = Duration.ofSeconds(120);
+    /** One event per partition every 4 x 25 ms: a steady trickle, not a load test. */
+    private static final Duration PACE = Duration.ofMillis(25);
+    private static final int PARTITIONS = 4;
+    private static final String MODEL_ID = "restart";
+
+    @TempDir
+    Path dir;
+
+    /** Topic names of one test, created on the broker (the model topic compacted, as the product creates it). */
+    private record Names(String app, String labelled, String unlabelled, String model, String predictions,
+                         String deadLetters) {
+
+        static Names create(KafkaBroker broker, String prefix) {
+            Names names = new Names(KafkaBroker.uniqueName(prefix), KafkaBroker.uniqueName("labelled"),
+                    KafkaBroker.uniqueName("unlabelled"), KafkaBroker.uniqueName("model"),
+                    KafkaBroker.uniqueName("predictions"), KafkaBroker.uniqueName("dead-letters"));
+            List<NewTopic> topics = List.of(new NewTopic(names.labelled, PARTITIONS, (short) 1),
+                    new NewTopic(names.unlabelled, PARTITIONS, (short) 1),
+                    new NewTopic(names.model, 1, (short) 1).configs(Map.of("cleanup.policy", "compact")),
+                    new NewTopic(names.predictions, PARTITIONS, (short) 1),
+                    new NewTopic(names.deadLetters, PARTITIONS, (short) 1));
+            try {
+                broker.admin().createTopics(topics).all().get();
+            } catch (Exception e) {
+                throw new IllegalStateException("cannot create topics", e);
+            }
+            TopicProvisioner.awaitServed(broker.admin(),
+                    topics.stream().map(NewTopic::name).toList());
+            return names;
+        }
+    }
+
+    /**
+     * The configuration file both commands read: names, the broker and the state directory, plus {@code extra}
+     * (e.g. a static membership id); everything else is the product's default.
+     */
+    private Path config(KafkaBroker broker, Names names, Map<String, String> extra) throws IOException {
+        Map<String, String> settings = new LinkedHashMap<>();
+        settings.put("bootstrap.servers", broker.bootstrapServers());
+        settings.put("gda.application.id", names.app());
+        settings.put("gda.model.id", MODEL_ID);
+        settings.put("gda.features", String.join(",", Iris.FEATURES));
+        settings.put("gda.topic.labelled", names.labelled());
+        settings.put("gda.topic.unlabelled", names.unlabelled());
+        settings.put("gda.topic.model", names.model());
+        settings.put("gda.topic.predictions", names.predictions());
+        settings.put("gda.topic.dead-letters", names.deadLetters());
+        settings.put("state.dir", dir.resolve("state").toString());
+        settings.putAll(extra);
+        Path file = dir.resolve("app.properties");
+        Files.writeString(file, settings.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue())
+                .collect(Collectors.joining("\n", "", "\n")));
+        return file;
+    }
+
+    private static EventFlow.Event labelled(long i) {
+        LabelledRow row = Iris.rows().get((int) (i % Iris.rows().size()));
+        String id = "l" + i;
+        return new EventFlow.Event(id, id.getBytes(StandardCharsets.UTF_8), HostileRecords.validEvent(row.x(),
+                row.label()));
+    }
+
+    private static EventFlow.Event unlabelled(long i) {
+        LabelledRow row = Iris.rows().get((int) ((i * 37) % Iris.rows().size()));
+        String id = "u" + i;
+        try {
+            return new EventFlow.Event(id, id.getBytes(StandardCharsets.UTF_8), Json.mapper().writeValueAsBytes(
+                    Map.of("id", id, "features", row.features(Iris.FEATURES))));
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** A published model whose lineage includes {@code event}. */
+    private static boolean covers(ModelParameters model, EventFlow.Sent event) {
+        Long next = model.sources().get(Integer.toString(event.partition()));
+        return next != null && next > event.offset();
+    }
+
+    private static Runnable failIfDead(ServiceProcess service) {
+        return () -> {
+            if (!service.isAlive()) {
+                throw new AssertionError("the service exited\n" + service.tails(40));
+            }
+        };
+    }
+
+    private static void report(String service, List<Duration> stops, List<Duration> restarts) {
+        System.out.printf("RestartLatencyIT %s: SIGTERM to exit %s; restart to progress %s (budget %d ms)%n",
+                service, millis(stops), millis(restarts), RESTART_BUDGET.toMillis());
+    }
+
+    private static String millis(List<Duration> durations) {
+        return durations.stream().map(d -> d.toMillis() + " ms").collect(Collectors.joining(", ", "[", "]"));
+    }
+
+    private static void assertWithinBudget(String service, List<Duration> restarts, ServiceProcess process) {
+        for (Duration restart : restarts) {
+            assertTrue(restart.compareTo(RESTART_BUDGET) < 0, () -> service + " restarts took " + millis(restarts)
+                    + ", budget " + RESTART_BUDGET.toMillis() + " ms\n" + process.tails(60));
+        }
+    }
+
+    @Test
+    void shouldPublishAModelWithAnEventProducedAfterARestartWithinTheBudget(KafkaBroker broker) throws IOException {
+        Names names = Names.create(broker, "restart-train");
+        Path config = config(broker, names, Map.of());
+        List<Duration> stops = new ArrayList<>();
+        List<Duration> restarts = new ArrayList<>();
+        try (TopicWatch<ModelParameters> models = new TopicWatch<>(broker, names.model(),
+                SerdeFactory.model().deserializer());
+             EventFlow flow = new EventFlow(broker, names.labelled(), PARTITIONS, PACE, RestartLatencyIT::labelled);
+             ServiceProcess trainer = new ServiceProcess("train", List.of("train", "--config", config.toString()),
+                     dir.resolve("logs"))) {
+            flow.start();
+            long started = System.nanoTime();
+            trainer.start();
+            EventFlow.Sent first = flow.firstSentAtOrAfter(started, FIRST_START_TIMEOUT);
+            models.awaitFirst("a first model", started, m -> covers(m, first), FIRST_START_TIMEOUT,
+                    failIfDead(trainer));
+            for (int r = 0; r < RESTARTS; r++) {
+                stops.add(trainer.terminate());
+                long restart = System.nanoTime();
+                trainer.start();
+                EventFlow.Sent next = flow.firstSentAtOrAfter(restart, PROGRESS_TIMEOUT);
+                TopicWatch.Seen<ModelParameters> model = models.awaitFirst("a model covering " + next, restart,
+                        m -> covers(m, next), PROGRESS_TIMEOUT, failIfDead(trainer));
+                restarts.add(Duration.ofNanos(model.seenAtNanos() - restart));
+            }
+            report("train", stops, restarts);
+            assertWithinBudget("train", restarts, trainer);
+        }
+    }
+
+    /**
+     * As a dynamic member (the default: leaves the group on SIGTERM) and as a static one ({@code group.instance.id}
+     * set: stays in the group, and the restart takes its partitions back without a rebalance).
+     */
+    @ParameterizedTest(name = "static membership: {0}")
+    @ValueSource(booleans = {false, true})
+    void shouldScoreAnEventProducedAfterARestartWithinTheBudget(boolean staticMember, KafkaBroker broker)
+            throws Exception {
+        Names names = Names.create(broker, "restart-score");
+        Path config = config(broker, names, staticMember ? Map.of("group.instance.id", names.app() + "-scorer-1")
+                : Map.of());
+        String service = staticMember ? "score (static member)" : "score";
+        try (KafkaProducer<byte[], byte[]> producer = broker.producer()) {
+            producer.send(new ProducerRecord<>(names.model(), MODEL_ID.getBytes(StandardCharsets.UTF_8),
+                    SerdeFactory.model().serializer().serialize(names.model(),
+                            Iris.model(MODEL_ID, 1, Iris.rows())))).get();
+        }
+        List<Duration> stops = new ArrayList<>();
+        List<Duration> restarts = new ArrayList<>();
+        try (TopicWatch<Prediction> predictions = new TopicWatch<>(broker, names.predictions(),
+                SerdeFactory.prediction().deserializer());
+             EventFlow flow = new EventFlow(broker, names.unlabelled(), PARTITIONS, PACE,
+                     RestartLatencyIT::unlabelled);
+             ServiceProcess scorer = new ServiceProcess("score", List.of("score", "--config", config.toString()),
+                     dir.resolve("logs"))) {
+            flow.start();
+            long started = System.nanoTime();
+            scorer.start();
+            EventFlow.Sent first = flow.firstSentAtOrAfter(started, FIRST_START_TIMEOUT);
+            predictions.awaitFirst("a first prediction", started, p -> first.id().equals(p.id()),
+                    FIRST_START_TIMEOUT, failIfDead(scorer));
+            for (int r = 0; r < RESTARTS; r++) {
+                stops.add(scorer.terminate());
+                long restart = System.nanoTime();
+                scorer.start();
+                EventFlow.Sent next = flow.firstSentAtOrAfter(restart, PROGRESS_TIMEOUT);
+                TopicWatch.Seen<Prediction> prediction = predictions.awaitFirst("the prediction of " + next,
+                        restart, p -> next.id().equals(p.id()), PROGRESS_TIMEOUT, failIfDead(scorer));
+                restarts.add(Duration.ofNanos(prediction.seenAtNanos() - restart));
+            }
+            report(service, stops, restarts);
+            assertWithinBudget(service, restarts, scorer);
+        }
+    }
+}
