@@ -93,8 +93,11 @@ final class ModelCombiner implements Processor<String, byte[], String, TrainingO
     private boolean pending;
     /** Wall clock of this incarnation's last publish; NEVER after a (re)start, so a pending publish goes at once. */
     private long lastPublishMs;
-    /** Bytes of the last published model (null before the first). */
-    private byte[] lastModel;
+    /** The last published model with its exact bytes (null before the first). */
+    private PublishedModel lastPublished;
+    /** The newest record on the model topic as last read, and its decoding (decoded once per record). */
+    private byte[] topicRecord;
+    private Optional<PublishedModel> topicModel = Optional.empty();
     /** Publish the current statistics again at the first check after a (re)start. */
     private boolean republishAtStart;
     /** The last reason logged for holding or not re-publishing, so that a waiting state is logged once. */
@@ -177,7 +180,7 @@ final class ModelCombiner implements Processor<String, byte[], String, TrainingO
 
     /** Publishes the merged model; false when there is nothing to publish yet or it must wait for a partition. */
     private boolean publish(long now) {
-        Optional<PublishedModel> latest = PublishedModel.parse(settings.modelId(), onTopic.get(settings.modelId()));
+        Optional<PublishedModel> latest = latestOnTopic();
         long newVersion = Math.max(version, latest.map(PublishedModel::version).orElse(0L)) + 1;
         Set<String> leftOut = new TreeSet<>();
         ModelParameters model = combine(newVersion, leftOut);
@@ -188,7 +191,10 @@ final class ModelCombiner implements Processor<String, byte[], String, TrainingO
         byte[] bytes = modelSerializer.serialize(null, model);
         // The partition tasks refuse new classes beyond ModelSizeBound, but tasks adding different classes within
         // one interval can still overshoot together: leave out the newest classes rather than fail to publish.
-        Set<String> publishedLabels = labelsOf(lastModel);
+        Set<String> publishedLabels = new HashSet<>();
+        if (lastPublished != null) {
+            lastPublished.model().classes().forEach(c -> publishedLabels.add(c.label()));
+        }
         while (bytes.length > settings.maxModelBytes()) {
             Optional<String> newest = model.classes().stream().map(ClassParameters::label)
                     .filter(label -> !publishedLabels.contains(label)).reduce((a, b) -> b);
@@ -205,7 +211,7 @@ final class ModelCombiner implements Processor<String, byte[], String, TrainingO
             LOG.error("Classes {} are left out of version {} of model '{}': with them it would exceed the record limit"
                     + " of {} bytes", leftOut, newVersion, settings.modelId(), settings.maxModelBytes());
         }
-        String hold = checks.holdReason(checks.references(lastModel, version, latest), model);
+        String hold = checks.holdReason(checks.references(lastPublished, latest), model);
         if (hold != null) {
             notice(hold);
             return false;
@@ -213,7 +219,7 @@ final class ModelCombiner implements Processor<String, byte[], String, TrainingO
         pending = false;
         version = model.version();
         published = model.sources();
-        lastModel = bytes;
+        lastPublished = new PublishedModel(model, bytes);
         lastPublishMs = now;
         lastNotice = null;
         store.put(VERSION_KEY, ByteBuffer.allocate(Long.BYTES).putLong(version).array());
@@ -234,12 +240,12 @@ final class ModelCombiner implements Processor<String, byte[], String, TrainingO
         boolean started = republishAtStart;
         republishAtStart = false;
         // Right after a publish the global store may not have read it back yet: give it an interval.
-        if (lastModel == null
+        if (lastPublished == null
                 || (!started && lastPublishMs != NEVER && now - lastPublishMs < settings.publishInterval().toMillis())) {
             return;
         }
         PublicationChecks.TopicVerdict verdict = started ? new PublicationChecks.TopicVerdict("the trainer started", null)
-                : checks.judgeTopic(onTopic.get(settings.modelId()), lastModel, version);
+                : checks.judgeTopic(topicRecordNow(), latestOnTopic(), lastPublished);
         if (verdict.conflict() != null) {
             notice(verdict.conflict());
         }
@@ -275,13 +281,18 @@ final class ModelCombiner implements Processor<String, byte[], String, TrainingO
         return null;
     }
 
-    private static Set<String> labelsOf(byte[] modelBytes) {
-        Set<String> labels = new HashSet<>();
-        if (modelBytes != null) {
-            SerdeFactory.model().deserializer().deserialize(null, modelBytes).classes()
-                    .forEach(c -> labels.add(c.label()));
+    private byte[] topicRecordNow() {
+        return onTopic.get(settings.modelId());
+    }
+
+    /** The newest record on the model topic as a model; decoded again only when the record changes. */
+    private Optional<PublishedModel> latestOnTopic() {
+        byte[] record = topicRecordNow();
+        if (record != topicRecord) { // the global store hands out the stored array: identity means unchanged
+            topicRecord = record;
+            topicModel = PublishedModel.parse(settings.modelId(), record);
         }
-        return labels;
+        return topicModel;
     }
 
     /** The merge of the kept snapshots, without the classes in {@code leftOut} (priors over the rest). */
@@ -328,7 +339,7 @@ final class ModelCombiner implements Processor<String, byte[], String, TrainingO
         schema = settings.features().isEmpty() ? null : settings.features();
         version = 0;
         published = Map.of();
-        lastModel = null;
+        lastPublished = null;
         List<KeyValue<String, byte[]>> entries = new ArrayList<>();
         try (KeyValueIterator<String, byte[]> all = store.all()) {
             all.forEachRemaining(entries::add);
@@ -340,7 +351,8 @@ final class ModelCombiner implements Processor<String, byte[], String, TrainingO
                 } else if (entry.key.equals(PUBLISHED_KEY)) {
                     published = decodeSources(entry.value);
                 } else if (entry.key.equals(MODEL_KEY)) {
-                    lastModel = entry.value;
+                    lastPublished = PublishedModel.parse(settings.modelId(), entry.value).orElseThrow(
+                            () -> new IllegalArgumentException("not a valid model"));
                 } else if (entry.key.equals(SCHEMA_KEY)) {
                     if (settings.features().isEmpty()) {
                         schema = Json.stringList(entry.value);

@@ -25,10 +25,12 @@ record PublicationChecks(String modelId, String applicationId) {
      * application published it and it is newer (the trainer's own store lost it: exactly the case to catch).
      * Another application's lineage is not this trainer's to compare.
      */
-    List<PublishedModel> references(byte[] lastModel, long lastVersion, Optional<PublishedModel> latest) {
+    List<PublishedModel> references(PublishedModel last, Optional<PublishedModel> latest) {
         List<PublishedModel> references = new ArrayList<>(2);
-        PublishedModel.parse(modelId, lastModel).ifPresent(references::add);
-        latest.filter(m -> m.publishedBy(applicationId) && (lastModel == null || m.version() > lastVersion))
+        if (last != null) {
+            references.add(last);
+        }
+        latest.filter(m -> m.publishedBy(applicationId) && (last == null || m.version() > last.version()))
                 .ifPresent(references::add);
         return references;
     }
@@ -57,20 +59,20 @@ record PublicationChecks(String modelId, String applicationId) {
     }
 
     /**
-     * Whether the newest record under the model id ({@code record}, null if none) still is this trainer's last
-     * model ({@code lastModel}, version {@code lastVersion}): garbage, a tombstone, nothing, or another content of
-     * this application at or above that version ask for a new version; another application's model is a conflict
-     * to report, not to answer.
+     * Whether the newest record under the model id ({@code record}, null if none; {@code latest} its decoding) still
+     * is this trainer's {@code last} model: garbage, a tombstone, nothing, or another content of this application
+     * at or above its version ask for a new version; another application's model is a conflict to report, not to
+     * answer.
      */
-    TopicVerdict judgeTopic(byte[] record, byte[] lastModel, long lastVersion) {
-        Optional<PublishedModel> latest = PublishedModel.parse(modelId, record);
+    TopicVerdict judgeTopic(byte[] record, Optional<PublishedModel> latest, PublishedModel last) {
+        long lastVersion = last.version();
         if (latest.isEmpty()) {
             return new TopicVerdict(record == null ? "the model topic holds no record for it"
                     : record.length == 0 ? "the model topic holds a tombstone for it"
                     : "the newest record for it on the model topic is not a valid model", null);
         }
         PublishedModel newest = latest.get();
-        if (newest.version() < lastVersion || (newest.version() == lastVersion && newest.sameBytes(lastModel))) {
+        if (newest.version() < lastVersion || (newest.version() == lastVersion && newest.sameBytes(last.bytes()))) {
             return TopicVerdict.FINE; // its own last model, or not read back yet
         }
         if (newest.publishedBy(applicationId)) {
