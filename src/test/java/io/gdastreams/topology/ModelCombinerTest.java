@@ -2,6 +2,7 @@ package io.gdastreams.topology;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.gdastreams.math.RunningGaussian;
@@ -149,6 +150,64 @@ class ModelCombinerTest {
         assertEquals(before.sources(), again.sources());
         assertEquals(before.totalCount(), again.totalCount());
         assertArrayEquals(before.classes().get(0).mean(), again.classes().get(0).mean(), 0.0);
+    }
+
+    @Test
+    void shouldStopRatherThanPublishAModelWhoseCountWentBack() {
+        MockProcessorContext<String, TrainingOutput> context = context();
+        TrainingSettings settings = TrainingSettings.defaults(Topics.defaults()).withModelId("m");
+        List<String> features = List.of("a", "b");
+        ModelCombiner combiner = new ModelCombiner(settings);
+        combiner.init(context);
+        context.setRecordMetadata(PARTIALS, 0, 0);
+        combiner.process(new Record<>("m", encode(snapshot(0, features, new double[][] {{1, 2}, {3, 6}})), 0L));
+        assertEquals(List.of(2L), models(context).stream().map(ModelParameters::totalCount).toList());
+
+        // Partition 0 later claims 3 records read, only 1 of them in its statistics: 2 events were lost.
+        RunningGaussian one = new RunningGaussian(2);
+        one.update(new double[] {1, 2});
+        TreeMap<String, RunningGaussian> classes = new TreeMap<>();
+        classes.put("x", one);
+        byte[] shrunk = encode(new PartialSnapshot("m", new PartitionProgress(0, 3, 1, 2, features), classes));
+        context.setCurrentSystemTimeMs(5000);
+        context.setRecordMetadata(PARTIALS, 0, 1);
+
+        TrainingStateException e = assertThrows(TrainingStateException.class,
+                () -> combiner.process(new Record<>("m", shrunk, 5000L)));
+        assertTrue(e.getMessage().contains("the total count would go back from 2 (version 1) to 1"), e.getMessage());
+    }
+
+    @Test
+    void shouldWaitForAPartitionTheLastModelHadInsteadOfPublishingWithoutIt() {
+        MockProcessorContext<String, TrainingOutput> context = context();
+        KeyValueStore<String, byte[]> store = context.getStateStore(TrainingTopology.COMBINER_STORE);
+        TrainingSettings settings = TrainingSettings.defaults(Topics.defaults()).withModelId("m");
+        List<String> features = List.of("a", "b");
+        ModelCombiner combiner = new ModelCombiner(settings);
+        combiner.init(context);
+        context.setRecordMetadata(PARTIALS, 0, 0);
+        combiner.process(new Record<>("m", encode(snapshot(0, features, new double[][] {{1, 2}})), 0L));
+        context.setCurrentSystemTimeMs(5000);
+        context.setRecordMetadata(PARTIALS, 0, 1);
+        combiner.process(new Record<>("m", encode(snapshot(1, features, new double[][] {{3, 4}})), 5000L));
+        assertEquals(Map.of("0", 1L, "1", 1L), models(context).get(1).sources());
+
+        store.delete("partial:1"); // partition 1's snapshot is gone (damaged and discarded, say)
+        context.resetForwards();
+        ModelCombiner restarted = new ModelCombiner(settings);
+        restarted.init(context);
+        context.setCurrentSystemTimeMs(10_000);
+        context.setRecordMetadata(PARTIALS, 0, 2);
+        restarted.process(new Record<>("m", encode(snapshot(0, features, new double[][] {{1, 2}, {5, 6}})), 10_000L));
+        assertTrue(models(context).isEmpty(), "no model without partition 1, which version 2 absorbed");
+
+        context.setCurrentSystemTimeMs(15_000);
+        context.setRecordMetadata(PARTIALS, 0, 3);
+        restarted.process(new Record<>("m", encode(snapshot(1, features, new double[][] {{3, 4}, {7, 8}})), 15_000L));
+        List<ModelParameters> after = models(context);
+        assertEquals(1, after.size());
+        assertEquals(Map.of("0", 2L, "1", 2L), after.get(0).sources());
+        assertEquals(3, after.get(0).version());
     }
 
     @Test
