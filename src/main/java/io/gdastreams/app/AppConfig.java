@@ -178,6 +178,16 @@ public final class AppConfig {
         return new AppConfig(newValues, newOrigins, kafka);
     }
 
+    /** A copy with any key set: an application key (unknown ones are an error, as in the file) or a Kafka key. */
+    public AppConfig set(String name, String value, String origin) {
+        if (name.startsWith(GDA_PREFIX)) {
+            ConfigKey key = ConfigKey.byKey(name).orElseThrow(() -> new ConfigException(
+                    "unknown key " + name + " in " + origin + " (known application keys: " + knownKeys() + ")"));
+            return with(key, value, origin);
+        }
+        return withKafka(name, value.trim());
+    }
+
     /** A copy with one Kafka key set (e.g. {@code bootstrap.servers} from {@code --bootstrap-servers}). */
     public AppConfig withKafka(String name, String value) {
         if (name.startsWith(GDA_PREFIX)) {

@@ -1,10 +1,15 @@
 package io.gdastreams.app;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import picocli.CommandLine.Option;
 
-/** The options every command that talks to a cluster shares: the config file and the bootstrap servers. */
+/**
+ * The options every command that talks to a cluster shares: the config file, keys set on the command line and the
+ * bootstrap servers.
+ */
 final class ConfigOptions {
 
     @Option(names = "--config", paramLabel = "FILE",
@@ -15,9 +20,20 @@ final class ConfigOptions {
             description = "Kafka cluster to use (overrides bootstrap.servers).")
     String bootstrapServers;
 
-    /** Defaults < file < environment < command line. */
+    @Option(names = "--set", paramLabel = "KEY=VALUE",
+            description = "Set any key (gda.* or Kafka Streams) above the file and the environment; repeatable.")
+    List<String> settings = new ArrayList<>();
+
+    /** Defaults < file < environment < --set < --bootstrap-servers. */
     AppConfig load(Map<String, String> environment) {
         AppConfig config = AppConfig.load(configFile, environment);
+        for (String setting : settings) {
+            int equals = setting.indexOf('=');
+            if (equals <= 0) {
+                throw new UserError("--set " + setting + ": expected KEY=VALUE");
+            }
+            config = config.set(setting.substring(0, equals).trim(), setting.substring(equals + 1), "--set");
+        }
         if (bootstrapServers != null) {
             if (bootstrapServers.isBlank()) {
                 throw new UserError("--bootstrap-servers is empty");
