@@ -26,7 +26,7 @@ final class ScoreCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         AppConfig config = configOptions.load(main.environment());
-        return ServiceRunner.run("scoring", ScoringTopology.build(config.scoringSettings()), config,
+        return ServiceRunner.run("scoring", () -> ScoringTopology.build(config.scoringSettings()), config,
                 spec.commandLine().getOut());
     }
 }

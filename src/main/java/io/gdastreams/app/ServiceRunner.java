@@ -4,6 +4,8 @@ import java.io.PrintWriter;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.Topology;
@@ -15,10 +17,18 @@ import org.apache.kafka.streams.Topology;
  */
 final class ServiceRunner {
 
+    /**
+     * How often a trainer whose state came back behind its published lineage rebuilds it from the changelog topics
+     * (a clean restart: local state deleted, every store restored) before it gives up. Kafka Streams 4.3.1 was seen
+     * to revive tasks with empty stores after repeated long broker outages (docs/RELIABILITY.md); a full restore
+     * from the changelog is the recovery, and the lineage check judges it again.
+     */
+    static final int MAX_STATE_REBUILDS = 3;
+
     private ServiceRunner() {
     }
 
-    static int run(String role, Topology topology, AppConfig config, PrintWriter out) {
+    static int run(String role, Supplier<Topology> topology, AppConfig config, PrintWriter out) {
         String bootstrap = config.bootstrapServers();
         StartupWarnings.emit(config, role, out);
         if (config.createTopics()) {
@@ -29,29 +39,51 @@ final class ServiceRunner {
         var properties = config.streamsProperties(role);
         CountDownLatch stopped = new CountDownLatch(1);
         AtomicBoolean interrupted = new AtomicBoolean();
-        StreamsApp app = new StreamsApp(role, topology, properties, StreamsApp.OnThreadFailure.REPLACE_THREAD);
+        AtomicReference<StreamsApp> app = new AtomicReference<>(
+                new StreamsApp(role, topology.get(), properties, StreamsApp.OnThreadFailure.REPLACE_THREAD));
         Thread hook = new Thread(() -> {
             interrupted.set(true);
             out.println(role + ": stopping");
             out.flush();
-            app.close();
+            synchronized (app) {
+                app.get().close();
+            }
             stopped.countDown();
         }, role + "-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
-        app.start();
+        app.get().start();
         out.printf("%s: running as application %s against %s (model '%s'); Ctrl-C stops%n", role,
                 StreamsApp.applicationId(properties), bootstrap, config.modelId());
         out.flush();
+        int rebuilds = 0;
         try {
             while (!stopped.await(1, TimeUnit.SECONDS)) {
-                KafkaStreams.State state = app.state();
-                if (state == KafkaStreams.State.ERROR || state == KafkaStreams.State.NOT_RUNNING) {
-                    Runtime.getRuntime().removeShutdownHook(hook);
-                    app.close();
-                    Throwable cause = app.failure();
-                    throw new RunFailure(role + " stopped (" + state + ")"
-                            + (cause == null ? "" : ": " + StreamsApp.rootMessage(cause)), cause);
+                KafkaStreams.State state = app.get().state();
+                if (state != KafkaStreams.State.ERROR && state != KafkaStreams.State.NOT_RUNNING) {
+                    continue;
                 }
+                Throwable cause = app.get().failure();
+                if (StreamsApp.lostTrainingState(cause) && rebuilds < MAX_STATE_REBUILDS) {
+                    rebuilds++;
+                    out.printf("%s: the local training state is behind what this application published; rebuilding"
+                            + " it from the changelog topics (attempt %d of %d)%n", role, rebuilds, MAX_STATE_REBUILDS);
+                    out.flush();
+                    synchronized (app) {
+                        if (interrupted.get()) {
+                            break;
+                        }
+                        app.get().close();
+                        app.get().cleanUp();
+                        app.set(new StreamsApp(role, topology.get(), properties,
+                                StreamsApp.OnThreadFailure.REPLACE_THREAD));
+                        app.get().start();
+                    }
+                    continue;
+                }
+                Runtime.getRuntime().removeShutdownHook(hook);
+                app.get().close();
+                throw new RunFailure(role + " stopped (" + state + ")"
+                        + (cause == null ? "" : ": " + StreamsApp.rootMessage(cause)), cause);
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

@@ -115,6 +115,16 @@ final class StreamsApp implements AutoCloseable {
         }
     }
 
+    /** True when {@code failure} is the trainer finding its state behind what it published. */
+    static boolean lostTrainingState(Throwable failure) {
+        return causeOfType(failure, TrainingStateException.class) != null;
+    }
+
+    /** Deletes this application's local state (after {@link #close()}): the next start restores every store. */
+    void cleanUp() {
+        streams.cleanUp();
+    }
+
     private static <T extends Throwable> T causeOfType(Throwable e, Class<T> type) {
         for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
             if (type.isInstance(t)) {

@@ -27,7 +27,7 @@ final class TrainCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         AppConfig config = configOptions.load(main.environment());
-        return ServiceRunner.run("training", TrainingTopology.build(config.trainingSettings()), config,
+        return ServiceRunner.run("training", () -> TrainingTopology.build(config.trainingSettings()), config,
                 spec.commandLine().getOut());
     }
 }

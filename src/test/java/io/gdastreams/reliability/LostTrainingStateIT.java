@@ -30,8 +30,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The product's {@code train} whose state is lost behind its back (its changelog topics deleted and its state
  * directory wiped while it is stopped; its committed input offsets stay) must not publish a model from what is
- * left: it stops with the reason. Before the guards it restarted at version 1 with only the events read after
- * the loss, and its lineage still claimed every offset.
+ * left: it rebuilds its local state from the changelogs (which cannot help here), then stops with the reason.
+ * Before the guards it restarted at version 1 with only the events read after the loss, and its lineage still
+ * claimed every offset.
  */
 class LostTrainingStateIT {
 
@@ -84,6 +85,8 @@ class LostTrainingStateIT {
                 String log = train.log();
                 assertTrue(!train.isAlive(), "train keeps running on lost state:\n" + log);
                 assertTrue(log.contains("TrainingStateException") && log.contains("the state was lost"), log);
+                assertTrue(log.contains("rebuilding it from the changelog topics (attempt 3 of 3)"),
+                        "a full restore from the changelogs is tried before giving up:\n" + log);
 
                 List<ConsumerRecord<String, ModelParameters>> after = broker.readAll(topics.model(),
                         SerdeFactory.string().deserializer(), SerdeFactory.model().deserializer(), TIMEOUT);
