@@ -21,9 +21,10 @@ final class ServiceRunner {
      * How often a trainer whose state came back behind its published lineage rebuilds it from the changelog topics
      * (a clean restart: local state deleted, every store restored) before it gives up. Kafka Streams 4.3.1 was seen
      * to revive tasks with empty stores after repeated long broker outages (docs/RELIABILITY.md); a full restore
-     * from the changelog is the recovery, and the lineage check judges it again.
+     * from the changelog is the recovery, and the lineage check judges it again. Once: a second full restore reads
+     * the same changelog and finds the same.
      */
-    static final int MAX_STATE_REBUILDS = 3;
+    static final int MAX_STATE_REBUILDS = 1;
 
     private ServiceRunner() {
     }
