@@ -14,6 +14,7 @@ import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
 import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.errors.StreamsException;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.common.serialization.Serializer;
 import org.apache.kafka.streams.processor.PunctuationType;
@@ -76,6 +77,8 @@ final class PartialStatsProcessor implements Processor<byte[], byte[], String, T
         String reason;
         try {
             reason = apply(record.value());
+        } catch (StreamsException | TrainingStateException e) {
+            throw e; // the store and Kafka Streams' own failures (a migrated or corrupted task) are not the event's
         } catch (RuntimeException e) {
             LOG.error("Unexpected failure applying {}-{}@{}; it goes to dead letters", source.topic(),
                     source.partition(), source.offset(), e);

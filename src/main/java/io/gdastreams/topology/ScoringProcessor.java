@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.errors.StreamsException;
 import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
@@ -156,6 +157,8 @@ final class ScoringProcessor implements Processor<byte[], byte[], byte[], Object
                             + " earlier events already held)");
                 }
             }
+        } catch (StreamsException e) {
+            throw e; // a store or Kafka Streams failure (a migrated or corrupted task) is not the event's
         } catch (RuntimeException e) {
             LOG.error("Unexpected failure scoring a record; it goes to dead letters", e);
             deadLetterReason = "internal error: " + e;
@@ -175,6 +178,8 @@ final class ScoringProcessor implements Processor<byte[], byte[], byte[], Object
         }
         try {
             cache.current().ifPresent(this::releasePending);
+        } catch (StreamsException e) {
+            throw e; // the task is migrated or corrupted: Kafka Streams restores the held events and retries
         } catch (RuntimeException e) {
             LOG.error("Cannot release held events; will retry", e);
         }

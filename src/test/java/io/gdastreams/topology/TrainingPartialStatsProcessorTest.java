@@ -27,6 +27,7 @@ import java.util.Properties;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.errors.TaskMigratedException;
 import org.apache.kafka.streams.processor.TaskId;
 import org.apache.kafka.streams.processor.api.MockProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
@@ -68,6 +69,25 @@ class TrainingPartialStatsProcessorTest {
                     SerdeFactory.rawBytes()).withLoggingDisabled().build();
             published.init(context.getStateStoreContext(), published);
             context.addStateStore(published);
+            restartProcessor();
+        }
+
+        /** From now on writes of class statistics fail with {@code failure}, as a fenced producer's would. */
+        void failStoreWrites(RuntimeException failure) {
+            @SuppressWarnings("unchecked")
+            KeyValueStore<String, byte[]> failing = (KeyValueStore<String, byte[]>) java.lang.reflect.Proxy.newProxyInstance(
+                    KeyValueStore.class.getClassLoader(), new Class<?>[] {KeyValueStore.class}, (proxy, method, args) -> {
+                        if (method.getName().equals("put") && ((String) args[0]).startsWith("class:")) {
+                            throw failure;
+                        }
+                        try {
+                            return method.invoke(store, args);
+                        } catch (java.lang.reflect.InvocationTargetException e) {
+                            throw e.getCause();
+                        }
+                    });
+            context.addStateStore(failing);
+            context.resetForwards();
             restartProcessor();
         }
 
@@ -241,6 +261,19 @@ class TrainingPartialStatsProcessorTest {
         assertEquals(1, snapshot.progress().applied(), "the lost event no longer counts as applied...");
         assertEquals(1, snapshot.progress().deadLettered(), "...but as dead-lettered (with the store entry)");
         assertEquals(2, snapshot.progress().nextOffset());
+    }
+
+    @Test
+    void shouldLetAFailureOfTheStoreReachKafkaStreamsInsteadOfDeadLetteringTheEvent() {
+        Task task = new Task(1);
+        task.send(labelledJson(Iris.FEATURES, Iris.rows().get(0).x(), Iris.rows().get(0).label()));
+        // The write-through happens while the record is processed: a fenced producer surfaces there.
+        task.failStoreWrites(new TaskMigratedException("producer fenced"));
+
+        assertThrows(TaskMigratedException.class,
+                () -> task.send(labelledJson(Iris.FEATURES, Iris.rows().get(1).x(), Iris.rows().get(1).label())));
+        assertTrue(task.context.forwarded().stream().noneMatch(f -> f.record().value() instanceof TrainingOutput.Rejected),
+                "nothing dead-lettered: the record is processed again after the task is revived");
     }
 
     /** The MLE model of merged statistics, as the combiner defines it (counts, n_k/n, mean, S/n_k). */
