@@ -217,6 +217,23 @@ class RunningGaussianTest {
     }
 
     @Test
+    void shouldKeepTheStoredByteLayout() {
+        // Stores and changelogs hold this layout: format byte, d, n, then pivot, relative mean and packed scatter
+        // as big-endian doubles. Two points in d = 2: pivot (1, 2) (the first point); second (3, 6).
+        RunningGaussian g = new RunningGaussian(2);
+        g.update(new double[] {1, 2});
+        g.update(new double[] {3, 6});
+        java.nio.ByteBuffer expected = java.nio.ByteBuffer.allocate(1 + 4 + 8 + 8 * (2 + 2 + 3));
+        expected.put((byte) 1).putInt(2).putLong(2);
+        // relative mean (1, 2); scatter [[2, 4], [4, 8]] packed as the upper triangle row by row: 2, 4, 8.
+        for (double v : new double[] {1, 2, 1, 2, 2, 4, 8}) {
+            expected.putDouble(v);
+        }
+        assertArrayEquals(expected.array(), g.toBytes());
+        assertArrayEquals(new double[] {2, 4}, RunningGaussian.fromBytes(expected.array()).mean(), 0.0);
+    }
+
+    @Test
     void shouldRoundTripThroughBytes() {
         RunningGaussian g = sequential(cloud(new SplittableRandom(SEED + 3), 17, 3, 1e12, 1e-3), 0, 17);
         RunningGaussian back = RunningGaussian.fromBytes(g.toBytes());
