@@ -10,9 +10,8 @@ import io.gdastreams.model.ModelParameters;
 import io.gdastreams.model.Prediction;
 import io.gdastreams.serde.Json;
 import io.gdastreams.serde.SerdeFactory;
-import java.io.IOException;
+import io.gdastreams.reliability.ProductProcess.Command;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -86,10 +85,11 @@ class RestartLatencyIT {
     }
 
     /**
-     * The configuration file both commands read: names, the broker and the state directory, plus {@code extra}
-     * (e.g. a static membership id); everything else is the product's default.
+     * The configuration both commands read: names, the broker and the state directory, plus {@code extra} (e.g. a
+     * static membership id); everything else is the product's default, cadence included (unlike
+     * {@link ProductProcess#testConfig}): the restart measured is the one an operator gets.
      */
-    private Path config(KafkaBroker broker, Names names, Map<String, String> extra) throws IOException {
+    private Map<String, String> config(KafkaBroker broker, Names names, Map<String, String> extra) {
         Map<String, String> settings = new LinkedHashMap<>();
         settings.put("bootstrap.servers", broker.bootstrapServers());
         settings.put("gda.application.id", names.app());
@@ -102,10 +102,7 @@ class RestartLatencyIT {
         settings.put("gda.topic.dead-letters", names.deadLetters());
         settings.put("state.dir", dir.resolve("state").toString());
         settings.putAll(extra);
-        Path file = dir.resolve("app.properties");
-        Files.writeString(file, settings.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue())
-                .collect(Collectors.joining("\n", "", "\n")));
-        return file;
+        return settings;
     }
 
     private static EventFlow.Event labelled(long i) {
@@ -132,14 +129,6 @@ class RestartLatencyIT {
         return next != null && next > event.offset();
     }
 
-    private static Runnable failIfDead(ServiceProcess service) {
-        return () -> {
-            if (!service.isAlive()) {
-                throw new AssertionError("the service exited\n" + service.tails(40));
-            }
-        };
-    }
-
     private static void report(String service, List<Duration> stops, List<Duration> restarts) {
         System.out.printf("RestartLatencyIT %s: SIGTERM to exit %s; restart to progress %s (budget %d ms)%n",
                 service, millis(stops), millis(restarts), RESTART_BUDGET.toMillis());
@@ -149,7 +138,7 @@ class RestartLatencyIT {
         return durations.stream().map(d -> d.toMillis() + " ms").collect(Collectors.joining(", ", "[", "]"));
     }
 
-    private static void assertWithinBudget(String service, List<Duration> restarts, ServiceProcess process) {
+    private static void assertWithinBudget(String service, List<Duration> restarts, ProductProcess process) {
         for (Duration restart : restarts) {
             assertTrue(restart.compareTo(RESTART_BUDGET) < 0, () -> service + " restarts took " + millis(restarts)
                     + ", budget " + RESTART_BUDGET.toMillis() + " ms\n" + process.tails(60));
@@ -157,29 +146,28 @@ class RestartLatencyIT {
     }
 
     @Test
-    void shouldPublishAModelWithAnEventProducedAfterARestartWithinTheBudget(KafkaBroker broker) throws IOException {
+    void shouldPublishAModelWithAnEventProducedAfterARestartWithinTheBudget(KafkaBroker broker) throws Exception {
         Names names = Names.create(broker, "restart-train");
-        Path config = config(broker, names, Map.of());
+        Map<String, String> config = config(broker, names, Map.of());
         List<Duration> stops = new ArrayList<>();
         List<Duration> restarts = new ArrayList<>();
         try (TopicWatch<ModelParameters> models = new TopicWatch<>(broker, names.model(),
                 SerdeFactory.model().deserializer());
              EventFlow flow = new EventFlow(broker, names.labelled(), PARTITIONS, PACE, RestartLatencyIT::labelled);
-             ServiceProcess trainer = new ServiceProcess("train", List.of("train", "--config", config.toString()),
-                     dir.resolve("logs"))) {
+             ProductProcess trainer = new ProductProcess(Command.TRAIN, config, dir, "train")) {
             flow.start();
             long started = System.nanoTime();
             trainer.start();
             EventFlow.Sent first = flow.firstSentAtOrAfter(started, FIRST_START_TIMEOUT);
             models.awaitFirst("a first model", started, m -> covers(m, first), FIRST_START_TIMEOUT,
-                    failIfDead(trainer));
+                    trainer::assertAlive);
             for (int r = 0; r < RESTARTS; r++) {
-                stops.add(trainer.terminate());
+                stops.add(trainer.sigterm().afterSignal());
                 long restart = System.nanoTime();
                 trainer.start();
                 EventFlow.Sent next = flow.firstSentAtOrAfter(restart, PROGRESS_TIMEOUT);
                 TopicWatch.Seen<ModelParameters> model = models.awaitFirst("a model covering " + next, restart,
-                        m -> covers(m, next), PROGRESS_TIMEOUT, failIfDead(trainer));
+                        m -> covers(m, next), PROGRESS_TIMEOUT, trainer::assertAlive);
                 restarts.add(Duration.ofNanos(model.seenAtNanos() - restart));
             }
             report("train", stops, restarts);
@@ -196,7 +184,7 @@ class RestartLatencyIT {
     void shouldScoreAnEventProducedAfterARestartWithinTheBudget(boolean staticMember, KafkaBroker broker)
             throws Exception {
         Names names = Names.create(broker, "restart-score");
-        Path config = config(broker, names, staticMember ? Map.of("group.instance.id", names.app() + "-scorer-1")
+        Map<String, String> config = config(broker, names, staticMember ? Map.of("group.instance.id", names.app() + "-scorer-1")
                 : Map.of());
         String service = staticMember ? "score (static member)" : "score";
         try (KafkaProducer<byte[], byte[]> producer = broker.producer()) {
@@ -210,21 +198,20 @@ class RestartLatencyIT {
                 SerdeFactory.prediction().deserializer());
              EventFlow flow = new EventFlow(broker, names.unlabelled(), PARTITIONS, PACE,
                      RestartLatencyIT::unlabelled);
-             ServiceProcess scorer = new ServiceProcess("score", List.of("score", "--config", config.toString()),
-                     dir.resolve("logs"))) {
+             ProductProcess scorer = new ProductProcess(Command.SCORE, config, dir, "score")) {
             flow.start();
             long started = System.nanoTime();
             scorer.start();
             EventFlow.Sent first = flow.firstSentAtOrAfter(started, FIRST_START_TIMEOUT);
             predictions.awaitFirst("a first prediction", started, p -> first.id().equals(p.id()),
-                    FIRST_START_TIMEOUT, failIfDead(scorer));
+                    FIRST_START_TIMEOUT, scorer::assertAlive);
             for (int r = 0; r < RESTARTS; r++) {
-                stops.add(scorer.terminate());
+                stops.add(scorer.sigterm().afterSignal());
                 long restart = System.nanoTime();
                 scorer.start();
                 EventFlow.Sent next = flow.firstSentAtOrAfter(restart, PROGRESS_TIMEOUT);
                 TopicWatch.Seen<Prediction> prediction = predictions.awaitFirst("the prediction of " + next,
-                        restart, p -> next.id().equals(p.id()), PROGRESS_TIMEOUT, failIfDead(scorer));
+                        restart, p -> next.id().equals(p.id()), PROGRESS_TIMEOUT, scorer::assertAlive);
                 restarts.add(Duration.ofNanos(prediction.seenAtNanos() - restart));
             }
             report(service, stops, restarts);
