@@ -18,6 +18,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.LongFunction;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -52,8 +53,8 @@ class RestartLatencyIT {
      */
     private static final Duration PROGRESS_TIMEOUT = Duration.ofSeconds(150);
     private static final Duration FIRST_START_TIMEOUT = Duration.ofSeconds(120);
-    /** One event per partition every 4 x 25 ms: a steady trickle, not a load test. */
-    private static final Duration PACE = Duration.ofMillis(25);
+    /** A steady trickle, not a load test: one event every 25 ms. */
+    private static final int EVENTS_PER_SECOND = 40;
     private static final int PARTITIONS = 4;
     private static final String MODEL_ID = "restart";
 
@@ -105,22 +106,27 @@ class RestartLatencyIT {
         return settings;
     }
 
-    private static EventFlow.Event labelled(long i) {
-        LabelledRow row = Iris.rows().get((int) (i % Iris.rows().size()));
-        String id = "l" + i;
-        return new EventFlow.Event(id, id.getBytes(StandardCharsets.UTF_8), HostileRecords.validEvent(row.x(),
-                row.label()));
+    /** Iris rows in order, as labelled events. */
+    private static LongFunction<List<EventFlow.Event>> labelled(String topic) {
+        return i -> {
+            LabelledRow row = Iris.rows().get((int) (i % Iris.rows().size()));
+            return List.of(new EventFlow.Event(topic, "l" + i, HostileRecords.validEvent(row.x(), row.label()),
+                    "labelled"));
+        };
     }
 
-    private static EventFlow.Event unlabelled(long i) {
-        LabelledRow row = Iris.rows().get((int) ((i * 37) % Iris.rows().size()));
-        String id = "u" + i;
-        try {
-            return new EventFlow.Event(id, id.getBytes(StandardCharsets.UTF_8), Json.mapper().writeValueAsBytes(
-                    Map.of("id", id, "features", row.features(Iris.FEATURES))));
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-            throw new IllegalStateException(e);
-        }
+    /** Iris rows in a scrambled order, as unlabelled events with ids. */
+    private static LongFunction<List<EventFlow.Event>> unlabelled(String topic) {
+        return i -> {
+            LabelledRow row = Iris.rows().get((int) ((i * 37) % Iris.rows().size()));
+            String id = "u" + i;
+            try {
+                return List.of(new EventFlow.Event(topic, id, Json.mapper().writeValueAsBytes(
+                        Map.of("id", id, "features", row.features(Iris.FEATURES))), "unlabelled"));
+            } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+                throw new IllegalStateException(e);
+            }
+        };
     }
 
     /** A published model whose lineage includes {@code event}. */
@@ -153,7 +159,7 @@ class RestartLatencyIT {
         List<Duration> restarts = new ArrayList<>();
         try (TopicWatch<ModelParameters> models = new TopicWatch<>(broker, names.model(),
                 SerdeFactory.model().deserializer());
-             EventFlow flow = new EventFlow(broker, names.labelled(), PARTITIONS, PACE, RestartLatencyIT::labelled);
+             EventFlow flow = new EventFlow(broker, EVENTS_PER_SECOND, labelled(names.labelled()));
              ProductProcess trainer = new ProductProcess(Command.TRAIN, config, dir, "train")) {
             flow.start();
             long started = System.nanoTime();
@@ -184,8 +190,8 @@ class RestartLatencyIT {
     void shouldScoreAnEventProducedAfterARestartWithinTheBudget(boolean staticMember, KafkaBroker broker)
             throws Exception {
         Names names = Names.create(broker, "restart-score");
-        Map<String, String> config = config(broker, names, staticMember ? Map.of("group.instance.id", names.app() + "-scorer-1")
-                : Map.of());
+        Map<String, String> config = config(broker, names,
+                staticMember ? Map.of("group.instance.id", names.app() + "-scorer-1") : Map.of());
         String service = staticMember ? "score (static member)" : "score";
         try (KafkaProducer<byte[], byte[]> producer = broker.producer()) {
             producer.send(new ProducerRecord<>(names.model(), MODEL_ID.getBytes(StandardCharsets.UTF_8),
@@ -196,8 +202,7 @@ class RestartLatencyIT {
         List<Duration> restarts = new ArrayList<>();
         try (TopicWatch<Prediction> predictions = new TopicWatch<>(broker, names.predictions(),
                 SerdeFactory.prediction().deserializer());
-             EventFlow flow = new EventFlow(broker, names.unlabelled(), PARTITIONS, PACE,
-                     RestartLatencyIT::unlabelled);
+             EventFlow flow = new EventFlow(broker, EVENTS_PER_SECOND, unlabelled(names.unlabelled()));
              ProductProcess scorer = new ProductProcess(Command.SCORE, config, dir, "score")) {
             flow.start();
             long started = System.nanoTime();
