@@ -93,7 +93,7 @@ class FaultInjectionHarnessIT {
 
             assertEquals(1, acked.offset());
             assertTrue(waited >= PAUSE.toSeconds(), "acknowledged after " + waited + " s");
-            assertEquals(List.of("before", "during"), values(CommittedReader.readAll(broker.bootstrapServers(), topic)));
+            assertEquals(List.of("before", "during"), values(broker.readAll(topic, TIMEOUT)));
         }
     }
 
@@ -125,7 +125,7 @@ class FaultInjectionHarnessIT {
             sent.add("after-restart");
             producer.send(record(topic, "after-restart")).get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
         }
-        List<String> read = values(CommittedReader.readAll(broker.bootstrapServers(), topic));
+        List<String> read = values(broker.readAll(topic, TIMEOUT));
         assertEquals(sent.size(), read.size(), "every acknowledged record, once");
         assertEquals(sent.stream().sorted().toList(), read.stream().sorted().toList());
     }
