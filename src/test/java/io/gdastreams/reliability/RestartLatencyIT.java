@@ -18,6 +18,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BiPredicate;
 import java.util.function.LongFunction;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -135,16 +136,38 @@ class RestartLatencyIT {
         return next != null && next > event.offset();
     }
 
-    private static void report(String service, List<Duration> stops, List<Duration> restarts) {
-        System.out.printf("RestartLatencyIT %s: SIGTERM to exit %s; restart to progress %s (budget %d ms)%n",
-                service, millis(stops), millis(restarts), RESTART_BUDGET.toMillis());
-    }
-
     private static String millis(List<Duration> durations) {
         return durations.stream().map(d -> d.toMillis() + " ms").collect(Collectors.joining(", ", "[", "]"));
     }
 
-    private static void assertWithinBudget(String service, List<Duration> restarts, ProductProcess process) {
+    /**
+     * Starts {@code process} with events flowing and waits for the first one's effect on {@code output}; then
+     * restarts it {@link #RESTARTS} times (SIGTERM, start), timing each time from the restart until the effect of
+     * the first event sent after it shows. Prints the times and fails if a restart took the budget or more.
+     */
+    private static <V> void assertRestartsWithinBudget(String service, ProductProcess process, EventFlow flow,
+                                                       TopicWatch<V> output, String effect,
+                                                       BiPredicate<V, EventFlow.Sent> isEffectOf)
+            throws InterruptedException {
+        flow.start();
+        long started = System.nanoTime();
+        process.start();
+        EventFlow.Sent first = flow.firstSentAtOrAfter(started, FIRST_START_TIMEOUT);
+        output.awaitFirst(effect + " " + first, started, v -> isEffectOf.test(v, first), FIRST_START_TIMEOUT,
+                process::assertAlive);
+        List<Duration> stops = new ArrayList<>();
+        List<Duration> restarts = new ArrayList<>();
+        for (int r = 0; r < RESTARTS; r++) {
+            stops.add(process.sigterm().afterSignal());
+            long restart = System.nanoTime();
+            process.start();
+            EventFlow.Sent next = flow.firstSentAtOrAfter(restart, PROGRESS_TIMEOUT);
+            TopicWatch.Seen<V> seen = output.awaitFirst(effect + " " + next, restart, v -> isEffectOf.test(v, next),
+                    PROGRESS_TIMEOUT, process::assertAlive);
+            restarts.add(Duration.ofNanos(seen.seenAtNanos() - restart));
+        }
+        System.out.printf("RestartLatencyIT %s: SIGTERM to exit %s; restart to progress %s (budget %d ms)%n",
+                service, millis(stops), millis(restarts), RESTART_BUDGET.toMillis());
         for (Duration restart : restarts) {
             assertTrue(restart.compareTo(RESTART_BUDGET) < 0, () -> service + " restarts took " + millis(restarts)
                     + ", budget " + RESTART_BUDGET.toMillis() + " ms\n" + process.tails(60));
@@ -154,30 +177,12 @@ class RestartLatencyIT {
     @Test
     void shouldPublishAModelWithAnEventProducedAfterARestartWithinTheBudget(KafkaBroker broker) throws Exception {
         Names names = Names.create(broker, "restart-train");
-        Map<String, String> config = config(broker, names, Map.of());
-        List<Duration> stops = new ArrayList<>();
-        List<Duration> restarts = new ArrayList<>();
         try (TopicWatch<ModelParameters> models = new TopicWatch<>(broker, names.model(),
                 SerdeFactory.model().deserializer());
              EventFlow flow = new EventFlow(broker, EVENTS_PER_SECOND, labelled(names.labelled()));
-             ProductProcess trainer = new ProductProcess(Command.TRAIN, config, dir, "train")) {
-            flow.start();
-            long started = System.nanoTime();
-            trainer.start();
-            EventFlow.Sent first = flow.firstSentAtOrAfter(started, FIRST_START_TIMEOUT);
-            models.awaitFirst("a first model", started, m -> covers(m, first), FIRST_START_TIMEOUT,
-                    trainer::assertAlive);
-            for (int r = 0; r < RESTARTS; r++) {
-                stops.add(trainer.sigterm().afterSignal());
-                long restart = System.nanoTime();
-                trainer.start();
-                EventFlow.Sent next = flow.firstSentAtOrAfter(restart, PROGRESS_TIMEOUT);
-                TopicWatch.Seen<ModelParameters> model = models.awaitFirst("a model covering " + next, restart,
-                        m -> covers(m, next), PROGRESS_TIMEOUT, trainer::assertAlive);
-                restarts.add(Duration.ofNanos(model.seenAtNanos() - restart));
-            }
-            report("train", stops, restarts);
-            assertWithinBudget("train", restarts, trainer);
+             ProductProcess trainer = new ProductProcess(Command.TRAIN, config(broker, names, Map.of()), dir,
+                     "train")) {
+            assertRestartsWithinBudget("train", trainer, flow, models, "a model covering", RestartLatencyIT::covers);
         }
     }
 
@@ -198,29 +203,12 @@ class RestartLatencyIT {
                     SerdeFactory.model().serializer().serialize(names.model(),
                             Iris.model(MODEL_ID, 1, Iris.rows())))).get();
         }
-        List<Duration> stops = new ArrayList<>();
-        List<Duration> restarts = new ArrayList<>();
         try (TopicWatch<Prediction> predictions = new TopicWatch<>(broker, names.predictions(),
                 SerdeFactory.prediction().deserializer());
              EventFlow flow = new EventFlow(broker, EVENTS_PER_SECOND, unlabelled(names.unlabelled()));
              ProductProcess scorer = new ProductProcess(Command.SCORE, config, dir, "score")) {
-            flow.start();
-            long started = System.nanoTime();
-            scorer.start();
-            EventFlow.Sent first = flow.firstSentAtOrAfter(started, FIRST_START_TIMEOUT);
-            predictions.awaitFirst("a first prediction", started, p -> first.id().equals(p.id()),
-                    FIRST_START_TIMEOUT, scorer::assertAlive);
-            for (int r = 0; r < RESTARTS; r++) {
-                stops.add(scorer.sigterm().afterSignal());
-                long restart = System.nanoTime();
-                scorer.start();
-                EventFlow.Sent next = flow.firstSentAtOrAfter(restart, PROGRESS_TIMEOUT);
-                TopicWatch.Seen<Prediction> prediction = predictions.awaitFirst("the prediction of " + next,
-                        restart, p -> next.id().equals(p.id()), PROGRESS_TIMEOUT, scorer::assertAlive);
-                restarts.add(Duration.ofNanos(prediction.seenAtNanos() - restart));
-            }
-            report(service, stops, restarts);
-            assertWithinBudget(service, restarts, scorer);
+            assertRestartsWithinBudget(service, scorer, flow, predictions, "the prediction of",
+                    (p, event) -> event.id().equals(p.id()));
         }
     }
 }
