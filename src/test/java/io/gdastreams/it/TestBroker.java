@@ -90,13 +90,41 @@ public interface TestBroker {
         return new KafkaProducer<>(config, new ByteArraySerializer(), new ByteArraySerializer());
     }
 
-    /** End offset of every partition of {@code topic}, by partition. */
+    /**
+     * End offset of every partition of {@code topic}, by partition: under read_committed, the last stable offset
+     * (nothing of an open transaction counts).
+     */
     default Map<Integer, Long> endOffsets(String topic) {
-        try (KafkaConsumer<byte[], byte[]> consumer = readCommittedConsumer()) {
-            List<TopicPartition> partitions = partitions(consumer, topic);
+        try (KafkaConsumer<byte[], byte[]> consumer = readCommittedFromBeginning(topic)) {
             Map<Integer, Long> ends = new HashMap<>();
-            consumer.endOffsets(partitions).forEach((tp, offset) -> ends.put(tp.partition(), offset));
+            consumer.endOffsets(consumer.assignment()).forEach((tp, offset) -> ends.put(tp.partition(), offset));
             return ends;
+        }
+    }
+
+    /**
+     * A read_committed consumer without a group, assigned every partition of {@code topic} from its beginning;
+     * the caller polls and closes it. {@link #readUntil} and {@link #readAll} open one per call; a reader that
+     * keeps its position between checks (to note when each record became visible) keeps one open.
+     */
+    default KafkaConsumer<byte[], byte[]> readCommittedFromBeginning(String topic) {
+        Map<String, Object> config = new HashMap<>();
+        config.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
+        config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(config, new ByteArrayDeserializer(),
+                new ByteArrayDeserializer());
+        try {
+            List<TopicPartition> partitions = new ArrayList<>();
+            for (PartitionInfo info : consumer.partitionsFor(topic, Duration.ofSeconds(30))) {
+                partitions.add(new TopicPartition(topic, info.partition()));
+            }
+            consumer.assign(partitions);
+            consumer.seekToBeginning(partitions);
+            return consumer;
+        } catch (RuntimeException e) {
+            consumer.close();
+            throw e;
         }
     }
 
@@ -127,19 +155,14 @@ public interface TestBroker {
                                                         Duration timeout) {
         List<ConsumerRecord<K, V>> records = new ArrayList<>();
         long deadline = System.nanoTime() + timeout.toNanos();
-        try (KafkaConsumer<byte[], byte[]> consumer = readCommittedConsumer()) {
-            consumer.assign(partitions(consumer, topic));
-            consumer.seekToBeginning(consumer.assignment());
+        try (KafkaConsumer<byte[], byte[]> consumer = readCommittedFromBeginning(topic)) {
             while (!done.test(records)) {
                 if (System.nanoTime() > deadline) {
                     throw new AssertionError("timed out after " + timeout + " reading " + topic + "; read "
                             + records.size() + " records");
                 }
                 for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(100))) {
-                    records.add(new ConsumerRecord<>(r.topic(), r.partition(), r.offset(), r.timestamp(),
-                            r.timestampType(), r.serializedKeySize(), r.serializedValueSize(),
-                            keys.deserialize(r.topic(), r.key()), values.deserialize(r.topic(), r.value()),
-                            r.headers(), r.leaderEpoch()));
+                    records.add(decoded(r, keys, values));
                 }
             }
         }
@@ -156,9 +179,7 @@ public interface TestBroker {
         Map<Integer, Long> positions = new HashMap<>();
         List<ConsumerRecord<K, V>> records = new ArrayList<>();
         long deadline = System.nanoTime() + timeout.toNanos();
-        try (KafkaConsumer<byte[], byte[]> consumer = readCommittedConsumer()) {
-            consumer.assign(partitions(consumer, topic));
-            consumer.seekToBeginning(consumer.assignment());
+        try (KafkaConsumer<byte[], byte[]> consumer = readCommittedFromBeginning(topic)) {
             while (true) {
                 for (TopicPartition tp : consumer.assignment()) {
                     positions.put(tp.partition(), consumer.position(tp));
@@ -172,28 +193,21 @@ public interface TestBroker {
                     throw new AssertionError("timed out after " + timeout + " reading " + topic + " to " + ends);
                 }
                 for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(100))) {
-                    records.add(new ConsumerRecord<>(r.topic(), r.partition(), r.offset(), r.timestamp(),
-                            r.timestampType(), r.serializedKeySize(), r.serializedValueSize(),
-                            keys.deserialize(r.topic(), r.key()), values.deserialize(r.topic(), r.value()),
-                            r.headers(), r.leaderEpoch()));
+                    records.add(decoded(r, keys, values));
                 }
             }
         }
     }
 
-    private KafkaConsumer<byte[], byte[]> readCommittedConsumer() {
-        Map<String, Object> config = new HashMap<>();
-        config.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
-        config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-        return new KafkaConsumer<>(config, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+    /** {@link #readAll(String, Deserializer, Deserializer, Duration)} with keys and values as they are stored. */
+    default List<ConsumerRecord<byte[], byte[]>> readAll(String topic, Duration timeout) {
+        return readAll(topic, new ByteArrayDeserializer(), new ByteArrayDeserializer(), timeout);
     }
 
-    private static List<TopicPartition> partitions(KafkaConsumer<byte[], byte[]> consumer, String topic) {
-        List<TopicPartition> partitions = new ArrayList<>();
-        for (PartitionInfo info : consumer.partitionsFor(topic, Duration.ofSeconds(30))) {
-            partitions.add(new TopicPartition(topic, info.partition()));
-        }
-        return partitions;
+    private static <K, V> ConsumerRecord<K, V> decoded(ConsumerRecord<byte[], byte[]> r, Deserializer<K> keys,
+                                                       Deserializer<V> values) {
+        return new ConsumerRecord<>(r.topic(), r.partition(), r.offset(), r.timestamp(), r.timestampType(),
+                r.serializedKeySize(), r.serializedValueSize(), keys.deserialize(r.topic(), r.key()),
+                values.deserialize(r.topic(), r.value()), r.headers(), r.leaderEpoch());
     }
 }

@@ -190,8 +190,7 @@ class CrashRecoveryIT {
             sent = producer.finish();
 
             ModelParameters model = awaitModelAbsorbingEverything(broker, topics, child);
-            List<ConsumerRecord<byte[], byte[]>> dead = CommittedReader.readAll(broker.bootstrapServers(),
-                    topics.deadLetters());
+            List<ConsumerRecord<byte[], byte[]>> dead = broker.readAll(topics.deadLetters(), CONVERGENCE);
             System.out.printf("crash/train: %d kills at records %s; %d records in, %d applied, %d dead-lettered%n",
                     KILLS, sentAtKill, sent, model.totalCount(), dead.size());
 
@@ -338,7 +337,7 @@ class CrashRecoveryIT {
             throws InterruptedException {
         long deadline = System.nanoTime() + CONVERGENCE.toNanos();
         while (true) {
-            List<ConsumerRecord<byte[], byte[]>> records = CommittedReader.readAll(broker.bootstrapServers(), topic);
+            List<ConsumerRecord<byte[], byte[]>> records = broker.readAll(topic, CONVERGENCE);
             if (records.size() >= expected) {
                 return records;
             }

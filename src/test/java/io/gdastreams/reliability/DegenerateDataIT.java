@@ -188,7 +188,7 @@ class DegenerateDataIT {
         if (probes == 0) {
             return false;
         }
-        List<ConsumerRecord<byte[], byte[]>> all = CommittedReader.readAll(broker.bootstrapServers(), topic);
+        List<ConsumerRecord<byte[], byte[]>> all = broker.readAll(topic, TIMEOUT);
         return all.stream().map(r -> SerdeFactory.prediction().deserializer().deserialize("p", r.value()))
                 .anyMatch(p -> p.id() != null && p.id().startsWith("probe-") && p.modelVersion() != null
                         && p.modelVersion() == version);

@@ -13,12 +13,17 @@ import io.gdastreams.model.ClassParameters;
 import io.gdastreams.model.ModelParameters;
 import io.gdastreams.reliability.ProductProcess.Command;
 import io.gdastreams.topology.Topics;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.nio.file.Paths;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
@@ -35,7 +40,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The fault-injection harness works: the child-JVM broker can be frozen and resumed, killed with SIGKILL and
  * restarted where clients find it with everything acknowledged still there, and the product's own {@code train}
- * command runs against it in a JVM of its own and stops on SIGTERM.
+ * command runs against it in a JVM of its own, stops on SIGTERM and does not outlive a killed test JVM.
  */
 class FaultInjectionHarnessIT {
 
@@ -88,7 +93,7 @@ class FaultInjectionHarnessIT {
 
             assertEquals(1, acked.offset());
             assertTrue(waited >= PAUSE.toSeconds(), "acknowledged after " + waited + " s");
-            assertEquals(List.of("before", "during"), values(CommittedReader.readAll(broker.bootstrapServers(), topic)));
+            assertEquals(List.of("before", "during"), values(broker.readAll(topic, TIMEOUT)));
         }
     }
 
@@ -120,7 +125,7 @@ class FaultInjectionHarnessIT {
             sent.add("after-restart");
             producer.send(record(topic, "after-restart")).get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
         }
-        List<String> read = values(CommittedReader.readAll(broker.bootstrapServers(), topic));
+        List<String> read = values(broker.readAll(topic, TIMEOUT));
         assertEquals(sent.size(), read.size(), "every acknowledged record, once");
         assertEquals(sent.stream().sorted().toList(), read.stream().sorted().toList());
     }
@@ -155,13 +160,81 @@ class FaultInjectionHarnessIT {
             assertEquals(modelId, models.get(models.size() - 1).key());
             assertModelIsBatchMle(Iris.model(modelId, model.version(), rows), model);
 
-            int exit = train.sigterm();
+            int exit = train.sigterm().status();
             String log = train.log();
             System.out.printf("fault-injection/train: model version %d of %d events; SIGTERM exit %d%n",
                     model.version(), model.totalCount(), exit);
             assertTrue(log.contains("training: stopping"), "the shutdown hook ran:\n" + log);
             assertFalse(log.contains("unexpected error"), log);
             assertEquals(ProductProcess.SIGTERM_EXIT, exit, "the JVM's status after SIGTERM:\n" + log);
+        }
+    }
+
+    /**
+     * A test JVM killed with SIGKILL runs no shutdown hook, yet takes the product's JVM with it: the watch that
+     * {@link ProductProcess} starts beside the product sees the pipe from the dead JVM close. A stand-in plays the
+     * test JVM, so that this one can kill it.
+     */
+    @Test
+    void shouldTakeTheProductDownWithATestJvmKilledWithSigkill() throws Exception {
+        Process testJvm = new ProcessBuilder(Paths.get(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx128m", "-cp", StreamsChildProcess.classpath(), TestJvmStandIn.class.getName(),
+                broker.bootstrapServers(), dir.toString()).redirectErrorStream(true).start();
+        Optional<ProcessHandle> product = Optional.empty();
+        try {
+            product = ProcessHandle.of(productPid(testJvm));
+            assertTrue(product.map(ProcessHandle::isAlive).orElse(false), "the product runs before the kill");
+
+            testJvm.destroyForcibly();
+            assertTrue(testJvm.waitFor(TIMEOUT.toSeconds(), TimeUnit.SECONDS), "the stand-in test JVM died");
+            long killedAt = System.nanoTime();
+            long deadline = killedAt + TIMEOUT.toNanos();
+            while (product.get().isAlive() && System.nanoTime() < deadline) {
+                Thread.sleep(50);
+            }
+            System.out.printf("fault-injection/orphan: product %d gone %.1f s after its test JVM's SIGKILL%n",
+                    product.get().pid(), (System.nanoTime() - killedAt) / 1e9);
+            assertFalse(product.get().isAlive(), "the product outlived its test JVM by " + TIMEOUT);
+        } finally {
+            testJvm.destroyForcibly();
+            product.ifPresent(ProcessHandle::destroyForcibly);
+        }
+    }
+
+    /** The product's pid, once the stand-in prints it: the product is running. */
+    private static long productPid(Process testJvm) throws IOException {
+        StringBuilder output = new StringBuilder();
+        try (BufferedReader lines = new BufferedReader(new InputStreamReader(testJvm.getInputStream(),
+                StandardCharsets.UTF_8))) {
+            for (String line = lines.readLine(); line != null; line = lines.readLine()) {
+                if (line.startsWith(TestJvmStandIn.PID)) {
+                    return Long.parseLong(line.substring(TestJvmStandIn.PID.length()));
+                }
+                output.append(line).append('\n');
+            }
+        }
+        throw new AssertionError("the stand-in test JVM exited before the product ran:\n" + output);
+    }
+
+    /** A test JVM in miniature: runs the product's train through {@link ProductProcess}, prints its pid, waits. */
+    public static final class TestJvmStandIn {
+
+        static final String PID = "PRODUCT PID ";
+
+        private TestJvmStandIn() {
+        }
+
+        /** {@code TestJvmStandIn BOOTSTRAP WORK_DIR}. */
+        public static void main(String[] args) throws Exception {
+            Path workDir = Path.of(args[1]);
+            Topics topics = new Topics(UniqueNames.of("labelled"), UniqueNames.of("unlabelled"),
+                    UniqueNames.of("model"), UniqueNames.of("predictions"), UniqueNames.of("dead-letters"));
+            ProductProcess train = new ProductProcess(Command.TRAIN, ProductProcess.testConfig(args[0], topics,
+                    "orphan", UniqueNames.of("orphan"), workDir.resolve("state"), 1), workDir, "orphan-train");
+            train.start();
+            train.awaitRunning(TIMEOUT);
+            System.out.println(PID + train.pid());
+            Thread.sleep(Long.MAX_VALUE);
         }
     }
 

@@ -11,13 +11,18 @@ import io.gdastreams.model.Prediction;
 import io.gdastreams.reliability.ProductProcess.Command;
 import io.gdastreams.serde.SerdeFactory;
 import io.gdastreams.topology.Topics;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Random;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.LongFunction;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -26,7 +31,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Faults on a real broker, against the product's own {@code train} and {@code score} commands, two instances of
  * each (so every fault also makes a rebalance): the broker frozen (SIGSTOP) longer than the transaction timeout
  * and the session timeout, several times; the broker killed -9 and restarted; a trainer and a scorer killed -9
- * mid-stream and restarted. Events flow throughout ({@link MixedEventFlow}). At the end the model must hold exactly
+ * mid-stream and restarted. Events flow throughout ({@link #mixedEvents}). At the end the model must hold exactly
  * the valid labelled events sent, per class; every hostile one must be dead-lettered; every unlabelled event
  * must have exactly one prediction; valid model versions must only grow; the lineage must cover every offset.
  *
@@ -39,6 +44,14 @@ class FaultInjectionIT {
     private static final int PARTITIONS = 4;
     private static final Duration CONVERGENCE = Duration.ofSeconds(240);
     private static final Duration START_TIMEOUT = Duration.ofSeconds(90);
+    /** Of each start's output, for a failure message: four processes, several starts, long runs. */
+    private static final int LOG_TAIL_LINES = 150;
+    private static final long SEED = 12_0012L;
+    /** The classes of the valid labelled events, which count (tally) under their label. */
+    private static final List<String> LABELS = List.of("north", "south", "east");
+    /** Tally of the labelled events that are not JSON. */
+    private static final String HOSTILE = "hostile";
+    private static final String UNLABELLED = "unlabelled";
 
     @TempDir
     Path dir;
@@ -59,8 +72,8 @@ class FaultInjectionIT {
                 }
             }
             FaultReport report = new FaultReport();
-            try (MixedEventFlow flow = new MixedEventFlow(broker.bootstrapServers(), topics, plan.eventsPerSecond(),
-                    plan.hostileEvery())) {
+            try (EventFlow flow = new EventFlow(broker, plan.eventsPerSecond(),
+                    mixedEvents(topics, plan.hostileEvery()))) {
                 for (ProductProcess process : processes.values()) {
                     process.start();
                     process.awaitRunning(START_TIMEOUT); // the first one creates the topics
@@ -89,7 +102,8 @@ class FaultInjectionIT {
                 }
                 Thread.sleep(plan.tail().toMillis());
                 flow.stop();
-                report.sent(flow);
+                Acknowledged sent = Acknowledged.by(flow);
+                report.sent(sent);
 
                 List<ConsumerRecord<String, ModelParameters>> models;
                 try {
@@ -101,20 +115,20 @@ class FaultInjectionIT {
                 ModelParameters model = models.get(models.size() - 1).value();
                 List<ConsumerRecord<String, Prediction>> predictions = broker.readUntil(topics.predictions(),
                         SerdeFactory.string().deserializer(), SerdeFactory.prediction().deserializer(),
-                        read -> read.size() >= flow.unlabelledAcknowledged(), CONVERGENCE);
+                        read -> read.size() >= sent.unlabelledIds().size(), CONVERGENCE);
                 List<ConsumerRecord<byte[], DeadLetter>> letters = broker.readAll(topics.deadLetters(),
                         SerdeFactory.rawBytes().deserializer(), SerdeFactory.deadLetter().deserializer(),
                         CONVERGENCE);
                 report.observed(model, models, predictions.size());
                 System.out.println(report.table());
 
-                assertModelHoldsExactlyWhatWasSent(flow, model);
+                assertModelHoldsExactlyWhatWasSent(sent, model);
                 long trainingLetters = letters.stream()
                         .filter(r -> topics.labelled().equals(r.value().topic())).count();
-                assertEquals(flow.hostileAcknowledged(), trainingLetters, "every hostile labelled event dead-lettered");
-                assertEquals(flow.labelledAcknowledged(), model.totalCount() + trainingLetters,
+                assertEquals(sent.hostile(), trainingLetters, "every hostile labelled event dead-lettered");
+                assertEquals(sent.labelled(), model.totalCount() + trainingLetters,
                         "applied + dead-lettered = labelled records sent");
-                assertEveryUnlabelledEventHasExactlyOnePrediction(flow, predictions);
+                assertEveryUnlabelledEventHasExactlyOnePrediction(sent, predictions);
                 assertVersionsOnlyGrow(models);
                 assertAllAlive(processes);
             } finally {
@@ -125,16 +139,61 @@ class FaultInjectionIT {
         }
     }
 
-    private static void assertModelHoldsExactlyWhatWasSent(MixedEventFlow flow, ModelParameters model) {
+    /**
+     * Tick {@code n}'s events: a labelled one (every {@code hostileEvery}-th is not JSON) and an unlabelled one,
+     * from three well-separated Gaussian classes over (x, y, z). Fixed seed; called on the flow's thread only.
+     */
+    private static LongFunction<List<EventFlow.Event>> mixedEvents(Topics topics, int hostileEvery) {
+        Random random = new Random(SEED);
+        return n -> {
+            int k = (int) (n % LABELS.size());
+            String label = LABELS.get(k);
+            boolean hostile = hostileEvery > 0 && n % hostileEvery == hostileEvery - 1;
+            String value = hostile ? "{\"features\": {\"x\": 1.0, \"label\": " + n
+                    : json(random, k, "\"label\":\"" + label + "\"");
+            EventFlow.Event labelled = new EventFlow.Event(topics.labelled(), "l-" + n, bytes(value),
+                    hostile ? HOSTILE : label);
+            String id = "u-" + n;
+            EventFlow.Event unlabelled = new EventFlow.Event(topics.unlabelled(), id,
+                    bytes(json(random, k, "\"id\":\"" + id + "\"")), UNLABELLED);
+            return List.of(labelled, unlabelled);
+        };
+    }
+
+    /** An event of class {@code k}: the classes are well separated over (x, y, z). */
+    private static String json(Random random, int k, String extra) {
+        return String.format(Locale.ROOT, "{\"features\":{\"x\":%.9f,\"y\":%.9f,\"z\":%.9f},%s}",
+                random.nextGaussian() + 4 * k, 2 * random.nextGaussian() - 3 * k, random.nextGaussian() + k * k, extra);
+    }
+
+    private static byte[] bytes(String text) {
+        return text.getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** What the flow had acknowledged when it stopped, in the terms of the assertions. */
+    private record Acknowledged(Map<String, Long> validByLabel, long hostile, Set<String> unlabelledIds) {
+
+        static Acknowledged by(EventFlow flow) {
+            Map<String, Long> validByLabel = new TreeMap<>(flow.acknowledgedByTally());
+            validByLabel.keySet().retainAll(LABELS);
+            return new Acknowledged(validByLabel, flow.acknowledged(HOSTILE), flow.acknowledgedIds(UNLABELLED));
+        }
+
+        long labelled() {
+            return hostile + validByLabel.values().stream().mapToLong(Long::longValue).sum();
+        }
+    }
+
+    private static void assertModelHoldsExactlyWhatWasSent(Acknowledged sent, ModelParameters model) {
         Map<String, Long> inModel = new TreeMap<>();
         for (ClassParameters c : model.classes()) {
             inModel.put(c.label(), c.count());
         }
-        assertEquals(flow.validAcknowledgedByLabel(), inModel, "per-class counts of the final model");
+        assertEquals(sent.validByLabel(), inModel, "per-class counts of the final model");
     }
 
     private static void assertEveryUnlabelledEventHasExactlyOnePrediction(
-            MixedEventFlow flow, List<ConsumerRecord<String, Prediction>> predictions) {
+            Acknowledged sent, List<ConsumerRecord<String, Prediction>> predictions) {
         Map<String, Integer> outputsById = new HashMap<>();
         for (ConsumerRecord<String, Prediction> record : predictions) {
             outputsById.merge(record.value().id(), 1, Integer::sum);
@@ -142,8 +201,8 @@ class FaultInjectionIT {
         List<String> duplicated = outputsById.entrySet().stream().filter(e -> e.getValue() > 1)
                 .map(Map.Entry::getKey).limit(10).toList();
         assertTrue(duplicated.isEmpty(), "predicted more than once: " + duplicated);
-        assertEquals(flow.unlabelledAcknowledged(), outputsById.size(), "one prediction per unlabelled event");
-        for (String id : flow.unlabelledIds()) {
+        assertEquals(sent.unlabelledIds().size(), outputsById.size(), "one prediction per unlabelled event");
+        for (String id : sent.unlabelledIds()) {
             assertTrue(outputsById.containsKey(id), "no prediction for " + id);
         }
     }
@@ -159,18 +218,13 @@ class FaultInjectionIT {
     }
 
     private static void assertAllAlive(Map<String, ProductProcess> processes) {
-        for (Map.Entry<String, ProductProcess> entry : processes.entrySet()) {
-            if (!entry.getValue().isAlive()) {
-                throw new AssertionError(entry.getKey() + " exited:\n" + entry.getValue().allLogs());
-            }
-        }
+        processes.values().forEach(ProductProcess::assertAlive);
     }
 
     private static String logs(Map<String, ProductProcess> processes) {
         StringBuilder all = new StringBuilder();
         for (ProductProcess process : processes.values()) {
-            String log = process.allLogs();
-            all.append(log, Math.max(0, log.length() - 20_000), log.length()).append('\n');
+            all.append(process.tails(LOG_TAIL_LINES));
         }
         return all.toString();
     }
@@ -191,11 +245,11 @@ class FaultInjectionIT {
             faults.add(fault);
         }
 
-        void sent(MixedEventFlow flow) {
-            labelled = flow.labelledAcknowledged();
-            hostile = flow.hostileAcknowledged();
+        void sent(Acknowledged sent) {
+            labelled = sent.labelled();
+            hostile = sent.hostile();
             valid = labelled - hostile;
-            unlabelled = flow.unlabelledAcknowledged();
+            unlabelled = sent.unlabelledIds().size();
         }
 
         void observed(ModelParameters model, List<ConsumerRecord<String, ModelParameters>> models, long predictions) {

@@ -94,15 +94,14 @@ class PendingEventsRestoreIT {
             deleteRecursively(stateDir);
             scorer.start();
             awaitRunning(scorer);
-            assertEquals(0, CommittedReader.readAll(broker.bootstrapServers(), topics.predictions()).size(),
+            assertEquals(0, broker.readAll(topics.predictions(), TIMEOUT).size(),
                     "no answer while there is no model");
 
             ModelParameters model = Iris.model(MODEL_ID, MODEL_VERSION, Iris.rows());
             producer.send(new ProducerRecord<>(topics.model(), MODEL_ID.getBytes(StandardCharsets.UTF_8),
                     SerdeFactory.model().serializer().serialize(topics.model(), model))).get();
             awaitHeld(broker, changelog, 0, scorer);
-            List<ConsumerRecord<byte[], byte[]>> answers = CommittedReader.readAll(broker.bootstrapServers(),
-                    topics.predictions());
+            List<ConsumerRecord<byte[], byte[]>> answers = broker.readAll(topics.predictions(), TIMEOUT);
             System.out.printf("pending restore: %d held across 2 SIGKILLs (one restart on a wiped state directory),"
                     + " %d answers, %.1f s%n", rows.size(), answers.size(), (System.nanoTime() - t0) / 1e9);
 
@@ -116,7 +115,7 @@ class PendingEventsRestoreIT {
             for (IrisGolden.Row row : rows) {
                 assertScoredAtTheGoldenPosteriors(row, byKey.get(key(row)));
             }
-            assertEquals(0, CommittedReader.readAll(broker.bootstrapServers(), topics.deadLetters()).size(),
+            assertEquals(0, broker.readAll(topics.deadLetters(), TIMEOUT).size(),
                     "no dead letters");
         }
     }
@@ -148,7 +147,7 @@ class PendingEventsRestoreIT {
         long deadline = System.nanoTime() + TIMEOUT.toNanos();
         while (true) {
             Map<String, PendingEvent> live = new TreeMap<>();
-            for (ConsumerRecord<byte[], byte[]> r : CommittedReader.readAll(broker.bootstrapServers(), changelog)) {
+            for (ConsumerRecord<byte[], byte[]> r : broker.readAll(changelog, TIMEOUT)) {
                 String entry = r.partition() + "/" + SerdeFactory.sequence().deserializer().deserialize(changelog,
                         r.key());
                 if (r.value() == null) {

@@ -15,8 +15,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -25,8 +23,11 @@ import java.util.concurrent.TimeUnit;
  * properties file this class writes. Each {@link #start()} logs to a new file ({@code <name>-<n>.log}).
  *
  * <p>The child does not inherit {@code GDA_*} or {@code KAFKA_STREAMS_*} variables from the test's environment:
- * they would override the file. A shutdown hook of the test JVM kills children still running when it exits
- * (failsafe stops a timed-out fork with SIGTERM); only a SIGKILL of the test JVM itself can leave one behind.
+ * they would override the file. No child outlives the test JVM, however that JVM ends (failsafe stops a timed-out
+ * fork with SIGTERM; a developer or CI may SIGKILL it, and then no shutdown hook runs): beside each child runs a
+ * watch, a shell reading a pipe from the test JVM, which SIGKILLs the child when the pipe closes. The operating
+ * system closes it whichever way the test JVM ends. The watch sits outside the child so that the child's JVM
+ * runs {@link Main} and nothing else.
  */
 public final class ProductProcess implements AutoCloseable {
 
@@ -58,21 +59,25 @@ public final class ProductProcess implements AutoCloseable {
     /** Exit status of a process killed by SIGKILL as Java reports it: 128 + 9. */
     public static final int SIGKILL_EXIT = 137;
 
+    /** How a stop went: the exit status and the time from the signal until the process had exited. */
+    public record Exit(int status, Duration afterSignal) {
+    }
+
+    /** How long a stop may take: the commands close Kafka Streams within 10 s, plus JVM exit. */
     private static final Duration STOP_TIMEOUT = Duration.ofSeconds(60);
     private static final List<String> JVM_OPTIONS = List.of("-Xmx256m", "-XX:TieredStopAtLevel=1",
             "-XX:+UseSerialGC");
-    private static final Set<Process> LIVE = ConcurrentHashMap.newKeySet();
-
-    static {
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> LIVE.forEach(Process::destroyForcibly),
-                "product-process-reaper"));
-    }
 
     private final Command command;
     private final Path configFile;
     private final Path logDir;
     private final String name;
     private Process process;
+    /**
+     * Held while the child runs: the streams of an unreachable {@link Process} are closed by the garbage
+     * collector, and the closed pipe would make the watch kill the child.
+     */
+    private Process watch;
     private int starts;
 
     /**
@@ -135,10 +140,27 @@ public final class ProductProcess implements AutoCloseable {
                     .redirectOutput(logFile(starts).toFile());
             builder.environment().keySet().removeIf(v -> v.startsWith("GDA_") || v.startsWith("KAFKA_STREAMS_"));
             process = builder.start();
-            LIVE.add(process);
+            watch = watchFromTestJvm(process);
         } catch (IOException e) {
+            if (process != null && process.isAlive()) {
+                process.destroyForcibly();
+            }
             throw new UncheckedIOException(e);
         }
+    }
+
+    /**
+     * Starts the watch that SIGKILLs {@code child} once this JVM is gone: {@code read} returns at the end of its
+     * standard input, a pipe whose other end only this JVM holds. The watch goes when the child exits, so that it
+     * never signals a process id the system has given to another process since.
+     */
+    private static Process watchFromTestJvm(Process child) throws IOException {
+        Process watch = new ProcessBuilder("sh", "-c",
+                "while read -r line; do :; done; kill -KILL " + child.pid() + " 2>/dev/null")
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectError(ProcessBuilder.Redirect.DISCARD)
+                .start();
+        child.onExit().thenRun(watch::destroyForcibly);
+        return watch;
     }
 
     /**
@@ -159,19 +181,23 @@ public final class ProductProcess implements AutoCloseable {
         }
     }
 
-    /** SIGTERM ({@link Process#destroy()}), as an operator's Ctrl-C or a container stop; returns the exit status. */
-    public int sigterm() {
+    /**
+     * SIGTERM ({@link Process#destroy()}), as an operator's Ctrl-C or a container stop, and waits for the exit.
+     */
+    public Exit sigterm() {
+        long signalled = System.nanoTime();
         process.destroy();
-        return awaitExit();
+        return awaitExit(signalled);
     }
 
-    /** SIGKILL, as a crash or the OOM killer: no shutdown hook runs. Returns the exit status. */
-    public int sigkill() {
+    /** SIGKILL, as a crash or the OOM killer: no shutdown hook runs. Waits for the exit. */
+    public Exit sigkill() {
+        long signalled = System.nanoTime();
         process.destroyForcibly();
-        return awaitExit();
+        return awaitExit(signalled);
     }
 
-    private int awaitExit() {
+    private Exit awaitExit(long signalled) {
         try {
             if (!process.waitFor(STOP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
                 process.destroyForcibly();
@@ -180,14 +206,20 @@ public final class ProductProcess implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
-        } finally {
-            LIVE.remove(process);
         }
-        return process.exitValue();
+        return new Exit(process.exitValue(), Duration.ofNanos(System.nanoTime() - signalled));
     }
 
     public boolean isAlive() {
         return process != null && process.isAlive();
+    }
+
+    /** Fails, with the output of every start, unless the command is running (it may have exited by itself). */
+    public void assertAlive() {
+        if (!isAlive()) {
+            throw new AssertionError(name + (process == null ? " never started" : " exited with "
+                    + process.exitValue()) + ":\n" + allLogs());
+        }
     }
 
     public long pid() {
@@ -204,6 +236,18 @@ public final class ProductProcess implements AutoCloseable {
         StringBuilder all = new StringBuilder();
         for (int i = 1; i <= starts; i++) {
             all.append("----- ").append(name).append(" start ").append(i).append(" -----\n").append(read(logFile(i)));
+        }
+        return all.toString();
+    }
+
+    /** The last {@code lines} lines of every start's output, in order: enough of a long run for a failure message. */
+    public String tails(int lines) {
+        StringBuilder all = new StringBuilder();
+        for (int i = 1; i <= starts; i++) {
+            List<String> log = read(logFile(i)).lines().toList();
+            all.append("----- ").append(name).append(" start ").append(i).append(", last ").append(lines)
+                    .append(" lines -----\n");
+            log.subList(Math.max(0, log.size() - lines), log.size()).forEach(l -> all.append(l).append('\n'));
         }
         return all.toString();
     }

@@ -10,15 +10,16 @@ import io.gdastreams.model.ModelParameters;
 import io.gdastreams.model.Prediction;
 import io.gdastreams.serde.Json;
 import io.gdastreams.serde.SerdeFactory;
-import java.io.IOException;
+import io.gdastreams.reliability.ProductProcess.Command;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BiPredicate;
+import java.util.function.LongFunction;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -53,8 +54,8 @@ class RestartLatencyIT {
      */
     private static final Duration PROGRESS_TIMEOUT = Duration.ofSeconds(150);
     private static final Duration FIRST_START_TIMEOUT = Duration.ofSeconds(120);
-    /** One event per partition every 4 x 25 ms: a steady trickle, not a load test. */
-    private static final Duration PACE = Duration.ofMillis(25);
+    /** A steady trickle, not a load test: one event every 25 ms. */
+    private static final int EVENTS_PER_SECOND = 40;
     private static final int PARTITIONS = 4;
     private static final String MODEL_ID = "restart";
 
@@ -86,10 +87,11 @@ class RestartLatencyIT {
     }
 
     /**
-     * The configuration file both commands read: names, the broker and the state directory, plus {@code extra}
-     * (e.g. a static membership id); everything else is the product's default.
+     * The configuration both commands read: names, the broker and the state directory, plus {@code extra} (e.g. a
+     * static membership id); everything else is the product's default, cadence included (unlike
+     * {@link ProductProcess#testConfig}): the restart measured is the one an operator gets.
      */
-    private Path config(KafkaBroker broker, Names names, Map<String, String> extra) throws IOException {
+    private Map<String, String> config(KafkaBroker broker, Names names, Map<String, String> extra) {
         Map<String, String> settings = new LinkedHashMap<>();
         settings.put("bootstrap.servers", broker.bootstrapServers());
         settings.put("gda.application.id", names.app());
@@ -102,28 +104,30 @@ class RestartLatencyIT {
         settings.put("gda.topic.dead-letters", names.deadLetters());
         settings.put("state.dir", dir.resolve("state").toString());
         settings.putAll(extra);
-        Path file = dir.resolve("app.properties");
-        Files.writeString(file, settings.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue())
-                .collect(Collectors.joining("\n", "", "\n")));
-        return file;
+        return settings;
     }
 
-    private static EventFlow.Event labelled(long i) {
-        LabelledRow row = Iris.rows().get((int) (i % Iris.rows().size()));
-        String id = "l" + i;
-        return new EventFlow.Event(id, id.getBytes(StandardCharsets.UTF_8), HostileRecords.validEvent(row.x(),
-                row.label()));
+    /** Iris rows in order, as labelled events. */
+    private static LongFunction<List<EventFlow.Event>> labelled(String topic) {
+        return i -> {
+            LabelledRow row = Iris.rows().get((int) (i % Iris.rows().size()));
+            return List.of(new EventFlow.Event(topic, "l" + i, HostileRecords.validEvent(row.x(), row.label()),
+                    "labelled"));
+        };
     }
 
-    private static EventFlow.Event unlabelled(long i) {
-        LabelledRow row = Iris.rows().get((int) ((i * 37) % Iris.rows().size()));
-        String id = "u" + i;
-        try {
-            return new EventFlow.Event(id, id.getBytes(StandardCharsets.UTF_8), Json.mapper().writeValueAsBytes(
-                    Map.of("id", id, "features", row.features(Iris.FEATURES))));
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-            throw new IllegalStateException(e);
-        }
+    /** Iris rows in a scrambled order, as unlabelled events with ids. */
+    private static LongFunction<List<EventFlow.Event>> unlabelled(String topic) {
+        return i -> {
+            LabelledRow row = Iris.rows().get((int) ((i * 37) % Iris.rows().size()));
+            String id = "u" + i;
+            try {
+                return List.of(new EventFlow.Event(topic, id, Json.mapper().writeValueAsBytes(
+                        Map.of("id", id, "features", row.features(Iris.FEATURES))), "unlabelled"));
+            } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+                throw new IllegalStateException(e);
+            }
+        };
     }
 
     /** A published model whose lineage includes {@code event}. */
@@ -132,24 +136,38 @@ class RestartLatencyIT {
         return next != null && next > event.offset();
     }
 
-    private static Runnable failIfDead(ServiceProcess service) {
-        return () -> {
-            if (!service.isAlive()) {
-                throw new AssertionError("the service exited\n" + service.tails(40));
-            }
-        };
-    }
-
-    private static void report(String service, List<Duration> stops, List<Duration> restarts) {
-        System.out.printf("RestartLatencyIT %s: SIGTERM to exit %s; restart to progress %s (budget %d ms)%n",
-                service, millis(stops), millis(restarts), RESTART_BUDGET.toMillis());
-    }
-
     private static String millis(List<Duration> durations) {
         return durations.stream().map(d -> d.toMillis() + " ms").collect(Collectors.joining(", ", "[", "]"));
     }
 
-    private static void assertWithinBudget(String service, List<Duration> restarts, ServiceProcess process) {
+    /**
+     * Starts {@code process} with events flowing and waits for the first one's effect on {@code output}; then
+     * restarts it {@link #RESTARTS} times (SIGTERM, start), timing each time from the restart until the effect of
+     * the first event sent after it shows. Prints the times and fails if a restart took the budget or more.
+     */
+    private static <V> void assertRestartsWithinBudget(String service, ProductProcess process, EventFlow flow,
+                                                       TopicWatch<V> output, String effect,
+                                                       BiPredicate<V, EventFlow.Sent> isEffectOf)
+            throws InterruptedException {
+        flow.start();
+        long started = System.nanoTime();
+        process.start();
+        EventFlow.Sent first = flow.firstSentAtOrAfter(started, FIRST_START_TIMEOUT);
+        output.awaitFirst(effect + " " + first, started, v -> isEffectOf.test(v, first), FIRST_START_TIMEOUT,
+                process::assertAlive);
+        List<Duration> stops = new ArrayList<>();
+        List<Duration> restarts = new ArrayList<>();
+        for (int r = 0; r < RESTARTS; r++) {
+            stops.add(process.sigterm().afterSignal());
+            long restart = System.nanoTime();
+            process.start();
+            EventFlow.Sent next = flow.firstSentAtOrAfter(restart, PROGRESS_TIMEOUT);
+            TopicWatch.Seen<V> seen = output.awaitFirst(effect + " " + next, restart, v -> isEffectOf.test(v, next),
+                    PROGRESS_TIMEOUT, process::assertAlive);
+            restarts.add(Duration.ofNanos(seen.seenAtNanos() - restart));
+        }
+        System.out.printf("RestartLatencyIT %s: SIGTERM to exit %s; restart to progress %s (budget %d ms)%n",
+                service, millis(stops), millis(restarts), RESTART_BUDGET.toMillis());
         for (Duration restart : restarts) {
             assertTrue(restart.compareTo(RESTART_BUDGET) < 0, () -> service + " restarts took " + millis(restarts)
                     + ", budget " + RESTART_BUDGET.toMillis() + " ms\n" + process.tails(60));
@@ -157,33 +175,14 @@ class RestartLatencyIT {
     }
 
     @Test
-    void shouldPublishAModelWithAnEventProducedAfterARestartWithinTheBudget(KafkaBroker broker) throws IOException {
+    void shouldPublishAModelWithAnEventProducedAfterARestartWithinTheBudget(KafkaBroker broker) throws Exception {
         Names names = Names.create(broker, "restart-train");
-        Path config = config(broker, names, Map.of());
-        List<Duration> stops = new ArrayList<>();
-        List<Duration> restarts = new ArrayList<>();
         try (TopicWatch<ModelParameters> models = new TopicWatch<>(broker, names.model(),
                 SerdeFactory.model().deserializer());
-             EventFlow flow = new EventFlow(broker, names.labelled(), PARTITIONS, PACE, RestartLatencyIT::labelled);
-             ServiceProcess trainer = new ServiceProcess("train", List.of("train", "--config", config.toString()),
-                     dir.resolve("logs"))) {
-            flow.start();
-            long started = System.nanoTime();
-            trainer.start();
-            EventFlow.Sent first = flow.firstSentAtOrAfter(started, FIRST_START_TIMEOUT);
-            models.awaitFirst("a first model", started, m -> covers(m, first), FIRST_START_TIMEOUT,
-                    failIfDead(trainer));
-            for (int r = 0; r < RESTARTS; r++) {
-                stops.add(trainer.terminate());
-                long restart = System.nanoTime();
-                trainer.start();
-                EventFlow.Sent next = flow.firstSentAtOrAfter(restart, PROGRESS_TIMEOUT);
-                TopicWatch.Seen<ModelParameters> model = models.awaitFirst("a model covering " + next, restart,
-                        m -> covers(m, next), PROGRESS_TIMEOUT, failIfDead(trainer));
-                restarts.add(Duration.ofNanos(model.seenAtNanos() - restart));
-            }
-            report("train", stops, restarts);
-            assertWithinBudget("train", restarts, trainer);
+             EventFlow flow = new EventFlow(broker, EVENTS_PER_SECOND, labelled(names.labelled()));
+             ProductProcess trainer = new ProductProcess(Command.TRAIN, config(broker, names, Map.of()), dir,
+                     "train")) {
+            assertRestartsWithinBudget("train", trainer, flow, models, "a model covering", RestartLatencyIT::covers);
         }
     }
 
@@ -196,39 +195,20 @@ class RestartLatencyIT {
     void shouldScoreAnEventProducedAfterARestartWithinTheBudget(boolean staticMember, KafkaBroker broker)
             throws Exception {
         Names names = Names.create(broker, "restart-score");
-        Path config = config(broker, names, staticMember ? Map.of("group.instance.id", names.app() + "-scorer-1")
-                : Map.of());
+        Map<String, String> config = config(broker, names,
+                staticMember ? Map.of("group.instance.id", names.app() + "-scorer-1") : Map.of());
         String service = staticMember ? "score (static member)" : "score";
         try (KafkaProducer<byte[], byte[]> producer = broker.producer()) {
             producer.send(new ProducerRecord<>(names.model(), MODEL_ID.getBytes(StandardCharsets.UTF_8),
                     SerdeFactory.model().serializer().serialize(names.model(),
                             Iris.model(MODEL_ID, 1, Iris.rows())))).get();
         }
-        List<Duration> stops = new ArrayList<>();
-        List<Duration> restarts = new ArrayList<>();
         try (TopicWatch<Prediction> predictions = new TopicWatch<>(broker, names.predictions(),
                 SerdeFactory.prediction().deserializer());
-             EventFlow flow = new EventFlow(broker, names.unlabelled(), PARTITIONS, PACE,
-                     RestartLatencyIT::unlabelled);
-             ServiceProcess scorer = new ServiceProcess("score", List.of("score", "--config", config.toString()),
-                     dir.resolve("logs"))) {
-            flow.start();
-            long started = System.nanoTime();
-            scorer.start();
-            EventFlow.Sent first = flow.firstSentAtOrAfter(started, FIRST_START_TIMEOUT);
-            predictions.awaitFirst("a first prediction", started, p -> first.id().equals(p.id()),
-                    FIRST_START_TIMEOUT, failIfDead(scorer));
-            for (int r = 0; r < RESTARTS; r++) {
-                stops.add(scorer.terminate());
-                long restart = System.nanoTime();
-                scorer.start();
-                EventFlow.Sent next = flow.firstSentAtOrAfter(restart, PROGRESS_TIMEOUT);
-                TopicWatch.Seen<Prediction> prediction = predictions.awaitFirst("the prediction of " + next,
-                        restart, p -> next.id().equals(p.id()), PROGRESS_TIMEOUT, failIfDead(scorer));
-                restarts.add(Duration.ofNanos(prediction.seenAtNanos() - restart));
-            }
-            report(service, stops, restarts);
-            assertWithinBudget(service, restarts, scorer);
+             EventFlow flow = new EventFlow(broker, EVENTS_PER_SECOND, unlabelled(names.unlabelled()));
+             ProductProcess scorer = new ProductProcess(Command.SCORE, config, dir, "score")) {
+            assertRestartsWithinBudget(service, scorer, flow, predictions, "the prediction of",
+                    (p, event) -> event.id().equals(p.id()));
         }
     }
 }

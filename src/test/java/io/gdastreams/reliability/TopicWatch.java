@@ -2,24 +2,21 @@ package io.gdastreams.reliability;
 
 import io.gdastreams.it.TestBroker;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Predicate;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.PartitionInfo;
-import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.WakeupException;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.Deserializer;
 
 /**
  * Reads a topic from the beginning (read_committed, no group) in a thread of its own and notes when each record
- * became visible to a reader, on the test clock: the moment a downstream consumer could have seen it.
+ * became visible to a reader, on the test clock: the moment a downstream consumer could have seen it. Unlike
+ * {@link TestBroker#readUntil}, which reads from the beginning again on every call and notes no times, one
+ * consumer keeps its position for the whole test, so that the times of records that arrive while the test waits
+ * for something else (a restart) are not lost.
  */
 final class TopicWatch<V> implements AutoCloseable {
 
@@ -39,18 +36,9 @@ final class TopicWatch<V> implements AutoCloseable {
     private volatile Throwable failure;
 
     TopicWatch(TestBroker broker, String topic, Deserializer<V> values) {
-        this.consumer = new KafkaConsumer<>(Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers(),
-                ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
-                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false), new ByteArrayDeserializer(),
-                new ByteArrayDeserializer());
+        this.consumer = broker.readCommittedFromBeginning(topic);
         this.topic = topic;
         this.values = values;
-        List<TopicPartition> partitions = new ArrayList<>();
-        for (PartitionInfo info : consumer.partitionsFor(topic, Duration.ofSeconds(30))) {
-            partitions.add(new TopicPartition(topic, info.partition()));
-        }
-        consumer.assign(partitions);
-        consumer.seekToBeginning(partitions);
         this.thread = new Thread(this::run, "topic-watch-" + topic);
         thread.setDaemon(true);
         thread.start();
