@@ -131,6 +131,11 @@ public final class ProductProcess implements AutoCloseable {
         List<String> commandLine = new ArrayList<>();
         commandLine.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
         commandLine.addAll(JVM_OPTIONS);
+        // -Dproduct.kafka.log=info: Kafka's own loggers in the children at that level (diagnosing a fault run).
+        String kafkaLog = System.getProperty("product.kafka.log");
+        if (kafkaLog != null) {
+            commandLine.add("-Dorg.slf4j.simpleLogger.log.org.apache.kafka=" + kafkaLog);
+        }
         commandLine.addAll(List.of("-cp", StreamsChildProcess.classpath(), Main.class.getName(), command.cli,
                 "--config", configFile.toString()));
         try {
