@@ -25,6 +25,7 @@ import java.util.TreeMap;
 import java.util.function.LongFunction;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.CleanupMode;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -53,7 +54,8 @@ class FaultInjectionIT {
     private static final String HOSTILE = "hostile";
     private static final String UNLABELLED = "unlabelled";
 
-    @TempDir
+    /** Kept when the test fails: the products' logs (one file per start) are the diagnosis. */
+    @TempDir(cleanup = CleanupMode.ON_SUCCESS)
     Path dir;
 
     @Test
