@@ -60,6 +60,7 @@ class FaultInjectionIT {
 
     @Test
     void shouldLoseAndDuplicateNothingUnderBrokerOutagesCrashesAndRebalances() throws Exception {
+        System.out.println("FaultInjectionIT: product logs in " + dir);
         FaultPlan plan = FaultPlan.fromSystemProperties();
         Topics topics = new Topics("f-labelled", "f-unlabelled", "f-model", "f-predictions", "f-dead-letters");
         try (FaultInjectionBroker broker = FaultInjectionBroker.start()) {
