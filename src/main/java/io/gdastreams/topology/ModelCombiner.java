@@ -59,8 +59,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Store layout ({@link TrainingTopology#COMBINER_STORE}): {@code partial:<p>} → snapshot bytes,
  * {@code schema} → feature names (JSON array), {@code version} → 8-byte version of the last published model,
- * {@code published} → its {@code sources} (JSON object). A snapshot is written when accepted (once per partition
- * per interval at most), version and sources when a model is published; store writes and the model record
+ * {@code published} → its {@code sources} (JSON object), {@code model} → its {@link PublishedModel} summary (lineage,
+ * count, labels, digest; a few hundred bytes whatever the model's size). A snapshot is written when accepted (once
+ * per partition per interval at most), the rest when a model is published; store writes and the model record
  * commit in the same transaction.
  */
 final class ModelCombiner implements Processor<String, byte[], String, TrainingOutput> {
@@ -193,7 +194,7 @@ final class ModelCombiner implements Processor<String, byte[], String, TrainingO
         // one interval can still overshoot together: leave out the newest classes rather than fail to publish.
         Set<String> publishedLabels = new HashSet<>();
         if (lastPublished != null) {
-            lastPublished.model().classes().forEach(c -> publishedLabels.add(c.label()));
+            publishedLabels.addAll(lastPublished.labels());
         }
         while (bytes.length > settings.maxModelBytes()) {
             Optional<String> newest = model.classes().stream().map(ClassParameters::label)
@@ -219,12 +220,12 @@ final class ModelCombiner implements Processor<String, byte[], String, TrainingO
         pending = false;
         version = model.version();
         published = model.sources();
-        lastPublished = new PublishedModel(model, bytes);
+        lastPublished = PublishedModel.of(model, bytes);
         lastPublishMs = now;
         lastNotice = null;
         store.put(VERSION_KEY, ByteBuffer.allocate(Long.BYTES).putLong(version).array());
         store.put(PUBLISHED_KEY, Json.toBytes(published));
-        store.put(MODEL_KEY, bytes);
+        store.put(MODEL_KEY, lastPublished.toStoreBytes());
         context.forward(new Record<>(settings.modelId(), new TrainingOutput.Model(bytes), now));
         return true;
     }
@@ -351,8 +352,7 @@ final class ModelCombiner implements Processor<String, byte[], String, TrainingO
                 } else if (entry.key.equals(PUBLISHED_KEY)) {
                     published = decodeSources(entry.value);
                 } else if (entry.key.equals(MODEL_KEY)) {
-                    lastPublished = PublishedModel.parse(settings.modelId(), entry.value).orElseThrow(
-                            () -> new IllegalArgumentException("not a valid model"));
+                    lastPublished = PublishedModel.fromStoreBytes(entry.value);
                 } else if (entry.key.equals(SCHEMA_KEY)) {
                     if (settings.features().isEmpty()) {
                         schema = Json.stringList(entry.value);

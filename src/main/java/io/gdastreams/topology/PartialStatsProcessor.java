@@ -219,7 +219,7 @@ final class PartialStatsProcessor implements Processor<byte[], byte[], String, T
             labelsSource = record;
             Set<String> labels = new HashSet<>();
             PublishedModel.parse(settings.modelId(), record)
-                    .ifPresent(m -> m.model().classes().forEach(c -> labels.add(c.label())));
+                    .ifPresent(m -> labels.addAll(m.labels()));
             publishedLabels = labels;
         }
         return publishedLabels;
@@ -239,7 +239,7 @@ final class PartialStatsProcessor implements Processor<byte[], byte[], String, T
         PublishedModel.parse(settings.modelId(), onTopic.get(settings.modelId()))
                 .filter(model -> model.publishedBy(context.applicationId()))
                 .ifPresent(model -> {
-                    Long absorbed = model.model().sources().get(Integer.toString(partition));
+                    Long absorbed = model.sources().get(Integer.toString(partition));
                     long reached = state.progress().nextOffset();
                     if (absorbed != null && absorbed > reached) {
                         throw new TrainingStateException("the training state of partition " + partition

@@ -72,14 +72,14 @@ record PublicationChecks(String modelId, String applicationId) {
                     : "the newest record for it on the model topic is not a valid model", null);
         }
         PublishedModel newest = latest.get();
-        if (newest.version() < lastVersion || (newest.version() == lastVersion && newest.sameBytes(last.bytes()))) {
+        if (newest.version() < lastVersion || (newest.version() == lastVersion && newest.sameContent(last))) {
             return TopicVerdict.FINE; // its own last model, or not read back yet
         }
         if (newest.publishedBy(applicationId)) {
             return new TopicVerdict("the model topic holds version " + newest.version() + " that is not this"
                     + " trainer's last model (version " + lastVersion + ")", null);
         }
-        return new TopicVerdict(null, "application '" + newest.model().trainer() + "' also publishes model '" + modelId
+        return new TopicVerdict(null, "application '" + newest.trainer() + "' also publishes model '" + modelId
                 + "' (version " + newest.version() + "); run one trainer per model id: this one publishes above it"
                 + " at its next change");
     }

@@ -1,18 +1,33 @@
 package io.gdastreams.topology;
 
+import io.gdastreams.model.ClassParameters;
 import io.gdastreams.model.ModelParameters;
+import io.gdastreams.serde.Json;
 import io.gdastreams.serde.SerdeFactory;
-import java.util.Arrays;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 
 /**
- * A valid model record as found on the model topic, with its exact bytes (for identity checks).
+ * What a trainer needs to know of a published model: its version and trainer, its lineage and count, its class
+ * labels, and a SHA-256 digest of its exact bytes (two records are the same content when their digests are). Small
+ * whatever the model's size (a model is 13.7 MB of JSON at d = 256, K = 10), so the combiner keeps it in its store.
  *
- * @param model the decoded model
- * @param bytes the record value (not copied; not modified)
+ * @param sha256 digest of the record value (not copied; not modified)
  */
-record PublishedModel(ModelParameters model, byte[] bytes) {
+record PublishedModel(long version, String trainer, long totalCount, Map<String, Long> sources, Set<String> labels,
+                      byte[] sha256) {
+
+    PublishedModel {
+        sources = Map.copyOf(sources);
+        labels = Set.copyOf(labels);
+    }
 
     /** The record as a model of {@code modelId}, or empty when it is absent, a tombstone or not a valid model. */
     static Optional<PublishedModel> parse(String modelId, byte[] bytes) {
@@ -24,22 +39,49 @@ record PublishedModel(ModelParameters model, byte[] bytes) {
             if (model == null || !modelId.equals(model.modelId()) || model.version() < 1 || model.sources() == null) {
                 return Optional.empty();
             }
-            return Optional.of(new PublishedModel(model, bytes));
+            return Optional.of(of(model, bytes));
         } catch (RuntimeException e) {
             return Optional.empty();
         }
     }
 
-    long version() {
-        return model.version();
+    /** The summary of {@code model}, published as {@code bytes}. */
+    static PublishedModel of(ModelParameters model, byte[] bytes) {
+        Set<String> labels = new TreeSet<>();
+        for (ClassParameters c : model.classes()) {
+            labels.add(c.label());
+        }
+        return new PublishedModel(model.version(), model.trainer(), model.totalCount(), model.sources(), labels,
+                sha256(bytes));
+    }
+
+    /** The summary as JSON, for the combiner's store. */
+    byte[] toStoreBytes() {
+        return Json.toBytes(new Stored(version, trainer, totalCount, sources, List.copyOf(labels), sha256));
+    }
+
+    /** Inverse of {@link #toStoreBytes()}; throws on anything else. */
+    static PublishedModel fromStoreBytes(byte[] bytes) {
+        try {
+            Stored s = Json.strictMapper().readValue(bytes, Stored.class);
+            return new PublishedModel(s.version(), s.trainer(), s.totalCount(), s.sources(), Set.copyOf(s.labels()),
+                    s.sha256());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** The stored form (labels as a list: JSON has no sets). */
+    private record Stored(long version, String trainer, long totalCount, Map<String, Long> sources,
+                          List<String> labels, byte[] sha256) {
     }
 
     boolean publishedBy(String applicationId) {
-        return applicationId.equals(model.trainer());
+        return applicationId.equals(trainer);
     }
 
-    boolean sameBytes(byte[] other) {
-        return Arrays.equals(bytes, other);
+    boolean sameContent(PublishedModel other) {
+        return MessageDigest.isEqual(sha256, other.sha256);
     }
 
     /**
@@ -47,24 +89,32 @@ record PublishedModel(ModelParameters model, byte[] bytes) {
      * offset n must be absorbed at least up to n, and the total count must not shrink.
      */
     String regressionOf(ModelParameters candidate) {
-        for (Map.Entry<String, Long> absorbed : model.sources().entrySet()) {
+        for (Map.Entry<String, Long> absorbed : sources.entrySet()) {
             Long now = candidate.sources().get(absorbed.getKey());
             if (now != null && now < absorbed.getValue()) {
                 return "partition " + absorbed.getKey() + " would go back from offset " + absorbed.getValue()
-                        + " (version " + version() + ") to " + now;
+                        + " (version " + version + ") to " + now;
             }
         }
-        if (missingPartitions(candidate).isEmpty() && candidate.totalCount() < model.totalCount()) {
-            return "the total count would go back from " + model.totalCount() + " (version " + version() + ") to "
+        if (missingPartitions(candidate).isEmpty() && candidate.totalCount() < totalCount) {
+            return "the total count would go back from " + totalCount + " (version " + version + ") to "
                     + candidate.totalCount();
         }
         return null;
     }
 
     /** Partitions this model absorbed that {@code candidate} has no snapshot of (yet). */
-    java.util.Set<String> missingPartitions(ModelParameters candidate) {
-        java.util.Set<String> missing = new java.util.TreeSet<>(model.sources().keySet());
+    Set<String> missingPartitions(ModelParameters candidate) {
+        Set<String> missing = new TreeSet<>(sources.keySet());
         missing.removeAll(candidate.sources().keySet());
         return missing;
+    }
+
+    private static byte[] sha256(byte[] bytes) {
+        try {
+            return MessageDigest.getInstance("SHA-256").digest(bytes);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every JVM has SHA-256", e);
+        }
     }
 }
