@@ -123,6 +123,7 @@ class FaultInjectionIT {
                         SerdeFactory.rawBytes().deserializer(), SerdeFactory.deadLetter().deserializer(),
                         CONVERGENCE);
                 report.observed(model, models, predictions.size());
+                report.recovered(processes.values());
                 System.out.println(report.table());
 
                 assertModelHoldsExactlyWhatWasSent(sent, model);
@@ -243,6 +244,8 @@ class FaultInjectionIT {
         private long outputs;
         private long versions;
         private long lastVersion;
+        private int lostState;
+        private int rebuilds;
 
         void injected(String fault) {
             faults.add(fault);
@@ -262,8 +265,26 @@ class FaultInjectionIT {
             outputs = predictions;
         }
 
+        /** Counts what the trainers logged of lost state and its rebuild from the changelogs (the logs go). */
+        void recovered(java.util.Collection<ProductProcess> processes) {
+            for (ProductProcess process : processes) {
+                String log = process.allLogs();
+                lostState += count(log, "TrainingStateException: ");
+                rebuilds += count(log, "rebuilding it from the changelog topics");
+            }
+        }
+
+        private static int count(String text, String what) {
+            int n = 0;
+            for (int at = text.indexOf(what); at >= 0; at = text.indexOf(what, at + what.length())) {
+                n++;
+            }
+            return n;
+        }
+
         String table() {
             return "FAULT-INJECTION REPORT\nfaults: " + String.join("; ", faults)
+                    + "\nlost-state errors logged: " + lostState + ", rebuilds from the changelogs: " + rebuilds
                     + "\n| labelled sent | valid | hostile | in the model | unlabelled sent | predictions | model records"
                     + " | last version |\n| " + labelled + " | " + valid + " | " + hostile + " | " + inModel + " | "
                     + unlabelled + " | " + outputs + " | " + versions + " | " + lastVersion + " |";
