@@ -1,6 +1,5 @@
 package io.gdastreams.topology;
 
-import io.gdastreams.math.RunningGaussian;
 import io.gdastreams.model.ClassParameters;
 import io.gdastreams.model.DeadLetter;
 import io.gdastreams.model.ModelParameters;
@@ -14,7 +13,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -296,40 +294,10 @@ final class ModelCombiner implements Processor<String, byte[], String, TrainingO
         return topicModel;
     }
 
-    /** The merge of the kept snapshots, without the classes in {@code leftOut} (priors over the rest). */
+    /** The merge of the kept snapshots, without the classes in {@code leftOut}. */
     private ModelParameters combine(long newVersion, Set<String> leftOut) {
-        SortedMap<String, RunningGaussian> merged = new TreeMap<>();
-        Map<String, Long> sources = new LinkedHashMap<>();
-        for (PartialSnapshot partial : partials.values()) {
-            sources.put(Integer.toString(partial.progress().partition()), partial.progress().nextOffset());
-            for (Map.Entry<String, RunningGaussian> entry : partial.classes().entrySet()) {
-                if (leftOut.contains(entry.getKey())) {
-                    continue;
-                }
-                merged.computeIfAbsent(entry.getKey(), l -> new RunningGaussian(entry.getValue().dimension()))
-                        .merge(entry.getValue());
-            }
-        }
-        long total = 0;
-        for (RunningGaussian g : merged.values()) {
-            total += g.count();
-        }
-        List<ClassParameters> classes = new ArrayList<>(merged.size());
-        for (Map.Entry<String, RunningGaussian> entry : merged.entrySet()) {
-            RunningGaussian g = entry.getValue();
-            double[][] covariance = g.scatter();
-            for (double[] row : covariance) {
-                for (int j = 0; j < row.length; j++) {
-                    row[j] /= g.count();
-                }
-            }
-            classes.add(new ClassParameters(entry.getKey(), g.count(), (double) g.count() / total, g.mean(),
-                    covariance));
-        }
-        List<String> features = schema != null ? schema : List.of();
-        String updatedAt = Instant.ofEpochMilli(context.currentSystemTimeMs()).toString();
-        return new ModelParameters(settings.modelId(), newVersion, features, total, classes, sources, updatedAt,
-                context.applicationId());
+        return PartialMerge.model(partials.values(), leftOut, schema != null ? schema : List.of(), settings.modelId(),
+                newVersion, Instant.ofEpochMilli(context.currentSystemTimeMs()).toString(), context.applicationId());
     }
 
     private void loadState() {
