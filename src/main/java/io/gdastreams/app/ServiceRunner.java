@@ -1,6 +1,7 @@
 package io.gdastreams.app;
 
 import java.io.PrintWriter;
+import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -25,6 +26,8 @@ final class ServiceRunner {
      * the same changelog and finds the same.
      */
     static final int MAX_STATE_REBUILDS = 1;
+    /** Running this long after a rebuild counts as recovered. */
+    private static final Duration RECOVERED_AFTER = Duration.ofMinutes(2);
 
     private ServiceRunner() {
     }
@@ -57,9 +60,20 @@ final class ServiceRunner {
                 StreamsApp.applicationId(properties), bootstrap, config.modelId());
         out.flush();
         int rebuilds = 0;
+        long runningSince = 0;
         try {
             while (!stopped.await(1, TimeUnit.SECONDS)) {
                 KafkaStreams.State state = app.get().state();
+                if (state == KafkaStreams.State.RUNNING) {
+                    // A rebuilt state that has run this long passed the lineage check: a later loss gets its own
+                    // rebuild.
+                    runningSince = runningSince == 0 ? System.nanoTime() : runningSince;
+                    if (rebuilds > 0 && System.nanoTime() - runningSince > RECOVERED_AFTER.toNanos()) {
+                        rebuilds = 0;
+                    }
+                } else {
+                    runningSince = 0;
+                }
                 if (state != KafkaStreams.State.ERROR && state != KafkaStreams.State.NOT_RUNNING) {
                     continue;
                 }
