@@ -79,6 +79,7 @@ public final class EmbeddedBroker implements AutoCloseable {
 
     /** Starts a broker and waits (at most {@code timeout}) until an AdminClient sees it. */
     public static EmbeddedBroker start(Duration timeout) {
+        requireBrokerClasses();
         deleteStaleDirectories();
         Workspace workspace = new Workspace();
         try {
@@ -517,6 +518,20 @@ public final class EmbeddedBroker implements AutoCloseable {
         command.add(mainClass);
         command.addAll(List.of(args));
         return new ProcessBuilder(command);
+    }
+
+    /**
+     * The broker (kafka_2.13 and Scala) ships in target/gda-streams.jar only; the slim gda-streams-service.jar runs
+     * {@code train} and {@code score} against a cluster and refuses to start a broker with a clear message.
+     */
+    static void requireBrokerClasses() {
+        try {
+            Class.forName("kafka.Kafka", false, EmbeddedBroker.class.getClassLoader());
+        } catch (ClassNotFoundException e) {
+            throw new UserError("this jar has no embedded broker (gda-streams-service.jar runs train and score "
+                    + "against a cluster): run demo, and replay or bench without --bootstrap-servers, with "
+                    + "gda-streams.jar");
+        }
     }
 
     private static int freePort() {

@@ -14,7 +14,7 @@ import org.testcontainers.images.builder.ImageFromDockerfile;
 import org.testcontainers.utility.DockerImageName;
 
 /**
- * The application image, built from {@code docker/Dockerfile} and {@code target/gda-streams.jar} exactly as the
+ * The application image, built from {@code docker/Dockerfile} and {@code target/gda-streams-service.jar} exactly as the
  * README builds it by hand: on the image the broker tests run when that one is built locally (no registry:
  * {@code --build-arg BASE_IMAGE=<broker image>}), on the Dockerfile's default JRE base otherwise.
  *
@@ -26,7 +26,7 @@ import org.testcontainers.utility.DockerImageName;
 final class AppImage {
 
     static final String NAME = "gda-streams/app-image-test:latest";
-    static final Path JAR = Path.of("target", "gda-streams.jar");
+    static final Path JAR = Path.of("target", "gda-streams-service.jar");
 
     private static final Logger LOG = LoggerFactory.getLogger(AppImage.class);
     private static final String BASE_IMAGE_ARG = "BASE_IMAGE";

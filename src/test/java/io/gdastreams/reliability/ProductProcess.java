@@ -79,6 +79,8 @@ public final class ProductProcess implements AutoCloseable {
      */
     private Process watch;
     private int starts;
+    /** Where the child finds the product: the test class path, or a built jar ({@link #fromJar}). */
+    private String classpath = StreamsChildProcess.classpath();
 
     /**
      * Writes {@code config} (application {@code gda.*} keys and Kafka Streams keys, as in config/app.properties)
@@ -123,6 +125,12 @@ public final class ProductProcess implements AutoCloseable {
         return configFile;
     }
 
+    /** Runs the command from {@code jar} (e.g. target/gda-streams-service.jar) instead of the test class path. */
+    public ProductProcess fromJar(Path jar) {
+        this.classpath = jar.toAbsolutePath().toString();
+        return this;
+    }
+
     /** Starts the command in a new JVM, logging to a new file. */
     public void start() {
         if (isAlive()) {
@@ -136,7 +144,7 @@ public final class ProductProcess implements AutoCloseable {
         if (kafkaLog != null) {
             commandLine.add("-Dorg.slf4j.simpleLogger.log.org.apache.kafka=" + kafkaLog);
         }
-        commandLine.addAll(List.of("-cp", StreamsChildProcess.classpath(), Main.class.getName(), command.cli,
+        commandLine.addAll(List.of("-cp", classpath, Main.class.getName(), command.cli,
                 "--config", configFile.toString()));
         try {
             Files.createDirectories(logDir);
