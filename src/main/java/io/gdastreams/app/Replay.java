@@ -71,7 +71,7 @@ final class Replay {
             ModelParameters model;
             List<RejectedRow> rejected;
             StreamsApp trainer = options.resources().register(new StreamsApp("training", training.get(),
-                    options.streamsProperties().apply("training"), StreamsApp.OnThreadFailure.STOP));
+                    options.streamsProperties().apply("training")));
             try {
                 trainer.start();
                 Map<String, Integer> lineBySource = sendTraining(producer, data.training(), topics.labelled());
@@ -80,7 +80,7 @@ final class Replay {
                 Duration trainingTime = Duration.ofNanos(System.nanoTime() - trainingStart);
                 long scoringStart = System.nanoTime();
                 StreamsApp scorer = options.resources().register(new StreamsApp("scoring", scoring.get(),
-                        options.streamsProperties().apply("scoring"), StreamsApp.OnThreadFailure.STOP));
+                        options.streamsProperties().apply("scoring")));
                 try {
                     scorer.start();
                     sendScoring(producer, data.scoring(), topics.unlabelled());

@@ -13,8 +13,10 @@ import org.apache.kafka.streams.Topology;
 
 /**
  * Runs one topology as a long-lived service until Ctrl-C (SIGINT/SIGTERM): creates missing topics when
- * {@code gda.create.topics} is true, starts Kafka Streams with a thread-replacing exception handler and closes
- * it cleanly from a shutdown hook.
+ * {@code gda.create.topics} is true, starts Kafka Streams, and closes it cleanly from a shutdown hook. When a stream
+ * thread fails, the client stops and a new one is started (backing off 1 s … 30 s after consecutive failures): a
+ * transient error (a group coordinator still loading after a broker restart) must not end the service, and a new
+ * client, unlike Kafka Streams' thread replacement, reopens every store from its checkpoint or changelog.
  */
 final class ServiceRunner {
 
@@ -26,8 +28,15 @@ final class ServiceRunner {
      * the same changelog and finds the same.
      */
     static final int MAX_STATE_REBUILDS = 1;
-    /** Running this long after a rebuild counts as recovered. */
+    /** Running this long after a restart counts as recovered. */
     private static final Duration RECOVERED_AFTER = Duration.ofMinutes(2);
+    private static final Duration MAX_BACKOFF = Duration.ofSeconds(30);
+
+    /** 1 s, 2 s, 4 s, … up to 30 s between restarts after consecutive failures. */
+    static Duration backoff(int failures) {
+        long seconds = 1L << Math.min(Math.max(failures - 1, 0), 5);
+        return Duration.ofSeconds(Math.min(seconds, MAX_BACKOFF.toSeconds()));
+    }
 
     private ServiceRunner() {
     }
@@ -44,7 +53,7 @@ final class ServiceRunner {
         CountDownLatch stopped = new CountDownLatch(1);
         AtomicBoolean interrupted = new AtomicBoolean();
         AtomicReference<StreamsApp> app = new AtomicReference<>(
-                new StreamsApp(role, topology.get(), properties, StreamsApp.OnThreadFailure.REPLACE_THREAD));
+                new StreamsApp(role, topology.get(), properties));
         Thread hook = new Thread(() -> {
             interrupted.set(true);
             out.println(role + ": stopping");
@@ -60,16 +69,17 @@ final class ServiceRunner {
                 StreamsApp.applicationId(properties), bootstrap, config.modelId());
         out.flush();
         int rebuilds = 0;
+        int failures = 0;
         long runningSince = 0;
         try {
             while (!stopped.await(1, TimeUnit.SECONDS)) {
                 KafkaStreams.State state = app.get().state();
                 if (state == KafkaStreams.State.RUNNING) {
-                    // A rebuilt state that has run this long passed the lineage check: a later loss gets its own
-                    // rebuild.
+                    // Running this long after a restart counts as recovered: the next failure starts afresh.
                     runningSince = runningSince == 0 ? System.nanoTime() : runningSince;
-                    if (rebuilds > 0 && System.nanoTime() - runningSince > RECOVERED_AFTER.toNanos()) {
+                    if (System.nanoTime() - runningSince > RECOVERED_AFTER.toNanos()) {
                         rebuilds = 0;
+                        failures = 0;
                     }
                 } else {
                     runningSince = 0;
@@ -78,27 +88,39 @@ final class ServiceRunner {
                     continue;
                 }
                 Throwable cause = app.get().failure();
-                if (StreamsApp.lostTrainingState(cause) && rebuilds < MAX_STATE_REBUILDS) {
+                boolean lostState = StreamsApp.lostTrainingState(cause);
+                if (lostState && rebuilds >= MAX_STATE_REBUILDS) {
+                    Runtime.getRuntime().removeShutdownHook(hook);
+                    app.get().close();
+                    throw new RunFailure(role + " stopped (" + state + ")"
+                            + (cause == null ? "" : ": " + StreamsApp.rootMessage(cause)), cause);
+                }
+                failures++;
+                Duration backoff = backoff(failures);
+                if (lostState) {
                     rebuilds++;
                     out.printf("%s: the local training state is behind what this application published; rebuilding"
                             + " it from the changelog topics (attempt %d of %d)%n", role, rebuilds, MAX_STATE_REBUILDS);
-                    out.flush();
-                    synchronized (app) {
-                        if (interrupted.get()) {
-                            break;
-                        }
-                        app.get().close();
-                        app.get().cleanUp();
-                        app.set(new StreamsApp(role, topology.get(), properties,
-                                StreamsApp.OnThreadFailure.REPLACE_THREAD));
-                        app.get().start();
-                    }
-                    continue;
+                } else {
+                    out.printf("%s: Kafka Streams stopped on an error (%s); starting it again in %d s (failure %d in a"
+                            + " row)%n", role, cause == null ? state : StreamsApp.rootMessage(cause),
+                            backoff.toSeconds(), failures);
                 }
-                Runtime.getRuntime().removeShutdownHook(hook);
-                app.get().close();
-                throw new RunFailure(role + " stopped (" + state + ")"
-                        + (cause == null ? "" : ": " + StreamsApp.rootMessage(cause)), cause);
+                out.flush();
+                if (stopped.await(backoff.toMillis(), TimeUnit.MILLISECONDS)) {
+                    break;
+                }
+                synchronized (app) {
+                    if (interrupted.get()) {
+                        break;
+                    }
+                    app.get().close();
+                    if (lostState) {
+                        app.get().cleanUp();
+                    }
+                    app.set(new StreamsApp(role, topology.get(), properties));
+                    app.get().start();
+                }
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

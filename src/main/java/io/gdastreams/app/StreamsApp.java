@@ -16,9 +16,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One running Kafka Streams application (training or scoring) with the exception policy of its caller: a
- * long-running service replaces a failed stream thread and keeps going; a replay stops at the first failure and
- * reports it.
+ * One running Kafka Streams application (training or scoring). A failed stream thread stops the client with its
+ * cause ({@link #failure()}): a service restarts a new client (ServiceRunner), a replay reports it.
  *
  * <p>On close it leaves the consumer group, unless it is a static member ({@code group.instance.id} configured).
  * Kafka Streams' own {@code close()} stays in the group: the coordinator then keeps the departed member's
@@ -32,38 +31,31 @@ final class StreamsApp implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(StreamsApp.class);
     private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(10);
 
-    /** What to do when a stream thread dies with an exception. */
-    enum OnThreadFailure {
-        /** Log it and start a new thread (long-running {@code train} / {@code score}). */
-        REPLACE_THREAD,
-        /** Stop the application; {@link #failure()} tells why (replay: fail fast with the cause). */
-        STOP
-    }
 
     private final String name;
     private final KafkaStreams streams;
     private final GroupMembershipOperation onClose;
     private final AtomicReference<Throwable> failure = new AtomicReference<>();
 
-    StreamsApp(String name, Topology topology, Properties properties, OnThreadFailure policy) {
+    StreamsApp(String name, Topology topology, Properties properties) {
         this.name = name;
         UnfinishedStoreCleaner.clean(Path.of(new StreamsConfig(properties).getString(StreamsConfig.STATE_DIR_CONFIG)),
                 applicationId(properties));
         this.onClose = membershipOnClose(properties);
         this.streams = new KafkaStreams(topology, properties);
+        // A failed stream thread stops the client; the caller decides: a service restarts the whole client
+        // (ServiceRunner), a replay reports the cause. Kafka Streams' own REPLACE_THREAD is not used: after
+        // repeated long broker outages a replacement thread took over its tasks with stores restored from a stale
+        // offset, i.e. empty while their input offsets were committed (docs/RELIABILITY.md). The last failure is
+        // kept: it is the one that stopped the client.
         streams.setUncaughtExceptionHandler(e -> {
-            failure.compareAndSet(null, e);
+            failure.set(e);
             TrainingStateException lostState = causeOfType(e, TrainingStateException.class);
             if (lostState != null) {
-                // A new thread would meet the same state and stop again; publishing on would lose events.
                 LOG.error("{}: stopping: {}", name, lostState.getMessage());
-                return StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
+            } else {
+                LOG.error("{}: stream thread failed; stopping the client", name, e);
             }
-            if (policy == OnThreadFailure.REPLACE_THREAD) {
-                LOG.error("{}: stream thread failed; replacing it", name, e);
-                return StreamThreadExceptionResponse.REPLACE_THREAD;
-            }
-            LOG.debug("{}: stream thread failed; stopping", name, e);
             return StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
         });
         streams.setStateListener((newState, oldState) -> LOG.debug("{}: {} -> {}", name, oldState, newState));
