@@ -99,8 +99,9 @@ final class ServiceRunner {
                 Duration backoff = backoff(failures);
                 if (lostState) {
                     rebuilds++;
-                    out.printf("%s: the local training state contradicts itself or what this application published;"
-                            + " rebuilding it from the changelog topics (attempt %d of %d)%n", role, rebuilds,
+                    out.printf("%s: the local training state contradicts itself, the committed input offsets or"
+                            + " what this application published; rebuilding it from the changelog topics"
+                            + " (attempt %d of %d)%n", role, rebuilds,
                             MAX_STATE_REBUILDS);
                 } else {
                     out.printf("%s: Kafka Streams stopped on an error (%s); starting it again in %d s (failure %d in a"

@@ -40,6 +40,7 @@ final class PartialStatsProcessor implements Processor<byte[], byte[], String, T
     private static final Logger LOG = LoggerFactory.getLogger(PartialStatsProcessor.class);
 
     private final TrainingSettings settings;
+    private final CommittedInput.Source committedInput;
     private final Serializer<PartialSnapshot> snapshotSerializer = SerdeFactory.partialSnapshot().serializer();
     private ProcessorContext<String, TrainingOutput> context;
     private KeyValueStore<String, byte[]> store;
@@ -53,8 +54,9 @@ final class PartialStatsProcessor implements Processor<byte[], byte[], String, T
     /** Set by every record read; a restart sets it too (re-sending a cumulative snapshot is harmless). */
     private boolean changedSinceSnapshot;
 
-    PartialStatsProcessor(TrainingSettings settings) {
+    PartialStatsProcessor(TrainingSettings settings, CommittedInput.Source committedInput) {
         this.settings = settings;
+        this.committedInput = committedInput;
     }
 
     @Override
@@ -172,17 +174,27 @@ final class PartialStatsProcessor implements Processor<byte[], byte[], String, T
             return;
         }
         int partition = context.taskId().partition();
-        List<PartitionState.UnreadableEntry> unreadable = new ArrayList<>();
-        state = PartitionState.load(store, partition, settings.features(), unreadable);
+        state = PartitionState.load(store, partition, settings.features());
         checkAgainstPublishedLineage(partition);
-        for (PartitionState.UnreadableEntry entry : unreadable) {
-            String reason = "state store " + store.name() + ": " + entry.reason()
-                    + "; the entry is discarded and the partition's statistics no longer include it";
-            LOG.error("{} (task {})", reason, context.taskId());
-            DeadLetter letter = DeadLetters.ofStoreEntry(reason, context.applicationId(), store.name(), partition,
-                    entry.key(), entry.value());
-            context.forward(new Record<>(settings.modelId(), new TrainingOutput.Rejected(
-                    entry.key().getBytes(StandardCharsets.UTF_8), letter), context.currentSystemTimeMs()));
+        checkAgainstCommittedInput();
+    }
+
+    /**
+     * Before the state is used or written: is it the state the committed input offset stands for? Kafka Streams
+     * can start a task from an old, partial store (see {@link RestoreCheck}); going on would lose events and then
+     * overwrite the complete state in the changelog.
+     */
+    private void checkAgainstCommittedInput() {
+        RecordMetadata source = context.recordMetadata().orElse(null);
+        String topic = source != null && source.topic() != null ? source.topic() : settings.topics().labelled();
+        boolean exactlyOnce = StreamsConfig.EXACTLY_ONCE_V2.equals(
+                context.appConfigs().get(StreamsConfig.PROCESSING_GUARANTEE_CONFIG));
+        try (CommittedInput input = committedInput.open(context.appConfigs())) {
+            RestoreCheck.problem(topic, state.progress(), exactlyOnce, input).ifPresent(problem -> {
+                state = null;
+                throw new TrainingStateException(problem + " (see docs/RELIABILITY.md, 'Recovering from lost"
+                        + " training state')");
+            });
         }
     }
 

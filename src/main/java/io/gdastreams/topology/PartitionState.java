@@ -45,10 +45,6 @@ final class PartitionState {
     private static final byte COUNTERS_FORMAT = 1;
     private static final int COUNTERS_BYTES = 1 + Integer.BYTES + 3 * Long.BYTES;
 
-    /** A store entry that could not be read; it has been removed from the store. */
-    record UnreadableEntry(String key, byte[] value, String reason) {
-    }
-
     private final KeyValueStore<String, byte[]> store;
     private final SortedMap<String, RunningGaussian> classes = new TreeMap<>();
     private PartitionProgress progress;
@@ -60,17 +56,20 @@ final class PartitionState {
     }
 
     /**
-     * Reads the state of a partition from {@code store}. Entries that cannot be read are removed and returned in
-     * {@code unreadable}, so that the caller can dead-letter them; the events they held are then counted as
-     * dead-lettered, so that {@code applied = Σ class counts} and {@code applied + deadLettered} = records read.
+     * Reads the state of a partition from {@code store}.
      *
-     * @param store the task's store (not modified unless an entry is unreadable)
+     * <p>An entry that cannot be read, a class entry without the progress that counts it, or counters that do not
+     * match the class statistics mean the store does not hold what was committed (a damaged or partial restore):
+     * that is a {@link TrainingStateException}, never a reason to drop entries. Dropping them once turned a
+     * partial restore into a permanent loss: the deletions reached the changelog, and the rebuild from it then
+     * restored the loss (docs/RELIABILITY.md).
+     *
+     * @param store the task's store (not modified, except that a progress of the earlier JSON layout is rewritten)
      * @param partition the task's input partition (for a fresh progress)
      * @param configuredFeatures the schema to start with when nothing is persisted (may be empty)
-     * @param unreadable receives the entries that were removed (modified)
+     * @throws TrainingStateException when the store does not hold a consistent state
      */
-    static PartitionState load(KeyValueStore<String, byte[]> store, int partition, List<String> configuredFeatures,
-                               List<UnreadableEntry> unreadable) {
+    static PartitionState load(KeyValueStore<String, byte[]> store, int partition, List<String> configuredFeatures) {
         PartitionState state = new PartitionState(store);
         List<KeyValue<String, byte[]>> entries = new ArrayList<>();
         try (KeyValueIterator<String, byte[]> all = store.all()) {
@@ -85,61 +84,59 @@ final class PartitionState {
                 try {
                     schema = Json.stringList(entry.value);
                 } catch (RuntimeException e) {
-                    unreadable.add(new UnreadableEntry(entry.key, entry.value, "unreadable schema: " + e.getMessage()));
+                    throw damaged(partition, "unreadable schema: " + e.getMessage());
                 }
             }
         }
-        PartitionProgress restored = null;
         if (counters != null) {
             try {
-                restored = decodeProgress(counters, schema);
+                state.progress = decodeProgress(counters, schema);
             } catch (RuntimeException e) {
-                unreadable.add(new UnreadableEntry(PROGRESS_KEY, counters, "unreadable progress: " + e.getMessage()));
+                throw damaged(partition, "unreadable progress: " + e.getMessage());
             }
+        } else {
+            state.progress = PartitionProgress.start(partition, configuredFeatures);
         }
-        state.progress = restored != null ? restored : PartitionProgress.start(partition, configuredFeatures);
         state.schemaPersisted = schema != null && schema.equals(state.progress.features());
         int dimension = state.progress.features().size();
         for (KeyValue<String, byte[]> entry : entries) {
             if (entry.key.startsWith(CLASS_KEY_PREFIX)) {
                 String label = entry.key.substring(CLASS_KEY_PREFIX.length());
-                try {
-                    RunningGaussian stats = RunningGaussian.fromBytes(entry.value);
-                    if (stats.dimension() != dimension) {
-                        throw new IllegalArgumentException("dimension " + stats.dimension() + " but the schema has "
-                                + dimension + " features");
-                    }
-                    state.classes.put(label, stats);
-                } catch (RuntimeException e) {
-                    unreadable.add(new UnreadableEntry(entry.key, entry.value,
-                            "unreadable statistics of class '" + label + "': " + e.getMessage()));
+                if (counters == null) {
+                    throw damaged(partition, "statistics of class '" + label + "' but no progress");
                 }
+                RunningGaussian stats;
+                try {
+                    stats = RunningGaussian.fromBytes(entry.value);
+                } catch (RuntimeException e) {
+                    throw damaged(partition, "unreadable statistics of class '" + label + "': " + e.getMessage());
+                }
+                if (stats.dimension() != dimension) {
+                    throw damaged(partition, "statistics of class '" + label + "' have dimension "
+                            + stats.dimension() + " but the schema has " + dimension + " features");
+                }
+                state.classes.put(label, stats);
             } else if (!PROGRESS_KEY.equals(entry.key) && !SCHEMA_KEY.equals(entry.key)) {
-                unreadable.add(new UnreadableEntry(entry.key, entry.value, "unknown key"));
+                throw damaged(partition, "unknown key '" + entry.key + "'");
             }
-        }
-        for (UnreadableEntry entry : unreadable) {
-            store.delete(entry.key());
         }
         long classTotal = state.classes.values().stream().mapToLong(RunningGaussian::count).sum();
         PartitionProgress p = state.progress;
         if (classTotal != p.applied()) {
-            if (unreadable.isEmpty()) {
-                // Both are written in the same transaction: a difference without a damaged entry means the store
-                // does not hold what was committed. Refuse to go on rather than publish a model that lost events.
-                throw new TrainingStateException("the training state of partition " + p.partition()
-                        + " is inconsistent: its progress counts " + p.applied() + " applied events up to offset "
-                        + p.nextOffset() + " but its class statistics hold " + classTotal);
-            }
-            // Events whose statistics were discarded count as dead-lettered (the dead letter of the store entry
-            // stands for them).
-            long lost = p.applied() - classTotal;
-            state.setProgress(new PartitionProgress(p.partition(), p.nextOffset(), classTotal,
-                    Math.max(0, p.deadLettered() + lost), p.features()));
-        } else if (counters != null && counters.length > 0 && counters[0] != COUNTERS_FORMAT) {
+            // Both are written in the same transaction: a difference means the store does not hold what was
+            // committed. Refuse to go on rather than publish a model that lost events.
+            throw new TrainingStateException("the training state of partition " + p.partition()
+                    + " is inconsistent: its progress counts " + p.applied() + " applied events up to offset "
+                    + p.nextOffset() + " but its class statistics hold " + classTotal);
+        }
+        if (counters != null && counters.length > 0 && counters[0] != COUNTERS_FORMAT) {
             state.setProgress(p); // rewrite a progress of the earlier (JSON) layout in the current one
         }
         return state;
+    }
+
+    private static TrainingStateException damaged(int partition, String what) {
+        return new TrainingStateException("the training state of partition " + partition + " is damaged: " + what);
     }
 
     /** Read-only view of the statistics by label. */

@@ -25,7 +25,8 @@ import org.apache.kafka.streams.state.Stores;
  *                           │          version → Chan merge → ModelParameters
  *                           ▼
  *                  model-parameters (key = model id)
- * anything unusable (bad event, feature-set or schema conflict, unreadable state) ──► dead-letters
+ * anything unusable (bad event, feature-set or schema conflict, unreadable partial) ──► dead-letters
+ * (a damaged or incomplete class-stats store is no input: it stops the task, see RestoreCheck and PartitionState)
  * </pre>
  *
  * Raw events are never repartitioned: only K·d² numbers per partition per interval cross the broker again,
@@ -54,7 +55,16 @@ public final class TrainingTopology {
         return applicationId + "-" + PARTIALS_TOPIC_NAME + "-repartition";
     }
 
+    /** The topology as services run it: a task's restored state is checked against the group's offsets. */
     public static Topology build(TrainingSettings settings) {
+        return build(settings, GroupCommittedInput::open);
+    }
+
+    /**
+     * The topology with {@code committedInput} as the reference for restored states (topology tests, which have no
+     * consumer group, pass fixed answers).
+     */
+    public static Topology build(TrainingSettings settings, CommittedInput.Source committedInput) {
         Topics topics = settings.topics();
         StreamsBuilder builder = new StreamsBuilder();
         // The record cache makes the per-event write-through of PartitionState cost one changelog record per
@@ -75,7 +85,7 @@ public final class TrainingTopology {
         KStream<String, TrainingOutput> partialStats = builder
                 .stream(topics.labelled(), Consumed.with(SerdeFactory.rawBytes(), SerdeFactory.rawBytes())
                         .withName(SOURCE))
-                .process(() -> new PartialStatsProcessor(settings), Named.as(PARTIAL_STATS), CLASS_STATS_STORE);
+                .process(() -> new PartialStatsProcessor(settings, committedInput), Named.as(PARTIAL_STATS), CLASS_STATS_STORE);
         sendDeadLetters(partialStats, topics, PARTIAL_STATS);
 
         KStream<String, TrainingOutput> combined = partialStats

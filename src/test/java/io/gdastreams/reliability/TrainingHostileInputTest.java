@@ -11,6 +11,7 @@ import io.gdastreams.model.ModelParameters;
 import io.gdastreams.reliability.HostileRecords.Hostile;
 import io.gdastreams.serde.SerdeFactory;
 import io.gdastreams.topology.Topics;
+import io.gdastreams.topology.TrainingFixtures;
 import io.gdastreams.topology.TrainingSettings;
 import io.gdastreams.topology.TrainingTopology;
 import java.nio.charset.StandardCharsets;
@@ -49,7 +50,7 @@ class TrainingHostileInputTest {
         }
 
         Driver(TrainingSettings settings) {
-            super("training-hostile", TrainingTopology.build(settings), stateDir, TOPICS.labelled(),
+            super("training-hostile", TrainingTopology.build(settings, TrainingFixtures.NO_CONSUMER_GROUP), stateDir, TOPICS.labelled(),
                     TOPICS.deadLetters());
             models = driver.createOutputTopic(TOPICS.model(), SerdeFactory.string().deserializer(),
                     SerdeFactory.rawBytes().deserializer());

@@ -94,7 +94,7 @@ class ModelSizeBoundTest {
         Topics topics = Topics.defaults();
         TrainingSettings settings = TrainingSettings.defaults(topics).withModelId("m")
                 .withPublishInterval(Duration.ofSeconds(1)).withMaxModelBytes(limit);
-        try (TopologyTestDriver driver = new TopologyTestDriver(TrainingTopology.build(settings), props)) {
+        try (TopologyTestDriver driver = new TopologyTestDriver(TrainingTopology.build(settings, TrainingFixtures.NO_CONSUMER_GROUP), props)) {
             TestInputTopic<byte[], byte[]> labelled = driver.createInputTopic(topics.labelled(),
                     SerdeFactory.rawBytes().serializer(), SerdeFactory.rawBytes().serializer());
             var models = driver.createOutputTopic(topics.model(), SerdeFactory.string().deserializer(),

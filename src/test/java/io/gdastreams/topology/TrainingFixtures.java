@@ -33,6 +33,24 @@ public final class TrainingFixtures {
             .findFirst().orElseThrow().id();
 
 
+    /**
+     * The committed input of a topology test: TopologyTestDriver commits to no consumer group, so there is never a
+     * committed offset, and a driver's state starts empty (the check of a restored state, {@link RestoreCheck}, is
+     * tested with offsets in {@code RestoreCheckTest}, {@code TrainingPartialStatsProcessorTest} and on a broker
+     * in {@code StaleRestoreIT}).
+     */
+    public static final CommittedInput.Source NO_CONSUMER_GROUP = configs -> new CommittedInput() {
+        @Override
+        public java.util.OptionalLong committedOffset(String topic, int partition) {
+            return java.util.OptionalLong.empty();
+        }
+
+        @Override
+        public boolean hasRecords(String topic, int partition, long from, long to) {
+            throw new AssertionError("without a committed offset there is no range to read");
+        }
+    };
+
     /** Agreement of streamed (Welford + Chan) and batch statistics, relative to the scale of each quantity. */
     public static final double RELATIVE_TOLERANCE = 1e-12;
 

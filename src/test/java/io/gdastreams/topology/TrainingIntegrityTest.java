@@ -62,7 +62,7 @@ class TrainingIntegrityTest {
         props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
         props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
         driver = new TopologyTestDriver(TrainingTopology.build(TrainingSettings.defaults(TOPICS).withModelId(MODEL_ID)
-                .withPublishInterval(INTERVAL)), props, START);
+                .withPublishInterval(INTERVAL), TrainingFixtures.NO_CONSUMER_GROUP), props, START);
         labelled = driver.createInputTopic(TOPICS.labelled(), SerdeFactory.rawBytes().serializer(),
                 SerdeFactory.rawBytes().serializer());
         modelIn = driver.createInputTopic(TOPICS.model(), SerdeFactory.string().serializer(),

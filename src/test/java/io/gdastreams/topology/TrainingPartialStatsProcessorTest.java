@@ -23,6 +23,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.Properties;
 import java.util.SortedMap;
 import java.util.TreeMap;
@@ -52,12 +53,33 @@ class TrainingPartialStatsProcessorTest {
         final KeyValueStore<String, byte[]> store;
         PartialStatsProcessor processor;
         long nextOffset;
+        /** The group's committed offset on the partition: every processed record is committed (null before). */
+        Long committedOffset;
+        /** The committed offset as the processor reads it; every offset of the test topic holds a record. */
+        final CommittedInput.Source committedInput = configs -> new CommittedInput() {
+            @Override
+            public OptionalLong committedOffset(String topic, int p) {
+                assertEquals(TOPIC, topic);
+                assertEquals(partition, p);
+                return committedOffset == null ? OptionalLong.empty() : OptionalLong.of(committedOffset);
+            }
+
+            @Override
+            public boolean hasRecords(String topic, int p, long from, long to) {
+                return from < to;
+            }
+        };
 
         Task(int partition) {
+            this(partition, StreamsConfig.AT_LEAST_ONCE);
+        }
+
+        Task(int partition, String guarantee) {
             this.partition = partition;
             Properties props = new Properties();
             props.put(StreamsConfig.APPLICATION_ID_CONFIG, "training-test");
             props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
+            props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, guarantee);
             context = new MockProcessorContext<>(props, new TaskId(0, partition), null);
             context.setCurrentSystemTimeMs(0L);
             store = Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(TrainingTopology.CLASS_STATS_STORE),
@@ -111,13 +133,15 @@ class TrainingPartialStatsProcessorTest {
         }
 
         void restartProcessor() {
-            processor = new PartialStatsProcessor(SETTINGS);
+            processor = new PartialStatsProcessor(SETTINGS, committedInput);
             processor.init(context);
         }
 
         void send(byte[] value) {
-            context.setRecordMetadata(TOPIC, partition, nextOffset++);
-            processor.process(new Record<>(("k" + nextOffset).getBytes(StandardCharsets.UTF_8), value, 0L));
+            context.setRecordMetadata(TOPIC, partition, nextOffset);
+            processor.process(new Record<>(("k" + (nextOffset + 1)).getBytes(StandardCharsets.UTF_8), value, 0L));
+            nextOffset++;
+            committedOffset = nextOffset;
         }
 
         /** Runs the publish punctuator and returns the snapshots it emitted. */
@@ -188,6 +212,7 @@ class TrainingPartialStatsProcessorTest {
         task.send(labelledJson(Iris.FEATURES, rows.get(75).x(), rows.get(75).label())); // never committed
         task.restoreAndRestart(committed); // aborted transaction: the store is restored from the changelog
         task.nextOffset = 75;               // ...and the record is read again
+        task.committedOffset = 75L;
         for (int i = 75; i < rows.size(); i++) {
             task.send(labelledJson(Iris.FEATURES, rows.get(i).x(), rows.get(i).label()));
         }
@@ -236,7 +261,7 @@ class TrainingPartialStatsProcessorTest {
     }
 
     @Test
-    void shouldDeadLetterAnUnreadableStoreEntryAndKeepTraining() {
+    void shouldRefuseAStoreWithAnUnreadableEntryAndLeaveTheStoreAsItIs() {
         Task task = new Task(3);
         List<LabelledRow> rows = Iris.rows();
         task.send(labelledJson(Iris.FEATURES, rows.get(0).x(), rows.get(0).label()));
@@ -245,22 +270,93 @@ class TrainingPartialStatsProcessorTest {
         task.restoreAndRestart(committed);
         task.context.resetForwards();
 
-        task.send(labelledJson(Iris.FEATURES, rows.get(1).x(), rows.get(1).label()));
+        TrainingStateException e = assertThrows(TrainingStateException.class,
+                () -> task.send(labelledJson(Iris.FEATURES, rows.get(1).x(), rows.get(1).label())));
 
-        List<DeadLetter> letters = new ArrayList<>();
-        task.context.forwarded().forEach(f -> {
-            if (f.record().value() instanceof TrainingOutput.Rejected rejected) {
-                letters.add(rejected.deadLetter());
+        assertTrue(e.getMessage().startsWith("the training state of partition 3 is damaged: unreadable statistics of"
+                + " class 'setosa'"), e.getMessage());
+        assertStoreHolds(committed, task);
+        assertTrue(task.context.forwarded().isEmpty(), "nothing is dead-lettered or sent from a damaged state");
+    }
+
+    /**
+     * What a restore that stopped early leaves of a compacted changelog, as seen in a fault run: class entries
+     * whose progress and schema had not been restored yet. Dropping the entries (the earlier behaviour) wrote
+     * the loss into the changelog.
+     */
+    @Test
+    void shouldRefuseClassStatisticsWithoutTheirProgressAndLeaveTheStoreAsItIs() {
+        Task task = new Task(1);
+        List<LabelledRow> rows = Iris.rows();
+        for (int i = 0; i < 12; i++) {
+            task.send(labelledJson(Iris.FEATURES, rows.get(i * 12).x(), rows.get(i * 12).label()));
+        }
+        Map<String, byte[]> partial = task.committed();
+        partial.remove(PartitionState.PROGRESS_KEY);
+        partial.remove(PartitionState.SCHEMA_KEY);
+        task.restoreAndRestart(partial);
+
+        TrainingStateException e = assertThrows(TrainingStateException.class, task::punctuate);
+
+        assertTrue(e.getMessage().startsWith("the training state of partition 1 is damaged: statistics of class"),
+                e.getMessage());
+        assertStoreHolds(partial, task);
+    }
+
+    /** The store as Kafka Streams' bug leaves it: an old state, restored as if complete. */
+    @Test
+    void shouldRefuseAnOldStateWhoseRecordsTheGroupHasCommittedUnderEitherGuarantee() {
+        for (String guarantee : List.of(StreamsConfig.EXACTLY_ONCE_V2, StreamsConfig.AT_LEAST_ONCE)) {
+            Task task = new Task(2, guarantee);
+            List<LabelledRow> rows = Iris.rows();
+            Map<String, byte[]> old = null;
+            for (int i = 0; i < 30; i++) {
+                if (i == 20) {
+                    old = task.committed();
+                }
+                task.send(labelledJson(Iris.FEATURES, rows.get(i).x(), rows.get(i).label()));
             }
-        });
-        assertEquals(1, letters.size());
-        assertTrue(letters.get(0).reason().contains("unreadable statistics of class 'setosa'"), letters.get(0).reason());
-        assertEquals(3, letters.get(0).partition());
-        PartialSnapshot snapshot = task.punctuate().get(0);
-        assertEquals(1, snapshot.classes().get("setosa").count(), "rebuilt from later events");
-        assertEquals(1, snapshot.progress().applied(), "the lost event no longer counts as applied...");
-        assertEquals(1, snapshot.progress().deadLettered(), "...but as dead-lettered (with the store entry)");
-        assertEquals(2, snapshot.progress().nextOffset());
+            task.restoreAndRestart(old);
+            task.context.resetForwards();
+
+            TrainingStateException e = assertThrows(TrainingStateException.class,
+                    () -> task.send(labelledJson(Iris.FEATURES, rows.get(30).x(), rows.get(30).label())), guarantee);
+
+            assertTrue(e.getMessage().startsWith("the training state of labelled-events-2 reaches offset 20 but the"
+                    + " consumer group committed offset 30"), e.getMessage());
+            assertStoreHolds(old, task);
+            assertTrue(task.context.forwarded().isEmpty(), guarantee + ": nothing sent from the old state");
+            assertThrows(TrainingStateException.class, task::punctuate, "nor a snapshot when no record comes");
+        }
+    }
+
+    @Test
+    void shouldRefuseUnderExactlyOnceAStateAheadOfTheCommittedOffsetButGoOnUnderAtLeastOnce() {
+        List<LabelledRow> rows = Iris.rows();
+        Task exactlyOnce = new Task(0, StreamsConfig.EXACTLY_ONCE_V2);
+        Task atLeastOnce = new Task(0, StreamsConfig.AT_LEAST_ONCE);
+        for (Task task : List.of(exactlyOnce, atLeastOnce)) {
+            for (int i = 0; i < 10; i++) {
+                task.send(labelledJson(Iris.FEATURES, rows.get(i).x(), rows.get(i).label()));
+            }
+            task.committedOffset = 4L; // the input offsets were reset behind the state's back
+            task.nextOffset = 4;
+            task.restoreAndRestart(task.committed());
+        }
+
+        TrainingStateException e = assertThrows(TrainingStateException.class,
+                () -> exactlyOnce.send(labelledJson(Iris.FEATURES, rows.get(4).x(), rows.get(4).label())));
+        assertTrue(e.getMessage().contains("reaches offset 10 but the consumer group committed offset 4"),
+                e.getMessage());
+        atLeastOnce.send(labelledJson(Iris.FEATURES, rows.get(4).x(), rows.get(4).label()));
+        assertEquals(11, atLeastOnce.punctuate().get(0).progress().applied(),
+                "at-least-once counts the re-read record again, as documented");
+    }
+
+    private static void assertStoreHolds(Map<String, byte[]> expected, Task task) {
+        Map<String, byte[]> actual = task.committed();
+        assertEquals(new TreeMap<>(expected).keySet(), new TreeMap<>(actual).keySet(), "the store's keys");
+        expected.forEach((key, value) -> assertArrayEquals(value, actual.get(key), "the store's entry " + key));
     }
 
     @Test

@@ -82,7 +82,7 @@ class TrainingTopologyTest {
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
         props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
         props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, guarantee);
-        driver = new TopologyTestDriver(TrainingTopology.build(settings), props, START);
+        driver = new TopologyTestDriver(TrainingTopology.build(settings, TrainingFixtures.NO_CONSUMER_GROUP), props, START);
         labelled = driver.createInputTopic(TOPICS.labelled(), SerdeFactory.rawBytes().serializer(),
                 SerdeFactory.rawBytes().serializer());
         String partialsTopic = TrainingTopology.partialsTopic(APP_ID);
