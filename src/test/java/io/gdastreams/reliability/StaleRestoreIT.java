@@ -54,7 +54,9 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code .checkpoint} file but the store's own offsets column family (KIP-1035; see {@link StoreOffsets}). The M
  * events in between reach the state but no published model (the run that reads them publishes once an hour), so
  * the published lineage still says N: the lineage guard of PartialStatsProcessor (a state behind what this
- * application published) cannot see the stale store.
+ * application published) cannot see the stale store. What catches it is the check against the group's committed
+ * input offset (RestoreCheck): the trainer refuses the state before using it, rebuilds its local state from the
+ * changelog and goes on exactly; before that check the final model lacked the M events.
  */
 class StaleRestoreIT {
 
@@ -170,6 +172,12 @@ class StaleRestoreIT {
                                 "mean " + last.features().get(j) + " of " + want.label());
                     }
                 }
+                // The way it got there: the forged state was refused before use and rebuilt from the changelog.
+                String log = train.log();
+                assertTrue(log.contains("the training state of " + topics.labelled() + "-0 reaches offset " + N
+                        + " but the consumer group committed offset " + (N + M)), "the refusal\n" + train.tails(40));
+                assertTrue(log.contains("rebuilding it from the changelog topics (attempt 1 of 1)"),
+                        "the rebuild\n" + train.tails(40));
                 train.sigterm();
             }
         }
