@@ -12,7 +12,6 @@ import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
@@ -321,7 +320,7 @@ public final class EmbeddedBroker implements AutoCloseable {
                 }
                 stop(child);
             }
-            deleteRecursively(directory);
+            Directories.deleteQuietly(directory);
         }
     }
 
@@ -374,7 +373,7 @@ public final class EmbeddedBroker implements AutoCloseable {
         Path tmp = Paths.get(System.getProperty("java.io.tmpdir"));
         try (Stream<Path> entries = Files.list(tmp)) {
             entries.filter(EmbeddedBroker::isStale)
-                    .forEach(EmbeddedBroker::deleteRecursively);
+                    .forEach(Directories::deleteQuietly);
         } catch (IOException | UncheckedIOException e) {
             LOG.debug("cannot scan {} for stale broker directories: {}", tmp, e.getMessage());
         }
@@ -564,26 +563,9 @@ public final class EmbeddedBroker implements AutoCloseable {
 
     private static void deleteChildren(Path directory) {
         try (Stream<Path> children = Files.list(directory)) {
-            children.forEach(EmbeddedBroker::deleteRecursively);
+            children.forEach(Directories::deleteQuietly);
         } catch (IOException e) {
             throw new BrokerException("cannot clean " + directory + ": " + e.getMessage());
-        }
-    }
-
-    static void deleteRecursively(Path root) {
-        if (!Files.exists(root)) {
-            return;
-        }
-        try (Stream<Path> paths = Files.walk(root)) {
-            paths.sorted(Comparator.reverseOrder()).forEach(path -> {
-                try {
-                    Files.deleteIfExists(path);
-                } catch (IOException e) {
-                    LOG.warn("could not delete {}: {}", path, e.getMessage());
-                }
-            });
-        } catch (IOException | UncheckedIOException e) {
-            LOG.warn("could not delete {}: {}", root, e.getMessage());
         }
     }
 
