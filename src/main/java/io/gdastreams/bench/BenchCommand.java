@@ -1,5 +1,6 @@
 package io.gdastreams.bench;
 
+import io.gdastreams.app.CommandPlugin;
 import io.gdastreams.app.Directories;
 import io.gdastreams.app.EmbeddedBroker;
 import java.io.IOException;
@@ -8,7 +9,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HexFormat;
-import java.util.concurrent.Callable;
 import java.util.concurrent.ThreadLocalRandom;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -30,7 +30,7 @@ import picocli.CommandLine.Spec;
                         + "--latency-events are sent at --latency-rate to a caught-up app for latency "
                         + "(append -> output append) and model freshness (append -> first model including it).",
                 "Prints one JSON line per stage and a final {\"trainingVsPassthrough\", \"scoringVsPassthrough\"}."})
-public final class BenchCommand implements Callable<Integer> {
+public final class BenchCommand implements CommandPlugin {
 
     private static final long MAX_DEFAULT_WARMUP = 50_000;
     private static final int WARMUP_PACED_EVENTS = 100;
