@@ -5,7 +5,9 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
 import java.util.function.IntFunction;
+import org.apache.kafka.clients.producer.Callback;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
@@ -39,16 +41,12 @@ record EventLoader(BenchClients clients, BenchSettings settings, PrintWriter pro
                 byte[] value = event.apply(i);
                 bytes.addAndGet(value.length);
                 producer.send(new ProducerRecord<>(topic, SyntheticStream.key(THROUGHPUT_KEY_PREFIX, i), value),
-                        (metadata, e) -> {
-                            if (e != null) {
-                                error.compareAndSet(null, e);
-                            } else {
-                                synchronized (ends) {
-                                    ends[metadata.partition()] = Math.max(ends[metadata.partition()],
-                                            metadata.offset() + 1);
-                                }
+                        keepingFirstError(error, metadata -> {
+                            synchronized (ends) {
+                                ends[metadata.partition()] = Math.max(ends[metadata.partition()],
+                                        metadata.offset() + 1);
                             }
-                        });
+                        }));
             }
             producer.flush();
         }
@@ -109,16 +107,12 @@ record EventLoader(BenchClients clients, BenchSettings settings, PrintWriter pro
                 }
                 int index = i;
                 producer.send(new ProducerRecord<>(topic, SyntheticStream.key(LATENCY_KEY_PREFIX, i), event.apply(i)),
-                        (metadata, e) -> {
-                            if (e != null) {
-                                error.compareAndSet(null, e);
-                            } else {
-                                appended[index] = metadata.timestamp();
-                                if (listener != null) {
-                                    listener.sent(index, metadata);
-                                }
+                        keepingFirstError(error, metadata -> {
+                            appended[index] = metadata.timestamp();
+                            if (listener != null) {
+                                listener.sent(index, metadata);
                             }
-                        });
+                        }));
             }
             producer.flush();
         } catch (InterruptedException e) {
@@ -129,5 +123,16 @@ record EventLoader(BenchClients clients, BenchSettings settings, PrintWriter pro
             throw BenchClients.failure("cannot send latency events", error.get());
         }
         return appended;
+    }
+
+    /** A send callback that keeps the first error and hands each acknowledged record's metadata to {@code onAck}. */
+    private static Callback keepingFirstError(AtomicReference<Exception> error, Consumer<RecordMetadata> onAck) {
+        return (metadata, e) -> {
+            if (e != null) {
+                error.compareAndSet(null, e);
+            } else {
+                onAck.accept(metadata);
+            }
+        };
     }
 }
