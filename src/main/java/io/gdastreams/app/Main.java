@@ -5,6 +5,7 @@ import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
+import java.util.ServiceLoader;
 import java.util.Set;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -12,12 +13,13 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
-/** Entry point of the runnable jar: {@code demo}, {@code train}, {@code score}, {@code replay}. */
+/**
+ * Entry point of the runnable jar: {@code demo}, {@code train}, {@code score}, {@code replay}, then the
+ * {@link CommandPlugin}s found on the class path ({@code bench}), then {@code help}.
+ */
 @Command(name = "gda-streams", mixinStandardHelpOptions = true, version = "gda-streams 0.1.0",
         description = "Streaming online Gaussian classifier (QDA / LDA / naive Bayes) on Kafka Streams.",
-        subcommands = {DemoCommand.class, TrainCommand.class, ScoreCommand.class, ReplayCommand.class,
-                io.gdastreams.bench.BenchCommand.class,
-                CommandLine.HelpCommand.class})
+        subcommands = {DemoCommand.class, TrainCommand.class, ScoreCommand.class, ReplayCommand.class})
 public final class Main implements Runnable {
 
     /** The commands, as documented in the README (tests walk them). */
@@ -73,6 +75,10 @@ public final class Main implements Runnable {
     /** Parses and runs one command line; returns the exit code (see {@link ExitCodes}). */
     public static int run(String[] args, Map<String, String> environment, PrintWriter out, PrintWriter err) {
         CommandLine commandLine = new CommandLine(new Main(environment));
+        // Before the settings below: picocli hands them to the subcommands present when they are set.
+        ServiceLoader.load(CommandPlugin.class, Main.class.getClassLoader()).forEach(commandLine::addSubcommand);
+        // Last, as before the plugins were loaded: the usage lists the commands in the order they were added.
+        commandLine.addSubcommand(new CommandLine.HelpCommand());
         commandLine.setOut(out);
         commandLine.setErr(err);
         commandLine.setParameterExceptionHandler(Main::onBadArguments);

@@ -62,7 +62,7 @@ final class ReplayDriver {
                         + config.topics().labelled() + ", ... (this run's own)");
             }
             Path stateDir = Files.createTempDirectory("gda-streams-state-");
-            resources.register(() -> EmbeddedBroker.deleteRecursively(stateDir));
+            resources.register(() -> Directories.deleteQuietly(stateDir));
             Properties clientProperties = clientProperties(config);
             createTopics(config, bootstrap, clientProperties);
             String bootstrapServers = bootstrap;

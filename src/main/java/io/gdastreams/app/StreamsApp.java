@@ -26,19 +26,29 @@ import org.slf4j.LoggerFactory;
  * with the same {@code group.instance.id} within the session timeout, it takes its partitions back without any
  * rebalance. See docs/CLI.md, "Restart and shutdown".
  */
-final class StreamsApp implements AutoCloseable {
+public final class StreamsApp implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(StreamsApp.class);
     private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(10);
-
+    private static final long RUNNING_POLL_MS = 100;
 
     private final String name;
     private final KafkaStreams streams;
     private final GroupMembershipOperation onClose;
+    private final Duration closeTimeout;
+    private final String applicationId;
     private final AtomicReference<Throwable> failure = new AtomicReference<>();
+    /** Wall-clock time it first reached RUNNING, 0 before (the bench's clock starts there). */
+    private volatile long runningAt;
 
     StreamsApp(String name, Topology topology, Properties properties) {
+        this(name, topology, properties, CLOSE_TIMEOUT);
+    }
+
+    public StreamsApp(String name, Topology topology, Properties properties, Duration closeTimeout) {
         this.name = name;
+        this.closeTimeout = closeTimeout;
+        this.applicationId = applicationId(properties);
         UnfinishedStoreCleaner.clean(Path.of(new StreamsConfig(properties).getString(StreamsConfig.STATE_DIR_CONFIG)),
                 applicationId(properties));
         this.onClose = membershipOnClose(properties);
@@ -58,7 +68,12 @@ final class StreamsApp implements AutoCloseable {
             }
             return StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
         });
-        streams.setStateListener((newState, oldState) -> LOG.debug("{}: {} -> {}", name, oldState, newState));
+        streams.setStateListener((newState, oldState) -> {
+            if (newState == KafkaStreams.State.RUNNING && runningAt == 0) {
+                runningAt = System.currentTimeMillis();
+            }
+            LOG.debug("{}: {} -> {}", name, oldState, newState);
+        });
     }
 
     /** {@code LEAVE_GROUP}, or {@code REMAIN_IN_GROUP} for a static member (see the class comment). */
@@ -73,8 +88,34 @@ final class StreamsApp implements AutoCloseable {
         return properties.getProperty(StreamsConfig.APPLICATION_ID_CONFIG);
     }
 
-    void start() {
+    public void start() {
         streams.start();
+    }
+
+    /** Waits until the application first reaches RUNNING; throws {@link RunFailure} if it stops or times out. */
+    public void awaitRunning(Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (runningAt == 0) {
+            checkHealthy();
+            if (System.nanoTime() > deadline) {
+                throw new RunFailure(name + ": not RUNNING after " + timeout.toSeconds() + " s");
+            }
+            try {
+                Thread.sleep(RUNNING_POLL_MS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new RunFailure("interrupted while starting " + name, e);
+            }
+        }
+    }
+
+    /** Wall-clock milliseconds when it first reached RUNNING; 0 before. */
+    public long runningAt() {
+        return runningAt;
+    }
+
+    public String applicationId() {
+        return applicationId;
     }
 
     KafkaStreams.State state() {
@@ -82,7 +123,7 @@ final class StreamsApp implements AutoCloseable {
     }
 
     /** Throws {@link RunFailure} when the application has stopped on an error. */
-    void checkHealthy() {
+    public void checkHealthy() {
         KafkaStreams.State state = streams.state();
         Throwable cause = failure.get();
         if (state == KafkaStreams.State.ERROR || state == KafkaStreams.State.PENDING_ERROR
@@ -102,8 +143,8 @@ final class StreamsApp implements AutoCloseable {
 
     @Override
     public void close() {
-        if (!streams.close(CloseOptions.groupMembershipOperation(onClose).withTimeout(CLOSE_TIMEOUT))) {
-            LOG.warn("{} did not stop within {} s", name, CLOSE_TIMEOUT.toSeconds());
+        if (!streams.close(CloseOptions.groupMembershipOperation(onClose).withTimeout(closeTimeout))) {
+            LOG.warn("{} did not stop within {} s", name, closeTimeout.toSeconds());
         }
     }
 

@@ -6,7 +6,6 @@ import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
@@ -48,7 +47,7 @@ public final class UnfinishedStoreCleaner {
                 try (DirectoryStream<Path> stores = Files.newDirectoryStream(rocksdb, Files::isDirectory)) {
                     for (Path store : stores) {
                         if (isUnfinished(store)) {
-                            deleteRecursively(store);
+                            Directories.delete(store);
                             Files.deleteIfExists(task.resolve(".checkpoint"));
                             removed.add(store);
                             LOG.warn("Removed the unfinished RocksDB store {} (a crash interrupted its creation);"
@@ -69,14 +68,6 @@ public final class UnfinishedStoreCleaner {
         }
         try (Stream<Path> entries = Files.list(store)) {
             return entries.anyMatch(p -> !p.getFileName().toString().equals("LOCK"));
-        }
-    }
-
-    private static void deleteRecursively(Path dir) throws IOException {
-        try (Stream<Path> walk = Files.walk(dir)) {
-            for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
-                Files.delete(p);
-            }
         }
     }
 }

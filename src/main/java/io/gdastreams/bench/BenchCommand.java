@@ -1,16 +1,15 @@
 package io.gdastreams.bench;
 
+import io.gdastreams.app.CommandPlugin;
+import io.gdastreams.app.Directories;
 import io.gdastreams.app.EmbeddedBroker;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Comparator;
 import java.util.HexFormat;
-import java.util.concurrent.Callable;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.stream.Stream;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -31,7 +30,7 @@ import picocli.CommandLine.Spec;
                         + "--latency-events are sent at --latency-rate to a caught-up app for latency "
                         + "(append -> output append) and model freshness (append -> first model including it).",
                 "Prints one JSON line per stage and a final {\"trainingVsPassthrough\", \"scoringVsPassthrough\"}."})
-public final class BenchCommand implements Callable<Integer> {
+public final class BenchCommand implements CommandPlugin {
 
     private static final long MAX_DEFAULT_WARMUP = 50_000;
     private static final int WARMUP_PACED_EVENTS = 100;
@@ -149,16 +148,8 @@ public final class BenchCommand implements Callable<Integer> {
                 broker.close();
             }
             if (stateDirectory != null) {
-                deleteTree(stateDirectory);
+                Directories.deleteQuietly(stateDirectory);
             }
-        }
-    }
-
-    private static void deleteTree(Path root) {
-        try (Stream<Path> paths = Files.walk(root)) {
-            paths.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
-        } catch (IOException e) {
-            // A leftover temporary directory is not worth failing a finished run for.
         }
     }
 }

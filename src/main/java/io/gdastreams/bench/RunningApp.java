@@ -1,59 +1,32 @@
 package io.gdastreams.bench;
 
+import io.gdastreams.app.StreamsApp;
 import java.time.Duration;
 import java.util.Properties;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicReference;
-import org.apache.kafka.streams.KafkaStreams;
-import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.Topology;
-import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse;
 
 /**
  * A Kafka Streams application under measurement: started on construction, and {@link #runningAt()} is the wall
  * clock time it first reached RUNNING (all tasks assigned and restored), where a stage's clock starts.
- * A failed stream thread stops the application and the stage.
+ * A failed stream thread stops the application and the stage. The lifecycle is the services' own
+ * {@link StreamsApp}.
  */
 final class RunningApp implements AutoCloseable {
 
+    /** A stage's application may have a large transaction to abort or commit. */
     private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(60);
 
     private final Stage stage;
-    private final String applicationId;
-    private final KafkaStreams streams;
-    private final AtomicReference<Throwable> failure = new AtomicReference<>();
-    private final CountDownLatch running = new CountDownLatch(1);
+    private final StreamsApp app;
     private final long startedAt;
-    private volatile long runningAt;
 
     RunningApp(Stage stage, Topology topology, Properties properties, Duration startTimeout) {
         this.stage = stage;
-        this.applicationId = properties.getProperty(StreamsConfig.APPLICATION_ID_CONFIG);
-        this.streams = new KafkaStreams(topology, properties);
-        streams.setUncaughtExceptionHandler(e -> {
-            failure.compareAndSet(null, e);
-            return StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
-        });
-        streams.setStateListener((newState, oldState) -> {
-            if (newState == KafkaStreams.State.RUNNING && running.getCount() > 0) {
-                runningAt = System.currentTimeMillis();
-                running.countDown();
-            }
-        });
+        this.app = new StreamsApp(stage.label(), topology, properties, CLOSE_TIMEOUT);
         startedAt = System.currentTimeMillis();
-        streams.start();
+        app.start();
         try {
-            while (!running.await(100, TimeUnit.MILLISECONDS)) {
-                checkHealthy();
-                if (System.currentTimeMillis() - startedAt > startTimeout.toMillis()) {
-                    throw new IllegalStateException(stage.label() + ": not RUNNING after "
-                            + startTimeout.toSeconds() + " s");
-                }
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while starting " + stage.label(), e);
+            app.awaitRunning(startTimeout);
         } catch (RuntimeException e) {
             close();
             throw e;
@@ -65,28 +38,23 @@ final class RunningApp implements AutoCloseable {
     }
 
     String applicationId() {
-        return applicationId;
+        return app.applicationId();
     }
 
     long runningAt() {
-        return runningAt;
+        return app.runningAt();
     }
 
     double startupSeconds() {
-        return (runningAt - startedAt) / 1000.0;
+        return (app.runningAt() - startedAt) / 1000.0;
     }
 
     void checkHealthy() {
-        KafkaStreams.State state = streams.state();
-        if (failure.get() != null || state == KafkaStreams.State.ERROR || state == KafkaStreams.State.NOT_RUNNING
-                || state == KafkaStreams.State.PENDING_ERROR) {
-            throw new IllegalStateException(stage.label() + " application stopped (" + state + ")"
-                    + (failure.get() == null ? "" : ": " + failure.get()), failure.get());
-        }
+        app.checkHealthy();
     }
 
     @Override
     public void close() {
-        streams.close(CLOSE_TIMEOUT);
+        app.close();
     }
 }

@@ -8,7 +8,9 @@ import com.tngtech.archunit.core.importer.ImportOption;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-/** Layers point one way: app → topology → {serde, model, math}; math imports only java.* and EJML. */
+/**
+ * Layers point one way: bench → app → topology → {serde, model, math}; math imports only java.* and EJML.
+ */
 class LayeringTest {
 
     private static JavaClasses classes;
@@ -43,6 +45,14 @@ class LayeringTest {
                         "io.gdastreams.serde..")
                 .should().dependOnClassesThat()
                 .resideInAnyPackage("io.gdastreams.topology..", "io.gdastreams.app..")
+                .check(classes);
+    }
+
+    /** The bench builds on app (the broker, topic provisioning); app finds its command as a CommandPlugin. */
+    @Test
+    void appShouldNotDependOnBench() {
+        noClasses().that().resideInAPackage("io.gdastreams.app..")
+                .should().dependOnClassesThat().resideInAPackage("io.gdastreams.bench..")
                 .check(classes);
     }
 

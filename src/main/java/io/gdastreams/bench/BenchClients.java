@@ -1,0 +1,149 @@
+package io.gdastreams.bench;
+
+import io.gdastreams.app.TopicProvisioner;
+import io.gdastreams.topology.Topics;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.IsolationLevel;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.config.TopicConfig;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+
+/**
+ * The benchmark's own Kafka clients on one cluster: an admin client for the stages' topics and the applications'
+ * committed offsets, and the producers and consumers that load the inputs and read the outputs back (committed
+ * records only).
+ */
+final class BenchClients implements AutoCloseable {
+
+    /** How long one poll (or one wait between two offset checks) lasts. */
+    static final Duration POLL = Duration.ofMillis(100);
+    private static final long ADMIN_TIMEOUT_SECONDS = 60;
+
+    private final String bootstrapServers;
+    private final Admin admin;
+
+    BenchClients(String bootstrapServers) {
+        this.bootstrapServers = bootstrapServers;
+        Properties adminProperties = new Properties();
+        adminProperties.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        this.admin = Admin.create(adminProperties);
+    }
+
+    String bootstrapServers() {
+        return bootstrapServers;
+    }
+
+    /**
+     * The five topics of one stage, named {@code prefix + role}, created with
+     * {@code message.timestamp.type=LogAppendTime} (every timestamp read back is the broker's append time); the
+     * model topic compacted with one partition. Returns once every partition is served.
+     */
+    Topics createTopics(String prefix, int partitions, Stage stage) {
+        Topics topics = new Topics(prefix + "labelled", prefix + "unlabelled", prefix + "model",
+                prefix + "predictions", prefix + "dead-letters");
+        Map<String, String> appendTime = Map.of(TopicConfig.MESSAGE_TIMESTAMP_TYPE_CONFIG, "LogAppendTime");
+        List<NewTopic> plan = new ArrayList<>();
+        for (String name : List.of(topics.labelled(), topics.unlabelled(), topics.predictions(),
+                topics.deadLetters())) {
+            plan.add(new NewTopic(name, partitions, (short) 1).configs(appendTime));
+        }
+        Map<String, String> modelConfig = new HashMap<>(appendTime);
+        modelConfig.put(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT);
+        plan.add(new NewTopic(topics.model(), 1, (short) 1).configs(modelConfig));
+        try {
+            admin.createTopics(plan).all().get(ADMIN_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        } catch (InterruptedException | ExecutionException | TimeoutException e) {
+            throw failure("cannot create the topics of stage " + stage.label(), e);
+        }
+        TopicProvisioner.awaitServed(admin, plan.stream().map(NewTopic::name).toList());
+        return topics;
+    }
+
+    /** Waits until the application's committed offsets on {@code input} reach {@code ends}. */
+    void awaitCommitted(RunningApp app, String input, long[] ends, Duration timeout) {
+        Deadline deadline = Deadline.after(app.stage(), timeout);
+        while (true) {
+            Map<TopicPartition, OffsetAndMetadata> committed;
+            try {
+                committed = admin.listConsumerGroupOffsets(app.applicationId()).partitionsToOffsetAndMetadata()
+                        .get(ADMIN_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+            } catch (InterruptedException | ExecutionException | TimeoutException e) {
+                throw failure("cannot read the committed offsets of " + app.applicationId(), e);
+            }
+            boolean done = true;
+            for (int p = 0; p < ends.length; p++) {
+                OffsetAndMetadata offset = committed.get(new TopicPartition(input, p));
+                done &= offset != null && offset.offset() >= ends[p];
+            }
+            if (done) {
+                return;
+            }
+            app.checkHealthy();
+            deadline.check("waiting for committed offsets " + committed);
+            sleep(POLL);
+        }
+    }
+
+    KafkaProducer<byte[], byte[]> producer(int lingerMs) {
+        Properties properties = new Properties();
+        properties.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        properties.put(ProducerConfig.ACKS_CONFIG, "all");
+        properties.put(ProducerConfig.LINGER_MS_CONFIG, lingerMs);
+        properties.put(ProducerConfig.BATCH_SIZE_CONFIG, 256 * 1024);
+        return new KafkaProducer<>(properties, new ByteArraySerializer(), new ByteArraySerializer());
+    }
+
+    KafkaConsumer<byte[], byte[]> consumer() {
+        Properties properties = new Properties();
+        properties.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        properties.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, IsolationLevel.READ_COMMITTED.toString());
+        properties.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+        properties.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        properties.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 5000);
+        return new KafkaConsumer<>(properties, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+    }
+
+    static List<TopicPartition> partitionsOf(KafkaConsumer<?, ?> consumer, String topic) {
+        List<TopicPartition> partitions = new ArrayList<>();
+        consumer.partitionsFor(topic, Duration.ofSeconds(ADMIN_TIMEOUT_SECONDS))
+                .forEach(p -> partitions.add(new TopicPartition(p.topic(), p.partition())));
+        return partitions;
+    }
+
+    /** A client call that failed, with the root cause rather than the future's ExecutionException wrapper. */
+    static IllegalStateException failure(String message, Exception cause) {
+        Throwable root = cause instanceof ExecutionException && cause.getCause() != null ? cause.getCause() : cause;
+        return new IllegalStateException(message + ": " + root, root);
+    }
+
+    private static void sleep(Duration duration) {
+        try {
+            Thread.sleep(duration.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
+    }
+
+    @Override
+    public void close() {
+        admin.close(Duration.ofSeconds(10));
+    }
+}

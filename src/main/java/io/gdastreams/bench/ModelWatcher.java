@@ -1,0 +1,60 @@
+package io.gdastreams.bench;
+
+import io.gdastreams.model.ModelParameters;
+import io.gdastreams.serde.SerdeFactory;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.Deserializer;
+
+/** Reads the training stage's model topic from the beginning (committed records only), with append times. */
+final class ModelWatcher implements AutoCloseable {
+
+    /** One model record read back, with its broker append time. */
+    record ModelAt(ModelParameters model, long appendTime) {
+    }
+
+    private final KafkaConsumer<byte[], byte[]> consumer;
+    private final Deserializer<ModelParameters> models = SerdeFactory.model().deserializer();
+    private final Duration timeout;
+
+    /** Takes over {@code consumer} (closed with this watcher); gives up a wait after {@code timeout}. */
+    ModelWatcher(KafkaConsumer<byte[], byte[]> consumer, String topic, Duration timeout) {
+        this.consumer = consumer;
+        this.timeout = timeout;
+        TopicPartition partition = new TopicPartition(topic, 0);
+        consumer.assign(List.of(partition));
+        consumer.seekToBeginning(List.of(partition));
+    }
+
+    ModelAt awaitTotal(long total, RunningApp app) {
+        List<ModelAt> versions = collectUntilTotal(total, app);
+        return versions.get(versions.size() - 1);
+    }
+
+    /** Every model read from now on, up to and including the first with {@code totalCount >= total}. */
+    List<ModelAt> collectUntilTotal(long total, RunningApp app) {
+        List<ModelAt> versions = new ArrayList<>();
+        Deadline deadline = Deadline.after(Stage.TRAINING, timeout);
+        while (true) {
+            for (ConsumerRecord<byte[], byte[]> record : consumer.poll(BenchClients.POLL)) {
+                ModelParameters model = models.deserialize(record.topic(), record.value());
+                versions.add(new ModelAt(model, record.timestamp()));
+                if (model.totalCount() >= total) {
+                    // Later models of the same poll belong to the next phase; none exist before it starts.
+                    return versions;
+                }
+            }
+            app.checkHealthy();
+            deadline.check("waiting for a model of " + total + " events");
+        }
+    }
+
+    @Override
+    public void close() {
+        consumer.close(Duration.ofSeconds(10));
+    }
+}
