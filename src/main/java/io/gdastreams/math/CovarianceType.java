@@ -1,11 +1,24 @@
 package io.gdastreams.math;
 
-/** How the class covariances are tied together; one set of statistics serves all three. */
+/**
+ * How the class covariances are tied together; one set of statistics serves all three. This is the name a
+ * configuration gives ({@code gda.covariance}); what the name means (estimator, compiled form, score) is its
+ * {@link CovarianceStructure}, chosen in {@link #structure()}, the one place that switches on the type.
+ */
 public enum CovarianceType {
     /** QDA: one full covariance per class, Σ_k = S_k / n_k. */
     FULL,
     /** LDA: one pooled covariance, Σ = Σ_k S_k / n. */
     TIED,
     /** Gaussian naive Bayes: per-class diagonal, diag(S_k) / n_k. */
-    DIAG
+    DIAG;
+
+    /** The behaviour behind this name. A new type is a new constant here and a new {@link CovarianceStructure}. */
+    CovarianceStructure structure() {
+        return switch (this) {
+            case FULL -> new FullCovariance();
+            case TIED -> new TiedCovariance();
+            case DIAG -> new DiagonalCovariance();
+        };
+    }
 }

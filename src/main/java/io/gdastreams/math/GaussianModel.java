@@ -37,15 +37,16 @@ import java.util.Set;
  *       0 too: 1). The amount is reported by {@link #jitter(int)} and is part of {@link #covariance(int)}.
  *       Beyond the cap the class is excluded.</li>
  * </ol>
+ * The type-specific parts of rules 1 and 3 are the type's {@link CovarianceStructure} ({@link FullCovariance},
+ * {@link TiedCovariance}, {@link DiagonalCovariance}); rules 4 to 6 are {@link Regularisation}.
  */
 public final class GaussianModel {
 
-    /** Largest relative jitter ε tried before a class is excluded. */
+    /** Largest relative jitter ε tried before a class is excluded (see {@link Regularisation}). */
     public static final double MAX_JITTER = 1e-2;
-    private static final int MIN_JITTER_EXPONENT = -12;
-    private static final int MAX_JITTER_EXPONENT = -2;
 
     private final FitOptions options;
+    private final CovarianceStructure structure;
     private final int d;
     private final List<String> labels;
     private final long[] counts;
@@ -57,10 +58,11 @@ public final class GaussianModel {
     private final double[] jitters;
     private final List<Exclusion> excluded;
 
-    private GaussianModel(FitOptions options, int d, List<String> labels, long[] counts, double[][] means,
-                          double[][][] covariances, CholeskyFactor[] factors, double[] jitters,
-                          List<Exclusion> excluded) {
+    private GaussianModel(FitOptions options, CovarianceStructure structure, int d, List<String> labels,
+                          long[] counts, double[][] means, double[][][] covariances, CholeskyFactor[] factors,
+                          double[] jitters, List<Exclusion> excluded) {
         this.options = options;
+        this.structure = structure;
         this.d = d;
         this.labels = List.copyOf(labels);
         this.counts = counts;
@@ -89,80 +91,24 @@ public final class GaussianModel {
             throw new IllegalArgumentException("options are required");
         }
         int d = validate(classes);
-        double[] scale = floorScale(classes, d);
-        double[] floor = varianceFloor(scale, options.varianceFloor());
-        double fallbackScale = fallbackJitterScale(scale);
+        CovarianceStructure structure = options.covarianceType().structure();
+        Regularisation regularisation = Regularisation.of(classes, d, options);
 
         List<Exclusion> excluded = new ArrayList<>();
         List<ClassSummary> candidates = new ArrayList<>();
         for (ClassSummary c : classes) {
-            Optional<String> reason = countExclusion(c, options);
+            Optional<String> reason = c.count() < options.minCount()
+                    ? Optional.of("count " + c.count() + " below minimum " + options.minCount())
+                    : structure.exclusion(c, options.estimator());
             if (reason.isPresent()) {
                 excluded.add(new Exclusion(c.label(), reason.get()));
             } else {
                 candidates.add(c);
             }
         }
+        List<CovarianceStructure.Fitted> included =
+                structure.fit(candidates, options.estimator(), regularisation, excluded);
 
-        List<Included> included = new ArrayList<>();
-
-        if (options.covarianceType() == CovarianceType.TIED) {
-            long n = 0;
-            for (ClassSummary c : candidates) {
-                n += c.count();
-            }
-            int k = candidates.size();
-            double divisor = options.estimator() == Estimator.UNBIASED ? n - k : n;
-            if (!candidates.isEmpty() && options.estimator() == Estimator.UNBIASED && n <= k) {
-                for (ClassSummary c : candidates) {
-                    excluded.add(new Exclusion(c.label(), "unbiased pooled covariance needs a total count above the "
-                            + "number of classes (n=" + n + ", K=" + k + ")"));
-                }
-                candidates.clear();
-            }
-            if (!candidates.isEmpty()) {
-                double[][] pooled = new double[d][d];
-                for (ClassSummary c : candidates) {
-                    for (int i = 0; i < d; i++) {
-                        for (int j = 0; j < d; j++) {
-                            pooled[i][j] += c.scatter()[i][j];
-                        }
-                    }
-                }
-                scale(pooled, 1.0 / divisor);
-                Regularised r = regularise(pooled, options, floor, fallbackScale);
-                if (r.factor == null) {
-                    for (ClassSummary c : candidates) {
-                        excluded.add(new Exclusion(c.label(), notPositiveDefinite()));
-                    }
-                } else {
-                    for (ClassSummary c : candidates) {
-                        included.add(new Included(c, r));
-                    }
-                }
-            }
-        } else {
-            boolean diag = options.covarianceType() == CovarianceType.DIAG;
-            for (ClassSummary c : candidates) {
-                double divisor = options.estimator() == Estimator.UNBIASED ? c.count() - 1 : c.count();
-                double[][] cov = new double[d][d];
-                for (int i = 0; i < d; i++) {
-                    if (diag) {
-                        cov[i][i] = c.scatter()[i][i] / divisor;
-                    } else {
-                        for (int j = 0; j < d; j++) {
-                            cov[i][j] = c.scatter()[i][j] / divisor;
-                        }
-                    }
-                }
-                Regularised r = regularise(cov, options, floor, fallbackScale);
-                if (r.factor == null) {
-                    excluded.add(new Exclusion(c.label(), notPositiveDefinite()));
-                    continue;
-                }
-                included.add(new Included(c, r));
-            }
-        }
         int k = included.size();
         List<String> labels = new ArrayList<>(k);
         long[] counts = new long[k];
@@ -171,19 +117,16 @@ public final class GaussianModel {
         CholeskyFactor[] factors = new CholeskyFactor[k];
         double[] jitters = new double[k];
         for (int i = 0; i < k; i++) {
-            Included c = included.get(i);
-            labels.add(c.summary.label());
-            counts[i] = c.summary.count();
-            means[i] = c.summary.mean().clone();
-            covariances[i] = c.fit.covariance;
-            factors[i] = c.fit.factor;
-            jitters[i] = c.fit.jitter;
+            CovarianceStructure.Fitted c = included.get(i);
+            labels.add(c.summary().label());
+            counts[i] = c.summary().count();
+            means[i] = c.summary().mean().clone();
+            covariances[i] = c.fit().covariance();
+            factors[i] = c.fit().factor();
+            jitters[i] = c.fit().jitter();
         }
-        return new GaussianModel(options, d, labels, counts, means, covariances, factors, jitters, excluded);
-    }
-
-    /** A class that takes part in scoring, with its regularised covariance (shared by every class for TIED). */
-    private record Included(ClassSummary summary, Regularised fit) {
+        return new GaussianModel(options, structure, d, labels, counts, means, covariances, factors, jitters,
+                excluded);
     }
 
     public FitOptions options() {
@@ -235,7 +178,12 @@ public final class GaussianModel {
         return jitters[k];
     }
 
-    // Package-private views without copies, for Discriminant and GaussianSampler (which do not modify them).
+    // Package-private views without copies, for the compiled forms and GaussianSampler (which do not modify them).
+
+    /** The structure this model was fitted with: it compiles the model for scoring. */
+    CovarianceStructure structure() {
+        return structure;
+    }
 
     CholeskyFactor factor(int k) {
         return factors[k];
@@ -287,163 +235,6 @@ public final class GaussianModel {
             }
         }
         return d;
-    }
-
-    private static Optional<String> countExclusion(ClassSummary c, FitOptions options) {
-        if (c.count() < options.minCount()) {
-            return Optional.of("count " + c.count() + " below minimum " + options.minCount());
-        }
-        if (options.estimator() == Estimator.UNBIASED && options.covarianceType() != CovarianceType.TIED
-                && c.count() < 2) {
-            return Optional.of("unbiased covariance needs a count of at least 2, got " + c.count());
-        }
-        return Optional.empty();
-    }
-
-    /**
-     * MLE variance of each feature over all classes merged (Chan's formula), with the class means taken relative
-     * to the first non-empty class's mean so that large offsets do not cancel.
-     */
-    static double[] totalVariance(List<ClassSummary> classes, int d) {
-        double[] v = new double[d];
-        long n = 0;
-        double[] pivot = null;
-        for (ClassSummary c : classes) {
-            if (c.count() > 0) {
-                n += c.count();
-                if (pivot == null) {
-                    pivot = c.mean();
-                }
-            }
-        }
-        if (n == 0) {
-            return v;
-        }
-        for (int j = 0; j < d; j++) {
-            double mean = 0.0;
-            for (ClassSummary c : classes) {
-                mean += c.count() * (c.mean()[j] - pivot[j]);
-            }
-            mean /= n;
-            double scatter = 0.0;
-            for (ClassSummary c : classes) {
-                if (c.count() > 0) {
-                    double dev = (c.mean()[j] - pivot[j]) - mean;
-                    scatter += c.scatter()[j][j] + c.count() * dev * dev;
-                }
-            }
-            v[j] = Math.max(scatter / n, 0.0);
-        }
-        return v;
-    }
-
-    /**
-     * Per feature, the scale the variance floor is relative to: the pooled within-class variance, else the
-     * variance of all data merged, else 1 (see the class comment).
-     */
-    static double[] floorScale(List<ClassSummary> classes, int d) {
-        double[] total = totalVariance(classes, d);
-        double[] scale = new double[d];
-        long n = 0;
-        for (ClassSummary c : classes) {
-            n += Math.max(c.count(), 0);
-        }
-        for (int j = 0; j < d; j++) {
-            double within = 0.0;
-            for (ClassSummary c : classes) {
-                if (c.count() > 0) {
-                    within += c.scatter()[j][j];
-                }
-            }
-            within = n > 0 ? Math.max(within / n, 0.0) : 0.0;
-            scale[j] = within > 0.0 ? within : total[j] > 0.0 ? total[j] : 1.0;
-        }
-        return scale;
-    }
-
-    private static double[] varianceFloor(double[] scale, double relativeFloor) {
-        double[] floor = new double[scale.length];
-        for (int j = 0; j < scale.length; j++) {
-            floor[j] = relativeFloor * scale[j];
-        }
-        return floor;
-    }
-
-    private static double fallbackJitterScale(double[] scale) {
-        double mean = 0.0;
-        for (double v : scale) {
-            mean += v;
-        }
-        return mean / scale.length;
-    }
-
-    private static final class Regularised {
-        final double[][] covariance;
-        final CholeskyFactor factor;
-        final double jitter;
-
-        Regularised(double[][] covariance, CholeskyFactor factor, double jitter) {
-            this.covariance = covariance;
-            this.factor = factor;
-            this.jitter = jitter;
-        }
-    }
-
-    /** Shrinkage, floor, factorisation and jitter on {@code cov} (modified; returned inside the result). */
-    private static Regularised regularise(double[][] cov, FitOptions options, double[] floor, double fallbackScale) {
-        int d = cov.length;
-        double r = options.regParam();
-        if (r > 0.0) {
-            double average = trace(cov) / d;
-            scale(cov, 1.0 - r);
-            for (int i = 0; i < d; i++) {
-                cov[i][i] += r * average;
-            }
-        }
-        for (int i = 0; i < d; i++) {
-            cov[i][i] = Math.max(cov[i][i], floor[i]);
-        }
-        Optional<CholeskyFactor> factor = CholeskyFactor.of(cov);
-        if (factor.isPresent()) {
-            return new Regularised(cov, factor.get(), 0.0);
-        }
-        double s = trace(cov) / d;
-        if (!(s > 0.0) || !Double.isFinite(s)) {
-            s = fallbackScale;
-        }
-        double[][] jittered = new double[d][];
-        for (int exponent = MIN_JITTER_EXPONENT; exponent <= MAX_JITTER_EXPONENT; exponent++) {
-            double amount = Math.pow(10.0, exponent) * s;
-            for (int i = 0; i < d; i++) {
-                jittered[i] = cov[i].clone();
-                jittered[i][i] += amount;
-            }
-            factor = CholeskyFactor.of(jittered);
-            if (factor.isPresent()) {
-                return new Regularised(jittered, factor.get(), amount);
-            }
-        }
-        return new Regularised(cov, null, 0.0);
-    }
-
-    private static String notPositiveDefinite() {
-        return "covariance not positive definite even with jitter " + MAX_JITTER + "·tr(Σ)/d";
-    }
-
-    private static double trace(double[][] a) {
-        double t = 0.0;
-        for (int i = 0; i < a.length; i++) {
-            t += a[i][i];
-        }
-        return t;
-    }
-
-    private static void scale(double[][] a, double factor) {
-        for (double[] row : a) {
-            for (int j = 0; j < row.length; j++) {
-                row[j] *= factor;
-            }
-        }
     }
 
     @Override

@@ -16,7 +16,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalDouble;
-import java.util.stream.Collectors;
 
 /**
  * One model version made ready for scoring: fitted and factorised once, with the feature-name → coordinate
@@ -25,9 +24,6 @@ import java.util.stream.Collectors;
  */
 final class CompiledModel {
 
-    static final String UNKNOWN_FEATURES = "unknown feature(s): ";
-    private static final int MAX_NAMES_SHOWN = 10;
-    private static final int MAX_NAME_CHARS = 64;
     /**
      * An exclusion reason is the scorer's own short text (at most about 110 characters today); abbreviated beyond
      * this so that the size bound of a prediction ({@link ScoringSettings#MAX_OUTPUT_TOP_K}) does not hang on it.
@@ -40,7 +36,7 @@ final class CompiledModel {
     private final Discriminant discriminant;
     private final List<String> labels;
     /** Why nothing can be scored, or null when at least one class takes part. */
-    private final String unscorableReason;
+    private final UnscoredReason.NoScorableClass unscorable;
     /**
      * Classes left out under the scorer's fit options, label → reason: the first {@code listed} by label, in
      * label order; stamped on every output, with the number of the others in {@link #otherExcluded}.
@@ -52,14 +48,14 @@ final class CompiledModel {
     private final int listed;
 
     private CompiledModel(String modelId, long version, Map<String, Integer> featureIndex,
-                          Discriminant discriminant, String unscorableReason, Map<String, String> excluded,
-                          Integer otherExcluded, int listed) {
+                          Discriminant discriminant, UnscoredReason.NoScorableClass unscorable,
+                          Map<String, String> excluded, Integer otherExcluded, int listed) {
         this.modelId = modelId;
         this.version = version;
         this.featureIndex = featureIndex;
         this.discriminant = discriminant;
         this.labels = List.copyOf(discriminant.labels());
-        this.unscorableReason = unscorableReason;
+        this.unscorable = unscorable;
         this.excluded = excluded;
         this.otherExcluded = otherExcluded;
         this.listed = listed;
@@ -83,14 +79,8 @@ final class CompiledModel {
         List<Exclusion> byLabel = fitted.excluded().stream()
                 .map(e -> new Exclusion(e.label(), abbreviate(e.reason(), MAX_EXCLUSION_REASON_CHARS)))
                 .sorted(Comparator.comparing(Exclusion::label)).toList();
-        String unscorable = null;
-        if (discriminant.labels().isEmpty()) {
-            unscorable = "no scorable class in model version " + model.version() + ": "
-                    + byLabel.stream().limit(MAX_NAMES_SHOWN).map(CompiledModel::describe)
-                            .collect(Collectors.joining("; "))
-                    + (byLabel.size() > MAX_NAMES_SHOWN ? "; and " + (byLabel.size() - MAX_NAMES_SHOWN) + " more"
-                            : "");
-        }
+        UnscoredReason.NoScorableClass unscorable = discriminant.labels().isEmpty()
+                ? new UnscoredReason.NoScorableClass(model.version(), byLabel) : null;
         Map<String, String> excluded = new LinkedHashMap<>();
         byLabel.stream().limit(listed).forEach(e -> excluded.put(e.label(), e.reason()));
         Integer otherExcluded = byLabel.size() > listed ? byLabel.size() - listed : null;
@@ -100,27 +90,6 @@ final class CompiledModel {
 
     private static String abbreviate(String text, int max) {
         return text.length() <= max ? text : text.substring(0, max - 3) + "...";
-    }
-
-    /**
-     * True when {@code prediction} is unscored because the event does not fit the model's schema (a feature the
-     * model does not know): bad input, which the scorer also dead-letters, unlike "no model yet".
-     */
-    static boolean isMisfit(Prediction prediction) {
-        return prediction.status() == Prediction.Status.UNSCORED && prediction.reason().startsWith(UNKNOWN_FEATURES);
-    }
-
-    /** The first few names, then how many more: a hostile event may carry thousands of long names. */
-    private static String names(List<String> unknown) {
-        String shown = unknown.stream().limit(MAX_NAMES_SHOWN)
-                .map(n -> n.length() <= MAX_NAME_CHARS ? n : n.substring(0, MAX_NAME_CHARS - 3) + "...")
-                .collect(Collectors.joining(", "));
-        return unknown.size() <= MAX_NAMES_SHOWN ? shown
-                : shown + " and " + (unknown.size() - MAX_NAMES_SHOWN) + " more";
-    }
-
-    private static String describe(Exclusion e) {
-        return e.label() + " (" + e.reason() + ")";
     }
 
     String modelId() {
@@ -133,11 +102,14 @@ final class CompiledModel {
 
     /**
      * Scores one event: features absent from the event are marginalised out; a feature the model does not know
-     * makes the event unscored (it is more likely a schema mismatch than something safe to ignore).
+     * makes the event unscored (it is more likely a schema mismatch than something safe to ignore). Scored answers
+     * and the "no scorable class" answer list the excluded classes; the other unscored answers name the model by
+     * id and version only.
      */
-    Prediction score(String id, Map<String, Double> features, OptionalDouble outlierThreshold) {
-        if (unscorableReason != null) {
-            return Prediction.unscored(id, unscorableReason, modelId, version, excluded, otherExcluded);
+    ScoringOutcome.Answer score(String id, Map<String, Double> features, OptionalDouble outlierThreshold) {
+        if (unscorable != null) {
+            return new ScoringOutcome.Unscored(id, unscorable,
+                    new ScoringOutcome.ModelStamp(modelId, version, excluded, otherExcluded));
         }
         double[] x = new double[featureIndex.size()];
         Arrays.fill(x, Double.NaN);
@@ -154,16 +126,19 @@ final class CompiledModel {
             }
         }
         if (unknown != null) {
-            return Prediction.unscored(id, UNKNOWN_FEATURES + names(unknown), modelId, version);
+            return new ScoringOutcome.Unscored(id, new UnscoredReason.UnknownFeatures(unknown),
+                    ScoringOutcome.ModelStamp.of(this));
         }
         Posterior posterior = discriminant.score(x);
         if (!Double.isFinite(posterior.logDensity())) {
-            return Prediction.unscored(id, "non-finite log density " + posterior.logDensity(), modelId, version);
+            return new ScoringOutcome.Unscored(id, new UnscoredReason.NonFiniteDensity(posterior.logDensity()),
+                    ScoringOutcome.ModelStamp.of(this));
         }
         TopClasses top = TopClasses.of(labels, posterior.probabilities(), listed);
         Boolean outlier = outlierThreshold.isPresent() ? posterior.logDensity() < outlierThreshold.getAsDouble()
                 : null;
-        return Prediction.scored(id, labels.get(posterior.predicted()), top.probabilities(), top.otherProbability(),
-                top.otherClasses(), posterior.logDensity(), modelId, version, outlier, excluded, otherExcluded);
+        return new ScoringOutcome.Scored(Prediction.scored(id, labels.get(posterior.predicted()), top.probabilities(),
+                top.otherProbability(), top.otherClasses(), posterior.logDensity(), modelId, version, outlier,
+                excluded, otherExcluded));
     }
 }

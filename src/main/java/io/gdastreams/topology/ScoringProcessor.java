@@ -3,7 +3,6 @@ package io.gdastreams.topology;
 import io.gdastreams.model.DeadLetter;
 import io.gdastreams.model.ModelParameters;
 import io.gdastreams.model.PendingEvent;
-import io.gdastreams.model.Prediction;
 import io.gdastreams.model.UnlabelledEvent;
 import io.gdastreams.serde.Decoded;
 import io.gdastreams.serde.EventDecoder;
@@ -35,6 +34,11 @@ import org.slf4j.LoggerFactory;
  * record straight away, so memory stays bounded and the producer still hears about every event. A held event keeps
  * its source coordinates and original bytes: if the first model cannot score it (unknown features), it is
  * dead-lettered like an event that arrived after the model.
+ *
+ * <p>Each event's fate is decided first, as a {@link ScoringOutcome} (scored, unscored with a typed
+ * {@link UnscoredReason}, or pending), then written in one place: the reason decides whether a dead letter goes with
+ * the answer. The output value type is {@code Object} only because the two sinks take different records
+ * ({@link io.gdastreams.model.Prediction}, {@link DeadLetter}).
  *
  * <p>No exception escapes {@link #process}: anything unexpected becomes an unscored record and a dead letter.
  */
@@ -114,62 +118,69 @@ final class ScoringProcessor implements Processor<byte[], byte[], byte[], Object
 
     @Override
     public void process(Record<byte[], byte[]> record) {
-        Prediction prediction;
-        String deadLetterReason = null;
+        ScoringOutcome outcome;
         try {
-            Decoded<UnlabelledEvent> decoded = EventDecoder.decodeUnlabelled(record.value(), settings.maxFeatures());
-            if (!OutputKey.fits(record.key())) {
-                deadLetterReason = "record key too long: " + record.key().length + " bytes > " + OutputKey.MAX_BYTES
-                        + " (this answer and the dead letter are written without a key)";
-                prediction = unscored(null, deadLetterReason);
-            } else if (!decoded.isOk()) {
-                deadLetterReason = "invalid event: " + decoded.error();
-                prediction = unscored(idOrNull(keyText(record.key())), deadLetterReason);
-            } else {
-                UnlabelledEvent event = decoded.value();
-                String id = event.id() != null ? event.id() : keyText(record.key());
-                Optional<CompiledModel> model = cache.current();
-                if (id != null && utf8Length(id) > MAX_ID_BYTES) {
-                    deadLetterReason = "id too long: " + utf8Length(id) + " bytes of UTF-8 > " + MAX_ID_BYTES
-                            + (event.id() != null ? "" : " (the record key, used as id)");
-                    prediction = unscored(null, deadLetterReason);
-                } else if (model.isPresent()) {
-                    releasePending(model.get());
-                    prediction = model.get().score(id, event.features(), settings.outlierThreshold());
-                    if (CompiledModel.isMisfit(prediction)) {
-                        deadLetterReason = prediction.reason();
-                    }
-                } else if (pendingCount < settings.maxPending() && record.value().length <= MAX_HELD_VALUE_BYTES) {
-                    Optional<RecordMetadata> source = context.recordMetadata();
-                    pending.put(nextSequence, new PendingEvent(record.key(), id, null, record.timestamp(),
-                            source.map(RecordMetadata::topic).orElse(null),
-                            source.map(RecordMetadata::partition).orElse(null),
-                            source.map(RecordMetadata::offset).orElse(null), record.value()));
-                    nextSequence++;
-                    pendingCount++;
-                    return;
-                } else if (record.value().length > MAX_HELD_VALUE_BYTES) {
-                    prediction = unscored(id, "no model yet (" + cache.absence() + "; an event of "
-                            + record.value().length + " bytes is too large to hold, at most " + MAX_HELD_VALUE_BYTES
-                            + ")");
-                } else {
-                    prediction = unscored(id, "no model yet (" + cache.absence() + "; " + settings.maxPending()
-                            + " earlier events already held)");
-                }
-            }
+            outcome = outcome(record);
         } catch (StreamsException e) {
             throw e; // a store or Kafka Streams failure (a migrated or corrupted task) is not the event's
         } catch (RuntimeException e) {
             LOG.error("Unexpected failure scoring a record; it goes to dead letters", e);
-            deadLetterReason = "internal error: " + e;
-            prediction = unscored(idOrNull(keyText(record.key())), deadLetterReason);
+            outcome = new ScoringOutcome.Unscored(idOrNull(keyText(record.key())),
+                    new UnscoredReason.InternalError(e), ScoringOutcome.ModelStamp.of(cache.current()));
         }
-        byte[] key = OutputKey.of(record.key());
-        context.forward(record.withKey(key).withValue(prediction), ScoringTopology.PREDICTIONS_SINK);
-        if (deadLetterReason != null) {
-            context.forward(record.withKey(key).withValue(deadLetter(record, deadLetterReason)),
-                    ScoringTopology.DEAD_LETTERS_SINK);
+        if (outcome instanceof ScoringOutcome.Pending pending) {
+            hold(pending.event());
+        } else if (outcome instanceof ScoringOutcome.Answer answer) {
+            byte[] key = OutputKey.of(record.key());
+            context.forward(record.withKey(key).withValue(answer.prediction()), ScoringTopology.PREDICTIONS_SINK);
+            answer.deadLetterReason().ifPresent(reason -> context.forward(
+                    record.withKey(key).withValue(deadLetter(record, reason)), ScoringTopology.DEAD_LETTERS_SINK));
         }
+    }
+
+    /**
+     * What the event in {@code record} comes to: read, checked, then scored by the model in force (after the events
+     * held for it), or held while there is none and it fits the bounds.
+     */
+    private ScoringOutcome outcome(Record<byte[], byte[]> record) {
+        Decoded<UnlabelledEvent> decoded = EventDecoder.decodeUnlabelled(record.value(), settings.maxFeatures());
+        Optional<CompiledModel> model = cache.current();
+        ScoringOutcome.ModelStamp stamp = ScoringOutcome.ModelStamp.of(model);
+        if (!OutputKey.fits(record.key())) {
+            return new ScoringOutcome.Unscored(null, new UnscoredReason.KeyTooLong(record.key().length), stamp);
+        }
+        if (!decoded.isOk()) {
+            return new ScoringOutcome.Unscored(idOrNull(keyText(record.key())),
+                    new UnscoredReason.InvalidEvent(decoded.error()), stamp);
+        }
+        UnlabelledEvent event = decoded.value();
+        String id = event.id() != null ? event.id() : keyText(record.key());
+        if (id != null && utf8Length(id) > MAX_ID_BYTES) {
+            return new ScoringOutcome.Unscored(null, new UnscoredReason.IdTooLong(utf8Length(id), event.id() == null),
+                    stamp);
+        }
+        if (model.isPresent()) {
+            releasePending(model.get());
+            return model.get().score(id, event.features(), settings.outlierThreshold());
+        }
+        if (record.value().length > MAX_HELD_VALUE_BYTES) {
+            return new ScoringOutcome.Unscored(id, new UnscoredReason.NoModelTooLargeToHold(cache.absence(),
+                    record.value().length, MAX_HELD_VALUE_BYTES), stamp);
+        }
+        if (pendingCount >= settings.maxPending()) {
+            return new ScoringOutcome.Unscored(id, new UnscoredReason.NoModelHoldFull(cache.absence(),
+                    settings.maxPending()), stamp);
+        }
+        Optional<RecordMetadata> source = context.recordMetadata();
+        return new ScoringOutcome.Pending(new PendingEvent(record.key(), id, null, record.timestamp(),
+                source.map(RecordMetadata::topic).orElse(null), source.map(RecordMetadata::partition).orElse(null),
+                source.map(RecordMetadata::offset).orElse(null), record.value()));
+    }
+
+    private void hold(PendingEvent event) {
+        pending.put(nextSequence, event);
+        nextSequence++;
+        pendingCount++;
     }
 
     private void releasePending() {
@@ -198,26 +209,21 @@ final class ScoringProcessor implements Processor<byte[], byte[], byte[], Object
         }
         for (KeyValue<Long, PendingEvent> entry : held) {
             PendingEvent event = entry.value;
-            Prediction prediction;
-            String deadLetterReason = null;
+            ScoringOutcome.Answer answer;
             try {
-                prediction = model.score(event.id(), heldFeatures(event, settings.maxFeatures()),
+                answer = model.score(event.id(), heldFeatures(event, settings.maxFeatures()),
                         settings.outlierThreshold());
-                if (CompiledModel.isMisfit(prediction)) {
-                    deadLetterReason = prediction.reason();
-                }
             } catch (RuntimeException e) {
                 LOG.error("Unexpected failure scoring a held event", e);
-                deadLetterReason = "internal error: " + e;
-                prediction = Prediction.unscored(event.id(), deadLetterReason, model.modelId(), model.version());
+                answer = new ScoringOutcome.Unscored(event.id(), new UnscoredReason.InternalError(e),
+                        ScoringOutcome.ModelStamp.of(model));
             }
             byte[] key = OutputKey.of(event.key());
-            context.forward(new Record<byte[], Object>(key, prediction, event.timestamp()),
+            context.forward(new Record<byte[], Object>(key, answer.prediction(), event.timestamp()),
                     ScoringTopology.PREDICTIONS_SINK);
-            if (deadLetterReason != null) {
-                context.forward(new Record<byte[], Object>(key, heldDeadLetter(event, deadLetterReason),
-                        event.timestamp()), ScoringTopology.DEAD_LETTERS_SINK);
-            }
+            answer.deadLetterReason().ifPresent(reason -> context.forward(
+                    new Record<byte[], Object>(key, heldDeadLetter(event, reason), event.timestamp()),
+                    ScoringTopology.DEAD_LETTERS_SINK));
             pending.delete(entry.key);
         }
         pendingCount = 0;
@@ -243,12 +249,6 @@ final class ScoringProcessor implements Processor<byte[], byte[], byte[], Object
         }
         return DeadLetters.of(reason, event.topic(), event.partition() == null ? -1 : event.partition(),
                 event.offset() == null ? -1L : event.offset(), event.key(), event.value());
-    }
-
-    private Prediction unscored(String id, String reason) {
-        Optional<CompiledModel> model = cache.current();
-        return Prediction.unscored(id, reason, model.map(CompiledModel::modelId).orElse(null),
-                model.map(CompiledModel::version).orElse(null));
     }
 
     private DeadLetter deadLetter(Record<byte[], byte[]> record, String reason) {

@@ -130,7 +130,7 @@ class DegenerateDataTest {
         assertEquals(2, model.labels().size());
         if (type != CovarianceType.TIED) {
             // pooled within-class variance: only "spread" scatters, S_jj = 10, 5.2, 2.8 (by hand); n = 9
-            double[] w = GaussianModel.floorScale(classes, 3);
+            double[] w = Regularisation.floorScale(classes, 3);
             assertArrayEquals(new double[] {10.0 / 9, 5.2 / 9, 2.8 / 9}, w, EXACT);
             for (int j = 0; j < 3; j++) {
                 assertEquals(1e-9 * w[j], model.covariance(0)[j][j], EXACT * 1e-9);
@@ -164,7 +164,7 @@ class DegenerateDataTest {
         FitOptions options = FitOptions.defaults().withVarianceFloor(0.01);
         GaussianModel model = GaussianModel.fit(classes, options);
         // hand check: S_b,00 = (2/3)² + (2/3)² + (4/3)² = 8/3, n = 6 → w_0 = 4/9
-        assertEquals(4.0 / 9, GaussianModel.floorScale(classes, 2)[0], 1e-15);
+        assertEquals(4.0 / 9, Regularisation.floorScale(classes, 2)[0], 1e-15);
         assertEquals(0.01 * 4.0 / 9, model.covariance(0)[0][0], 1e-15);
         assertEquals(0.0, model.covariance(0)[0][1], 0.0);
         // class b's variances (8/9) are above the floor: unchanged, a clamp, not additive smoothing

@@ -88,7 +88,7 @@ class ScoringPoisonTest {
             long invalid = out.stream().filter(kv -> kv.value.status() == Status.UNSCORED
                     && kv.value.reason().startsWith("invalid event")).count();
             long misfit = out.stream().filter(kv -> kv.value.status() == Status.UNSCORED
-                    && kv.value.reason().startsWith(CompiledModel.UNKNOWN_FEATURES)).count();
+                    && kv.value.reason().startsWith(UnscoredReason.UnknownFeatures.PREFIX)).count();
             assertEquals(invalid + misfit, h.deadLetters().size(),
                     "every unreadable event, and every event with a feature the model lacks, is dead-lettered");
             long scored = out.stream().filter(kv -> kv.value.status() == Status.SCORED).count();

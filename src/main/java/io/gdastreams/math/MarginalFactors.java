@@ -1,0 +1,172 @@
+package io.gdastreams.math;
+
+import java.util.Arrays;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Scores points with missing coordinates against full covariance matrices (FULL and TIED): the marginal of a
+ * Gaussian over the observed coordinates O is the Gaussian of the sub-vector and sub-matrix Σ_OO, whose Cholesky
+ * factor is computed once per missing-value pattern and cached (thread-safe, at most
+ * {@value Discriminant#MAX_CACHED_PATTERNS} patterns; beyond that they are computed per call).
+ *
+ * <p>The classes may share covariances: {@code covarianceOf[k]} names the matrix of class k, so a pooled matrix is
+ * factorised once per pattern, not once per class.
+ */
+final class MarginalFactors {
+
+    private final double[][] means;
+    private final double[] logPriors;
+    /** The distinct covariance matrices, d × d each. */
+    private final double[][][] covariances;
+    private final int[] covarianceOf;
+    private final ConcurrentMap<MissingPattern, Marginal> cache = new ConcurrentHashMap<>();
+    private final AtomicInteger cacheSlots = new AtomicInteger();
+
+    /**
+     * {@code means} (K × d), {@code logPriors} (K), {@code covariances} and {@code covarianceOf} (K indices into
+     * {@code covariances}): none copied, none modified.
+     */
+    MarginalFactors(double[][] means, double[] logPriors, double[][][] covariances, int[] covarianceOf) {
+        this.means = means;
+        this.logPriors = logPriors;
+        this.covariances = covariances;
+        this.covarianceOf = covarianceOf;
+    }
+
+    /** As {@link CompiledCovariance#logJoint}, for a point with at least one missing and one observed coordinate. */
+    void logJoint(double[] x, double[] logJoint) {
+        Marginal marginal = marginal(missingPattern(x), x.length);
+        int[] observed = marginal.observed;
+        int m = observed.length;
+        double[] r = new double[m];
+        for (int k = 0; k < logJoint.length; k++) {
+            double[] mu = means[k];
+            for (int i = 0; i < m; i++) {
+                r[i] = x[observed[i]] - mu[observed[i]];
+            }
+            CholeskyFactor l = marginal.perClass[k];
+            l.solveLower(r);
+            logJoint[k] = logPriors[k] + LogGaussian.of(m, l.halfLogDeterminant(), LogGaussian.sumOfSquares(r, m));
+        }
+    }
+
+    /** Number of patterns cached. */
+    int size() {
+        return cache.size();
+    }
+
+    private Marginal marginal(MissingPattern pattern, int d) {
+        Marginal marginal = cache.get(pattern);
+        if (marginal == null) {
+            marginal = new Marginal(pattern.observedIndices(d));
+            // Reserve a slot first: checking size() and then inserting lets concurrent callers overshoot the bound.
+            if (cacheSlots.incrementAndGet() <= Discriminant.MAX_CACHED_PATTERNS) {
+                Marginal raced = cache.putIfAbsent(pattern, marginal);
+                if (raced != null) {
+                    marginal = raced;
+                    cacheSlots.decrementAndGet();
+                }
+            } else {
+                cacheSlots.decrementAndGet();
+            }
+        }
+        return marginal;
+    }
+
+    private static MissingPattern missingPattern(double[] x) {
+        long[] words = new long[(x.length + 63) >>> 6];
+        for (int j = 0; j < x.length; j++) {
+            if (Double.isNaN(x[j])) {
+                words[j >>> 6] |= 1L << (j & 63);
+            }
+        }
+        return new MissingPattern(words);
+    }
+
+    /** The set of missing coordinates, as a bit set. */
+    private static final class MissingPattern {
+        private final long[] words;
+        private final int hash;
+
+        MissingPattern(long[] words) {
+            this.words = words;
+            this.hash = Arrays.hashCode(words);
+        }
+
+        int[] observedIndices(int d) {
+            int count = 0;
+            for (int j = 0; j < d; j++) {
+                if (!isMissing(j)) {
+                    count++;
+                }
+            }
+            int[] observed = new int[count];
+            int i = 0;
+            for (int j = 0; j < d; j++) {
+                if (!isMissing(j)) {
+                    observed[i++] = j;
+                }
+            }
+            return observed;
+        }
+
+        private boolean isMissing(int j) {
+            return (words[j >>> 6] & (1L << (j & 63))) != 0;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof MissingPattern && Arrays.equals(words, ((MissingPattern) o).words);
+        }
+
+        @Override
+        public int hashCode() {
+            return hash;
+        }
+    }
+
+    /** Cholesky factors of the sub-matrices Σ_k,OO for one set O of observed coordinates, one per class. */
+    private final class Marginal {
+        final int[] observed;
+        final CholeskyFactor[] perClass;
+
+        Marginal(int[] observed) {
+            this.observed = observed;
+            CholeskyFactor[] distinct = new CholeskyFactor[covariances.length];
+            for (int c = 0; c < covariances.length; c++) {
+                distinct[c] = subFactor(covariances[c], observed);
+            }
+            this.perClass = new CholeskyFactor[covarianceOf.length];
+            for (int k = 0; k < covarianceOf.length; k++) {
+                perClass[k] = distinct[covarianceOf[k]];
+            }
+        }
+    }
+
+    /**
+     * Factor of the principal sub-matrix A_OO. A principal sub-matrix of a positive definite matrix is positive
+     * definite and its pivots (conditional variances given fewer coordinates) are no smaller, so this succeeds
+     * whenever the full factor did; the diagonal fallback only guards against rounding at the threshold.
+     */
+    private static CholeskyFactor subFactor(double[][] a, int[] observed) {
+        int m = observed.length;
+        double[][] sub = new double[m][m];
+        for (int i = 0; i < m; i++) {
+            for (int j = 0; j < m; j++) {
+                sub[i][j] = a[observed[i]][observed[j]];
+            }
+        }
+        Optional<CholeskyFactor> factor = CholeskyFactor.of(sub);
+        if (factor.isPresent()) {
+            return factor.get();
+        }
+        double[][] diagonal = new double[m][m];
+        for (int i = 0; i < m; i++) {
+            diagonal[i][i] = sub[i][i];
+        }
+        return CholeskyFactor.of(diagonal).orElseThrow();
+    }
+}

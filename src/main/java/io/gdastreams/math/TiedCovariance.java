@@ -1,0 +1,164 @@
+package io.gdastreams.math;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * LDA: one covariance pooled over the classes, Σ = Σ_k S_k / n (UNBIASED: n − K), sums over the classes that
+ * passed the count test. The classes stand or fall together: when the pooled estimate does not exist or does not
+ * factorise, every one of them is excluded. Scoring costs one forward substitution in all; the discriminant is
+ * linear in x ({@link LinearDiscriminants}).
+ */
+final class TiedCovariance implements CovarianceStructure {
+
+    /** The pooled estimate's conditions are on all classes together (see {@link #fit}), never on one. */
+    @Override
+    public Optional<String> exclusion(ClassSummary c, Estimator estimator) {
+        return Optional.empty();
+    }
+
+    @Override
+    public List<Fitted> fit(List<ClassSummary> candidates, Estimator estimator, Regularisation regularisation,
+                            List<Exclusion> excluded) {
+        List<Fitted> fitted = new ArrayList<>(candidates.size());
+        if (candidates.isEmpty()) {
+            return fitted;
+        }
+        long n = 0;
+        for (ClassSummary c : candidates) {
+            n += c.count();
+        }
+        int k = candidates.size();
+        long divisor = estimator.divisor(n, k);
+        // Only UNBIASED gets here: the MLE divisor is n ≥ K·minCount ≥ 1.
+        if (divisor <= 0) {
+            for (ClassSummary c : candidates) {
+                excluded.add(new Exclusion(c.label(), "unbiased pooled covariance needs a total count above the "
+                        + "number of classes (n=" + n + ", K=" + k + ")"));
+            }
+            return fitted;
+        }
+        int d = candidates.get(0).mean().length;
+        double[][] pooled = new double[d][d];
+        for (ClassSummary c : candidates) {
+            for (int i = 0; i < d; i++) {
+                for (int j = 0; j < d; j++) {
+                    pooled[i][j] += c.scatter()[i][j];
+                }
+            }
+        }
+        Regularisation.scale(pooled, 1.0 / divisor);
+        Optional<Regularisation.Regularised> r = regularisation.apply(pooled);
+        for (ClassSummary c : candidates) {
+            if (r.isPresent()) {
+                fitted.add(new Fitted(c, r.get()));
+            } else {
+                excluded.add(new Exclusion(c.label(), Regularisation.notPositiveDefinite()));
+            }
+        }
+        return fitted;
+    }
+
+    @Override
+    public CompiledCovariance compile(GaussianModel model, double[] logPriors) {
+        return new Compiled(model, logPriors);
+    }
+
+    /**
+     * The shared factor L, and L⁻¹(μ_k − μ_0) per class so that one forward substitution serves every class;
+     * both differences stay small when the data sit on a large offset.
+     */
+    static final class Compiled extends CompiledCovariance {
+        /** Null when every class is excluded (nothing is scored then). */
+        private final CholeskyFactor factor;
+        private final double[][] whitenedMeanOffsets;
+        /** Null when every class is excluded. */
+        private final LinearDiscriminants linear;
+        private final MarginalFactors marginals;
+
+        private Compiled(GaussianModel model, double[] logPriors) {
+            super(model, logPriors);
+            int classCount = logPriors.length;
+            this.whitenedMeanOffsets = new double[classCount][];
+            if (classCount == 0) {
+                factor = null;
+                linear = null;
+                marginals = new MarginalFactors(means, logPriors, new double[0][][], new int[0]);
+                return;
+            }
+            factor = model.factor(0);
+            for (int k = 0; k < classCount; k++) {
+                double[] offset = new double[d];
+                for (int j = 0; j < d; j++) {
+                    offset[j] = means[k][j] - means[0][j];
+                }
+                factor.solveLower(offset);
+                whitenedMeanOffsets[k] = offset;
+            }
+            linear = linearDiscriminants();
+            marginals = new MarginalFactors(means, logPriors, new double[][][] {model.covarianceView(0)},
+                    new int[classCount]);
+        }
+
+        @Override
+        void logJoint(double[] x, int missing, double[] logJoint) {
+            if (missing > 0) {
+                marginals.logJoint(x, logJoint);
+                return;
+            }
+            double[] z = new double[d];
+            double[] mu0 = means[0];
+            for (int j = 0; j < d; j++) {
+                z[j] = x[j] - mu0[j];
+            }
+            factor.solveLower(z);
+            double halfLogDet = factor.halfLogDeterminant();
+            for (int k = 0; k < logJoint.length; k++) {
+                double[] offset = whitenedMeanOffsets[k];
+                double q = 0.0;
+                for (int j = 0; j < d; j++) {
+                    double v = z[j] - offset[j];
+                    q += v * v;
+                }
+                logJoint[k] = logPriors[k] + LogGaussian.of(d, halfLogDet, q);
+            }
+        }
+
+        @Override
+        Optional<LinearDiscriminants> linear() {
+            if (linear == null) {
+                return Optional.empty();
+            }
+            double[][] beta = new double[means.length][];
+            for (int k = 0; k < means.length; k++) {
+                beta[k] = linear.beta()[k].clone();
+            }
+            return Optional.of(new LinearDiscriminants(beta, linear.gamma().clone()));
+        }
+
+        @Override
+        int cachedPatterns() {
+            return marginals.size();
+        }
+
+        /** β_k = Σ⁻¹μ_k = L⁻ᵀL⁻¹μ_k and γ_k = −½ μ_kᵀβ_k + log π_k. */
+        private LinearDiscriminants linearDiscriminants() {
+            int classCount = means.length;
+            double[][] beta = new double[classCount][];
+            double[] gamma = new double[classCount];
+            for (int k = 0; k < classCount; k++) {
+                double[] b = means[k].clone();
+                factor.solveLower(b);
+                factor.solveLowerTransposed(b);
+                double quadratic = 0.0;
+                for (int j = 0; j < d; j++) {
+                    quadratic += means[k][j] * b[j];
+                }
+                beta[k] = b;
+                gamma[k] = -0.5 * quadratic + logPriors[k];
+            }
+            return new LinearDiscriminants(beta, gamma);
+        }
+    }
+}
