@@ -1,8 +1,9 @@
 package io.gdastreams.app;
 
+import io.gdastreams.config.ConfigKey;
+import io.gdastreams.config.ConfigValues;
 import io.gdastreams.math.CovarianceType;
 import io.gdastreams.math.Estimator;
-import io.gdastreams.math.FitOptions;
 import io.gdastreams.topology.ScoringSettings;
 import io.gdastreams.topology.Topics;
 import io.gdastreams.topology.TrainingSettings;
@@ -36,9 +37,9 @@ import java.util.TreeMap;
  * an error. {@code KAFKA_STREAMS_X_Y} sets the Kafka key {@code x.y}, decoded as the apache/kafka image does:
  * '_' → '.', '__' → '_', '___' → '-' (e.g. {@code KAFKA_STREAMS_BOOTSTRAP_SERVERS} → {@code bootstrap.servers}).
  */
-public final class AppConfig {
+public final class AppConfig implements ConfigValues {
 
-    public static final String GDA_PREFIX = "gda.";
+    public static final String GDA_PREFIX = ConfigKey.PREFIX;
     public static final String GDA_ENV_PREFIX = "GDA_";
     public static final String KAFKA_ENV_PREFIX = "KAFKA_STREAMS_";
 
@@ -150,11 +151,9 @@ public final class AppConfig {
             if (name.startsWith(KAFKA_ENV_PREFIX)) {
                 kafka.put(kafkaKeyOf(name), variable.getValue().trim());
             } else if (name.startsWith(GDA_ENV_PREFIX)) {
-                ConfigKey key = Arrays.stream(ConfigKey.values())
-                        .filter(k -> k.environmentVariable().equals(name))
-                        .findFirst()
-                        .orElseThrow(() -> new ConfigException("unknown environment variable " + name
-                                + " (GDA_ variables set application keys; known: " + knownVariables() + ")"));
+                ConfigKey key = ConfigKey.byEnvironmentVariable(name).orElseThrow(() -> new ConfigException(
+                        "unknown environment variable " + name + " (GDA_ variables set application keys; known: "
+                                + knownVariables() + ")"));
                 values.put(key, variable.getValue().trim());
                 origins.put(key, "environment " + name);
             }
@@ -198,6 +197,7 @@ public final class AppConfig {
         return new AppConfig(values, origins, newKafka);
     }
 
+    @Override
     public String raw(ConfigKey key) {
         return values.get(key);
     }
@@ -208,106 +208,97 @@ public final class AppConfig {
     }
 
     public String modelId() {
-        return raw(ConfigKey.MODEL_ID);
+        return string(ConfigKey.MODEL_ID);
     }
 
     /** Configured feature names in order; empty when the schema comes from the first labelled event. */
     public List<String> features() {
-        String v = raw(ConfigKey.FEATURES);
-        return v.isEmpty() ? List.of() : Arrays.stream(v.split(",")).map(String::trim).toList();
+        return names(ConfigKey.FEATURES);
     }
 
     public Topics topics() {
-        return new Topics(raw(ConfigKey.TOPIC_LABELLED), raw(ConfigKey.TOPIC_UNLABELLED), raw(ConfigKey.TOPIC_MODEL),
-                raw(ConfigKey.TOPIC_PREDICTIONS), raw(ConfigKey.TOPIC_DEAD_LETTERS));
+        return Topics.from(this);
     }
 
     public Duration publishInterval() {
-        return Duration.ofMillis(Long.parseLong(raw(ConfigKey.PUBLISH_INTERVAL_MS)));
+        return millis(ConfigKey.PUBLISH_INTERVAL_MS);
     }
 
     public CovarianceType covariance() {
-        return CovarianceType.valueOf(raw(ConfigKey.COVARIANCE).toUpperCase(Locale.ROOT));
+        return value(ConfigKey.COVARIANCE, CovarianceType.class);
     }
 
     public Estimator estimator() {
-        return Estimator.valueOf(raw(ConfigKey.ESTIMATOR).toUpperCase(Locale.ROOT));
+        return value(ConfigKey.ESTIMATOR, Estimator.class);
     }
 
     public double regParam() {
-        return Double.parseDouble(raw(ConfigKey.REG_PARAM));
+        return doubleValue(ConfigKey.REG_PARAM);
     }
 
     public double varianceFloor() {
-        return Double.parseDouble(raw(ConfigKey.VARIANCE_FLOOR));
+        return doubleValue(ConfigKey.VARIANCE_FLOOR);
     }
 
     public long minCount() {
-        return Long.parseLong(raw(ConfigKey.MIN_COUNT));
-    }
-
-    public FitOptions fitOptions() {
-        return new FitOptions(covariance(), estimator(), regParam(), varianceFloor(), minCount());
+        return longValue(ConfigKey.MIN_COUNT);
     }
 
     /** log p(x) below which a prediction is flagged as an outlier; empty when not configured. */
     public OptionalDouble outlierThreshold() {
-        String v = raw(ConfigKey.OUTLIER_THRESHOLD);
-        return v.isEmpty() ? OptionalDouble.empty() : OptionalDouble.of(Double.parseDouble(v));
+        return optionalDouble(ConfigKey.OUTLIER_THRESHOLD);
     }
 
     /** Most distinct labels per training task; events of further labels are dead-lettered. */
     public int maxClasses() {
-        return Integer.parseInt(raw(ConfigKey.MAX_CLASSES));
+        return intValue(ConfigKey.MAX_CLASSES);
     }
 
     /** Most features an event may carry; larger events are dead-lettered and never fix the schema. */
     public int maxFeatures() {
-        return Integer.parseInt(raw(ConfigKey.MAX_FEATURES));
+        return intValue(ConfigKey.MAX_FEATURES);
     }
 
     /** Classes a prediction lists (the most probable; the rest summarised); 0 = every class up to the bound. */
     public int outputTopK() {
-        return Integer.parseInt(raw(ConfigKey.OUTPUT_TOP_K));
+        return intValue(ConfigKey.OUTPUT_TOP_K);
     }
 
     public int pendingMax() {
-        return Integer.parseInt(raw(ConfigKey.PENDING_MAX));
+        return intValue(ConfigKey.PENDING_MAX);
     }
 
     /** Whether a scorer refuses a model version lower than the one it holds. */
     public boolean rejectOlderVersions() {
-        return Boolean.parseBoolean(raw(ConfigKey.REJECT_OLDER_VERSIONS));
+        return booleanValue(ConfigKey.REJECT_OLDER_VERSIONS);
     }
 
     /** Partitions of the event topics (labelled, unlabelled, predictions, dead letters) when we create them. */
     public int partitions() {
-        return Integer.parseInt(raw(ConfigKey.PARTITIONS));
+        return intValue(ConfigKey.PARTITIONS);
     }
 
     /** Replication factor of created topics; -1 = the broker's default.replication.factor. */
     public short replicationFactor() {
-        return Short.parseShort(raw(ConfigKey.REPLICATION_FACTOR));
+        return value(ConfigKey.REPLICATION_FACTOR, Short.class);
     }
 
     public boolean createTopics() {
-        return Boolean.parseBoolean(raw(ConfigKey.CREATE_TOPICS));
+        return booleanValue(ConfigKey.CREATE_TOPICS);
     }
 
     public String applicationId() {
-        return raw(ConfigKey.APPLICATION_ID);
+        return string(ConfigKey.APPLICATION_ID);
     }
 
     /** What the training topology needs, from this configuration. */
     public TrainingSettings trainingSettings() {
-        return new TrainingSettings(topics(), modelId(), features(), publishInterval(), maxClasses(),
-                maxFeatures(), RecordSizeLimits.modelRecordLimit(kafka));
+        return TrainingSettings.from(this, topics(), RecordSizeLimits.modelRecordLimit(kafka));
     }
 
     /** What the scoring topology needs, from this configuration. */
     public ScoringSettings scoringSettings() {
-        return new ScoringSettings(topics(), modelId(), fitOptions(), outlierThreshold(), pendingMax(),
-                ScoringSettings.DEFAULT_PENDING_CHECK_INTERVAL, maxFeatures(), outputTopK(), rejectOlderVersions());
+        return ScoringSettings.from(this, topics());
     }
 
     /**
@@ -379,7 +370,7 @@ public final class AppConfig {
     }
 
     private static String knownKeys() {
-        return String.join(", ", Arrays.stream(ConfigKey.values()).map(ConfigKey::key).toList());
+        return String.join(", ", ConfigKey.names());
     }
 
     private static String knownVariables() {

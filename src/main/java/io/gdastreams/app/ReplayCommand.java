@@ -1,5 +1,6 @@
 package io.gdastreams.app;
 
+import io.gdastreams.config.ConfigKey;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;

@@ -8,7 +8,10 @@ import com.tngtech.archunit.core.importer.ImportOption;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-/** Layers point one way: app → topology → {serde, model, math}; math imports only java.* and EJML. */
+/**
+ * Layers point one way: app → topology → {serde, model, config} → math; math imports only java.* and EJML; config
+ * (the declaration of the configuration keys) only java.* and math.
+ */
 class LayeringTest {
 
     private static JavaClasses classes;
@@ -33,7 +36,7 @@ class LayeringTest {
         noClasses().that().resideInAPackage("io.gdastreams.model..")
                 .should().dependOnClassesThat()
                 .resideInAnyPackage("org.apache.kafka..", "io.gdastreams.serde..", "io.gdastreams.topology..",
-                        "io.gdastreams.app..")
+                        "io.gdastreams.app..", "io.gdastreams.config..")
                 .check(classes);
     }
 
@@ -43,6 +46,15 @@ class LayeringTest {
                         "io.gdastreams.serde..")
                 .should().dependOnClassesThat()
                 .resideInAnyPackage("io.gdastreams.topology..", "io.gdastreams.app..")
+                .check(classes);
+    }
+
+    /** Declarations only: the topology and serde layers read their defaults here, so nothing may flow back. */
+    @Test
+    void configShouldDependOnlyOnJavaAndMath() {
+        noClasses().that().resideInAPackage("io.gdastreams.config..")
+                .should().dependOnClassesThat()
+                .resideOutsideOfPackages("java..", "io.gdastreams.config..", "io.gdastreams.math..")
                 .check(classes);
     }
 
