@@ -74,7 +74,7 @@ final class ReplayCommand implements Callable<Integer> {
         if (timeoutSeconds < 1) {
             throw new UserError("--timeout must be at least 1 second");
         }
-        AppConfig config = AppConfig.load(configOptions.configFile, main.environment());
+        AppConfig config = configOptions.load(main.environment());
         if (covariance != null) {
             config = config.with(ConfigKey.COVARIANCE, covariance, "--covariance");
         }

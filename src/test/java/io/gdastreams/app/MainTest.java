@@ -88,4 +88,13 @@ class MainTest {
         assertOneLineUserError(outcome, "replay: " + score + " has no data rows, only a header: nothing to score");
         assertFalse(outcome.out().contains("broker"), outcome.out());
     }
+
+    /** Before: replay read only --config; its --set options were ignored, valid or not. */
+    @Test
+    void shouldApplyTheSetOptionsOfReplayValidatedBeforeAnyFileIsRead() {
+        Path missing = dir.resolve("missing.csv");
+        Outcome outcome = run(Map.of(), "replay", "--train", missing.toString(), "--score", missing.toString(),
+                "--label", "label", "--set", "gda.partitions=many");
+        assertOneLineUserError(outcome, "replay: gda.partitions = 'many' (--set): expected an integer >= 1");
+    }
 }
