@@ -142,7 +142,7 @@ class AppConfigTest {
                 "KAFKA_STREAMS_SOME__ODD___KEY", "x"));
         assertEquals("from-env:9092", config.kafkaProperties().getProperty("bootstrap.servers"));
         assertEquals("x", config.kafkaProperties().getProperty("some_odd-key"));
-        assertEquals("bootstrap.servers", AppConfig.kafkaKeyOf("KAFKA_STREAMS_BOOTSTRAP_SERVERS"));
+        assertEquals("bootstrap.servers", ConfigSources.kafkaKeyOf("KAFKA_STREAMS_BOOTSTRAP_SERVERS"));
     }
 
     @Test

@@ -34,7 +34,7 @@ class ConfigDefaultsTest {
     void shouldGiveTheTrainerTheSameSettingsFromTheDefaultsAsFromAnEmptyConfiguration() {
         assertEquals(UNCONFIGURED.trainingSettings(), TrainingSettings.defaults(Topics.defaults()));
         assertEquals("gda", TrainingSettings.DEFAULT_MODEL_ID);
-        assertEquals(RecordSizeLimits.modelRecordLimit(AppConfig.KAFKA_DEFAULTS),
+        assertEquals(RecordSizeLimits.modelRecordLimit(KafkaSettings.DEFAULTS),
                 TrainingSettings.DEFAULT_MAX_MODEL_BYTES);
     }
 

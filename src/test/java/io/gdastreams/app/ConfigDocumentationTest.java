@@ -24,7 +24,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The keys are declared once ({@link ConfigKey}, and gda-streams' own Kafka defaults in
- * {@link AppConfig#KAFKA_DEFAULTS}); {@code config/app.properties} and the README's configuration table document
+ * {@link KafkaSettings.DEFAULTS}); {@code config/app.properties} and the README's configuration table document
  * them. A key added, renamed or re-defaulted in one place only fails here.
  */
 class ConfigDocumentationTest {
@@ -103,7 +103,7 @@ class ConfigDocumentationTest {
         }
         assertSameKeys(documentedDefaults.keySet(), APP_PROPERTIES.toString());
         assertEquals(declaredDefaults(), documentedDefaults, "defaults in " + APP_PROPERTIES);
-        for (Map.Entry<String, String> kafka : AppConfig.KAFKA_DEFAULTS.entrySet()) {
+        for (Map.Entry<String, String> kafka : KafkaSettings.DEFAULTS.entrySet()) {
             assertEquals(kafka.getValue(), documented.getProperty(kafka.getKey()), kafka.getKey());
         }
     }
@@ -119,7 +119,7 @@ class ConfigDocumentationTest {
         });
         assertSameKeys(applicationRows.keySet(), "the README's table");
         assertEquals(declaredDefaults(), applicationRows, "defaults in the README's table");
-        for (Map.Entry<String, String> kafka : AppConfig.KAFKA_DEFAULTS.entrySet()) {
+        for (Map.Entry<String, String> kafka : KafkaSettings.DEFAULTS.entrySet()) {
             assertEquals(kafka.getValue(), table.get(kafka.getKey()), kafka.getKey() + " in the README's table");
         }
     }
