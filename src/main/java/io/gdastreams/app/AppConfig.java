@@ -73,6 +73,18 @@ public final class AppConfig implements ConfigValues {
         return new AppConfig(newValues, newOrigins, kafka);
     }
 
+    /**
+     * The key and the value of a {@code KEY=VALUE} given to {@code option} (e.g. {@code --set}), split at the first
+     * '=', or a user error.
+     */
+    public static Map.Entry<String, String> keyValue(String setting, String option) {
+        int equals = setting.indexOf('=');
+        if (equals <= 0) {
+            throw new UserError(option + " " + setting + ": expected KEY=VALUE");
+        }
+        return Map.entry(setting.substring(0, equals).trim(), setting.substring(equals + 1));
+    }
+
     /** A copy with any key set: an application key (unknown ones are an error, as in the file) or a Kafka key. */
     public AppConfig set(String name, String value, String origin) {
         if (name.startsWith(ConfigKey.PREFIX)) {
@@ -187,12 +199,22 @@ public final class AppConfig implements ConfigValues {
 
     /** What the training topology needs, from this configuration. */
     public TrainingSettings trainingSettings() {
-        return TrainingSettings.from(this, topics(), RecordSizeLimits.modelRecordLimit(kafka));
+        return trainingSettings(topics());
+    }
+
+    /** What the training topology needs, from this configuration, on a run's own {@code topics}. */
+    public TrainingSettings trainingSettings(Topics topics) {
+        return TrainingSettings.from(this, topics, RecordSizeLimits.modelRecordLimit(kafka));
     }
 
     /** What the scoring topology needs, from this configuration. */
     public ScoringSettings scoringSettings() {
-        return ScoringSettings.from(this, topics());
+        return scoringSettings(topics());
+    }
+
+    /** What the scoring topology needs, from this configuration, on a run's own {@code topics}. */
+    public ScoringSettings scoringSettings(Topics topics) {
+        return ScoringSettings.from(this, topics);
     }
 
     /**

@@ -6,8 +6,10 @@ import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.stream.Stream;
@@ -89,12 +91,19 @@ public final class BenchCommand implements Callable<Integer> {
             description = "Use this cluster instead of an embedded broker (topics are created per run).")
     private String bootstrapServers;
 
+    @Option(names = "--set", paramLabel = "KEY=VALUE",
+            description = "Set a gda.* or Kafka Streams key of the three apps (repeatable; e.g. --set gda.covariance="
+                    + "diag --set commit.interval.ms=100). Keys the bench sets itself (topics, ids, the options "
+                    + "above) are refused; no config file or environment is read.")
+    private List<String> set = new ArrayList<>();
+
     @Override
     public Integer call() {
+        BenchConfiguration configuration = BenchConfiguration.of(set, classes, features);
         BenchSettings settings;
         try {
             settings = new BenchSettings(classes, features, events, partitions, threads, guarantee, seed,
-                    latencyEvents, latencyRate, Duration.ofMillis(publishIntervalMs));
+                    latencyEvents, latencyRate, Duration.ofMillis(publishIntervalMs), configuration);
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());
         }

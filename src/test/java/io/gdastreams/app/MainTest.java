@@ -97,4 +97,12 @@ class MainTest {
                 "--label", "label", "--set", "gda.partitions=many");
         assertOneLineUserError(outcome, "replay: gda.partitions = 'many' (--set): expected an integer >= 1");
     }
+
+    /** Before: "Unknown option: '--set'". Now bench takes it, and refuses a key it sets itself before any broker. */
+    @Test
+    void shouldRefuseABenchOwnedKeyGivenToBenchSetInOneLineWithoutStartingABroker() {
+        Outcome outcome = run(Map.of(), "bench", "--set", "gda.partitions=8");
+        assertOneLineUserError(outcome, "bench: --set gda.partitions: use --partitions");
+        assertFalse(outcome.err().contains("broker"), outcome.err());
+    }
 }
