@@ -75,6 +75,7 @@ public final class Main implements Runnable {
         CommandLine commandLine = new CommandLine(new Main(environment));
         commandLine.setOut(out);
         commandLine.setErr(err);
+        ConfigKeyHelp.addTo(commandLine);
         commandLine.setParameterExceptionHandler(Main::onBadArguments);
         commandLine.setExecutionExceptionHandler((e, failed, parseResult) -> onFailure(e, failed));
         return commandLine.execute(args);

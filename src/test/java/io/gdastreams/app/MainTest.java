@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.gdastreams.config.ConfigKey;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -43,6 +44,21 @@ class MainTest {
             assertEquals(ExitCodes.OK, outcome.code(), command);
             assertTrue(outcome.out().contains("Usage: gda-streams " + command), outcome.out());
         }
+    }
+
+    /** The list comes from the declaration, so a new key shows up in the help without a second edit. */
+    @Test
+    void shouldListEveryApplicationKeyWithItsDefaultInTheHelpOfEveryCommandThatTakesSet() {
+        for (String command : ConfigKeyHelp.COMMANDS) {
+            String help = run(Map.of(), command, "--help").out();
+            assertTrue(help.contains("--set=KEY=VALUE"), command + ": " + help);
+            assertTrue(help.lines().allMatch(line -> line.length() <= 80), command + ": " + help);
+            for (ConfigKey key : ConfigKey.values()) {
+                String setting = "  " + key.key() + "=" + key.defaultValue();
+                assertTrue(help.lines().anyMatch(setting::equals), command + " --help lists " + setting + ": " + help);
+            }
+        }
+        assertFalse(run(Map.of(), "demo", "--help").out().contains(ConfigKey.MODEL_ID.key()));
     }
 
     @Test
