@@ -12,6 +12,8 @@ import picocli.CommandLine.Option;
  */
 final class ConfigOptions {
 
+    private static final String SET = "--set";
+
     @Option(names = "--config", paramLabel = "FILE",
             description = "Properties file: gda.* keys for the application, any other key for Kafka Streams.")
     Path configFile;
@@ -28,11 +30,8 @@ final class ConfigOptions {
     AppConfig load(Map<String, String> environment) {
         AppConfig config = AppConfig.load(configFile, environment);
         for (String setting : settings) {
-            int equals = setting.indexOf('=');
-            if (equals <= 0) {
-                throw new UserError("--set " + setting + ": expected KEY=VALUE");
-            }
-            config = config.set(setting.substring(0, equals).trim(), setting.substring(equals + 1), "--set");
+            Map.Entry<String, String> keyValue = AppConfig.keyValue(setting, SET);
+            config = config.set(keyValue.getKey(), keyValue.getValue(), SET);
         }
         if (bootstrapServers != null) {
             if (bootstrapServers.isBlank()) {

@@ -81,6 +81,7 @@ public final class Main implements Runnable {
         commandLine.addSubcommand(new CommandLine.HelpCommand());
         commandLine.setOut(out);
         commandLine.setErr(err);
+        ConfigKeyHelp.addTo(commandLine);
         commandLine.setParameterExceptionHandler(Main::onBadArguments);
         commandLine.setExecutionExceptionHandler((e, failed, parseResult) -> onFailure(e, failed));
         return commandLine.execute(args);

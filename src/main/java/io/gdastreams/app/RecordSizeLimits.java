@@ -1,5 +1,6 @@
 package io.gdastreams.app;
 
+import io.gdastreams.config.RecordBounds;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -22,14 +23,8 @@ import org.apache.kafka.streams.StreamsConfig;
  */
 public final class RecordSizeLimits {
 
-    /**
-     * 64 MiB: room for K·d² up to about 3·10⁶ in the model JSON (e.g. 10 classes at d = 512), and well below the
-     * broker's {@code socket.request.max.bytes} (100 MiB), the ceiling of a whole produce request.
-     */
-    public static final int MAX_RECORD_BYTES = 64 * 1024 * 1024;
-
-    /** Key (the model id, at most a few hundred bytes), record and batch headers. */
-    static final int RECORD_FRAMING_BYTES = 64 * 1024;
+    /** The bound every limit is raised to (declared, with its reason, in {@link RecordBounds}). */
+    public static final int MAX_RECORD_BYTES = RecordBounds.MAX_RECORD_BYTES;
 
     private RecordSizeLimits() {
     }
@@ -53,15 +48,15 @@ public final class RecordSizeLimits {
     public static long modelRecordLimit(Map<String, String> kafkaSettings) {
         String configured = kafkaSettings.getOrDefault(StreamsConfig.producerPrefix(ProducerConfig.MAX_REQUEST_SIZE_CONFIG),
                 kafkaSettings.get(ProducerConfig.MAX_REQUEST_SIZE_CONFIG));
-        long limit = MAX_RECORD_BYTES;
+        long maxRequestSize = MAX_RECORD_BYTES;
         if (configured != null) {
             try {
-                limit = Long.parseLong(configured.trim());
+                maxRequestSize = Long.parseLong(configured.trim());
             } catch (NumberFormatException e) {
                 // Kafka's own validation reports it at start-up; keep the default bound here.
             }
         }
-        return Math.max(1, limit - RECORD_FRAMING_BYTES);
+        return RecordBounds.modelRecordLimit(maxRequestSize);
     }
 
     /** Topic configuration for a topic we create that carries large records (the model). */

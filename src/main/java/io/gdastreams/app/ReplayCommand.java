@@ -1,5 +1,6 @@
 package io.gdastreams.app;
 
+import io.gdastreams.config.ConfigKey;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -73,7 +74,7 @@ final class ReplayCommand implements Callable<Integer> {
         if (timeoutSeconds < 1) {
             throw new UserError("--timeout must be at least 1 second");
         }
-        AppConfig config = AppConfig.load(configOptions.configFile, main.environment());
+        AppConfig config = configOptions.load(main.environment());
         if (covariance != null) {
             config = config.with(ConfigKey.COVARIANCE, covariance, "--covariance");
         }

@@ -1,6 +1,7 @@
 package io.gdastreams.app;
 
 import com.fasterxml.jackson.databind.ObjectWriter;
+import io.gdastreams.config.ConfigKey;
 import io.gdastreams.model.ClassParameters;
 import io.gdastreams.model.ModelParameters;
 import io.gdastreams.model.Prediction;

@@ -8,7 +8,9 @@ import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -88,12 +90,19 @@ public final class BenchCommand implements CommandPlugin {
             description = "Use this cluster instead of an embedded broker (topics are created per run).")
     private String bootstrapServers;
 
+    @Option(names = "--set", paramLabel = "KEY=VALUE",
+            description = "Set a gda.* or Kafka Streams key of the three apps (repeatable; e.g. --set gda.covariance="
+                    + "diag --set commit.interval.ms=100). Keys the bench sets itself (topics, ids, the options "
+                    + "above) are refused; no config file or environment is read.")
+    private List<String> set = new ArrayList<>();
+
     @Override
     public Integer call() {
+        BenchConfiguration configuration = BenchConfiguration.of(set, classes, features);
         BenchSettings settings;
         try {
             settings = new BenchSettings(classes, features, events, partitions, threads, guarantee, seed,
-                    latencyEvents, latencyRate, Duration.ofMillis(publishIntervalMs));
+                    latencyEvents, latencyRate, Duration.ofMillis(publishIntervalMs), configuration);
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());
         }

@@ -8,7 +8,7 @@ import java.util.Map;
 /**
  * The output of {@code gda-streams bench}: one JSON line per stage, then one line with the ratios. The first
  * four keys of a stage line are fixed ({@code stage, events, seconds, eventsPerSecond}); the run's parameters
- * and the latency percentiles follow.
+ * (with the keys given to {@code --set}, as {@code "set": {key: value}}) and the latency percentiles follow.
  */
 final class BenchReport {
 
@@ -31,6 +31,7 @@ final class BenchReport {
         line.put("partitions", settings.partitions());
         line.put("threads", settings.threads());
         line.put("guarantee", settings.guarantee());
+        line.put("set", settings.configuration().set());
         String name = result.stage().equals(Stage.TRAINING.label()) ? FRESHNESS : LATENCY;
         Percentiles latency = result.latency();
         line.put(name + "Samples", latency.count());

@@ -86,7 +86,7 @@ final class StageRunner implements AutoCloseable {
         Topics topics = createTopics(Stage.TRAINING);
         long[] ends = loader.preload(topics.labelled(), i -> stream.labelled(i));
         // The bench's dimension is the user's choice: the feature bound follows it rather than refuse it.
-        TrainingSettings trainingSettings = TrainingSettings.defaults(topics).withModelId(MODEL_ID)
+        TrainingSettings trainingSettings = settings.training(topics).withModelId(MODEL_ID)
                 .withMaxFeatures(maxFeatures()).withFeatures(stream.featureNames())
                 .withPublishInterval(settings.publishInterval());
         try (RunningApp app = start(Stage.TRAINING, TrainingTopology.build(trainingSettings));
@@ -113,7 +113,7 @@ final class StageRunner implements AutoCloseable {
         }
         long[] ends = loader.preload(topics.unlabelled(),
                 i -> stream.unlabelled(EventLoader.THROUGHPUT_KEY_PREFIX, i));
-        ScoringSettings scoringSettings = ScoringSettings.defaults(MODEL_ID).withTopics(topics)
+        ScoringSettings scoringSettings = settings.scoring(topics)
                 .withMaxFeatures(maxFeatures());
         return runToOutput(Stage.SCORING, ScoringTopology.build(scoringSettings), topics.unlabelled(),
                 topics.predictions(), ends, StageRunner::isScoredPrediction,
@@ -121,7 +121,7 @@ final class StageRunner implements AutoCloseable {
     }
 
     private int maxFeatures() {
-        return Math.max(TrainingSettings.DEFAULT_MAX_FEATURES, stream.featureNames().size());
+        return Math.max(settings.configuredMaxFeatures(), stream.featureNames().size());
     }
 
     record TrainingRun(StageResult result, ModelParameters model) {
@@ -189,7 +189,7 @@ final class StageRunner implements AutoCloseable {
     }
 
     private RunningApp start(Stage stage, Topology topology) {
-        Properties properties = new Properties();
+        Properties properties = settings.streamsProperties(stage.label());
         properties.put(StreamsConfig.APPLICATION_ID_CONFIG, name(stage));
         properties.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, clients.bootstrapServers());
         properties.put(StreamsConfig.STATE_DIR_CONFIG, stateDirectory.resolve(stage.label()).toString());

@@ -2,6 +2,8 @@ package io.gdastreams.serde;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
+import io.gdastreams.config.ConfigKey;
+import io.gdastreams.config.ConfigValues;
 import io.gdastreams.model.LabelledEvent;
 import io.gdastreams.model.UnlabelledEvent;
 import java.io.IOException;
@@ -31,15 +33,13 @@ public final class EventDecoder {
     public static final int MAX_LABEL_CHARS = 256;
 
     /**
-     * Default of {@code gda.max.features}: the most features an event may carry. The first labelled event can fix
-     * the schema, and a schema of d features costs every class d(d+1)/2 doubles in each training task's state
-     * (about 4.2 MB per class at d = 1024, 420 MB at d = 10,000), so the bound is checked before anything else
-     * looks at the features (docs/TRAINING.md, "Schema size and memory").
+     * Default of {@code gda.max.features}: the most features an event may carry (declared, with its reason, in
+     * {@link ConfigKey#MAX_FEATURES}). The bound is checked before anything else looks at the features.
      */
-    public static final int DEFAULT_MAX_FEATURES = 1024;
+    public static final int DEFAULT_MAX_FEATURES = ConfigValues.DEFAULTS.intValue(ConfigKey.MAX_FEATURES);
 
     /** The configuration key of the feature bound, named in the reason of a refused event. */
-    public static final String MAX_FEATURES_KEY = "gda.max.features";
+    public static final String MAX_FEATURES_KEY = ConfigKey.MAX_FEATURES.key();
 
     private EventDecoder() {
     }

@@ -1,13 +1,16 @@
 package io.gdastreams.topology;
 
+import io.gdastreams.config.ConfigKey;
+import io.gdastreams.config.ConfigValues;
+import io.gdastreams.config.ValueType;
 import io.gdastreams.math.FitOptions;
-import io.gdastreams.serde.EventDecoder;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.OptionalDouble;
 
 /**
- * Everything the scoring topology needs, filled from configuration by the application layer.
+ * Everything the scoring topology needs, filled from configuration by the application layer ({@link #from}). The
+ * defaults are those of the configuration keys ({@link ConfigKey}), read the same way as a configuration.
  *
  * <p>The covariance type, estimator, shrinkage, variance floor and minimum count ({@code fitOptions}) belong to
  * the scorer, not to the model: the model topic carries counts, means and MLE covariances, from which every
@@ -31,19 +34,14 @@ public record ScoringSettings(Topics topics, String modelId, FitOptions fitOptio
                               int maxPending, Duration pendingCheckInterval, int maxFeatures, int outputTopK,
                               boolean rejectOlderVersions) {
 
-    public static final int DEFAULT_MAX_PENDING = 10_000;
+    /** {@code gda.pending.max}. */
+    public static final int DEFAULT_MAX_PENDING = ConfigValues.DEFAULTS.intValue(ConfigKey.PENDING_MAX);
     public static final Duration DEFAULT_PENDING_CHECK_INTERVAL = Duration.ofSeconds(1);
 
-    /**
-     * Most classes a prediction lists in {@code probabilities}, and in {@code excluded}. With labels of at most
-     * 256 UTF-16 units (at most 768 bytes of UTF-8; control characters, which JSON would escape, are refused) an
-     * entry takes at most about 800 bytes, an excluded entry with its reason about 1.2 kB: 256 of each stay
-     * below 512 KiB with the rest of the prediction, and so does the record with its key (at most 64 KiB) below
-     * the broker's 1 MiB default, whatever the number of classes.
-     */
-    public static final int MAX_OUTPUT_TOP_K = 256;
-    /** Default of {@code gda.output.top-k}: list every class, up to {@link #MAX_OUTPUT_TOP_K}. */
-    public static final int DEFAULT_OUTPUT_TOP_K = 0;
+    /** Most classes a prediction lists in {@code probabilities}, and in {@code excluded} (why: {@link ValueType}). */
+    public static final int MAX_OUTPUT_TOP_K = ValueType.MAX_TOP_K;
+    /** {@code gda.output.top-k}: list every class, up to {@link #MAX_OUTPUT_TOP_K}. */
+    public static final int DEFAULT_OUTPUT_TOP_K = ConfigValues.DEFAULTS.intValue(ConfigKey.OUTPUT_TOP_K);
 
     public ScoringSettings {
         Objects.requireNonNull(topics, "topics");
@@ -76,7 +74,16 @@ public record ScoringSettings(Topics topics, String modelId, FitOptions fitOptio
     public ScoringSettings(Topics topics, String modelId, FitOptions fitOptions, OptionalDouble outlierThreshold,
                            int maxPending, Duration pendingCheckInterval) {
         this(topics, modelId, fitOptions, outlierThreshold, maxPending, pendingCheckInterval,
-                EventDecoder.DEFAULT_MAX_FEATURES, DEFAULT_OUTPUT_TOP_K, true);
+                ConfigValues.DEFAULTS.intValue(ConfigKey.MAX_FEATURES), DEFAULT_OUTPUT_TOP_K,
+                ConfigValues.DEFAULTS.booleanValue(ConfigKey.REJECT_OLDER_VERSIONS));
+    }
+
+    /** The settings a configuration gives, on {@code topics} (from the same configuration, or a run's own). */
+    public static ScoringSettings from(ConfigValues config, Topics topics) {
+        return new ScoringSettings(topics, config.string(ConfigKey.MODEL_ID), config.fitOptions(),
+                config.optionalDouble(ConfigKey.OUTLIER_THRESHOLD), config.intValue(ConfigKey.PENDING_MAX),
+                DEFAULT_PENDING_CHECK_INTERVAL, config.intValue(ConfigKey.MAX_FEATURES),
+                config.intValue(ConfigKey.OUTPUT_TOP_K), config.booleanValue(ConfigKey.REJECT_OLDER_VERSIONS));
     }
 
     /** How many classes a prediction lists at most (in {@code probabilities}, and in {@code excluded}). */
@@ -85,12 +92,16 @@ public record ScoringSettings(Topics topics, String modelId, FitOptions fitOptio
     }
 
     /**
-     * Default topics, QDA with MLE divisors, no outlier flag, the default pending bound and check interval, older
-     * model versions rejected.
+     * What a run without configuration gets, for model {@code modelId}: default topics, QDA with MLE divisors, no
+     * outlier flag, the default pending bound and check interval, older model versions rejected.
      */
     public static ScoringSettings defaults(String modelId) {
-        return new ScoringSettings(Topics.defaults(), modelId, FitOptions.defaults(), OptionalDouble.empty(),
-                DEFAULT_MAX_PENDING, DEFAULT_PENDING_CHECK_INTERVAL);
+        return from(ConfigValues.DEFAULTS, Topics.defaults()).withModelId(modelId);
+    }
+
+    public ScoringSettings withModelId(String value) {
+        return new ScoringSettings(topics, value, fitOptions, outlierThreshold, maxPending, pendingCheckInterval,
+                maxFeatures, outputTopK, rejectOlderVersions);
     }
 
     public ScoringSettings withTopics(Topics value) {

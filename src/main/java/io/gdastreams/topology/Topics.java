@@ -1,5 +1,7 @@
 package io.gdastreams.topology;
 
+import io.gdastreams.config.ConfigKey;
+import io.gdastreams.config.ConfigValues;
 import java.util.Objects;
 
 /**
@@ -16,7 +18,15 @@ public record Topics(String labelled, String unlabelled, String model, String pr
         Objects.requireNonNull(deadLetters, "deadLetters");
     }
 
+    /** The default names ({@code gda.topic.*}). */
     public static Topics defaults() {
-        return new Topics("labelled-events", "unlabelled-events", "model-parameters", "predictions", "dead-letters");
+        return from(ConfigValues.DEFAULTS);
+    }
+
+    /** The names a configuration gives ({@code gda.topic.*}). */
+    public static Topics from(ConfigValues config) {
+        return new Topics(config.string(ConfigKey.TOPIC_LABELLED), config.string(ConfigKey.TOPIC_UNLABELLED),
+                config.string(ConfigKey.TOPIC_MODEL), config.string(ConfigKey.TOPIC_PREDICTIONS),
+                config.string(ConfigKey.TOPIC_DEAD_LETTERS));
     }
 }

@@ -1,13 +1,16 @@
 package io.gdastreams.topology;
 
-import io.gdastreams.serde.EventDecoder;
+import io.gdastreams.config.ConfigKey;
+import io.gdastreams.config.ConfigValues;
+import io.gdastreams.config.RecordBounds;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
 
 /**
- * What the training topology needs to know; filled from configuration by the application.
+ * What the training topology needs to know; filled from configuration by the application ({@link #from}). The
+ * defaults are those of the configuration keys ({@link ConfigKey}), read the same way as a configuration.
  *
  * @param topics topic names (the training topology reads {@code labelled}, writes {@code model} and
  *               {@code deadLetters})
@@ -27,12 +30,17 @@ import java.util.Objects;
 public record TrainingSettings(Topics topics, String modelId, List<String> features, Duration publishInterval,
                                int maxClasses, int maxFeatures, long maxModelBytes) {
 
-    public static final String DEFAULT_MODEL_ID = "default";
-    public static final Duration DEFAULT_PUBLISH_INTERVAL = Duration.ofSeconds(1);
-    public static final int DEFAULT_MAX_CLASSES = 1000;
-    public static final int DEFAULT_MAX_FEATURES = EventDecoder.DEFAULT_MAX_FEATURES;
-    /** 64 MiB, the record limit the application configures for the model topic and its producer. */
-    public static final long DEFAULT_MAX_MODEL_BYTES = 64L * 1024 * 1024;
+    /** {@code gda.model.id}. */
+    public static final String DEFAULT_MODEL_ID = ConfigValues.DEFAULTS.string(ConfigKey.MODEL_ID);
+    /** {@code gda.publish.interval.ms}. */
+    public static final Duration DEFAULT_PUBLISH_INTERVAL =
+            ConfigValues.DEFAULTS.millis(ConfigKey.PUBLISH_INTERVAL_MS);
+    /** {@code gda.max.classes}. */
+    public static final int DEFAULT_MAX_CLASSES = ConfigValues.DEFAULTS.intValue(ConfigKey.MAX_CLASSES);
+    /** {@code gda.max.features}. */
+    public static final int DEFAULT_MAX_FEATURES = ConfigValues.DEFAULTS.intValue(ConfigKey.MAX_FEATURES);
+    /** What the application allows a model under its default producer record limit. */
+    public static final long DEFAULT_MAX_MODEL_BYTES = RecordBounds.DEFAULT_MODEL_RECORD_LIMIT;
 
     public TrainingSettings {
         Objects.requireNonNull(topics, "topics");
@@ -77,9 +85,21 @@ public record TrainingSettings(Topics topics, String modelId, List<String> featu
         this(topics, modelId, features, publishInterval, DEFAULT_MAX_CLASSES);
     }
 
-    /** Model id "default", schema from the data, a snapshot every second. */
+    /**
+     * The settings a configuration gives.
+     *
+     * @param topics        the topic names (from the same configuration, or a run's own)
+     * @param maxModelBytes what the producer's record limit leaves a model
+     */
+    public static TrainingSettings from(ConfigValues config, Topics topics, long maxModelBytes) {
+        return new TrainingSettings(topics, config.string(ConfigKey.MODEL_ID), config.names(ConfigKey.FEATURES),
+                config.millis(ConfigKey.PUBLISH_INTERVAL_MS), config.intValue(ConfigKey.MAX_CLASSES),
+                config.intValue(ConfigKey.MAX_FEATURES), maxModelBytes);
+    }
+
+    /** What a run without configuration gets (every key at its default), on {@code topics}. */
     public static TrainingSettings defaults(Topics topics) {
-        return new TrainingSettings(topics, DEFAULT_MODEL_ID, List.of(), DEFAULT_PUBLISH_INTERVAL);
+        return from(ConfigValues.DEFAULTS, topics, DEFAULT_MAX_MODEL_BYTES);
     }
 
     public TrainingSettings withModelId(String id) {

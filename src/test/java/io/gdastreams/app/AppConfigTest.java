@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.gdastreams.config.ConfigKey;
 import io.gdastreams.math.CovarianceType;
 import io.gdastreams.math.Estimator;
 import java.io.IOException;
@@ -141,7 +142,7 @@ class AppConfigTest {
                 "KAFKA_STREAMS_SOME__ODD___KEY", "x"));
         assertEquals("from-env:9092", config.kafkaProperties().getProperty("bootstrap.servers"));
         assertEquals("x", config.kafkaProperties().getProperty("some_odd-key"));
-        assertEquals("bootstrap.servers", AppConfig.kafkaKeyOf("KAFKA_STREAMS_BOOTSTRAP_SERVERS"));
+        assertEquals("bootstrap.servers", ConfigSources.kafkaKeyOf("KAFKA_STREAMS_BOOTSTRAP_SERVERS"));
     }
 
     @Test
@@ -275,23 +276,6 @@ class AppConfigTest {
     void shouldReportMissingConfigFileAsUserError() {
         UserError e = assertThrows(UserError.class, () -> AppConfig.load(dir.resolve("nope.properties"), Map.of()));
         assertTrue(e.getMessage().contains("no such file"), e.getMessage());
-    }
-
-    @Test
-    void shouldDocumentEveryApplicationKeyWithItsDefaultInAppProperties() throws IOException {
-        Properties documented = new Properties();
-        try (Reader reader = Files.newBufferedReader(Path.of("config/app.properties"), StandardCharsets.UTF_8)) {
-            documented.load(reader);
-        }
-        Set<String> documentedKeys = documented.stringPropertyNames().stream()
-                .filter(k -> k.startsWith("gda.")).collect(Collectors.toCollection(TreeSet::new));
-        Set<String> knownKeys = Arrays.stream(ConfigKey.values()).map(ConfigKey::key)
-                .collect(Collectors.toCollection(TreeSet::new));
-        assertEquals(knownKeys, documentedKeys);
-        for (ConfigKey key : ConfigKey.values()) {
-            assertEquals(key.defaultValue(), documented.getProperty(key.key()), key.key());
-        }
-        assertEquals("exactly_once_v2", documented.getProperty("processing.guarantee"));
     }
 
     @Test

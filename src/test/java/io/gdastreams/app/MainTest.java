@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.gdastreams.config.ConfigKey;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -43,6 +44,21 @@ class MainTest {
             assertEquals(ExitCodes.OK, outcome.code(), command);
             assertTrue(outcome.out().contains("Usage: gda-streams " + command), outcome.out());
         }
+    }
+
+    /** The list comes from the declaration, so a new key shows up in the help without a second edit. */
+    @Test
+    void shouldListEveryApplicationKeyWithItsDefaultInTheHelpOfEveryCommandThatTakesSet() {
+        for (String command : ConfigKeyHelp.COMMANDS) {
+            String help = run(Map.of(), command, "--help").out();
+            assertTrue(help.contains("--set=KEY=VALUE"), command + ": " + help);
+            assertTrue(help.lines().allMatch(line -> line.length() <= 80), command + ": " + help);
+            for (ConfigKey key : ConfigKey.values()) {
+                String setting = "  " + key.key() + "=" + key.defaultValue();
+                assertTrue(help.lines().anyMatch(setting::equals), command + " --help lists " + setting + ": " + help);
+            }
+        }
+        assertFalse(run(Map.of(), "demo", "--help").out().contains(ConfigKey.MODEL_ID.key()));
     }
 
     @Test
@@ -87,5 +103,22 @@ class MainTest {
                 "--label", "label");
         assertOneLineUserError(outcome, "replay: " + score + " has no data rows, only a header: nothing to score");
         assertFalse(outcome.out().contains("broker"), outcome.out());
+    }
+
+    /** Before: replay read only --config; its --set options were ignored, valid or not. */
+    @Test
+    void shouldApplyTheSetOptionsOfReplayValidatedBeforeAnyFileIsRead() {
+        Path missing = dir.resolve("missing.csv");
+        Outcome outcome = run(Map.of(), "replay", "--train", missing.toString(), "--score", missing.toString(),
+                "--label", "label", "--set", "gda.partitions=many");
+        assertOneLineUserError(outcome, "replay: gda.partitions = 'many' (--set): expected an integer >= 1");
+    }
+
+    /** Before: "Unknown option: '--set'". Now bench takes it, and refuses a key it sets itself before any broker. */
+    @Test
+    void shouldRefuseABenchOwnedKeyGivenToBenchSetInOneLineWithoutStartingABroker() {
+        Outcome outcome = run(Map.of(), "bench", "--set", "gda.partitions=8");
+        assertOneLineUserError(outcome, "bench: --set gda.partitions: use --partitions");
+        assertFalse(outcome.err().contains("broker"), outcome.err());
     }
 }

@@ -102,7 +102,7 @@ class RecordSizesTest {
     void shouldLetAFileOverrideTheRecordBound() {
         Properties file = new Properties();
         file.setProperty("producer.max.request.size", "2097152");
-        Properties streams = AppConfig.resolve(file, "test file", Map.of()).streamsProperties("scoring");
+        Properties streams = ConfigSources.resolve(file, "test file", Map.of()).streamsProperties("scoring");
         assertEquals("2097152", streams.getProperty("producer.max.request.size"));
     }
 

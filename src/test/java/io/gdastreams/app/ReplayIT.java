@@ -125,6 +125,23 @@ class ReplayIT {
         assertTrue(run.out().contains("accuracy: " + correct + "/150"), run.out());
     }
 
+    /**
+     * Before: replay read only --config, and ignored its --set options. They reach both topologies now, below
+     * the dedicated options (--estimator wins over --set gda.estimator).
+     */
+    @Test
+    void shouldApplySetOptionsToTrainingAndScoringBelowTheDedicatedOptions() throws IOException {
+        Path iris = write("iris.csv", irisLines);
+        Run run = replay(iris, iris, "--set", "gda.model.id=from-set", "--set", "gda.covariance=diag",
+                "--set", "gda.estimator=unbiased", "--estimator", "mle");
+        assertEquals("from-set", run.model().get("modelId").asText());
+        JsonNode expected = goldenCase(4, "diag", "mle");
+        assertEquals(150, run.predictions().size());
+        for (int i = 0; i < 150; i++) {
+            assertMatchesGolden(expected.get("rows").get(i), run.predictions().get(i), "diag/mle row " + i);
+        }
+    }
+
     private static long countCorrect(JsonNode goldenCase) {
         long correct = 0;
         for (JsonNode row : goldenCase.get("rows")) {

@@ -9,7 +9,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * Layers point one way: bench → app → topology → {serde, model, math}; math imports only java.* and EJML.
+ * Layers point one way: bench → app → topology → {serde, model, config} → math; math imports only java.* and
+ * EJML; config (the declaration of the configuration keys) only java.* and math.
  */
 class LayeringTest {
 
@@ -35,7 +36,7 @@ class LayeringTest {
         noClasses().that().resideInAPackage("io.gdastreams.model..")
                 .should().dependOnClassesThat()
                 .resideInAnyPackage("org.apache.kafka..", "io.gdastreams.serde..", "io.gdastreams.topology..",
-                        "io.gdastreams.app..")
+                        "io.gdastreams.app..", "io.gdastreams.config..")
                 .check(classes);
     }
 
@@ -53,6 +54,15 @@ class LayeringTest {
     void appShouldNotDependOnBench() {
         noClasses().that().resideInAPackage("io.gdastreams.app..")
                 .should().dependOnClassesThat().resideInAPackage("io.gdastreams.bench..")
+                .check(classes);
+    }
+
+    /** Declarations only: the topology and serde layers read their defaults here, so nothing may flow back. */
+    @Test
+    void configShouldDependOnlyOnJavaAndMath() {
+        noClasses().that().resideInAPackage("io.gdastreams.config..")
+                .should().dependOnClassesThat()
+                .resideOutsideOfPackages("java..", "io.gdastreams.config..", "io.gdastreams.math..")
                 .check(classes);
     }
 

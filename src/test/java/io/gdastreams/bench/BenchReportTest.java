@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 class BenchReportTest {
 
     private static final BenchSettings SETTINGS = new BenchSettings(3, 16, 200_000, 4, 2, "exactly_once_v2", 42,
-            2000, 1000, Duration.ofMillis(250));
+            2000, 1000, Duration.ofMillis(250), BenchConfiguration.DEFAULTS);
 
     @Test
     void shouldStartEveryStageLineWithTheFourFixedKeys() throws Exception {
@@ -62,5 +62,16 @@ class BenchReportTest {
         assertEquals(198, p.p99());
         assertEquals(200, p.max());
         assertEquals(200, values[0], "input not modified");
+    }
+
+    @Test
+    void shouldRepeatTheSetKeysInEveryStageLine() throws Exception {
+        BenchSettings set = new BenchSettings(3, 16, 200_000, 4, 2, "exactly_once_v2", 42, 2000, 1000,
+                Duration.ofMillis(250), BenchConfiguration.of(List.of("gda.covariance=diag", "linger.ms=5"), 3, 16));
+        StageResult scoring = new StageResult("scoring", 100, 1.0, 1.0, Percentiles.of(new long[]{10}));
+        JsonNode line = Json.mapper().readTree(BenchReport.stageLine(scoring, set));
+        assertEquals("diag", line.get("set").get("gda.covariance").textValue());
+        assertEquals("5", line.get("set").get("linger.ms").textValue());
+        assertEquals(0, Json.mapper().readTree(BenchReport.stageLine(scoring, SETTINGS)).get("set").size());
     }
 }

@@ -5,9 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.gdastreams.app.AppConfig;
-import io.gdastreams.app.ConfigKey;
 import io.gdastreams.app.RecordSizeLimits;
 import io.gdastreams.app.TopicProvisioner;
+import io.gdastreams.config.ConfigKey;
 import io.gdastreams.model.ClassParameters;
 import io.gdastreams.model.ModelParameters;
 import io.gdastreams.model.Prediction;

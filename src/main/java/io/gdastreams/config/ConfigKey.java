@@ -1,0 +1,137 @@
+package io.gdastreams.config;
+
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+
+/**
+ * Every application key ({@code gda.*}), declared once: its name, its value type (which is also its validator and
+ * its parser, {@link ValueType}), its default, and one line saying what it does. Everything else derives from
+ * here: the defaults of the topologies' settings ({@code TrainingSettings}, {@code ScoringSettings},
+ * {@code Topics}), the validation of every source (file, environment, {@code --set}), the environment variable
+ * names and the key list in the commands' {@code --help}. {@code config/app.properties} and the README's key table
+ * document the same keys with the same defaults: {@code ConfigDocumentationTest} fails until they agree.
+ *
+ * <p>Adding a key: a constant here, the key with its default in {@code config/app.properties}, a row in the
+ * README's table, and a typed accessor where it is read ({@link ConfigValues}, or the settings record).
+ */
+public enum ConfigKey {
+    MODEL_ID("gda.model.id", "gda", ValueType.NAME,
+            "key of the model on the model topic; several models can share the topics"),
+    FEATURES("gda.features", "", ValueType.NAME_LIST,
+            "ordered feature names; empty: taken from the first valid labelled event"),
+    TOPIC_LABELLED("gda.topic.labelled", "labelled-events", ValueType.TOPIC,
+            "topic of the labelled events (training input)"),
+    TOPIC_UNLABELLED("gda.topic.unlabelled", "unlabelled-events", ValueType.TOPIC,
+            "topic of the unlabelled events (scoring input)"),
+    TOPIC_MODEL("gda.topic.model", "model-parameters", ValueType.TOPIC,
+            "compacted topic of the published models, key = model id"),
+    TOPIC_PREDICTIONS("gda.topic.predictions", "predictions", ValueType.TOPIC,
+            "topic of the predictions, one per unlabelled event"),
+    TOPIC_DEAD_LETTERS("gda.topic.dead-letters", "dead-letters", ValueType.TOPIC,
+            "topic of every unusable record, with the reason"),
+    PUBLISH_INTERVAL_MS("gda.publish.interval.ms", "1000", ValueType.POSITIVE_LONG,
+            "how often (ms) the trainer publishes a new model version at most"),
+    MAX_CLASSES("gda.max.classes", "1000", ValueType.POSITIVE_INT,
+            "most distinct labels per training task; events of further labels are dead-lettered"),
+    /*
+     * 1024: a schema of d features costs every class d(d+1)/2 doubles in each training task's state (about 4.2 MB
+     * per class at d = 1024, 420 MB at d = 10,000), and the first labelled event can fix the schema, so the bound
+     * is checked before anything else looks at the features (docs/TRAINING.md, "Schema size and memory").
+     */
+    MAX_FEATURES("gda.max.features", "1024", ValueType.POSITIVE_INT,
+            "most features an event may carry; a larger event is dead-lettered"),
+    COVARIANCE("gda.covariance", "full", ValueType.COVARIANCE,
+            "scorer: full (QDA), tied (LDA) or diag (naive Bayes)"),
+    ESTIMATOR("gda.estimator", "mle", ValueType.ESTIMATOR,
+            "scorer: mle or unbiased covariance divisors"),
+    REG_PARAM("gda.reg.param", "0.0", ValueType.UNIT_INTERVAL,
+            "scorer: shrinkage r of each covariance towards (tr/d)·I"),
+    VARIANCE_FLOOR("gda.variance.floor", "1e-9", ValueType.NON_NEGATIVE_DOUBLE,
+            "scorer: relative variance floor that keeps a covariance positive definite"),
+    MIN_COUNT("gda.min.count", "2", ValueType.POSITIVE_LONG,
+            "scorer: classes with fewer observations are left out"),
+    OUTLIER_THRESHOLD("gda.outlier.threshold", "", ValueType.OPTIONAL_DOUBLE,
+            "scorer: when set, predictions carry outlier = logDensity < threshold"),
+    PENDING_MAX("gda.pending.max", "10000", ValueType.POSITIVE_INT,
+            "scorer: events held per input partition while no model exists"),
+    OUTPUT_TOP_K("gda.output.top-k", "0", ValueType.TOP_K,
+            "scorer: classes a prediction lists, the rest summarised; 0 = every class up to "
+                    + ValueType.MAX_TOP_K),
+    REJECT_OLDER_VERSIONS("gda.model.reject-older-versions", "true", ValueType.BOOLEAN,
+            "scorer: refuse a model whose version is lower than the one in force"),
+    PARTITIONS("gda.partitions", "4", ValueType.POSITIVE_INT,
+            "partitions of the event topics created at start-up"),
+    REPLICATION_FACTOR("gda.replication.factor", "-1", ValueType.REPLICATION,
+            "replication factor of created topics; -1 = the broker's default"),
+    CREATE_TOPICS("gda.create.topics", "true", ValueType.BOOLEAN,
+            "create missing topics at start-up"),
+    APPLICATION_ID("gda.application.id", "gda-streams", ValueType.NAME,
+            "Kafka Streams application.id base: <id>-training, <id>-scoring");
+
+    /** Every application key starts with it; any other key belongs to Kafka Streams. */
+    public static final String PREFIX = "gda.";
+
+    private static final Map<String, ConfigKey> BY_KEY = Arrays.stream(values())
+            .collect(Collectors.toUnmodifiableMap(ConfigKey::key, Function.identity()));
+
+    private final String key;
+    private final String defaultValue;
+    private final ValueType type;
+    private final String doc;
+
+    ConfigKey(String key, String defaultValue, ValueType type, String doc) {
+        // A default its own validator refuses would fail every start-up that does not set the key.
+        if (!type.accepts(defaultValue)) {
+            throw new IllegalStateException(key + ": the default '" + defaultValue + "' is not " + type.expected());
+        }
+        this.key = key;
+        this.defaultValue = defaultValue;
+        this.type = type;
+        this.doc = doc;
+    }
+
+    public String key() {
+        return key;
+    }
+
+    public String defaultValue() {
+        return defaultValue;
+    }
+
+    /** What a value must look like, and how it is read. */
+    public ValueType type() {
+        return type;
+    }
+
+    /** One line: what the key does. */
+    public String doc() {
+        return doc;
+    }
+
+    public static Optional<ConfigKey> byKey(String key) {
+        return Optional.ofNullable(BY_KEY.get(key));
+    }
+
+    /** The key whose {@link #environmentVariable()} is {@code variable}. */
+    public static Optional<ConfigKey> byEnvironmentVariable(String variable) {
+        return Arrays.stream(values()).filter(k -> k.environmentVariable().equals(variable)).findFirst();
+    }
+
+    /**
+     * The environment variable that overrides this key: upper case, dots and dashes become underscores
+     * ({@code gda.topic.dead-letters} → {@code GDA_TOPIC_DEAD_LETTERS}).
+     */
+    public String environmentVariable() {
+        return key.toUpperCase(Locale.ROOT).replace('.', '_').replace('-', '_');
+    }
+
+    /** Every key name, in declaration order. */
+    public static List<String> names() {
+        return Arrays.stream(values()).map(ConfigKey::key).toList();
+    }
+}

@@ -1,0 +1,73 @@
+package io.gdastreams.config;
+
+import io.gdastreams.math.CovarianceType;
+import io.gdastreams.math.Estimator;
+import io.gdastreams.math.FitOptions;
+import java.time.Duration;
+import java.util.List;
+import java.util.OptionalDouble;
+
+/**
+ * Validated values of the application keys, read as their types. The built-in defaults ({@link #DEFAULTS}) and a
+ * resolved configuration are read the same way, so a setting built from the defaults equals the one a run without
+ * configuration gets.
+ */
+@FunctionalInterface
+public interface ConfigValues {
+
+    /** Every key at its declared default. */
+    ConfigValues DEFAULTS = ConfigKey::defaultValue;
+
+    /** The value as written (trimmed); it must be one {@link ConfigKey#type()} accepts. */
+    String raw(ConfigKey key);
+
+    /** The typed value; {@code type} is the one {@link ValueType} documents for the key's type. */
+    default <T> T value(ConfigKey key, Class<T> type) {
+        String raw = raw(key);
+        Object value = key.type().parse(raw).orElseThrow(() -> new IllegalStateException(
+                key.key() + " = '" + raw + "' was read without being validated: expected " + key.type().expected()));
+        return type.cast(value);
+    }
+
+    default String string(ConfigKey key) {
+        return value(key, String.class);
+    }
+
+    default int intValue(ConfigKey key) {
+        return value(key, Integer.class);
+    }
+
+    default long longValue(ConfigKey key) {
+        return value(key, Number.class).longValue();
+    }
+
+    default double doubleValue(ConfigKey key) {
+        return value(key, Double.class);
+    }
+
+    default boolean booleanValue(ConfigKey key) {
+        return value(key, Boolean.class);
+    }
+
+    /** A key counted in milliseconds, as a duration. */
+    default Duration millis(ConfigKey key) {
+        return Duration.ofMillis(longValue(key));
+    }
+
+    /** Empty when the key is set to the empty string. */
+    default OptionalDouble optionalDouble(ConfigKey key) {
+        return value(key, OptionalDouble.class);
+    }
+
+    @SuppressWarnings("unchecked")
+    default List<String> names(ConfigKey key) {
+        return value(key, List.class);
+    }
+
+    /** How the scorer turns statistics into a classifier. */
+    default FitOptions fitOptions() {
+        return new FitOptions(value(ConfigKey.COVARIANCE, CovarianceType.class),
+                value(ConfigKey.ESTIMATOR, Estimator.class), doubleValue(ConfigKey.REG_PARAM),
+                doubleValue(ConfigKey.VARIANCE_FLOOR), longValue(ConfigKey.MIN_COUNT));
+    }
+}

@@ -1,0 +1,30 @@
+package io.gdastreams.config;
+
+/**
+ * The largest record gda-streams writes, declared once. The application raises Kafka's limits to
+ * {@link #MAX_RECORD_BYTES} (the defaults it gives {@code producer.max.request.size}, {@code producer.buffer.memory}
+ * and {@code topic.max.message.bytes}: {@code app.RecordSizeLimits}), and the trainer keeps a model below what is
+ * left of the producer's limit after the record's framing ({@code TrainingSettings.maxModelBytes}).
+ */
+public final class RecordBounds {
+
+    /**
+     * 64 MiB: room for K·d² up to about 3·10⁶ in the model JSON (e.g. 10 classes at d = 512), and well below the
+     * broker's {@code socket.request.max.bytes} (100 MiB), the ceiling of a whole produce request.
+     */
+    public static final int MAX_RECORD_BYTES = 64 * 1024 * 1024;
+
+    /** Key (the model id, at most a few hundred bytes), record and batch headers. */
+    public static final int RECORD_FRAMING_BYTES = 64 * 1024;
+
+    /** The largest model under the default producer limit. */
+    public static final long DEFAULT_MODEL_RECORD_LIMIT = modelRecordLimit(MAX_RECORD_BYTES);
+
+    private RecordBounds() {
+    }
+
+    /** The largest model record under a producer's {@code max.request.size} of {@code maxRequestSize} bytes. */
+    public static long modelRecordLimit(long maxRequestSize) {
+        return Math.max(1, maxRequestSize - RECORD_FRAMING_BYTES);
+    }
+}

@@ -1,0 +1,154 @@
+package io.gdastreams.config;
+
+import io.gdastreams.math.CovarianceType;
+import io.gdastreams.math.Estimator;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.OptionalDouble;
+import java.util.function.DoublePredicate;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+
+/**
+ * What a value of a key must look like, and what it reads as: one {@link #parse} serves as the validator of every
+ * source and as the reader of the typed value, so a value that passed validation always reads the same way.
+ */
+public enum ValueType {
+    /** A {@link String}. */
+    NAME,
+    /** A {@code List<String>} of distinct names; empty for the empty string. */
+    NAME_LIST,
+    /** A {@link String}. */
+    TOPIC,
+    /** A {@link Long}. */
+    POSITIVE_LONG,
+    /** An {@link Integer}. */
+    POSITIVE_INT,
+    /** A {@link Short}. */
+    REPLICATION,
+    /** An {@link Integer}. */
+    TOP_K,
+    /** A {@link Double}. */
+    UNIT_INTERVAL,
+    /** A {@link Double}. */
+    NON_NEGATIVE_DOUBLE,
+    /** An {@link OptionalDouble}. */
+    OPTIONAL_DOUBLE,
+    /** A {@link CovarianceType}, named in lower case. */
+    COVARIANCE,
+    /** An {@link Estimator}, named in lower case. */
+    ESTIMATOR,
+    /** A {@link Boolean}. */
+    BOOLEAN;
+
+    /**
+     * Longest model or application id: as long as a topic name may be. The model id is written in every
+     * prediction and keys every model record, so it needs a bound like everything an output repeats.
+     */
+    public static final int MAX_NAME_CHARS = 249;
+
+    /**
+     * Most classes a prediction lists in {@code probabilities}, and in {@code excluded} ({@code gda.output.top-k}).
+     * With labels of at most 256 UTF-16 units (at most 768 bytes of UTF-8; control characters, which JSON would
+     * escape, are refused) an entry takes at most about 800 bytes, an excluded entry with its reason about 1.2 kB:
+     * 256 of each stay below 512 KiB with the rest of the prediction, and so does the record with its key (at most
+     * 64 KiB) below the broker's 1 MiB default, whatever the number of classes.
+     */
+    public static final int MAX_TOP_K = 256;
+
+    private static final Pattern TOPIC_NAME = Pattern.compile("[A-Za-z0-9._-]{1," + MAX_NAME_CHARS + "}");
+
+    /** What a valid value looks like, for error messages and help. */
+    public String expected() {
+        return switch (this) {
+            case NAME -> "a non-blank name of at most " + MAX_NAME_CHARS + " characters";
+            case NAME_LIST -> "a comma-separated list of distinct names (empty = from the first labelled event)";
+            case TOPIC -> "a topic name (letters, digits, '.', '_', '-'; at most " + MAX_NAME_CHARS + " characters)";
+            case POSITIVE_LONG, POSITIVE_INT -> "an integer >= 1";
+            case REPLICATION -> "an integer >= 1, or -1 for the broker default";
+            case TOP_K -> "an integer in [0, " + MAX_TOP_K + "] (0 = every class, at most " + MAX_TOP_K + ")";
+            case UNIT_INTERVAL -> "a number in [0, 1]";
+            case NON_NEGATIVE_DOUBLE -> "a finite number >= 0";
+            case OPTIONAL_DOUBLE -> "a number, or empty for none";
+            case COVARIANCE -> "one of " + String.join(", ", lowerCaseNames(CovarianceType.values()));
+            case ESTIMATOR -> "one of " + String.join(", ", lowerCaseNames(Estimator.values()));
+            case BOOLEAN -> "true or false";
+        };
+    }
+
+    public boolean accepts(String value) {
+        return parse(value).isPresent();
+    }
+
+    /**
+     * The value as the type named in this constant's comment (surrounding white space ignored), or empty when it
+     * is not valid.
+     */
+    public Optional<Object> parse(String value) {
+        String v = value.trim();
+        return Optional.ofNullable(switch (this) {
+            case NAME -> !v.isEmpty() && v.length() <= MAX_NAME_CHARS ? v : null;
+            case NAME_LIST -> names(v);
+            case TOPIC -> TOPIC_NAME.matcher(v).matches() && !v.equals(".") && !v.equals("..") ? v : null;
+            case POSITIVE_LONG -> inRange(v, 1, Long.MAX_VALUE);
+            case POSITIVE_INT -> intOrNull(inRange(v, 1, Integer.MAX_VALUE));
+            case REPLICATION -> replication(inRange(v, -1, Short.MAX_VALUE));
+            case TOP_K -> intOrNull(inRange(v, 0, MAX_TOP_K));
+            case UNIT_INTERVAL -> number(v, x -> x >= 0.0 && x <= 1.0);
+            case NON_NEGATIVE_DOUBLE -> number(v, x -> Double.isFinite(x) && x >= 0.0);
+            case OPTIONAL_DOUBLE -> v.isEmpty() ? OptionalDouble.empty()
+                    : Optional.ofNullable(number(v, x -> !Double.isNaN(x))).map(OptionalDouble::of).orElse(null);
+            case COVARIANCE -> byLowerCaseName(CovarianceType.values(), v);
+            case ESTIMATOR -> byLowerCaseName(Estimator.values(), v);
+            case BOOLEAN -> v.equals("true") ? Boolean.TRUE : v.equals("false") ? Boolean.FALSE : null;
+        });
+    }
+
+    private static List<String> names(String v) {
+        if (v.isEmpty()) {
+            return List.of();
+        }
+        List<String> names = Arrays.stream(v.split(",", -1)).map(String::trim).toList();
+        // A duplicate would reach TrainingSettings and fail there with an exception instead of a config error.
+        boolean valid = names.stream().noneMatch(String::isEmpty) && new HashSet<>(names).size() == names.size();
+        return valid ? names : null;
+    }
+
+    private static Long inRange(String v, long min, long max) {
+        try {
+            long n = Long.parseLong(v);
+            return n >= min && n <= max ? n : null;
+        } catch (NumberFormatException e) {
+            return null;
+        }
+    }
+
+    private static Integer intOrNull(Long n) {
+        return n == null ? null : Math.toIntExact(n);
+    }
+
+    private static Short replication(Long n) {
+        return n == null || n == 0 ? null : (short) (long) n;
+    }
+
+    private static Double number(String v, DoublePredicate valid) {
+        try {
+            double x = Double.parseDouble(v);
+            return valid.test(x) ? x : null;
+        } catch (NumberFormatException e) {
+            return null;
+        }
+    }
+
+    private static <E extends Enum<E>> E byLowerCaseName(E[] constants, String v) {
+        return Arrays.stream(constants).filter(c -> c.name().toLowerCase(Locale.ROOT).equals(v)).findFirst()
+                .orElse(null);
+    }
+
+    private static List<String> lowerCaseNames(Enum<?>[] constants) {
+        return Arrays.stream(constants).map(c -> c.name().toLowerCase(Locale.ROOT)).collect(Collectors.toList());
+    }
+}

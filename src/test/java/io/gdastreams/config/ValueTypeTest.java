@@ -1,0 +1,73 @@
+package io.gdastreams.config;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.gdastreams.math.CovarianceType;
+import io.gdastreams.math.Estimator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.OptionalDouble;
+import org.junit.jupiter.api.Test;
+
+/** One parse per type: what it accepts is what it reads, as the type the accessors cast to. */
+class ValueTypeTest {
+
+    @Test
+    void shouldAcceptEveryDeclaredDefaultWithTheKeysOwnValidator() {
+        for (ConfigKey key : ConfigKey.values()) {
+            assertTrue(key.type().accepts(key.defaultValue()), key.key() + " = '" + key.defaultValue() + "'");
+        }
+    }
+
+    @Test
+    void shouldReadEachValueAsTheTypeItsAccessorCastsTo() {
+        assertEquals(Optional.of("iris"), ValueType.NAME.parse(" iris "));
+        assertEquals(Optional.of(List.of("a", "b", "c")), ValueType.NAME_LIST.parse("a, b ,c"));
+        assertEquals(Optional.of(List.of()), ValueType.NAME_LIST.parse(""));
+        assertEquals(Optional.of(1000L), ValueType.POSITIVE_LONG.parse("1000"));
+        assertEquals(Optional.of(7), ValueType.POSITIVE_INT.parse("7"));
+        assertEquals(Optional.of((short) -1), ValueType.REPLICATION.parse("-1"));
+        assertEquals(Optional.of((short) 3), ValueType.REPLICATION.parse("3"));
+        assertEquals(Optional.of(1e-9), ValueType.NON_NEGATIVE_DOUBLE.parse("1e-9"));
+        assertEquals(Optional.of(OptionalDouble.empty()), ValueType.OPTIONAL_DOUBLE.parse(""));
+        assertEquals(Optional.of(OptionalDouble.of(-12.5)), ValueType.OPTIONAL_DOUBLE.parse("-12.5"));
+        assertEquals(Optional.of(Boolean.FALSE), ValueType.BOOLEAN.parse("false"));
+    }
+
+    @Test
+    void shouldRefuseValuesOutsideEachTypesRange() {
+        for (String replication : List.of("0", "-2", "32768", "x")) {
+            assertFalse(ValueType.REPLICATION.accepts(replication), replication);
+        }
+        assertFalse(ValueType.POSITIVE_INT.accepts("2147483648"));
+        assertFalse(ValueType.TOP_K.accepts(Integer.toString(ValueType.MAX_TOP_K + 1)));
+        assertFalse(ValueType.NAME.accepts("n".repeat(ValueType.MAX_NAME_CHARS + 1)));
+        assertFalse(ValueType.TOPIC.accepts(".."));
+        assertFalse(ValueType.OPTIONAL_DOUBLE.accepts("NaN"));
+        assertFalse(ValueType.BOOLEAN.accepts("yes"));
+    }
+
+    /** A duplicate name reached TrainingSettings and failed there, with a stack trace, not as a config error. */
+    @Test
+    void shouldRefuseAFeatureListWithADuplicateOrABlankName() {
+        assertFalse(ValueType.NAME_LIST.accepts("a,b,a"));
+        assertFalse(ValueType.NAME_LIST.accepts("a, a"));
+        assertFalse(ValueType.NAME_LIST.accepts("a,,b"));
+    }
+
+    /** A covariance type or estimator added to the math package is a valid value at once, under its name. */
+    @Test
+    void shouldTakeTheCovarianceAndEstimatorNamesFromTheMathTypes() {
+        for (CovarianceType type : CovarianceType.values()) {
+            assertEquals(Optional.of(type), ValueType.COVARIANCE.parse(type.name().toLowerCase(Locale.ROOT)));
+        }
+        for (Estimator estimator : Estimator.values()) {
+            assertEquals(Optional.of(estimator), ValueType.ESTIMATOR.parse(estimator.name().toLowerCase(Locale.ROOT)));
+        }
+        assertEquals("one of full, tied, diag", ValueType.COVARIANCE.expected());
+        assertFalse(ValueType.COVARIANCE.accepts("FULL"), "names are lower case, as documented");
+    }
+}
