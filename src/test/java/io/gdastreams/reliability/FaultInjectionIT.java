@@ -139,6 +139,9 @@ class FaultInjectionIT {
                 for (ProductProcess process : processes.values()) {
                     process.close();
                 }
+                // Beside the product logs (kept when the test fails): the broker's side of transactions and groups.
+                java.nio.file.Files.copy(broker.logFile(), dir.resolve("broker.log"),
+                        java.nio.file.StandardCopyOption.REPLACE_EXISTING);
             }
         }
     }
