@@ -9,7 +9,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * Layers point one way: bench → app → topology → {serde, model, config} → math; math imports only java.* and
+ * Layers point one way: bench → {cli, replay, service, settings, broker, lifecycle} → topology → {serde, model, config} → math; math imports only java.* and
  * EJML; config (the declaration of the configuration keys) only java.* and math.
  */
 class LayeringTest {
@@ -36,7 +36,8 @@ class LayeringTest {
         noClasses().that().resideInAPackage("io.gdastreams.model..")
                 .should().dependOnClassesThat()
                 .resideInAnyPackage("org.apache.kafka..", "io.gdastreams.serde..", "io.gdastreams.topology..",
-                        "io.gdastreams.app..", "io.gdastreams.config..")
+                        "io.gdastreams.config..", "io.gdastreams.cli..", "io.gdastreams.service..", "io.gdastreams.settings..", "io.gdastreams.replay..",
+                        "io.gdastreams.broker..", "io.gdastreams.lifecycle..")
                 .check(classes);
     }
 
@@ -45,14 +46,16 @@ class LayeringTest {
         noClasses().that().resideInAnyPackage("io.gdastreams.math..", "io.gdastreams.model..",
                         "io.gdastreams.serde..")
                 .should().dependOnClassesThat()
-                .resideInAnyPackage("io.gdastreams.topology..", "io.gdastreams.app..")
+                .resideInAnyPackage("io.gdastreams.topology..", "io.gdastreams.cli..", "io.gdastreams.service..", "io.gdastreams.settings..", "io.gdastreams.replay..",
+                        "io.gdastreams.broker..", "io.gdastreams.lifecycle..")
                 .check(classes);
     }
 
     /** The bench builds on app (the broker, topic provisioning); app finds its command as a CommandPlugin. */
     @Test
     void appShouldNotDependOnBench() {
-        noClasses().that().resideInAPackage("io.gdastreams.app..")
+        noClasses().that().resideInAnyPackage("io.gdastreams.cli..", "io.gdastreams.service..", "io.gdastreams.settings..", "io.gdastreams.replay..",
+                        "io.gdastreams.broker..", "io.gdastreams.lifecycle..")
                 .should().dependOnClassesThat().resideInAPackage("io.gdastreams.bench..")
                 .check(classes);
     }
@@ -69,7 +72,8 @@ class LayeringTest {
     @Test
     void topologyShouldNotDependOnApp() {
         noClasses().that().resideInAPackage("io.gdastreams.topology..")
-                .should().dependOnClassesThat().resideInAPackage("io.gdastreams.app..")
+                .should().dependOnClassesThat().resideInAnyPackage("io.gdastreams.cli..", "io.gdastreams.service..", "io.gdastreams.settings..", "io.gdastreams.replay..",
+                        "io.gdastreams.broker..", "io.gdastreams.lifecycle..")
                 .check(classes);
     }
 }
