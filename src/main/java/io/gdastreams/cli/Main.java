@@ -18,7 +18,8 @@ import picocli.CommandLine.Spec;
 
 /**
  * Entry point of the runnable jar: {@code demo}, {@code train}, {@code score}, {@code replay}, then the
- * {@link CommandPlugin}s found on the class path ({@code bench}), then {@code help}.
+ * {@link CommandPlugin}s found on the class path ({@code bench}), then {@code help}. docs/ARCHITECTURE.md follows an
+ * event from here through the packages, and says where a new command goes.
  */
 @Command(name = "gda-streams", mixinStandardHelpOptions = true, version = "gda-streams 0.1.0",
         description = "Streaming online Gaussian classifier (QDA / LDA / naive Bayes) on Kafka Streams.",

@@ -8,7 +8,8 @@ import java.util.Objects;
 /**
  * The one output per unlabelled event on the predictions topic (same key as the input). Two shapes, told apart
  * by {@code status}; fields that do not apply to a shape are left out of the JSON (never written as null). The JSON
- * mapping is the serde package's ({@code serde/PredictionJson}): this record knows nothing of Jackson.
+ * mapping is the serde package's ({@code serde/PredictionJson}): this record knows nothing of Jackson. Adding a
+ * field: docs/ARCHITECTURE.md, "Where to change what".
  *
  * <p>Scored:
  * <pre>{@code
