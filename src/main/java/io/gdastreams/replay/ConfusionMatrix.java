@@ -11,7 +11,7 @@ import java.util.Map;
  * given first (the model's class order) and then in order of appearance. A row that could not be scored counts
  * under the predicted label {@link #UNSCORED} (and as wrong).
  */
-public final class ConfusionMatrix {
+final class ConfusionMatrix {
 
     public static final String UNSCORED = "(unscored)";
 
