@@ -1,6 +1,6 @@
 package io.gdastreams.bench;
 
-import io.gdastreams.app.TopicProvisioner;
+import io.gdastreams.service.TopicProvisioner;
 import io.gdastreams.topology.Topics;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -1,8 +1,8 @@
 package io.gdastreams.bench;
 
-import io.gdastreams.app.CommandPlugin;
-import io.gdastreams.app.Directories;
-import io.gdastreams.app.EmbeddedBroker;
+import io.gdastreams.broker.EmbeddedBroker;
+import io.gdastreams.cli.CommandPlugin;
+import io.gdastreams.lifecycle.Directories;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;

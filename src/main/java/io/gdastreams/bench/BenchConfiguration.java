@@ -1,8 +1,8 @@
 package io.gdastreams.bench;
 
-import io.gdastreams.app.AppConfig;
-import io.gdastreams.app.UserError;
 import io.gdastreams.config.ConfigKey;
+import io.gdastreams.lifecycle.UserError;
+import io.gdastreams.settings.AppConfig;
 import io.gdastreams.topology.ScoringSettings;
 import io.gdastreams.topology.Topics;
 import io.gdastreams.topology.TrainingSettings;

@@ -1,6 +1,6 @@
 package io.gdastreams.bench;
 
-import io.gdastreams.app.StreamsApp;
+import io.gdastreams.service.StreamsApp;
 import java.time.Duration;
 import java.util.Properties;
 import org.apache.kafka.streams.Topology;

@@ -16,7 +16,7 @@ import java.util.stream.Collectors;
  * names and the key list in the commands' {@code --help}. {@code config/app.properties} and the README's key table
  * document the same keys with the same defaults: {@code ConfigDocumentationTest} fails until they agree.
  *
- * <p>Adding a key: a constant here, the key with its default in {@code config/app.properties}, a row in the
+ * <p>Adding a key (docs/ARCHITECTURE.md, "Where to change what"): a constant here, the key with its default in {@code config/app.properties}, a row in the
  * README's table, and a typed accessor where it is read ({@link ConfigValues}, or the settings record).
  */
 public enum ConfigKey {

@@ -3,7 +3,7 @@ package io.gdastreams.config;
 /**
  * The largest record gda-streams writes, declared once. The application raises Kafka's limits to
  * {@link #MAX_RECORD_BYTES} (the defaults it gives {@code producer.max.request.size}, {@code producer.buffer.memory}
- * and {@code topic.max.message.bytes}: {@code app.RecordSizeLimits}), and the trainer keeps a model below what is
+ * and {@code topic.max.message.bytes}: {@code settings.RecordSizeLimits}), and the trainer keeps a model below what is
  * left of the producer's limit after the record's framing ({@code TrainingSettings.maxModelBytes}).
  */
 public final class RecordBounds {

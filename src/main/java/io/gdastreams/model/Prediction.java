@@ -1,7 +1,5 @@
 package io.gdastreams.model;
 
-import com.fasterxml.jackson.annotation.JsonInclude;
-import com.fasterxml.jackson.annotation.JsonProperty;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -9,7 +7,9 @@ import java.util.Objects;
 
 /**
  * The one output per unlabelled event on the predictions topic (same key as the input). Two shapes, told apart
- * by {@code status}; fields that do not apply to a shape are left out of the JSON (never written as null).
+ * by {@code status}; fields that do not apply to a shape are left out of the JSON (never written as null). The JSON
+ * mapping is the serde package's ({@code serde/PredictionJson}): this record knows nothing of Jackson. Adding a
+ * field: docs/ARCHITECTURE.md, "Where to change what".
  *
  * <p>Scored:
  * <pre>{@code
@@ -56,7 +56,6 @@ import java.util.Objects;
  * @param excluded      classes of the model left out of scoring, with the reason; null when there are none
  * @param otherExcluded how many more classes are left out than {@code excluded} lists; null when it lists all
  */
-@JsonInclude(JsonInclude.Include.NON_NULL)
 public record Prediction(Status status, String id, String label, Map<String, Double> probabilities,
                          Double otherProbability, Integer otherClasses, Double logDensity, String modelId,
                          Long modelVersion, Boolean outlier, String reason, Map<String, String> excluded,
@@ -64,8 +63,8 @@ public record Prediction(Status status, String id, String label, Map<String, Dou
 
     /** The two shapes of a prediction record. */
     public enum Status {
-        @JsonProperty("scored") SCORED,
-        @JsonProperty("unscored") UNSCORED
+        SCORED,
+        UNSCORED
     }
 
     public Prediction {

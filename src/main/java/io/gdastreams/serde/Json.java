@@ -16,6 +16,7 @@ import com.fasterxml.jackson.databind.cfg.CoercionAction;
 import com.fasterxml.jackson.databind.cfg.CoercionInputShape;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.type.LogicalType;
+import io.gdastreams.model.Prediction;
 
 /** The one configured ObjectMapper of the project: strict on input, stable on output. */
 public final class Json {
@@ -33,6 +34,8 @@ public final class Json {
             .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
             .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
             .disable(SerializationFeature.FAIL_ON_EMPTY_BEANS)
+            .addMixIn(Prediction.class, PredictionJson.Record.class)
+            .addMixIn(Prediction.Status.class, PredictionJson.Status.class)
             .build();
 
     /**

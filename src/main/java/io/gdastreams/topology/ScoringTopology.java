@@ -17,7 +17,8 @@ import org.apache.kafka.streams.state.Stores;
  * </pre>
  *
  * The model is fitted with the scorer's own {@link io.gdastreams.math.FitOptions} and factorised once per
- * version; per event the scorer only looks up features and runs triangular solves.
+ * version; per event the scorer only looks up features and runs triangular solves. docs/ARCHITECTURE.md follows one
+ * unlabelled event through it, class by class.
  */
 public final class ScoringTopology {
 

@@ -30,7 +30,8 @@ import org.apache.kafka.streams.state.Stores;
  * </pre>
  *
  * Raw events are never repartitioned: only K·d² numbers per partition per interval cross the broker again,
- * and a skewed label distribution still runs on every input partition's task.
+ * and a skewed label distribution still runs on every input partition's task. docs/ARCHITECTURE.md follows one
+ * labelled event through it, class by class.
  */
 public final class TrainingTopology {
 

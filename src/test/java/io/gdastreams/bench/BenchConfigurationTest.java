@@ -4,9 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.gdastreams.app.ConfigException;
-import io.gdastreams.app.UserError;
+import io.gdastreams.lifecycle.UserError;
 import io.gdastreams.math.CovarianceType;
+import io.gdastreams.settings.ConfigException;
 import io.gdastreams.topology.ScoringSettings;
 import io.gdastreams.topology.Topics;
 import io.gdastreams.topology.TrainingSettings;

@@ -4,14 +4,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.gdastreams.app.AppConfig;
-import io.gdastreams.app.RecordSizeLimits;
-import io.gdastreams.app.TopicProvisioner;
 import io.gdastreams.config.ConfigKey;
 import io.gdastreams.model.ClassParameters;
 import io.gdastreams.model.ModelParameters;
 import io.gdastreams.model.Prediction;
 import io.gdastreams.serde.SerdeFactory;
+import io.gdastreams.service.TopicProvisioner;
+import io.gdastreams.settings.AppConfig;
+import io.gdastreams.settings.RecordSizeLimits;
 import io.gdastreams.topology.ScoringTopology;
 import io.gdastreams.topology.Topics;
 import io.gdastreams.topology.TrainingTopology;

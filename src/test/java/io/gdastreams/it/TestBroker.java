@@ -1,8 +1,8 @@
 package io.gdastreams.it;
 
-import io.gdastreams.app.TopicProvisioner;
 import io.gdastreams.model.ModelParameters;
 import io.gdastreams.serde.SerdeFactory;
+import io.gdastreams.service.TopicProvisioner;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.gdastreams.app.FaultInjectionBroker;
+import io.gdastreams.broker.FaultInjectionBroker;
 import io.gdastreams.fixtures.Iris;
 import io.gdastreams.fixtures.LabelledRow;
 import io.gdastreams.it.UniqueNames;

@@ -3,7 +3,7 @@ package io.gdastreams.reliability;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.gdastreams.app.FaultInjectionBroker;
+import io.gdastreams.broker.FaultInjectionBroker;
 import io.gdastreams.fixtures.Iris;
 import io.gdastreams.fixtures.LabelledRow;
 import io.gdastreams.it.UniqueNames;

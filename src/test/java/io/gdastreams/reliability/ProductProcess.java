@@ -1,6 +1,6 @@
 package io.gdastreams.reliability;
 
-import io.gdastreams.app.Main;
+import io.gdastreams.cli.Main;
 import io.gdastreams.topology.Topics;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -18,7 +18,7 @@ import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The product's own command ({@code io.gdastreams.app.Main train|score --config FILE}) in a JVM of its own on the
+ * The product's own command ({@code io.gdastreams.cli.Main train|score --config FILE}) in a JVM of its own on the
  * test classpath, for fault-injection tests: what runs is exactly what an operator runs, configured only by the
  * properties file this class writes. Each {@link #start()} logs to a new file ({@code <name>-<n>.log}).
  *

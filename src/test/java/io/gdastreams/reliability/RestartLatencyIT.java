@@ -2,15 +2,16 @@ package io.gdastreams.reliability;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.gdastreams.app.TopicProvisioner;
 import io.gdastreams.fixtures.Iris;
 import io.gdastreams.fixtures.LabelledRow;
 import io.gdastreams.it.KafkaBroker;
+import io.gdastreams.it.KafkaBrokerExtension;
 import io.gdastreams.model.ModelParameters;
 import io.gdastreams.model.Prediction;
+import io.gdastreams.reliability.ProductProcess.Command;
 import io.gdastreams.serde.Json;
 import io.gdastreams.serde.SerdeFactory;
-import io.gdastreams.reliability.ProductProcess.Command;
+import io.gdastreams.service.TopicProvisioner;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -24,7 +25,6 @@ import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import io.gdastreams.it.KafkaBrokerExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;

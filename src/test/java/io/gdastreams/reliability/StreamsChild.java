@@ -1,7 +1,7 @@
 package io.gdastreams.reliability;
 
-import io.gdastreams.app.UnfinishedStoreCleaner;
 import io.gdastreams.it.TestBroker;
+import io.gdastreams.service.UnfinishedStoreCleaner;
 import io.gdastreams.topology.ScoringSettings;
 import io.gdastreams.topology.ScoringTopology;
 import io.gdastreams.topology.Topics;

@@ -3,7 +3,6 @@ package io.gdastreams.topology;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.gdastreams.app.TopicProvisioner;
 import io.gdastreams.fixtures.Iris;
 import io.gdastreams.fixtures.LabelledRow;
 import io.gdastreams.it.Await;
@@ -14,6 +13,7 @@ import io.gdastreams.model.Prediction;
 import io.gdastreams.model.Prediction.Status;
 import io.gdastreams.serde.Json;
 import io.gdastreams.serde.SerdeFactory;
+import io.gdastreams.service.TopicProvisioner;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;

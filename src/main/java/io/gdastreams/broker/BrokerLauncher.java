@@ -1,0 +1,148 @@
+package io.gdastreams.broker;
+
+import io.gdastreams.broker.EmbeddedBroker.BrokerException;
+import io.gdastreams.lifecycle.UserError;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.common.Uuid;
+
+/**
+ * How the embedded broker's JVMs are made: the KRaft configuration (one node, broker and controller, 127.0.0.1
+ * on free ports), {@code kafka.tools.StorageTool format --standalone}, then {@code kafka.Kafka server.properties}
+ * through {@link BrokerChildMain}, each a child JVM on our own class path whose output goes to the broker log.
+ */
+final class BrokerLauncher {
+
+    private static final Duration FORMAT_TIMEOUT = Duration.ofSeconds(60);
+    private static final List<String> JVM_OPTIONS = List.of("-Xms64m", "-Xmx512m", "-XX:+UseSerialGC",
+            // C1 only: the demo's broker lives for seconds; C2 compilation would cost more CPU than it saves
+            // (measured: demo CPU time 16 s -> 10.5 s on 2 cores).
+            "-XX:TieredStopAtLevel=1",
+            "-Djava.awt.headless=true",
+            // The broker's own log goes to the log file; keep it informative for diagnosing start failures.
+            "-Dorg.slf4j.simpleLogger.defaultLogLevel=info",
+            "-Dorg.slf4j.simpleLogger.log.org.apache.kafka=info",
+            "-Dorg.slf4j.simpleLogger.showDateTime=true",
+            "-Dorg.slf4j.simpleLogger.dateTimeFormat=HH:mm:ss.SSS");
+
+    private BrokerLauncher() {
+    }
+
+    /**
+     * The broker (kafka_2.13 and Scala) ships in target/gda-streams.jar only; the slim gda-streams-service.jar runs
+     * {@code train} and {@code score} against a cluster and refuses to start a broker with a clear message.
+     */
+    static void requireBrokerClasses() {
+        try {
+            Class.forName("kafka.Kafka", false, BrokerLauncher.class.getClassLoader());
+        } catch (ClassNotFoundException e) {
+            throw new UserError("this jar has no embedded broker (gda-streams-service.jar runs train and score "
+                    + "against a cluster): run demo, and replay or bench without --bootstrap-servers, with "
+                    + "gda-streams.jar");
+        }
+    }
+
+    /**
+     * Writes {@code serverProperties} for two free local ports and formats the storage below {@code dataDir};
+     * returns the bootstrap address.
+     */
+    static String configureAndFormat(BrokerWorkspace workspace, Path serverProperties, Path dataDir, Path logFile) {
+        int brokerPort = freePort();
+        int controllerPort = freePort();
+        while (controllerPort == brokerPort) {
+            controllerPort = freePort();
+        }
+        writeServerProperties(serverProperties, dataDir, brokerPort, controllerPort);
+        format(workspace, serverProperties, Uuid.randomUuid().toString(), logFile);
+        return "127.0.0.1:" + brokerPort;
+    }
+
+    /** Starts the broker JVM; its output is appended to {@code logFile}. */
+    static Process launch(BrokerWorkspace workspace, Path serverProperties, Path logFile) {
+        return workspace.launch(javaCommand(BrokerChildMain.class.getName(), serverProperties.toString())
+                .redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile.toFile())));
+    }
+
+    private static void writeServerProperties(Path file, Path dataDir, int brokerPort, int controllerPort) {
+        List<String> lines = List.of(
+                "process.roles=broker,controller",
+                "node.id=1",
+                "listeners=PLAINTEXT://127.0.0.1:" + brokerPort + ",CONTROLLER://127.0.0.1:" + controllerPort,
+                "advertised.listeners=PLAINTEXT://127.0.0.1:" + brokerPort,
+                "controller.listener.names=CONTROLLER",
+                "inter.broker.listener.name=PLAINTEXT",
+                "listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT",
+                "controller.quorum.bootstrap.servers=127.0.0.1:" + controllerPort,
+                "log.dirs=" + dataDir.toAbsolutePath(),
+                "num.partitions=1",
+                "default.replication.factor=1",
+                "min.insync.replicas=1",
+                "offsets.topic.replication.factor=1",
+                "offsets.topic.num.partitions=4",
+                "transaction.state.log.replication.factor=1",
+                "transaction.state.log.min.isr=1",
+                "transaction.state.log.num.partitions=4",
+                "share.coordinator.state.topic.replication.factor=1",
+                "share.coordinator.state.topic.min.isr=1",
+                "group.initial.rebalance.delay.ms=0",
+                "auto.create.topics.enable=false",
+                "log.flush.interval.messages=9223372036854775807",
+                "log.retention.hours=-1");
+        try {
+            Files.write(file, lines, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new BrokerException("cannot write " + file + ": " + e.getMessage());
+        }
+    }
+
+    private static void format(BrokerWorkspace workspace, Path serverProperties, String clusterId, Path logFile) {
+        try {
+            Process format = workspace.launch(javaCommand("kafka.tools.StorageTool", "format", "--standalone",
+                    "--cluster-id", clusterId, "--config", serverProperties.toString())
+                    .redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile.toFile())));
+            if (!format.waitFor(FORMAT_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
+                format.destroyForcibly();
+                throw new BrokerException("formatting the broker storage took longer than "
+                        + FORMAT_TIMEOUT.toSeconds() + " s");
+            }
+            if (format.exitValue() != 0) {
+                throw new BrokerException("formatting the broker storage failed (exit " + format.exitValue()
+                        + "); last lines of " + logFile + ":\n" + BrokerReadiness.logTail(logFile));
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new BrokerException("interrupted while formatting the broker storage");
+        }
+    }
+
+    private static ProcessBuilder javaCommand(String mainClass, String... args) {
+        List<String> command = new ArrayList<>();
+        command.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
+        command.addAll(JVM_OPTIONS);
+        command.add("-cp");
+        command.add(System.getProperty("java.class.path"));
+        command.add(mainClass);
+        command.addAll(List.of(args));
+        return new ProcessBuilder(command);
+    }
+
+    private static int freePort() {
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
+            socket.setReuseAddress(true);
+            return socket.getLocalPort();
+        } catch (IOException e) {
+            throw new BrokerException("cannot find a free local port: " + e.getMessage());
+        }
+    }
+}

@@ -1,0 +1,108 @@
+package io.gdastreams.broker;
+
+import io.gdastreams.broker.EmbeddedBroker.BrokerException;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.DescribeClusterOptions;
+
+/**
+ * Whether a just-launched broker JVM is up: its listener accepts connections and an AdminClient sees a node.
+ * A broker that exits first is reported with the tail of its log, or as {@link PortTakenException} when a port
+ * it was given was taken in the meantime (the caller retries).
+ */
+final class BrokerReadiness {
+
+    private static final Duration READY_PROBE_TIMEOUT = Duration.ofSeconds(2);
+    private static final int LOG_TAIL_LINES = 25;
+
+    private BrokerReadiness() {
+    }
+
+    /** Returns once the broker at {@code bootstrapServers} answers; throws when it exits or {@code timeout} ends. */
+    static void await(Process process, String bootstrapServers, Path logFile, Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        Map<String, Object> adminConfig = Map.of(
+                AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
+                AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) READY_PROBE_TIMEOUT.toMillis(),
+                AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) READY_PROBE_TIMEOUT.toMillis(),
+                AdminClientConfig.RECONNECT_BACKOFF_MAX_MS_CONFIG, 200);
+        // Wait for the listener socket first: an AdminClient polling a closed port logs a warning per attempt.
+        while (!acceptsConnections(bootstrapServers)) {
+            if (!process.isAlive() || System.nanoTime() > deadline) {
+                break;
+            }
+            BrokerProcesses.sleep(100);
+        }
+        try (Admin admin = Admin.create(adminConfig)) {
+            while (true) {
+                if (!process.isAlive()) {
+                    String tail = logTail(logFile);
+                    if (tail.contains("Address already in use")) {
+                        throw new PortTakenException();
+                    }
+                    throw new BrokerException("embedded broker exited with code " + process.exitValue()
+                            + " during start-up; last lines of " + logFile + ":\n" + tail);
+                }
+                try {
+                    int nodes = admin.describeCluster(new DescribeClusterOptions()
+                                    .timeoutMs((int) READY_PROBE_TIMEOUT.toMillis()))
+                            .nodes().get(READY_PROBE_TIMEOUT.toMillis() * 2, TimeUnit.MILLISECONDS).size();
+                    if (nodes > 0) {
+                        return;
+                    }
+                } catch (ExecutionException | TimeoutException e) {
+                    // Not up yet: probe again until the deadline.
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new BrokerException("interrupted while waiting for the embedded broker");
+                }
+                if (System.nanoTime() > deadline) {
+                    throw new BrokerException("embedded broker not ready after " + timeout.toSeconds()
+                            + " s; last lines of " + logFile + ":\n" + logTail(logFile));
+                }
+                BrokerProcesses.sleep(100);
+            }
+        }
+    }
+
+    private static boolean acceptsConnections(String bootstrapServers) {
+        int colon = bootstrapServers.lastIndexOf(':');
+        try (Socket socket = new Socket()) {
+            socket.connect(new InetSocketAddress(bootstrapServers.substring(0, colon),
+                    Integer.parseInt(bootstrapServers.substring(colon + 1))), 500);
+            return true;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    /** The last lines of the broker log, for error messages. */
+    static String logTail(Path logFile) {
+        try {
+            List<String> lines = Files.readAllLines(logFile, StandardCharsets.UTF_8);
+            return String.join("\n", lines.subList(Math.max(0, lines.size() - LOG_TAIL_LINES), lines.size()));
+        } catch (IOException | UncheckedIOException e) {
+            return "(broker log unreadable: " + e.getMessage() + ")";
+        }
+    }
+
+    /** The broker exited because one of its ports was taken between choosing it and binding it. */
+    static final class PortTakenException extends RuntimeException {
+        PortTakenException() {
+            super(": a port was taken by another process");
+        }
+    }
+}

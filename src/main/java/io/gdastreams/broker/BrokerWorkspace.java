@@ -1,0 +1,151 @@
+package io.gdastreams.broker;
+
+import io.gdastreams.broker.EmbeddedBroker.BrokerException;
+import io.gdastreams.lifecycle.Directories;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.stream.Stream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The embedded broker's temporary directory and whichever child JVM runs in it (the storage tool, then the
+ * broker). A shutdown hook, registered before the first child starts, stops the child and deletes the directory
+ * on Ctrl-C at any point of the broker's life.
+ */
+final class BrokerWorkspace {
+
+    private static final Logger LOG = LoggerFactory.getLogger(BrokerWorkspace.class);
+
+    /** Prefix of the temporary directories; the owner's pid follows, so stale ones can be recognised. */
+    private static final String DIRECTORY_PREFIX = "gda-streams-broker-";
+
+    private final Path directory;
+    private final Thread hook = new Thread(this::release, "embedded-broker-cleanup");
+    private Process child;
+    private boolean paused;
+    private boolean released;
+
+    BrokerWorkspace() {
+        try {
+            directory = Files.createTempDirectory(DIRECTORY_PREFIX + ProcessHandle.current().pid() + "-");
+        } catch (IOException e) {
+            throw new BrokerException("cannot create a temporary directory for the broker: " + e.getMessage());
+        }
+        Runtime.getRuntime().addShutdownHook(hook);
+    }
+
+    Path directory() {
+        return directory;
+    }
+
+    /** Empties the directory for a new start attempt. */
+    void clear() {
+        try (Stream<Path> children = Files.list(directory)) {
+            children.forEach(Directories::deleteQuietly);
+        } catch (IOException e) {
+            throw new BrokerException("cannot clean " + directory + ": " + e.getMessage());
+        }
+    }
+
+    synchronized Process launch(ProcessBuilder builder) {
+        if (released) {
+            throw new BrokerException("the embedded broker is shutting down");
+        }
+        try {
+            child = builder.start();
+            return child;
+        } catch (IOException e) {
+            throw new BrokerException("cannot start a JVM for the broker: " + e.getMessage());
+        }
+    }
+
+    synchronized void pause(Process process) {
+        requireCurrent(process);
+        BrokerProcesses.signal(process, "STOP");
+        paused = true;
+        BrokerProcesses.awaitRunState(process, true);
+    }
+
+    synchronized void resume(Process process) {
+        requireCurrent(process);
+        BrokerProcesses.signal(process, "CONT");
+        paused = false;
+        BrokerProcesses.awaitRunState(process, false);
+    }
+
+    /** SIGKILL and wait until the process is gone (a stopped process dies on SIGKILL too). */
+    synchronized void kill(Process process) {
+        requireCurrent(process);
+        paused = false;
+        BrokerProcesses.kill(process);
+    }
+
+    private void requireCurrent(Process process) {
+        if (released || process != child || !process.isAlive()) {
+            throw new BrokerException("the embedded broker is not running");
+        }
+    }
+
+    /** Releases first and removes the hook after: a Ctrl-C in between finds the hook still there. */
+    void close() {
+        release();
+        removeHook();
+    }
+
+    void removeHook() {
+        try {
+            Runtime.getRuntime().removeShutdownHook(hook);
+        } catch (IllegalStateException e) {
+            // The JVM is shutting down; the hook finds everything released.
+        }
+    }
+
+    private synchronized void release() {
+        if (released) {
+            return;
+        }
+        released = true;
+        if (child != null) {
+            if (paused) {
+                // A stopped process would hold SIGTERM pending until the grace period ran out.
+                BrokerProcesses.signal(child, "CONT");
+            }
+            BrokerProcesses.stop(child);
+        }
+        Directories.deleteQuietly(directory);
+    }
+
+    /** Directories left by an owner that was killed outright (no shutdown hook ran); its broker exited with it. */
+    static void deleteStaleDirectories() {
+        Path tmp = Paths.get(System.getProperty("java.io.tmpdir"));
+        try (Stream<Path> entries = Files.list(tmp)) {
+            entries.filter(BrokerWorkspace::isStale)
+                    .forEach(Directories::deleteQuietly);
+        } catch (IOException | UncheckedIOException e) {
+            LOG.debug("cannot scan {} for stale broker directories: {}", tmp, e.getMessage());
+        }
+    }
+
+    /** A broker directory whose owning process (pid in the name) no longer runs. */
+    private static boolean isStale(Path directory) {
+        String name = directory.getFileName().toString();
+        if (!name.startsWith(DIRECTORY_PREFIX)) {
+            return false;
+        }
+        String rest = name.substring(DIRECTORY_PREFIX.length());
+        int dash = rest.indexOf('-');
+        if (dash <= 0) {
+            return false;
+        }
+        try {
+            long pid = Long.parseLong(rest.substring(0, dash));
+            return ProcessHandle.of(pid).map(handle -> !handle.isAlive()).orElse(true);
+        } catch (NumberFormatException e) {
+            return false;
+        }
+    }
+}

@@ -1,0 +1,241 @@
+package io.gdastreams.replay;
+
+import io.gdastreams.lifecycle.RunFailure;
+import io.gdastreams.lifecycle.ShutdownSequence;
+import io.gdastreams.model.DeadLetter;
+import io.gdastreams.model.ModelParameters;
+import io.gdastreams.model.Prediction;
+import io.gdastreams.replay.ReplayDataset.ScoringRow;
+import io.gdastreams.replay.ReplayDataset.TrainingRow;
+import io.gdastreams.service.StreamsApp;
+import io.gdastreams.settings.AppConfig;
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.function.Function;
+import java.util.function.Supplier;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.streams.Topology;
+
+/**
+ * Pushes a data set through the live topologies: every training row as a labelled event, waits until the
+ * published model has absorbed every row that was not rejected (model totalCount + dead letters of the labelled
+ * topic = rows sent; no sleeping), then starts the scorer (whose global model store is restored before it
+ * processes anything, so every row is scored by the final model), sends every scoring row and collects exactly
+ * one prediction per row, matched by id.
+ */
+public final class Replay {
+
+    /** How often a progress line is printed while waiting (only when something changed). */
+    private static final Duration PROGRESS_EVERY = Duration.ofSeconds(2);
+
+    /** A training row the training topology refused: its CSV line and the dead letter's reason. */
+    public record RejectedRow(int line, String reason) {
+    }
+
+    /** What a replay produced: predictions in the order of the scoring rows. */
+    public record Result(ModelParameters model, List<Prediction> predictions, List<RejectedRow> rejected,
+                  Duration trainingTime, Duration scoringTime) {
+    }
+
+    /**
+     * @param streamsProperties Kafka Streams properties for an application role ("training" / "scoring")
+     * @param clientProperties  extra client settings (security) for the replay's own producer and consumer
+     * @param stallTimeout      give up when nothing progresses for this long
+     * @param resources         where the running applications are registered, so that Ctrl-C stops them first
+     */
+    record Options(String bootstrapServers, AppConfig config,
+                   Function<String, Properties> streamsProperties, Properties clientProperties,
+                   Duration stallTimeout, PrintWriter progress, ShutdownSequence resources) {
+    }
+
+    private final Options options;
+
+    Replay(Options options) {
+        this.options = options;
+    }
+
+    Result run(ReplayDataset data, Supplier<Topology> training, Supplier<Topology> scoring) {
+        var topics = options.config().topics();
+        try (ReplayWatcher watcher = new ReplayWatcher(options.bootstrapServers(), options.clientProperties(),
+                topics, options.config().modelId());
+             KafkaProducer<String, byte[]> producer = producer()) {
+            long trainingStart = System.nanoTime();
+            ModelParameters model;
+            List<RejectedRow> rejected;
+            StreamsApp trainer = options.resources().register(new StreamsApp("training", training.get(),
+                    options.streamsProperties().apply("training")));
+            try {
+                trainer.start();
+                Map<String, Integer> lineBySource = sendTraining(producer, data.training(), topics.labelled());
+                model = awaitModel(watcher, trainer, data.training().size());
+                rejected = rejectedRows(watcher.labelledDeadLetters(), lineBySource);
+                Duration trainingTime = Duration.ofNanos(System.nanoTime() - trainingStart);
+                long scoringStart = System.nanoTime();
+                StreamsApp scorer = options.resources().register(new StreamsApp("scoring", scoring.get(),
+                        options.streamsProperties().apply("scoring")));
+                try {
+                    scorer.start();
+                    sendScoring(producer, data.scoring(), topics.unlabelled());
+                    List<Prediction> predictions = awaitPredictions(watcher, List.of(trainer, scorer),
+                            data.scoring(), model);
+                    return new Result(model, predictions, rejected, trainingTime,
+                            Duration.ofNanos(System.nanoTime() - scoringStart));
+                } finally {
+                    options.resources().close(scorer);
+                }
+            } finally {
+                options.resources().close(trainer);
+            }
+        }
+    }
+
+    private KafkaProducer<String, byte[]> producer() {
+        Properties properties = new Properties();
+        properties.putAll(options.clientProperties());
+        properties.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, options.bootstrapServers());
+        properties.put(ProducerConfig.ACKS_CONFIG, "all");
+        properties.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
+        return new KafkaProducer<>(properties, new StringSerializer(), new ByteArraySerializer());
+    }
+
+    /** Sends every training row; returns "partition:offset" → CSV line, to name rejected rows by line. */
+    private Map<String, Integer> sendTraining(KafkaProducer<String, byte[]> producer, List<TrainingRow> rows,
+                                              String topic) {
+        List<Future<RecordMetadata>> sent = new ArrayList<>(rows.size());
+        for (TrainingRow row : rows) {
+            sent.add(producer.send(new ProducerRecord<>(topic, row.key(), row.value())));
+        }
+        producer.flush();
+        Map<String, Integer> lineBySource = new HashMap<>();
+        for (int i = 0; i < rows.size(); i++) {
+            RecordMetadata metadata = await(sent.get(i), "sending training row on line " + rows.get(i).line());
+            lineBySource.put(metadata.partition() + ":" + metadata.offset(), rows.get(i).line());
+        }
+        options.progress().printf("  training: %d rows sent to %s%n", rows.size(), topic);
+        return lineBySource;
+    }
+
+    private void sendScoring(KafkaProducer<String, byte[]> producer, List<ScoringRow> rows, String topic) {
+        List<Future<RecordMetadata>> sent = new ArrayList<>(rows.size());
+        for (ScoringRow row : rows) {
+            sent.add(producer.send(new ProducerRecord<>(topic, row.id(), row.value())));
+        }
+        producer.flush();
+        for (int i = 0; i < rows.size(); i++) {
+            await(sent.get(i), "sending scoring row on line " + rows.get(i).line());
+        }
+        options.progress().printf("  scoring:  %d rows sent to %s%n", rows.size(), topic);
+    }
+
+    private ModelParameters awaitModel(ReplayWatcher watcher, StreamsApp trainer, int rowsSent) {
+        Progress progress = new Progress();
+        while (true) {
+            trainer.checkHealthy();
+            watcher.poll();
+            ModelParameters model = watcher.model();
+            long absorbed = model == null ? 0 : model.totalCount();
+            long rejected = watcher.labelledDeadLetters().size();
+            String status = String.format("  training: model %s has absorbed %d of %d rows, %d rejected",
+                    model == null ? "(none yet)" : "v" + model.version(), absorbed, rowsSent, rejected);
+            if (absorbed + rejected == rowsSent) {
+                if (model == null) {
+                    throw new RunFailure("every training row was rejected; no model (first reason: "
+                            + watcher.labelledDeadLetters().get(0).reason() + ")");
+                }
+                options.progress().println(status);
+                return model;
+            }
+            if (absorbed + rejected > rowsSent) {
+                throw new RunFailure("the topics hold more than this replay sent (" + status.trim()
+                        + "); use fresh topics");
+            }
+            progress.update(status);
+        }
+    }
+
+    private List<Prediction> awaitPredictions(ReplayWatcher watcher, List<StreamsApp> apps, List<ScoringRow> rows,
+                                              ModelParameters model) {
+        Progress progress = new Progress();
+        while (true) {
+            for (StreamsApp app : apps) {
+                app.checkHealthy();
+            }
+            watcher.poll();
+            if (!watcher.duplicateIds().isEmpty()) {
+                throw new RunFailure("more than one prediction for id '" + watcher.duplicateIds().get(0) + "'");
+            }
+            Map<String, Prediction> byId = watcher.predictionsById();
+            long received = rows.stream().filter(r -> byId.containsKey(r.id())).count();
+            String status = String.format("  scoring:  %d of %d predictions received", received, rows.size());
+            if (received == rows.size()) {
+                options.progress().println(status);
+                List<Prediction> inOrder = new ArrayList<>(rows.size());
+                for (ScoringRow row : rows) {
+                    Prediction prediction = byId.get(row.id());
+                    if (prediction.modelVersion() != null && prediction.modelVersion() < model.version()) {
+                        throw new RunFailure("row on line " + row.line() + " was scored with model version "
+                                + prediction.modelVersion() + ", older than the final version " + model.version());
+                    }
+                    inOrder.add(prediction);
+                }
+                return inOrder;
+            }
+            progress.update(status);
+        }
+    }
+
+    private static List<RejectedRow> rejectedRows(List<DeadLetter> letters, Map<String, Integer> lineBySource) {
+        List<RejectedRow> rows = new ArrayList<>();
+        for (DeadLetter letter : letters) {
+            Integer line = lineBySource.get(letter.partition() + ":" + letter.offset());
+            rows.add(new RejectedRow(line == null ? -1 : line, letter.reason()));
+        }
+        rows.sort((a, b) -> Integer.compare(a.line(), b.line()));
+        return rows;
+    }
+
+    private static RecordMetadata await(Future<RecordMetadata> future, String what) {
+        try {
+            return future.get();
+        } catch (ExecutionException e) {
+            throw new RunFailure(what + " failed: " + e.getCause().getMessage(), e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new RunFailure("interrupted while " + what);
+        }
+    }
+
+    /** Prints a status line at most every few seconds when it changed; fails when nothing changes for too long. */
+    private final class Progress {
+        private String last = "";
+        private long lastChange = System.nanoTime();
+        private long lastPrint = System.nanoTime();
+
+        void update(String status) {
+            long now = System.nanoTime();
+            if (!status.equals(last)) {
+                last = status;
+                lastChange = now;
+                if (now - lastPrint >= PROGRESS_EVERY.toNanos()) {
+                    options.progress().println(status);
+                    lastPrint = now;
+                }
+            } else if (now - lastChange > options.stallTimeout().toNanos()) {
+                throw new RunFailure("no progress for " + options.stallTimeout().toSeconds() + " s ("
+                        + status.trim() + ")");
+            }
+        }
+    }
+}

@@ -1,0 +1,189 @@
+package io.gdastreams.replay;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.gdastreams.lifecycle.UserError;
+import io.gdastreams.serde.Json;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
+
+/**
+ * The events a replay sends, built from the two CSV files. Cell values are sent as they are: a training row with
+ * an empty or non-numeric cell becomes an event the training topology rejects (it goes to the dead-letter topic,
+ * nothing is dropped here); in the scoring file an empty cell is a missing feature (marginalised).
+ */
+public final class ReplayDataset {
+
+    /** JSON number syntax (what a CSV number cell should look like); anything else is sent as a string. */
+    private static final Pattern NUMBER = Pattern.compile("[+-]?(\\d+\\.?\\d*|\\.\\d+)([eE][+-]?\\d+)?");
+
+    /** A labelled event for one training row. */
+    public record TrainingRow(int line, String key, byte[] value) {
+    }
+
+    /** An unlabelled event for one scoring row; {@code trueLabel} is null when the file has no label cell. */
+    public record ScoringRow(int line, String id, byte[] value, String trueLabel) {
+    }
+
+    private final List<String> features;
+    private final List<TrainingRow> training;
+    private final List<ScoringRow> scoring;
+    private final boolean scoreHasLabels;
+
+    private ReplayDataset(List<String> features, List<TrainingRow> training, List<ScoringRow> scoring,
+                          boolean scoreHasLabels) {
+        this.features = List.copyOf(features);
+        this.training = List.copyOf(training);
+        this.scoring = List.copyOf(scoring);
+        this.scoreHasLabels = scoreHasLabels;
+    }
+
+    /**
+     * @param idColumn  column holding the row id, or null (then the id is the 1-based row number of the file)
+     * @param features  feature columns in order, or null/empty for every column of the training file except the
+     *                  label and id columns
+     */
+    public static ReplayDataset of(CsvTable train, CsvTable score, String label, String idColumn,
+                                   List<String> features) {
+        requireColumn(train, label, "label");
+        if (idColumn != null) {
+            requireColumn(score, idColumn, "id");
+        }
+        List<String> chosen = new ArrayList<>();
+        if (features == null || features.isEmpty()) {
+            for (String column : train.header()) {
+                if (!column.equals(label) && !column.equals(idColumn)) {
+                    chosen.add(column);
+                }
+            }
+        } else {
+            for (String feature : features) {
+                if (feature.equals(label) || feature.equals(idColumn)) {
+                    throw new UserError("feature '" + feature + "' is also the label or id column");
+                }
+                if (chosen.contains(feature)) {
+                    throw new UserError("feature '" + feature + "' is listed twice");
+                }
+                chosen.add(feature);
+            }
+        }
+        if (chosen.isEmpty()) {
+            throw new UserError(train.source() + " has no feature columns besides the label and id");
+        }
+        for (String feature : chosen) {
+            requireColumn(train, feature, "feature");
+            requireColumn(score, feature, "feature");
+        }
+        // Refused here, before a broker is started: with no training row there is no model to wait for, and with
+        // no scoring row nothing to report (an accuracy over zero rows is not a number).
+        requireRows(train, "nothing to train on");
+        requireRows(score, "nothing to score");
+        List<ScoringRow> scoring = scoringRows(score, label, idColumn, chosen);
+        return new ReplayDataset(chosen, trainingRows(train, label, chosen), scoring,
+                scoring.stream().anyMatch(row -> row.trueLabel() != null));
+    }
+
+    private static void requireRows(CsvTable table, String consequence) {
+        if (table.rows().isEmpty()) {
+            throw new UserError(table.source() + " has no data rows, only a header: " + consequence);
+        }
+    }
+
+    public List<String> features() {
+        return features;
+    }
+
+    public List<TrainingRow> training() {
+        return training;
+    }
+
+    public List<ScoringRow> scoring() {
+        return scoring;
+    }
+
+    /** True when at least one scoring row has a true label (then the replay reports a confusion matrix). */
+    public boolean scoreHasLabels() {
+        return scoreHasLabels;
+    }
+
+    private static List<TrainingRow> trainingRows(CsvTable train, String label, List<String> features) {
+        int labelIndex = train.column(label);
+        List<TrainingRow> rows = new ArrayList<>();
+        int number = 0;
+        for (CsvTable.Row row : train.rows()) {
+            number++;
+            ObjectNode event = Json.mapper().createObjectNode();
+            event.set("features", featureNode(train, row, features));
+            String labelCell = row.cells().get(labelIndex);
+            if (!labelCell.isEmpty()) {
+                event.put("label", labelCell);
+            }
+            rows.add(new TrainingRow(row.line(), Integer.toString(number), bytes(event)));
+        }
+        return rows;
+    }
+
+    private static List<ScoringRow> scoringRows(CsvTable score, String label, String idColumn,
+                                                List<String> features) {
+        int labelIndex = score.column(label);
+        int idIndex = idColumn == null ? -1 : score.column(idColumn);
+        List<ScoringRow> rows = new ArrayList<>();
+        Map<String, Integer> lineOfId = new HashMap<>();
+        int number = 0;
+        for (CsvTable.Row row : score.rows()) {
+            number++;
+            String id = idIndex < 0 ? Integer.toString(number) : row.cells().get(idIndex);
+            if (id.isEmpty()) {
+                throw new UserError(score.source() + " line " + row.line() + ": empty id in column '" + idColumn
+                        + "'");
+            }
+            Integer previous = lineOfId.putIfAbsent(id, row.line());
+            if (previous != null) {
+                throw new UserError(score.source() + " line " + row.line() + ": id '" + id
+                        + "' already used on line " + previous + " (outputs are matched by id)");
+            }
+            ObjectNode event = Json.mapper().createObjectNode();
+            event.put("id", id);
+            event.set("features", featureNode(score, row, features));
+            String trueLabel = labelIndex < 0 || row.cells().get(labelIndex).isEmpty() ? null
+                    : row.cells().get(labelIndex);
+            rows.add(new ScoringRow(row.line(), id, bytes(event), trueLabel));
+        }
+        return rows;
+    }
+
+    /** Numbers as JSON numbers, empty cells left out, anything else as a JSON string (for the topology to refuse). */
+    private static ObjectNode featureNode(CsvTable table, CsvTable.Row row, List<String> features) {
+        ObjectNode node = Json.mapper().createObjectNode();
+        for (String feature : features) {
+            String cell = row.cells().get(table.column(feature));
+            if (cell.isEmpty()) {
+                continue;
+            }
+            if (NUMBER.matcher(cell).matches() && Double.isFinite(Double.parseDouble(cell))) {
+                node.put(feature, Double.parseDouble(cell));
+            } else {
+                node.put(feature, cell);
+            }
+        }
+        return node;
+    }
+
+    private static void requireColumn(CsvTable table, String column, String role) {
+        if (table.column(column) < 0) {
+            throw new UserError(table.source() + " has no " + role + " column '" + column + "' (columns: "
+                    + String.join(", ", table.header()) + ")");
+        }
+    }
+
+    private static byte[] bytes(ObjectNode node) {
+        try {
+            return Json.mapper().writeValueAsBytes(node);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("cannot write an event", e);
+        }
+    }
+}

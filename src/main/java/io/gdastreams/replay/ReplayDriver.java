@@ -1,0 +1,205 @@
+package io.gdastreams.replay;
+
+import com.fasterxml.jackson.databind.ObjectWriter;
+import io.gdastreams.broker.EmbeddedBroker;
+import io.gdastreams.config.ConfigKey;
+import io.gdastreams.lifecycle.Directories;
+import io.gdastreams.lifecycle.RunFailure;
+import io.gdastreams.lifecycle.ShutdownSequence;
+import io.gdastreams.lifecycle.UserError;
+import io.gdastreams.model.ClassParameters;
+import io.gdastreams.model.ModelParameters;
+import io.gdastreams.model.Prediction;
+import io.gdastreams.serde.Json;
+import io.gdastreams.service.ConfiguredTopics;
+import io.gdastreams.service.StartupWarnings;
+import io.gdastreams.service.TopologyFactory;
+import io.gdastreams.settings.AppConfig;
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Locale;
+import java.util.Properties;
+import java.util.concurrent.ThreadLocalRandom;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+
+/**
+ * Runs one replay end to end: the broker (embedded unless bootstrap servers are given), the topics, both
+ * topologies, then writes the outputs and prints the report. Shared by {@code replay} and {@code demo}.
+ */
+public final class ReplayDriver {
+
+    /** Kafka client keys of the configuration that the replay's own producer/consumer/admin also need. */
+    private static final List<String> CLIENT_KEY_PREFIXES = List.of("security.", "sasl.", "ssl.",
+            "client.dns.lookup");
+
+    /**
+     * @param bootstrapServers a cluster to use, or null for an embedded broker
+     * @param output           predictions (JSON lines) file, or null
+     * @param modelOutput      final model (JSON) file, or null
+     */
+    public record Request(ReplayDataset data, AppConfig config, String bootstrapServers, Path output, Path modelOutput,
+                   Duration stallTimeout, TopologyFactory topologies) {
+    }
+
+    private ReplayDriver() {
+    }
+
+    public static Replay.Result run(Request request, PrintWriter out) {
+        checkWritable(request.output());
+        checkWritable(request.modelOutput());
+        AppConfig config = request.config().with(ConfigKey.FEATURES, String.join(",", request.data().features()),
+                "the replay's feature columns");
+        StartupWarnings.emit(config, "replay", out);
+        try (ShutdownSequence resources = new ShutdownSequence()) {
+            String bootstrap = request.bootstrapServers();
+            if (bootstrap == null) {
+                out.println("Starting an embedded Kafka broker (KRaft, 127.0.0.1 only, data in a temporary directory)...");
+                out.flush();
+                EmbeddedBroker broker = EmbeddedBroker.start(EmbeddedBroker.DEFAULT_START_TIMEOUT)
+                        .registerWith(resources);
+                bootstrap = broker.bootstrapServers();
+                out.println("  broker ready at " + bootstrap);
+            } else {
+                config = isolated(config);
+                out.println("Using the cluster at " + bootstrap + " with fresh topics "
+                        + config.topics().labelled() + ", ... (this run's own)");
+            }
+            Path stateDir = Files.createTempDirectory("gda-streams-state-");
+            resources.register(() -> Directories.deleteQuietly(stateDir));
+            Properties clientProperties = clientProperties(config);
+            createTopics(config, bootstrap, clientProperties);
+            String bootstrapServers = bootstrap;
+            AppConfig runConfig = config;
+            Replay.Options options = new Replay.Options(bootstrap, config, role -> {
+                Properties properties = runConfig.streamsProperties(role);
+                properties.put("bootstrap.servers", bootstrapServers);
+                properties.put("state.dir", stateDir.resolve(role).toString());
+                return properties;
+            }, clientProperties, request.stallTimeout(), out, resources);
+            out.printf("Training on %d rows (model '%s', features %s)...%n", request.data().training().size(),
+                    config.modelId(), String.join(", ", request.data().features()));
+            out.flush();
+            Replay.Result result = new Replay(options).run(request.data(),
+                    () -> request.topologies().training(runConfig), () -> request.topologies().scoring(runConfig));
+            report(result, request, config, out);
+            write(result, request, out);
+            return result;
+        } catch (IOException e) {
+            throw new RunFailure("cannot create a temporary state directory: " + e.getMessage(), e);
+        }
+    }
+
+    /** Own topics and application ids for a run against a shared cluster, so earlier data cannot leak in. */
+    private static AppConfig isolated(AppConfig config) {
+        String suffix = "-replay-" + HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextInt());
+        for (ConfigKey key : List.of(ConfigKey.TOPIC_LABELLED, ConfigKey.TOPIC_UNLABELLED, ConfigKey.TOPIC_MODEL,
+                ConfigKey.TOPIC_PREDICTIONS, ConfigKey.TOPIC_DEAD_LETTERS, ConfigKey.APPLICATION_ID)) {
+            config = config.with(key, config.raw(key) + suffix, "replay run suffix");
+        }
+        return config;
+    }
+
+    private static Properties clientProperties(AppConfig config) {
+        Properties all = config.kafkaProperties();
+        Properties client = new Properties();
+        for (String name : all.stringPropertyNames()) {
+            if (CLIENT_KEY_PREFIXES.stream().anyMatch(name::startsWith)) {
+                client.put(name, all.getProperty(name));
+            }
+        }
+        return client;
+    }
+
+    private static void createTopics(AppConfig config, String bootstrap, Properties clientProperties) {
+        Properties adminProperties = new Properties();
+        adminProperties.putAll(clientProperties);
+        adminProperties.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        ConfiguredTopics.createMissing(config, adminProperties);
+    }
+
+    private static void report(Replay.Result result, Request request, AppConfig config, PrintWriter out) {
+        ModelParameters model = result.model();
+        out.printf(Locale.ROOT, "Model '%s' version %d: %d events, classes %s (%.1f s)%n", model.modelId(),
+                model.version(), model.totalCount(), describeClasses(model.classes()),
+                result.trainingTime().toMillis() / 1000.0);
+        if (!result.rejected().isEmpty()) {
+            out.printf("%d training row(s) rejected by the training topology (see the dead-letter topic):%n",
+                    result.rejected().size());
+            for (Replay.RejectedRow row : result.rejected()) {
+                out.printf("  line %d: %s%n", row.line(), row.reason());
+            }
+        }
+        long unscored = result.predictions().stream().filter(p -> p.status() == Prediction.Status.UNSCORED).count();
+        out.printf(Locale.ROOT, "Scored %d rows with %s covariance, %s estimator: %d predictions, %d unscored "
+                        + "(%.1f s)%n", result.predictions().size(), config.covariance().name().toLowerCase(Locale.ROOT),
+                config.estimator().name().toLowerCase(Locale.ROOT), result.predictions().size() - unscored, unscored,
+                result.scoringTime().toMillis() / 1000.0);
+        if (request.data().scoreHasLabels()) {
+            ConfusionMatrix matrix = confusionMatrix(result, request.data());
+            out.println("Confusion matrix (rows = predicted, columns = true):");
+            matrix.render().forEach(line -> out.println("  " + line));
+        }
+        out.flush();
+    }
+
+    static ConfusionMatrix confusionMatrix(Replay.Result result, ReplayDataset data) {
+        ConfusionMatrix matrix = new ConfusionMatrix(result.model().classes().stream()
+                .map(ClassParameters::label).toList());
+        for (int i = 0; i < data.scoring().size(); i++) {
+            String actual = data.scoring().get(i).trueLabel();
+            if (actual != null) {
+                Prediction prediction = result.predictions().get(i);
+                matrix.add(prediction.status() == Prediction.Status.SCORED ? prediction.label() : null, actual);
+            }
+        }
+        return matrix;
+    }
+
+    private static String describeClasses(List<ClassParameters> classes) {
+        return String.join(", ", classes.stream().map(c -> c.label() + " (" + c.count() + ")").toList());
+    }
+
+    private static void write(Replay.Result result, Request request, PrintWriter out) {
+        if (request.output() != null) {
+            ObjectWriter writer = Json.mapper().writerFor(Prediction.class);
+            try (BufferedWriter file = Files.newBufferedWriter(request.output(), StandardCharsets.UTF_8)) {
+                for (Prediction prediction : result.predictions()) {
+                    file.write(writer.writeValueAsString(prediction));
+                    file.write('\n');
+                }
+            } catch (IOException e) {
+                throw new UserError("cannot write " + request.output() + ": " + e.getMessage());
+            }
+            out.println("Wrote " + result.predictions().size() + " predictions to " + request.output());
+        }
+        if (request.modelOutput() != null) {
+            try {
+                Files.writeString(request.modelOutput(), Json.mapper().writerWithDefaultPrettyPrinter()
+                        .writeValueAsString(result.model()) + "\n", StandardCharsets.UTF_8);
+            } catch (IOException e) {
+                throw new UserError("cannot write " + request.modelOutput() + ": " + e.getMessage());
+            }
+            out.println("Wrote the model to " + request.modelOutput());
+        }
+        out.flush();
+    }
+
+    /** Fail before the run, not after it, when an output cannot be written. */
+    private static void checkWritable(Path file) {
+        if (file == null) {
+            return;
+        }
+        Path parent = file.toAbsolutePath().getParent();
+        if (parent == null || !Files.isDirectory(parent) || !Files.isWritable(parent)
+                || (Files.exists(file) && (!Files.isRegularFile(file) || !Files.isWritable(file)))) {
+            throw new UserError("cannot write " + file);
+        }
+    }
+}

@@ -1,0 +1,140 @@
+package io.gdastreams.replay;
+
+import io.gdastreams.model.DeadLetter;
+import io.gdastreams.model.ModelParameters;
+import io.gdastreams.model.Prediction;
+import io.gdastreams.serde.SerdeFactory;
+import io.gdastreams.topology.Topics;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.IsolationLevel;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.Deserializer;
+
+/**
+ * Reads what the topologies write during a replay (model topic, predictions, dead letters), from the beginning
+ * and only committed records, and keeps what the replay waits for: the latest model of our model id, the dead
+ * letters by source, and one prediction per id. Single-threaded: called from the replay loop only.
+ */
+final class ReplayWatcher implements AutoCloseable {
+
+    private static final Duration POLL = Duration.ofMillis(100);
+
+    private final KafkaConsumer<byte[], byte[]> consumer;
+    private final Topics topics;
+    private final String modelId;
+    private final Deserializer<ModelParameters> models = SerdeFactory.model().deserializer();
+    private final Deserializer<DeadLetter> deadLetters = SerdeFactory.deadLetter().deserializer();
+    private final Deserializer<Prediction> predictions = SerdeFactory.prediction().deserializer();
+
+    private ModelParameters model;
+    private final List<DeadLetter> labelledDeadLetters = new ArrayList<>();
+    private final List<DeadLetter> unlabelledDeadLetters = new ArrayList<>();
+    private final Map<String, Prediction> predictionsById = new HashMap<>();
+    private final List<String> duplicateIds = new ArrayList<>();
+    private long recordsSeen;
+
+    ReplayWatcher(String bootstrapServers, Properties clientOverrides, Topics topics, String modelId) {
+        this.topics = topics;
+        this.modelId = modelId;
+        Properties properties = new Properties();
+        properties.putAll(clientOverrides);
+        properties.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        properties.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, IsolationLevel.READ_COMMITTED.toString());
+        properties.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+        properties.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        consumer = new KafkaConsumer<>(properties, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+        List<TopicPartition> partitions = new ArrayList<>();
+        for (String topic : List.of(topics.model(), topics.deadLetters(), topics.predictions())) {
+            consumer.partitionsFor(topic, Duration.ofSeconds(30))
+                    .forEach(p -> partitions.add(new TopicPartition(p.topic(), p.partition())));
+        }
+        consumer.assign(partitions);
+        consumer.seekToBeginning(partitions);
+    }
+
+    /** Polls once; returns true when anything new arrived. */
+    boolean poll() {
+        boolean changed = false;
+        for (ConsumerRecord<byte[], byte[]> record : consumer.poll(POLL)) {
+            recordsSeen++;
+            changed = true;
+            if (record.topic().equals(topics.model())) {
+                onModel(record);
+            } else if (record.topic().equals(topics.deadLetters())) {
+                onDeadLetter(record);
+            } else {
+                onPrediction(record);
+            }
+        }
+        return changed;
+    }
+
+    private void onModel(ConsumerRecord<byte[], byte[]> record) {
+        String key = record.key() == null ? null : new String(record.key(), StandardCharsets.UTF_8);
+        if (modelId.equals(key) && record.value() != null) {
+            model = models.deserialize(record.topic(), record.value());
+        }
+    }
+
+    private void onDeadLetter(ConsumerRecord<byte[], byte[]> record) {
+        DeadLetter letter = deadLetters.deserialize(record.topic(), record.value());
+        if (topics.labelled().equals(letter.topic())) {
+            labelledDeadLetters.add(letter);
+        } else if (topics.unlabelled().equals(letter.topic())) {
+            unlabelledDeadLetters.add(letter);
+        }
+    }
+
+    private void onPrediction(ConsumerRecord<byte[], byte[]> record) {
+        Prediction prediction = predictions.deserialize(record.topic(), record.value());
+        String id = prediction.id() != null ? prediction.id()
+                : record.key() == null ? null : new String(record.key(), StandardCharsets.UTF_8);
+        if (id == null) {
+            return;
+        }
+        if (predictionsById.putIfAbsent(id, prediction) != null) {
+            duplicateIds.add(id);
+        }
+    }
+
+    /** The latest model published under our model id, or null before the first. */
+    ModelParameters model() {
+        return model;
+    }
+
+    List<DeadLetter> labelledDeadLetters() {
+        return labelledDeadLetters;
+    }
+
+    List<DeadLetter> unlabelledDeadLetters() {
+        return unlabelledDeadLetters;
+    }
+
+    Map<String, Prediction> predictionsById() {
+        return predictionsById;
+    }
+
+    /** Ids that received more than one prediction (exactly-once says: none). */
+    List<String> duplicateIds() {
+        return duplicateIds;
+    }
+
+    long recordsSeen() {
+        return recordsSeen;
+    }
+
+    @Override
+    public void close() {
+        consumer.close();
+    }
+}

@@ -1,0 +1,135 @@
+package io.gdastreams.service;
+
+import io.gdastreams.lifecycle.ExitCodes;
+import io.gdastreams.lifecycle.RunFailure;
+import io.gdastreams.settings.AppConfig;
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.Topology;
+
+/**
+ * Runs one topology as a long-lived service until Ctrl-C (SIGINT/SIGTERM): creates missing topics when
+ * {@code gda.create.topics} is true, starts Kafka Streams, and closes it cleanly from a shutdown hook. When a stream
+ * thread fails, the client stops and a new one is started (backing off 1 s … 30 s after consecutive failures): a
+ * transient error (a group coordinator still loading after a broker restart) must not end the service, and a new
+ * client, unlike Kafka Streams' thread replacement, reopens every store from its checkpoint or changelog.
+ */
+public final class ServiceRunner {
+
+    /**
+     * How often a trainer whose state came back behind its published lineage rebuilds it from the changelog topics
+     * (a clean restart: local state deleted, every store restored) before it gives up. Kafka Streams 4.3.1 was seen
+     * to revive tasks with empty stores after repeated long broker outages (docs/RELIABILITY.md); a full restore
+     * from the changelog is the recovery, and the lineage check judges it again. Once: a second full restore reads
+     * the same changelog and finds the same.
+     */
+    static final int MAX_STATE_REBUILDS = 1;
+    /** Running this long after a restart counts as recovered. */
+    private static final Duration RECOVERED_AFTER = Duration.ofMinutes(2);
+    private static final Duration MAX_BACKOFF = Duration.ofSeconds(30);
+
+    /** 1 s, 2 s, 4 s, … up to 30 s between restarts after consecutive failures. */
+    static Duration backoff(int failures) {
+        long seconds = 1L << Math.min(Math.max(failures - 1, 0), 5);
+        return Duration.ofSeconds(Math.min(seconds, MAX_BACKOFF.toSeconds()));
+    }
+
+    private ServiceRunner() {
+    }
+
+    public static int run(String role, Supplier<Topology> topology, AppConfig config, PrintWriter out) {
+        String bootstrap = config.bootstrapServers();
+        StartupWarnings.emit(config, role, out);
+        if (config.createTopics()) {
+            var adminProperties = config.kafkaProperties();
+            adminProperties.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+            ConfiguredTopics.createMissing(config, adminProperties);
+        }
+        var properties = config.streamsProperties(role);
+        CountDownLatch stopped = new CountDownLatch(1);
+        AtomicBoolean interrupted = new AtomicBoolean();
+        AtomicReference<StreamsApp> app = new AtomicReference<>(
+                new StreamsApp(role, topology.get(), properties));
+        Thread hook = new Thread(() -> {
+            interrupted.set(true);
+            out.println(role + ": stopping");
+            out.flush();
+            synchronized (app) {
+                app.get().close();
+            }
+            stopped.countDown();
+        }, role + "-shutdown");
+        Runtime.getRuntime().addShutdownHook(hook);
+        app.get().start();
+        out.printf("%s: running as application %s against %s (model '%s'); Ctrl-C stops%n", role,
+                StreamsApp.applicationId(properties), bootstrap, config.modelId());
+        out.flush();
+        int rebuilds = 0;
+        int failures = 0;
+        long runningSince = 0;
+        try {
+            while (!stopped.await(1, TimeUnit.SECONDS)) {
+                KafkaStreams.State state = app.get().state();
+                if (state == KafkaStreams.State.RUNNING) {
+                    // Running this long after a restart counts as recovered: the next failure starts afresh.
+                    runningSince = runningSince == 0 ? System.nanoTime() : runningSince;
+                    if (System.nanoTime() - runningSince > RECOVERED_AFTER.toNanos()) {
+                        rebuilds = 0;
+                        failures = 0;
+                    }
+                } else {
+                    runningSince = 0;
+                }
+                if (state != KafkaStreams.State.ERROR && state != KafkaStreams.State.NOT_RUNNING) {
+                    continue;
+                }
+                Throwable cause = app.get().failure();
+                boolean lostState = StreamsApp.lostTrainingState(cause);
+                if (lostState && rebuilds >= MAX_STATE_REBUILDS) {
+                    Runtime.getRuntime().removeShutdownHook(hook);
+                    app.get().close();
+                    throw new RunFailure(role + " stopped (" + state + ")"
+                            + (cause == null ? "" : ": " + StreamsApp.rootMessage(cause)), cause);
+                }
+                failures++;
+                Duration backoff = backoff(failures);
+                if (lostState) {
+                    rebuilds++;
+                    out.printf("%s: the local training state contradicts itself, the committed input offsets or"
+                            + " what this application published; rebuilding it from the changelog topics"
+                            + " (attempt %d of %d)%n", role, rebuilds,
+                            MAX_STATE_REBUILDS);
+                } else {
+                    out.printf("%s: Kafka Streams stopped on an error (%s); starting it again in %d s (failure %d in a"
+                            + " row)%n", role, cause == null ? state : StreamsApp.rootMessage(cause),
+                            backoff.toSeconds(), failures);
+                }
+                out.flush();
+                if (stopped.await(backoff.toMillis(), TimeUnit.MILLISECONDS)) {
+                    break;
+                }
+                synchronized (app) {
+                    if (interrupted.get()) {
+                        break;
+                    }
+                    app.get().close();
+                    if (lostState) {
+                        app.get().cleanUp();
+                    }
+                    app.set(new StreamsApp(role, topology.get(), properties));
+                    app.get().start();
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return interrupted.get() ? ExitCodes.OK : ExitCodes.FAILURE;
+    }
+}

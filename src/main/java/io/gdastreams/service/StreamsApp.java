@@ -1,0 +1,178 @@
+package io.gdastreams.service;
+
+import io.gdastreams.lifecycle.RunFailure;
+import io.gdastreams.topology.TrainingStateException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Properties;
+import java.util.concurrent.atomic.AtomicReference;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.streams.CloseOptions;
+import org.apache.kafka.streams.CloseOptions.GroupMembershipOperation;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One running Kafka Streams application (training or scoring). A failed stream thread stops the client with its
+ * cause ({@link #failure()}): a service restarts a new client (ServiceRunner), a replay reports it.
+ *
+ * <p>On close it leaves the consumer group, unless it is a static member ({@code group.instance.id} configured).
+ * Kafka Streams' own {@code close()} stays in the group: the coordinator then keeps the departed member's
+ * partitions until its session times out ({@code session.timeout.ms}, 45 s by default), so a restarted or
+ * remaining instance processed nothing for 30-75 s after a clean stop. A static member stays on purpose: restarted
+ * with the same {@code group.instance.id} within the session timeout, it takes its partitions back without any
+ * rebalance. See docs/CLI.md, "Restart and shutdown".
+ */
+public final class StreamsApp implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(StreamsApp.class);
+    private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(10);
+    private static final long RUNNING_POLL_MS = 100;
+
+    private final String name;
+    private final KafkaStreams streams;
+    private final GroupMembershipOperation onClose;
+    private final Duration closeTimeout;
+    private final String applicationId;
+    private final AtomicReference<Throwable> failure = new AtomicReference<>();
+    /** Wall-clock time it first reached RUNNING, 0 before (the bench's clock starts there). */
+    private volatile long runningAt;
+
+    public StreamsApp(String name, Topology topology, Properties properties) {
+        this(name, topology, properties, CLOSE_TIMEOUT);
+    }
+
+    public StreamsApp(String name, Topology topology, Properties properties, Duration closeTimeout) {
+        this.name = name;
+        this.closeTimeout = closeTimeout;
+        this.applicationId = applicationId(properties);
+        UnfinishedStoreCleaner.clean(Path.of(new StreamsConfig(properties).getString(StreamsConfig.STATE_DIR_CONFIG)),
+                applicationId(properties));
+        this.onClose = membershipOnClose(properties);
+        this.streams = new KafkaStreams(topology, properties);
+        // A failed stream thread stops the client; the caller decides: a service restarts the whole client
+        // (ServiceRunner), a replay reports the cause. Kafka Streams' own REPLACE_THREAD is not used: after
+        // repeated long broker outages a replacement thread took over its tasks with stores restored from a stale
+        // offset, i.e. empty while their input offsets were committed (docs/RELIABILITY.md). The last failure is
+        // kept: it is the one that stopped the client.
+        streams.setUncaughtExceptionHandler(e -> {
+            failure.set(e);
+            TrainingStateException lostState = causeOfType(e, TrainingStateException.class);
+            if (lostState != null) {
+                LOG.error("{}: stopping: {}", name, lostState.getMessage());
+            } else {
+                LOG.error("{}: stream thread failed; stopping the client", name, e);
+            }
+            return StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
+        });
+        streams.setStateListener((newState, oldState) -> {
+            if (newState == KafkaStreams.State.RUNNING && runningAt == 0) {
+                runningAt = System.currentTimeMillis();
+            }
+            LOG.debug("{}: {} -> {}", name, oldState, newState);
+        });
+    }
+
+    /** {@code LEAVE_GROUP}, or {@code REMAIN_IN_GROUP} for a static member (see the class comment). */
+    static GroupMembershipOperation membershipOnClose(Properties properties) {
+        // As Kafka Streams resolves it: group.instance.id, bare or with a consumer. / main.consumer. prefix.
+        Object instanceId = new StreamsConfig(properties).getMainConsumerConfigs("probe", "probe", 0)
+                .get(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG);
+        return instanceId == null ? GroupMembershipOperation.LEAVE_GROUP : GroupMembershipOperation.REMAIN_IN_GROUP;
+    }
+
+    static String applicationId(Properties properties) {
+        return properties.getProperty(StreamsConfig.APPLICATION_ID_CONFIG);
+    }
+
+    public void start() {
+        streams.start();
+    }
+
+    /** Waits until the application first reaches RUNNING; throws {@link RunFailure} if it stops or times out. */
+    public void awaitRunning(Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (runningAt == 0) {
+            checkHealthy();
+            if (System.nanoTime() > deadline) {
+                throw new RunFailure(name + ": not RUNNING after " + timeout.toSeconds() + " s");
+            }
+            try {
+                Thread.sleep(RUNNING_POLL_MS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new RunFailure("interrupted while starting " + name, e);
+            }
+        }
+    }
+
+    /** Wall-clock milliseconds when it first reached RUNNING; 0 before. */
+    public long runningAt() {
+        return runningAt;
+    }
+
+    public String applicationId() {
+        return applicationId;
+    }
+
+    KafkaStreams.State state() {
+        return streams.state();
+    }
+
+    /** Throws {@link RunFailure} when the application has stopped on an error. */
+    public void checkHealthy() {
+        KafkaStreams.State state = streams.state();
+        Throwable cause = failure.get();
+        if (state == KafkaStreams.State.ERROR || state == KafkaStreams.State.PENDING_ERROR
+                || state == KafkaStreams.State.NOT_RUNNING || state == KafkaStreams.State.PENDING_SHUTDOWN) {
+            throw new RunFailure(name + " stopped (" + state + ")"
+                    + (cause == null ? "" : ": " + rootMessage(cause)), cause);
+        }
+    }
+
+    Throwable failure() {
+        return failure.get();
+    }
+
+    String name() {
+        return name;
+    }
+
+    @Override
+    public void close() {
+        if (!streams.close(CloseOptions.groupMembershipOperation(onClose).withTimeout(closeTimeout))) {
+            LOG.warn("{} did not stop within {} s", name, closeTimeout.toSeconds());
+        }
+    }
+
+    /** True when {@code failure} is the trainer finding its state behind what it published. */
+    static boolean lostTrainingState(Throwable failure) {
+        return causeOfType(failure, TrainingStateException.class) != null;
+    }
+
+    /** Deletes this application's local state (after {@link #close()}): the next start restores every store. */
+    void cleanUp() {
+        streams.cleanUp();
+    }
+
+    private static <T extends Throwable> T causeOfType(Throwable e, Class<T> type) {
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (type.isInstance(t)) {
+                return type.cast(t);
+            }
+        }
+        return null;
+    }
+
+    static String rootMessage(Throwable e) {
+        Throwable root = e;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        return root.getClass().getSimpleName() + ": " + root.getMessage();
+    }
+}

@@ -1,0 +1,125 @@
+package io.gdastreams.service;
+
+import io.gdastreams.settings.RecordSizeLimits;
+import io.gdastreams.topology.Topics;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.config.TopicConfig;
+import org.apache.kafka.common.errors.TopicExistsException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Creates the application's topics when they are missing: the event topics with {@code gda.partitions}
+ * partitions, the model topic with one partition and log compaction (it holds the latest model per model id).
+ * The model topic gets {@code max.message.bytes} = {@link RecordSizeLimits#MAX_RECORD_BYTES} (a model at
+ * d = 256 is megabytes of JSON; dead letters and predictions are kept below 1 MiB by the topologies).
+ * Existing topics are left as they are.
+ */
+public final class TopicProvisioner {
+
+    private static final Logger LOG = LoggerFactory.getLogger(TopicProvisioner.class);
+    private static final long TIMEOUT_SECONDS = 60;
+
+    private TopicProvisioner() {
+    }
+
+    /** The topics the configuration asks for, model topic compacted. */
+    public static List<NewTopic> plan(Topics topics, int partitions, short replicationFactor) {
+        Optional<Short> replication = replicationFactor < 0 ? Optional.empty() : Optional.of(replicationFactor);
+        List<NewTopic> plan = new ArrayList<>();
+        for (String name : List.of(topics.labelled(), topics.unlabelled(), topics.predictions(),
+                topics.deadLetters())) {
+            plan.add(new NewTopic(name, Optional.of(partitions), replication));
+        }
+        Map<String, String> modelConfig = new HashMap<>(RecordSizeLimits.largeRecordTopicConfig());
+        modelConfig.put(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT);
+        plan.add(new NewTopic(topics.model(), Optional.of(1), replication).configs(modelConfig));
+        return plan;
+    }
+
+    /**
+     * Waits until the leader of every partition of {@code names} serves it. {@code createTopics} completes once the
+     * controller has committed the topics, before the broker has created their partitions; a producer that writes
+     * in between gets NOT_LEADER_OR_FOLLOWER, and under load its idempotent retries were seen to end in
+     * OUT_OF_ORDER_SEQUENCE errors and expired batches (records lost). A ListOffsets answer comes from the
+     * partition's leader, so once every partition answers, writes go straight through.
+     */
+    public static void awaitServed(Admin admin, Collection<String> names) {
+        if (names.isEmpty()) {
+            return;
+        }
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(TIMEOUT_SECONDS);
+        while (true) {
+            try {
+                Map<TopicPartition, OffsetSpec> partitions = new HashMap<>();
+                admin.describeTopics(names).allTopicNames().get(TIMEOUT_SECONDS, TimeUnit.SECONDS)
+                        .forEach((name, description) -> description.partitions().forEach(
+                                p -> partitions.put(new TopicPartition(name, p.partition()), OffsetSpec.latest())));
+                admin.listOffsets(partitions).all().get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+                return;
+            } catch (ExecutionException | TimeoutException e) {
+                if (System.nanoTime() > deadline) {
+                    throw new IllegalStateException("topics " + names + " are not served by their leaders within "
+                            + TIMEOUT_SECONDS + " s: " + e.getMessage(), e);
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while waiting for topics " + names, e);
+            }
+            try {
+                Thread.sleep(50);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while waiting for topics " + names, e);
+            }
+        }
+    }
+
+    /** Creates whichever planned topics do not exist yet and waits until they are served; returns their names. */
+    public static List<String> ensure(Admin admin, List<NewTopic> plan) {
+        try {
+            Set<String> existing = admin.listTopics().names().get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+            List<NewTopic> missing = plan.stream().filter(t -> !existing.contains(t.name())).toList();
+            List<String> created = new ArrayList<>();
+            if (missing.isEmpty()) {
+                return created;
+            }
+            var result = admin.createTopics(missing);
+            for (NewTopic topic : missing) {
+                try {
+                    result.values().get(topic.name()).get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+                    created.add(topic.name());
+                    LOG.debug("created topic {} ({} partitions)", topic.name(), topic.numPartitions());
+                } catch (ExecutionException e) {
+                    if (!(e.getCause() instanceof TopicExistsException)) {
+                        throw new IllegalStateException("cannot create topic " + topic.name() + ": "
+                                + e.getCause().getMessage(), e.getCause());
+                    }
+                }
+            }
+            awaitServed(admin, missing.stream().map(NewTopic::name).toList());
+            return created;
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("cannot list topics: " + e.getCause().getMessage(), e.getCause());
+        } catch (TimeoutException e) {
+            throw new IllegalStateException("no answer from the cluster within " + TIMEOUT_SECONDS
+                    + " s while creating topics", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while creating topics", e);
+        }
+    }
+}

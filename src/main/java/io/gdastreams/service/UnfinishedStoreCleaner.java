@@ -1,0 +1,74 @@
+package io.gdastreams.service;
+
+import io.gdastreams.lifecycle.Directories;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Removes RocksDB stores whose creation a crash interrupted, before Kafka Streams opens them.
+ *
+ * <p>A process killed while RocksDB creates a new database can leave a write-ahead log but no {@code CURRENT}
+ * file. RocksDB then refuses to open the directory ("While creating a new Db, wal_dir contains existing log
+ * file"), and since Kafka Streams 4 opens the stores of local tasks inside {@code KafkaStreams.start()}, the
+ * application could never start again. Such a directory holds nothing that was ever committed: the store is
+ * rebuilt from its changelog. The task's checkpoint file is removed too, so that no store of the task trusts
+ * offsets that the removed data was part of (under exactly-once Kafka Streams then wipes and restores the task).
+ */
+public final class UnfinishedStoreCleaner {
+
+    private static final Logger LOG = LoggerFactory.getLogger(UnfinishedStoreCleaner.class);
+
+    private UnfinishedStoreCleaner() {
+    }
+
+    /**
+     * Looks at {@code <stateDir>/<applicationId>/<task>/rocksdb/<store>} and removes every store directory that
+     * has files but no {@code CURRENT}; returns the removed directories.
+     */
+    public static List<Path> clean(Path stateDir, String applicationId) {
+        Path appDir = stateDir.resolve(applicationId);
+        List<Path> removed = new ArrayList<>();
+        if (!Files.isDirectory(appDir)) {
+            return removed;
+        }
+        try (DirectoryStream<Path> tasks = Files.newDirectoryStream(appDir, Files::isDirectory)) {
+            for (Path task : tasks) {
+                Path rocksdb = task.resolve("rocksdb");
+                if (!Files.isDirectory(rocksdb)) {
+                    continue;
+                }
+                try (DirectoryStream<Path> stores = Files.newDirectoryStream(rocksdb, Files::isDirectory)) {
+                    for (Path store : stores) {
+                        if (isUnfinished(store)) {
+                            Directories.delete(store);
+                            Files.deleteIfExists(task.resolve(".checkpoint"));
+                            removed.add(store);
+                            LOG.warn("Removed the unfinished RocksDB store {} (a crash interrupted its creation);"
+                                    + " it is restored from its changelog", store);
+                        }
+                    }
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot inspect the state directory " + appDir, e);
+        }
+        return removed;
+    }
+
+    private static boolean isUnfinished(Path store) throws IOException {
+        if (Files.exists(store.resolve("CURRENT"))) {
+            return false;
+        }
+        try (Stream<Path> entries = Files.list(store)) {
+            return entries.anyMatch(p -> !p.getFileName().toString().equals("LOCK"));
+        }
+    }
+}

@@ -1,0 +1,253 @@
+package io.gdastreams.settings;
+
+import io.gdastreams.config.ConfigKey;
+import io.gdastreams.config.ConfigValues;
+import io.gdastreams.lifecycle.UserError;
+import io.gdastreams.math.CovarianceType;
+import io.gdastreams.math.Estimator;
+import io.gdastreams.topology.ScoringSettings;
+import io.gdastreams.topology.Topics;
+import io.gdastreams.topology.TrainingSettings;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalDouble;
+import java.util.Properties;
+
+/**
+ * The resolved configuration of one run, validated. Precedence, lowest first: built-in defaults ({@link ConfigKey}),
+ * the properties file, environment variables ({@link ConfigSources}), command-line options ({@link #set},
+ * {@link #with}). Keys under {@code gda.} belong to the application and must be known; every other key is passed
+ * to Kafka Streams (and its clients) unchanged ({@link KafkaSettings}). The settings of the topologies are read
+ * from it as from the defaults ({@link TrainingSettings#from}, {@link ScoringSettings#from}).
+ */
+public final class AppConfig implements ConfigValues {
+
+    private final Map<ConfigKey, String> values;
+    private final Map<ConfigKey, String> origins;
+    private final Map<String, String> kafka;
+
+    AppConfig(Map<ConfigKey, String> values, Map<ConfigKey, String> origins, Map<String, String> kafka) {
+        this.values = values;
+        this.origins = origins;
+        this.kafka = kafka;
+        for (ConfigKey key : ConfigKey.values()) {
+            validate(key);
+        }
+        if (features().size() > maxFeatures()) {
+            throw new ConfigException(ConfigKey.FEATURES.key() + " (" + origins.get(ConfigKey.FEATURES) + ") names "
+                    + features().size() + " features, more than " + ConfigKey.MAX_FEATURES.key() + " = "
+                    + maxFeatures() + " (" + origins.get(ConfigKey.MAX_FEATURES) + "): every event would be "
+                    + "dead-lettered; raise " + ConfigKey.MAX_FEATURES.key());
+        }
+        if (kafka.containsKey("application.id")) {
+            throw new ConfigException("application.id is derived from " + ConfigKey.APPLICATION_ID.key()
+                    + " (training and scoring need different ids); set " + ConfigKey.APPLICATION_ID.key()
+                    + " instead");
+        }
+    }
+
+    /** Built-in defaults only (no file, no environment). */
+    public static AppConfig defaults() {
+        return ConfigSources.load(null, Map.of());
+    }
+
+    /** Reads {@code file} (may be null: defaults only) and applies the environment {@code env} on top. */
+    public static AppConfig load(Path file, Map<String, String> env) {
+        return ConfigSources.load(file, env);
+    }
+
+    /** Reads a properties resource from the class path (the bundled demo configuration). */
+    public static AppConfig loadResource(String resource, Map<String, String> env) {
+        return ConfigSources.loadResource(resource, env);
+    }
+
+    /** A copy with one application key set from the command line (validated like any other source). */
+    public AppConfig with(ConfigKey key, String value, String origin) {
+        Map<ConfigKey, String> newValues = new EnumMap<>(values);
+        Map<ConfigKey, String> newOrigins = new EnumMap<>(origins);
+        newValues.put(key, value.trim());
+        newOrigins.put(key, origin);
+        return new AppConfig(newValues, newOrigins, kafka);
+    }
+
+    /**
+     * The key and the value of a {@code KEY=VALUE} given to {@code option} (e.g. {@code --set}), split at the first
+     * '=', or a user error.
+     */
+    public static Map.Entry<String, String> keyValue(String setting, String option) {
+        int equals = setting.indexOf('=');
+        if (equals <= 0) {
+            throw new UserError(option + " " + setting + ": expected KEY=VALUE");
+        }
+        return Map.entry(setting.substring(0, equals).trim(), setting.substring(equals + 1));
+    }
+
+    /** A copy with any key set: an application key (unknown ones are an error, as in the file) or a Kafka key. */
+    public AppConfig set(String name, String value, String origin) {
+        if (name.startsWith(ConfigKey.PREFIX)) {
+            return with(ConfigSources.applicationKey(name, origin), value, origin);
+        }
+        return withKafka(name, value.trim());
+    }
+
+    /** A copy with one Kafka key set (e.g. {@code bootstrap.servers} from {@code --bootstrap-servers}). */
+    public AppConfig withKafka(String name, String value) {
+        if (name.startsWith(ConfigKey.PREFIX)) {
+            throw new IllegalArgumentException(name + " is an application key");
+        }
+        Map<String, String> newKafka = new LinkedHashMap<>(kafka);
+        newKafka.put(name, value);
+        return new AppConfig(values, origins, newKafka);
+    }
+
+    @Override
+    public String raw(ConfigKey key) {
+        return values.get(key);
+    }
+
+    /** Where the value of {@code key} came from: "default", "file …", "environment …" or a CLI option. */
+    public String origin(ConfigKey key) {
+        return origins.get(key);
+    }
+
+    public String modelId() {
+        return string(ConfigKey.MODEL_ID);
+    }
+
+    /** Configured feature names in order; empty when the schema comes from the first labelled event. */
+    public List<String> features() {
+        return names(ConfigKey.FEATURES);
+    }
+
+    public Topics topics() {
+        return Topics.from(this);
+    }
+
+    public Duration publishInterval() {
+        return millis(ConfigKey.PUBLISH_INTERVAL_MS);
+    }
+
+    public CovarianceType covariance() {
+        return value(ConfigKey.COVARIANCE, CovarianceType.class);
+    }
+
+    public Estimator estimator() {
+        return value(ConfigKey.ESTIMATOR, Estimator.class);
+    }
+
+    public double regParam() {
+        return doubleValue(ConfigKey.REG_PARAM);
+    }
+
+    public double varianceFloor() {
+        return doubleValue(ConfigKey.VARIANCE_FLOOR);
+    }
+
+    public long minCount() {
+        return longValue(ConfigKey.MIN_COUNT);
+    }
+
+    /** log p(x) below which a prediction is flagged as an outlier; empty when not configured. */
+    public OptionalDouble outlierThreshold() {
+        return optionalDouble(ConfigKey.OUTLIER_THRESHOLD);
+    }
+
+    /** Most distinct labels per training task; events of further labels are dead-lettered. */
+    public int maxClasses() {
+        return intValue(ConfigKey.MAX_CLASSES);
+    }
+
+    /** Most features an event may carry; larger events are dead-lettered and never fix the schema. */
+    public int maxFeatures() {
+        return intValue(ConfigKey.MAX_FEATURES);
+    }
+
+    /** Classes a prediction lists (the most probable; the rest summarised); 0 = every class up to the bound. */
+    public int outputTopK() {
+        return intValue(ConfigKey.OUTPUT_TOP_K);
+    }
+
+    public int pendingMax() {
+        return intValue(ConfigKey.PENDING_MAX);
+    }
+
+    /** Whether a scorer refuses a model version lower than the one it holds. */
+    public boolean rejectOlderVersions() {
+        return booleanValue(ConfigKey.REJECT_OLDER_VERSIONS);
+    }
+
+    /** Partitions of the event topics (labelled, unlabelled, predictions, dead letters) when we create them. */
+    public int partitions() {
+        return intValue(ConfigKey.PARTITIONS);
+    }
+
+    /** Replication factor of created topics; -1 = the broker's default.replication.factor. */
+    public short replicationFactor() {
+        return value(ConfigKey.REPLICATION_FACTOR, Short.class);
+    }
+
+    public boolean createTopics() {
+        return booleanValue(ConfigKey.CREATE_TOPICS);
+    }
+
+    public String applicationId() {
+        return string(ConfigKey.APPLICATION_ID);
+    }
+
+    /** What the training topology needs, from this configuration. */
+    public TrainingSettings trainingSettings() {
+        return trainingSettings(topics());
+    }
+
+    /** What the training topology needs, from this configuration, on a run's own {@code topics}. */
+    public TrainingSettings trainingSettings(Topics topics) {
+        return TrainingSettings.from(this, topics, RecordSizeLimits.modelRecordLimit(kafka));
+    }
+
+    /** What the scoring topology needs, from this configuration. */
+    public ScoringSettings scoringSettings() {
+        return scoringSettings(topics());
+    }
+
+    /** What the scoring topology needs, from this configuration, on a run's own {@code topics}. */
+    public ScoringSettings scoringSettings(Topics topics) {
+        return ScoringSettings.from(this, topics);
+    }
+
+    /**
+     * Kafka Streams properties for one application role ("training" or "scoring"): the Kafka keys plus
+     * {@code application.id = <gda.application.id>-<role>}, so one file configures both applications.
+     */
+    public Properties streamsProperties(String role) {
+        return KafkaSettings.forRole(kafka, applicationId(), role);
+    }
+
+    /** Valid settings that weaken what gda-streams promises, one sentence each (empty when there are none). */
+    public List<String> warnings() {
+        return KafkaSettings.warnings(kafka);
+    }
+
+    /** The bootstrap servers, or a user error saying how to set them. */
+    public String bootstrapServers() {
+        return KafkaSettings.bootstrapServers(kafka);
+    }
+
+    /** The Kafka keys (everything not under {@code gda.}), including our Kafka defaults; a fresh copy. */
+    public Properties kafkaProperties() {
+        Properties properties = new Properties();
+        properties.putAll(kafka);
+        return properties;
+    }
+
+    private void validate(ConfigKey key) {
+        String value = values.get(key);
+        if (!key.type().accepts(value)) {
+            throw new ConfigException(key.key() + " = '" + value + "' (" + origins.get(key) + "): expected "
+                    + key.type().expected());
+        }
+    }
+}

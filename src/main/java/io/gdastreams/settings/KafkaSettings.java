@@ -1,0 +1,84 @@
+package io.gdastreams.settings;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+
+/** The Kafka Streams keys gda-streams defaults, derives, reads or warns about; every other one passes through. */
+final class KafkaSettings {
+
+    private static final String PROCESSING_GUARANTEE_KEY = "processing.guarantee";
+    private static final String GLOBAL_HANDLER_KEY = "processing.exception.handler.global.enabled";
+    private static final String MAIN_CONSUMER_PREFIX = "main.consumer.";
+    private static final String BOOTSTRAP_SERVERS_KEY = "bootstrap.servers";
+
+    /**
+     * Kafka Streams settings we default differently from Kafka (the file and environment may override them).
+     * {@code processing.exception.handler.global.enabled=true}: the scorer's global model updater catches every
+     * exception of its own (a bad model record is logged and skipped), so the handler changes nothing today; it
+     * makes a configured {@code processing.exception.handler} govern the global thread like the stream threads,
+     * anticipates the Kafka 5.0 default, and silences Kafka Streams' start-up warning that it is disabled (with the
+     * copy {@link #forRole} adds for the partition assignor). The record size limits: {@link RecordSizeLimits}.
+     */
+    static final Map<String, String> DEFAULTS = defaults();
+
+    private KafkaSettings() {
+    }
+
+    private static Map<String, String> defaults() {
+        Map<String, String> defaults = new LinkedHashMap<>();
+        defaults.put(PROCESSING_GUARANTEE_KEY, "exactly_once_v2");
+        defaults.put(GLOBAL_HANDLER_KEY, "true");
+        defaults.putAll(RecordSizeLimits.streamsDefaults());
+        return Collections.unmodifiableMap(defaults);
+    }
+
+    /**
+     * Kafka Streams properties for one application role ("training" or "scoring"): the Kafka keys plus
+     * {@code application.id = <applicationId>-<role>}, so one file configures both applications.
+     */
+    static Properties forRole(Map<String, String> kafka, String applicationId, String role) {
+        Properties properties = new Properties();
+        properties.putAll(kafka);
+        properties.put("application.id", applicationId + "-" + role);
+        // Kafka Streams 4.3 builds a second StreamsConfig inside its partition assignor, from the main consumer's
+        // configuration, which carries only consumer keys and main.consumer.* ones: without this copy that config
+        // sees the global handler disabled and logs the "not enabled for the GlobalThread" warning at every start
+        // even though the application enabled it. The assignor only reads assignment keys from it.
+        String global = properties.getProperty(GLOBAL_HANDLER_KEY);
+        if (global != null) {
+            properties.putIfAbsent(MAIN_CONSUMER_PREFIX + GLOBAL_HANDLER_KEY, global);
+        }
+        return properties;
+    }
+
+    /**
+     * Valid settings that weaken what gda-streams promises, one sentence each (empty when there are none).
+     * {@code processing.guarantee=at_least_once} is accepted (some clusters cannot run transactions), but then a
+     * crash replays the records read since the last commit: the trainer counts them again, the scorer answers
+     * them again.
+     */
+    static List<String> warnings(Map<String, String> kafka) {
+        List<String> warnings = new ArrayList<>();
+        String guarantee = kafka.get(PROCESSING_GUARANTEE_KEY);
+        if (guarantee != null && guarantee.trim().equals("at_least_once")) {
+            warnings.add(PROCESSING_GUARANTEE_KEY + "=at_least_once: after a crash the events read since the last "
+                    + "commit are processed again, so the model's counts may double for them and the scorer may "
+                    + "answer an event twice; exactly_once_v2 (the gda-streams default) prevents both");
+        }
+        return warnings;
+    }
+
+    /** The bootstrap servers, or a user error saying how to set them. */
+    static String bootstrapServers(Map<String, String> kafka) {
+        String servers = kafka.get(BOOTSTRAP_SERVERS_KEY);
+        if (servers == null || servers.isBlank()) {
+            throw new ConfigException(BOOTSTRAP_SERVERS_KEY + " is not set (set it in the config file, with "
+                    + "--bootstrap-servers, or with KAFKA_STREAMS_BOOTSTRAP_SERVERS)");
+        }
+        return servers;
+    }
+}

@@ -1,0 +1,5 @@
+package io.gdastreams.arch.violation.broker;
+
+/** Stands for the embedded broker. */
+public final class Broker {
+}

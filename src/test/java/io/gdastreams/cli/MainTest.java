@@ -1,0 +1,125 @@
+package io.gdastreams.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.gdastreams.config.ConfigKey;
+import io.gdastreams.lifecycle.ExitCodes;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The command line's contract for user mistakes: exit code 2 and one line saying why, never a stack trace. */
+class MainTest {
+
+    @TempDir
+    Path dir;
+
+    private record Outcome(int code, String out, String err) {
+    }
+
+    private static Outcome run(Map<String, String> env, String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int code = Main.run(args, env, new PrintWriter(out, true), new PrintWriter(err, true));
+        return new Outcome(code, out.toString(), err.toString());
+    }
+
+    private static void assertOneLineUserError(Outcome outcome, String expectedFragment) {
+        assertEquals(ExitCodes.USAGE, outcome.code(), outcome.err());
+        assertEquals(1, outcome.err().strip().lines().count(), outcome.err());
+        assertTrue(outcome.err().contains(expectedFragment), outcome.err());
+        assertFalse(outcome.err().contains("\tat "), outcome.err());
+    }
+
+    @Test
+    void shouldPrintHelpForEveryCommand() {
+        for (String command : Main.COMMANDS) {
+            Outcome outcome = run(Map.of(), command, "--help");
+            assertEquals(ExitCodes.OK, outcome.code(), command);
+            assertTrue(outcome.out().contains("Usage: gda-streams " + command), outcome.out());
+        }
+    }
+
+    /** The list comes from the declaration, so a new key shows up in the help without a second edit. */
+    @Test
+    void shouldListEveryApplicationKeyWithItsDefaultInTheHelpOfEveryCommandThatTakesSet() {
+        for (String command : ConfigKeyHelp.COMMANDS) {
+            String help = run(Map.of(), command, "--help").out();
+            assertTrue(help.contains("--set=KEY=VALUE"), command + ": " + help);
+            assertTrue(help.lines().allMatch(line -> line.length() <= 80), command + ": " + help);
+            for (ConfigKey key : ConfigKey.values()) {
+                String setting = "  " + key.key() + "=" + key.defaultValue();
+                assertTrue(help.lines().anyMatch(setting::equals), command + " --help lists " + setting + ": " + help);
+            }
+        }
+        assertFalse(run(Map.of(), "demo", "--help").out().contains(ConfigKey.MODEL_ID.key()));
+    }
+
+    @Test
+    void shouldRejectMissingCommand() {
+        assertOneLineUserError(run(Map.of()), "missing command");
+    }
+
+    @Test
+    void shouldRejectUnknownOptionInOneLine() {
+        assertOneLineUserError(run(Map.of(), "score", "--no-such-option"), "Unknown option: '--no-such-option'");
+    }
+
+    @Test
+    void shouldReportUnreadableConfigFileInOneLine() {
+        Path missing = dir.resolve("missing.properties");
+        assertOneLineUserError(run(Map.of(), "score", "--config", missing.toString()),
+                "cannot read config file " + missing);
+    }
+
+    @Test
+    void shouldReportUnknownApplicationKeyFromEnvironmentInOneLine() {
+        assertOneLineUserError(run(Map.of("GDA_MODELID", "x"), "score"), "GDA_MODELID");
+    }
+
+    /** Before: the replay started a broker, trained on nothing and died with an IndexOutOfBoundsException. */
+    @Test
+    void shouldRefuseAHeaderOnlyTrainingFileInOneLineWithoutStartingABroker() throws IOException {
+        Path train = Files.writeString(dir.resolve("train.csv"), "a,b,label\n");
+        Path score = Files.writeString(dir.resolve("score.csv"), "a,b,label\n1,2,x\n");
+        Outcome outcome = run(Map.of(), "replay", "--train", train.toString(), "--score", score.toString(),
+                "--label", "label");
+        assertOneLineUserError(outcome, "replay: " + train + " has no data rows, only a header: nothing to train on");
+        assertFalse(outcome.out().contains("broker"), outcome.out());
+    }
+
+    /** Before: the replay ran both topologies and printed "accuracy: 0/0 = NaN%". */
+    @Test
+    void shouldRefuseAHeaderOnlyScoringFileInOneLineWithoutStartingABroker() throws IOException {
+        Path train = Files.writeString(dir.resolve("train.csv"), "a,b,label\n1,2,x\n");
+        Path score = Files.writeString(dir.resolve("score.csv"), "a,b,label\n");
+        Outcome outcome = run(Map.of(), "replay", "--train", train.toString(), "--score", score.toString(),
+                "--label", "label");
+        assertOneLineUserError(outcome, "replay: " + score + " has no data rows, only a header: nothing to score");
+        assertFalse(outcome.out().contains("broker"), outcome.out());
+    }
+
+    /** Before: replay read only --config; its --set options were ignored, valid or not. */
+    @Test
+    void shouldApplyTheSetOptionsOfReplayValidatedBeforeAnyFileIsRead() {
+        Path missing = dir.resolve("missing.csv");
+        Outcome outcome = run(Map.of(), "replay", "--train", missing.toString(), "--score", missing.toString(),
+                "--label", "label", "--set", "gda.partitions=many");
+        assertOneLineUserError(outcome, "replay: gda.partitions = 'many' (--set): expected an integer >= 1");
+    }
+
+    /** Before: "Unknown option: '--set'". Now bench takes it, and refuses a key it sets itself before any broker. */
+    @Test
+    void shouldRefuseABenchOwnedKeyGivenToBenchSetInOneLineWithoutStartingABroker() {
+        Outcome outcome = run(Map.of(), "bench", "--set", "gda.partitions=8");
+        assertOneLineUserError(outcome, "bench: --set gda.partitions: use --partitions");
+        assertFalse(outcome.err().contains("broker"), outcome.err());
+    }
+}

@@ -1,0 +1,288 @@
+package io.gdastreams.settings;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.gdastreams.config.ConfigKey;
+import io.gdastreams.lifecycle.UserError;
+import io.gdastreams.math.CovarianceType;
+import io.gdastreams.math.Estimator;
+import java.io.IOException;
+import java.io.Reader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+import org.apache.kafka.streams.StreamsConfig;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class AppConfigTest {
+
+    @TempDir
+    Path dir;
+
+    private Path file(String... lines) throws IOException {
+        Path file = dir.resolve("app.properties");
+        Files.write(file, List.of(lines), StandardCharsets.UTF_8);
+        return file;
+    }
+
+    @Test
+    void shouldUseBuiltInDefaultsWithoutFileOrEnvironment() {
+        AppConfig config = AppConfig.load(null, Map.of());
+        assertEquals("gda", config.modelId());
+        assertEquals(List.of(), config.features());
+        assertEquals("labelled-events", config.topics().labelled());
+        assertEquals("dead-letters", config.topics().deadLetters());
+        assertEquals(1000, config.publishInterval().toMillis());
+        assertEquals(CovarianceType.FULL, config.covariance());
+        assertEquals(Estimator.MLE, config.estimator());
+        assertEquals(2, config.minCount());
+        assertEquals(1e-9, config.varianceFloor());
+        assertTrue(config.outlierThreshold().isEmpty());
+        assertEquals(4, config.partitions());
+        assertEquals("exactly_once_v2", config.kafkaProperties().getProperty("processing.guarantee"));
+        assertEquals("default", config.origin(ConfigKey.MODEL_ID));
+    }
+
+    @Test
+    void shouldLetFileOverrideDefaultsAndEnvironmentOverrideFile() throws IOException {
+        Path file = file("gda.model.id=from-file", "gda.min.count=5", "gda.covariance=tied");
+        AppConfig config = AppConfig.load(file, Map.of("GDA_MIN_COUNT", "7", "PATH", "/bin"));
+        assertEquals("from-file", config.modelId());
+        assertEquals(7, config.minCount());
+        assertEquals(CovarianceType.TIED, config.covariance());
+        assertEquals("environment GDA_MIN_COUNT", config.origin(ConfigKey.MIN_COUNT));
+        assertEquals("file " + file, config.origin(ConfigKey.MODEL_ID));
+    }
+
+    @Test
+    void shouldEnableTheProcessingExceptionHandlerForTheGlobalThreadUnlessOverridden() throws IOException {
+        Properties scoring = AppConfig.load(null, Map.of()).streamsProperties("scoring");
+        scoring.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
+        assertTrue(new StreamsConfig(scoring)
+                .getBoolean(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_GLOBAL_ENABLED_CONFIG));
+        Properties overridden = AppConfig.load(file("processing.exception.handler.global.enabled=false"), Map.of())
+                .streamsProperties("scoring");
+        assertEquals("false", overridden.getProperty("processing.exception.handler.global.enabled"));
+    }
+
+    /**
+     * Kafka Streams' partition assignor builds its own StreamsConfig from the main consumer's configuration; it
+     * logged "Processing exception handler is not enabled for the GlobalThread" at every start although the
+     * application enabled it, because that configuration did not carry the key.
+     */
+    @Test
+    void shouldLetThePartitionAssignorSeeTheGlobalHandlerSettingSoThatItDoesNotWarn() throws IOException {
+        for (String role : List.of("training", "scoring")) {
+            Properties properties = AppConfig.load(null, Map.of()).streamsProperties(role);
+            properties.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
+            Map<String, Object> assignorView = new StreamsConfig(properties).getMainConsumerConfigs("group",
+                    "client", 0);
+            assertTrue(new StreamsConfig(assignorView)
+                    .getBoolean(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_GLOBAL_ENABLED_CONFIG), role);
+        }
+        Properties disabled = AppConfig.load(file("processing.exception.handler.global.enabled=false"), Map.of())
+                .streamsProperties("scoring");
+        assertEquals("false", disabled.getProperty("main.consumer.processing.exception.handler.global.enabled"),
+                "the copy follows the setting (a user who disables it gets Kafka's warning, as they should)");
+    }
+
+    @Test
+    void shouldWarnThatAtLeastOnceMayDoubleCountsAfterACrash() throws IOException {
+        assertEquals(List.of(), AppConfig.load(null, Map.of()).warnings());
+        assertEquals(List.of(), AppConfig.load(file("processing.guarantee=exactly_once_v2"), Map.of()).warnings());
+        for (AppConfig config : List.of(AppConfig.load(file("processing.guarantee=at_least_once"), Map.of()),
+                AppConfig.load(null, Map.of("KAFKA_STREAMS_PROCESSING_GUARANTEE", "at_least_once")))) {
+            List<String> warnings = config.warnings();
+            assertEquals(1, warnings.size(), warnings.toString());
+            assertTrue(warnings.get(0).startsWith("processing.guarantee=at_least_once: after a crash"),
+                    warnings.get(0));
+            assertTrue(warnings.get(0).contains("the model's counts may double"), warnings.get(0));
+        }
+    }
+
+    @Test
+    void shouldWireTheClassBoundIntoTheTrainingSettings() throws IOException {
+        assertEquals(1000, AppConfig.load(null, Map.of()).trainingSettings().maxClasses());
+        assertEquals(7, AppConfig.load(file("gda.max.classes=7"), Map.of()).trainingSettings().maxClasses());
+        assertThrows(ConfigException.class, () -> AppConfig.load(file("gda.max.classes=0"), Map.of()));
+    }
+
+    @Test
+    void shouldMapEnvironmentVariableWithDashInKey() {
+        AppConfig config = AppConfig.load(null, Map.of("GDA_TOPIC_DEAD_LETTERS", "dlq"));
+        assertEquals("dlq", config.topics().deadLetters());
+    }
+
+    @Test
+    void shouldPassNonApplicationKeysToKafkaUnchanged() throws IOException {
+        Path file = file("bootstrap.servers=broker:9092", "num.stream.threads=3", "producer.linger.ms=7",
+                "processing.guarantee=at_least_once");
+        Properties kafka = AppConfig.load(file, Map.of()).kafkaProperties();
+        assertEquals("broker:9092", kafka.getProperty("bootstrap.servers"));
+        assertEquals("3", kafka.getProperty("num.stream.threads"));
+        assertEquals("7", kafka.getProperty("producer.linger.ms"));
+        assertEquals("at_least_once", kafka.getProperty("processing.guarantee"));
+        assertFalse(kafka.keySet().stream().anyMatch(k -> k.toString().startsWith("gda.")));
+    }
+
+    @Test
+    void shouldMapKafkaEnvironmentVariablesLikeTheKafkaImage() throws IOException {
+        Path file = file("bootstrap.servers=from-file:9092");
+        AppConfig config = AppConfig.load(file, Map.of("KAFKA_STREAMS_BOOTSTRAP_SERVERS", "from-env:9092",
+                "KAFKA_STREAMS_SOME__ODD___KEY", "x"));
+        assertEquals("from-env:9092", config.kafkaProperties().getProperty("bootstrap.servers"));
+        assertEquals("x", config.kafkaProperties().getProperty("some_odd-key"));
+        assertEquals("bootstrap.servers", ConfigSources.kafkaKeyOf("KAFKA_STREAMS_BOOTSTRAP_SERVERS"));
+    }
+
+    @Test
+    void shouldDeriveApplicationIdPerRole() throws IOException {
+        AppConfig config = AppConfig.load(file("gda.application.id=fraud"), Map.of());
+        assertEquals("fraud-training", config.streamsProperties("training").getProperty("application.id"));
+        assertEquals("fraud-scoring", config.streamsProperties("scoring").getProperty("application.id"));
+    }
+
+    @Test
+    void shouldRejectUnknownApplicationKeyNamingIt() throws IOException {
+        Path file = file("gda.modle.id=typo");
+        ConfigException e = assertThrows(ConfigException.class, () -> AppConfig.load(file, Map.of()));
+        assertTrue(e.getMessage().contains("unknown key gda.modle.id"), e.getMessage());
+    }
+
+    @Test
+    void shouldRejectUnknownApplicationEnvironmentVariableNamingIt() {
+        ConfigException e = assertThrows(ConfigException.class,
+                () -> AppConfig.load(null, Map.of("GDA_COVARIANCE_TYPE", "full")));
+        assertTrue(e.getMessage().contains("GDA_COVARIANCE_TYPE"), e.getMessage());
+    }
+
+    @Test
+    void shouldRejectMalformedNumberNamingKeyValueAndSource() throws IOException {
+        Path file = file("gda.publish.interval.ms=soon");
+        ConfigException e = assertThrows(ConfigException.class, () -> AppConfig.load(file, Map.of()));
+        assertEquals("gda.publish.interval.ms = 'soon' (file " + file + "): expected an integer >= 1",
+                e.getMessage());
+    }
+
+    @Test
+    void shouldRejectOutOfRangeAndUnknownEnumValues() throws IOException {
+        assertThrows(ConfigException.class, () -> AppConfig.load(file("gda.reg.param=1.5"), Map.of()));
+        assertThrows(ConfigException.class, () -> AppConfig.load(file("gda.min.count=0"), Map.of()));
+        assertThrows(ConfigException.class, () -> AppConfig.load(file("gda.partitions=2147483648"), Map.of()));
+        assertThrows(ConfigException.class, () -> AppConfig.load(file("gda.variance.floor=-1"), Map.of()));
+        assertThrows(ConfigException.class, () -> AppConfig.load(file("gda.covariance=spherical"), Map.of()));
+        assertThrows(ConfigException.class, () -> AppConfig.load(file("gda.estimator=MLE"), Map.of()));
+        assertThrows(ConfigException.class, () -> AppConfig.load(file("gda.create.topics=yes"), Map.of()));
+        assertThrows(ConfigException.class, () -> AppConfig.load(file("gda.topic.labelled=a b"), Map.of()));
+        assertThrows(ConfigException.class, () -> AppConfig.load(file("gda.features=a,,b"), Map.of()));
+        assertThrows(ConfigException.class, () -> AppConfig.load(null, Map.of("GDA_OUTLIER_THRESHOLD", "NaN")));
+    }
+
+    @Test
+    void shouldBoundFeaturesAt1024ByDefaultAndPassTheBoundToBothTopologies() throws IOException {
+        AppConfig defaults = AppConfig.load(null, Map.of());
+        assertEquals(1024, defaults.maxFeatures());
+        assertEquals(1024, defaults.trainingSettings().maxFeatures());
+        assertEquals(1024, defaults.scoringSettings().maxFeatures());
+        AppConfig raised = AppConfig.load(file("gda.max.features=4096"), Map.of());
+        assertEquals(4096, raised.trainingSettings().maxFeatures());
+        assertEquals(4096, raised.scoringSettings().maxFeatures());
+        assertEquals(2, AppConfig.load(null, Map.of("GDA_MAX_FEATURES", "2")).maxFeatures());
+        ConfigException zero = assertThrows(ConfigException.class,
+                () -> AppConfig.load(file("gda.max.features=0"), Map.of()));
+        assertTrue(zero.getMessage().startsWith("gda.max.features = '0' (file "), zero.getMessage());
+        assertTrue(zero.getMessage().endsWith("expected an integer >= 1"), zero.getMessage());
+    }
+
+    @Test
+    void shouldListEveryClassUpTo256ByDefaultAndAcceptTopKUpToThatBoundOnly() throws IOException {
+        AppConfig defaults = AppConfig.load(null, Map.of());
+        assertEquals(0, defaults.outputTopK());
+        assertEquals(256, defaults.scoringSettings().listedClasses());
+        assertEquals(20, AppConfig.load(file("gda.output.top-k=20"), Map.of()).scoringSettings().listedClasses());
+        assertEquals(256, AppConfig.load(null, Map.of("GDA_OUTPUT_TOP_K", "256")).scoringSettings()
+                .listedClasses());
+        ConfigException over = assertThrows(ConfigException.class,
+                () -> AppConfig.load(file("gda.output.top-k=257"), Map.of()));
+        assertTrue(over.getMessage().endsWith("expected an integer in [0, 256] (0 = every class, at most 256)"),
+                over.getMessage());
+        assertThrows(ConfigException.class, () -> AppConfig.load(file("gda.output.top-k=-1"), Map.of()));
+    }
+
+    @Test
+    void shouldBoundTheModelIdBecauseEveryPredictionRepeatsIt() throws IOException {
+        assertEquals(249, AppConfig.load(file("gda.model.id=" + "m".repeat(249)), Map.of()).modelId().length());
+        ConfigException e = assertThrows(ConfigException.class,
+                () -> AppConfig.load(file("gda.model.id=" + "m".repeat(250)), Map.of()));
+        assertTrue(e.getMessage().endsWith("expected a non-blank name of at most 249 characters"), e.getMessage());
+    }
+
+    @Test
+    void shouldRejectAConfiguredSchemaLongerThanTheFeatureBound() throws IOException {
+        ConfigException e = assertThrows(ConfigException.class,
+                () -> AppConfig.load(file("gda.features=a,b,c"), Map.of("GDA_MAX_FEATURES", "2")));
+        assertTrue(e.getMessage().startsWith("gda.features (file "), e.getMessage());
+        assertTrue(e.getMessage().contains(") names 3 features, more than gda.max.features = 2 (environment"
+                + " GDA_MAX_FEATURES): every event would be dead-lettered"), e.getMessage());
+        assertEquals(List.of("a", "b"), AppConfig.load(file("gda.features=a,b"), Map.of("GDA_MAX_FEATURES", "2"))
+                .trainingSettings().features());
+    }
+
+    @Test
+    void shouldRejectTypeErrorFromEnvironmentNamingTheVariable() {
+        ConfigException e = assertThrows(ConfigException.class,
+                () -> AppConfig.load(null, Map.of("GDA_PENDING_MAX", "-3")));
+        assertTrue(e.getMessage().startsWith("gda.pending.max = '-3' (environment GDA_PENDING_MAX)"),
+                e.getMessage());
+    }
+
+    @Test
+    void shouldRejectExplicitApplicationIdBecauseRolesNeedTheirOwn() throws IOException {
+        ConfigException e = assertThrows(ConfigException.class,
+                () -> AppConfig.load(file("application.id=x"), Map.of()));
+        assertTrue(e.getMessage().contains("gda.application.id"), e.getMessage());
+    }
+
+    @Test
+    void shouldParseFeatureListAndOptionalThreshold() throws IOException {
+        AppConfig config = AppConfig.load(file("gda.features=a, b ,c", "gda.outlier.threshold=-12.5"), Map.of());
+        assertEquals(List.of("a", "b", "c"), config.features());
+        assertEquals(-12.5, config.outlierThreshold().getAsDouble());
+        assertEquals(config.topics(), config.scoringSettings().topics());
+        assertEquals(-12.5, config.scoringSettings().outlierThreshold().getAsDouble());
+    }
+
+    @Test
+    void shouldApplyCommandLineOverrideAboveEnvironment() {
+        AppConfig config = AppConfig.load(null, Map.of("GDA_COVARIANCE", "tied"))
+                .with(ConfigKey.COVARIANCE, "diag", "--covariance");
+        assertEquals(CovarianceType.DIAG, config.covariance());
+        ConfigException e = assertThrows(ConfigException.class,
+                () -> config.with(ConfigKey.ESTIMATOR, "biased", "--estimator"));
+        assertEquals("gda.estimator = 'biased' (--estimator): expected one of mle, unbiased", e.getMessage());
+    }
+
+    @Test
+    void shouldReportMissingConfigFileAsUserError() {
+        UserError e = assertThrows(UserError.class, () -> AppConfig.load(dir.resolve("nope.properties"), Map.of()));
+        assertTrue(e.getMessage().contains("no such file"), e.getMessage());
+    }
+
+    @Test
+    void shouldLoadBundledDemoConfiguration() throws IOException {
+        AppConfig demo = AppConfig.load(Path.of("config/demo.properties"), Map.of());
+        assertEquals("iris", demo.modelId());
+        assertEquals(4, demo.partitions());
+    }
+}
