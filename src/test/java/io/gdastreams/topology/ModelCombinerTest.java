@@ -1,5 +1,9 @@
 package io.gdastreams.topology;
 
+import static io.gdastreams.topology.CombinerFixtures.encode;
+import static io.gdastreams.topology.CombinerFixtures.keys;
+import static io.gdastreams.topology.CombinerFixtures.snapshot;
+import static io.gdastreams.topology.CombinerFixtures.store;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -23,7 +27,6 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.TreeSet;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.Punctuator;
@@ -31,7 +34,6 @@ import org.apache.kafka.streams.processor.TaskId;
 import org.apache.kafka.streams.processor.api.MockProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.state.KeyValueStore;
-import org.apache.kafka.streams.state.Stores;
 import org.junit.jupiter.api.Test;
 
 /** ModelCombiner driven directly over a store left by an earlier run. */
@@ -118,10 +120,7 @@ class ModelCombinerTest {
         MockProcessorContext<String, TrainingOutput> context = context();
         TrainingSettings settings = TrainingSettings.defaults(Topics.defaults()).withModelId("m"); // 1 s interval
         List<String> features = List.of("a", "b");
-        ModelCombiner combiner = new ModelCombiner(settings);
-        combiner.init(context);
-        context.setRecordMetadata(PARTIALS, 0, 0);
-        combiner.process(new Record<>("m", encode(snapshot(0, features, new double[][] {{1, 2}, {3, 6}})), 0L));
+        ModelCombiner combiner = publishedFirst(context, settings);
         context.setCurrentSystemTimeMs(100);
         context.setRecordMetadata(PARTIALS, 0, 1);
         combiner.process(new Record<>("m", encode(snapshot(1, features, new double[][] {{5, 4}})), 100L));
@@ -161,10 +160,7 @@ class ModelCombinerTest {
         MockProcessorContext<String, TrainingOutput> context = context();
         TrainingSettings settings = TrainingSettings.defaults(Topics.defaults()).withModelId("m");
         List<String> features = List.of("a", "b");
-        ModelCombiner combiner = new ModelCombiner(settings);
-        combiner.init(context);
-        context.setRecordMetadata(PARTIALS, 0, 0);
-        combiner.process(new Record<>("m", encode(snapshot(0, features, new double[][] {{1, 2}, {3, 6}})), 0L));
+        ModelCombiner combiner = publishedFirst(context, settings);
         assertEquals(List.of(2L), models(context).stream().map(ModelParameters::totalCount).toList());
 
         // Partition 0 later claims 3 records read, only 1 of them in its statistics: 2 events were lost.
@@ -345,10 +341,7 @@ class ModelCombinerTest {
         KeyValueStore<String, byte[]> onTopic = context.getStateStore(TrainingTopology.PUBLISHED_STORE);
         TrainingSettings settings = TrainingSettings.defaults(Topics.defaults()).withModelId("m"); // 1 s interval
         List<String> features = List.of("a", "b");
-        ModelCombiner combiner = new ModelCombiner(settings);
-        combiner.init(context);
-        context.setRecordMetadata(PARTIALS, 0, 0);
-        combiner.process(new Record<>("m", encode(snapshot(0, features, new double[][] {{1, 2}, {3, 6}})), 0L));
+        ModelCombiner combiner = publishedFirst(context, settings);
         assertEquals(List.of(1L), models(context).stream().map(ModelParameters::version).toList());
 
         onTopic.put("m", SerdeFactory.model().serializer().serialize(null, new ModelParameters("m", 5, features, 9,
@@ -367,6 +360,17 @@ class ModelCombinerTest {
                 "the next change goes above the topic's version");
     }
 
+    /** A combiner started over {@code context} that received (1,2), (3,6) of class x from partition 0 at time 0. */
+    private static ModelCombiner publishedFirst(MockProcessorContext<String, TrainingOutput> context,
+                                                TrainingSettings settings) {
+        ModelCombiner combiner = new ModelCombiner(settings);
+        combiner.init(context);
+        context.setRecordMetadata(PARTIALS, 0, 0);
+        combiner.process(new Record<>("m", encode(snapshot(0, List.of("a", "b"), new double[][] {{1, 2}, {3, 6}})),
+                0L));
+        return combiner;
+    }
+
     /** The single model record a fresh combiner publishes for {@code snapshot}. */
     private static byte[] publishedBytes(TrainingSettings settings, PartialSnapshot snapshot) {
         MockProcessorContext<String, TrainingOutput> context = context();
@@ -376,14 +380,6 @@ class ModelCombinerTest {
         combiner.process(new Record<>("m", encode(snapshot), 0L));
         assertEquals(1, context.forwarded().size(), context.forwarded().toString());
         return ((TrainingOutput.Model) context.forwarded().get(0).record().value()).model();
-    }
-
-    private static Set<String> keys(KeyValueStore<String, byte[]> store) {
-        Set<String> keys = new TreeSet<>();
-        try (var all = store.all()) {
-            all.forEachRemaining(entry -> keys.add(entry.key));
-        }
-        return keys;
     }
 
     private static List<ModelParameters> models(MockProcessorContext<String, TrainingOutput> context) {
@@ -402,29 +398,6 @@ class ModelCombinerTest {
         return all.get(all.size() - 1).getPunctuator();
     }
 
-    private static PartialSnapshot snapshot(int partition, List<String> features, double[][] points) {
-        return snapshot(partition, features, Map.of("x", points));
-    }
-
-    /** Partition {@code partition}'s snapshot after reading the points of each class (next offset = their count). */
-    private static PartialSnapshot snapshot(int partition, List<String> features, Map<String, double[][]> points) {
-        TreeMap<String, RunningGaussian> classes = new TreeMap<>();
-        long n = 0;
-        for (Map.Entry<String, double[][]> entry : points.entrySet()) {
-            RunningGaussian g = new RunningGaussian(features.size());
-            for (double[] p : entry.getValue()) {
-                g.update(p);
-            }
-            classes.put(entry.getKey(), g);
-            n += g.count();
-        }
-        return new PartialSnapshot("m", new PartitionProgress(partition, n, n, 0, features), classes);
-    }
-
-    private static byte[] encode(PartialSnapshot snapshot) {
-        return SerdeFactory.partialSnapshot().serializer().serialize(null, snapshot);
-    }
-
     private static MockProcessorContext<String, TrainingOutput> context() {
         Properties props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, "training-test");
@@ -432,16 +405,8 @@ class ModelCombinerTest {
         MockProcessorContext<String, TrainingOutput> context = new MockProcessorContext<>(props, new TaskId(1, 0),
                 null);
         context.setCurrentSystemTimeMs(0L);
-        KeyValueStore<String, byte[]> store = Stores.keyValueStoreBuilder(
-                Stores.inMemoryKeyValueStore(TrainingTopology.COMBINER_STORE), SerdeFactory.string(),
-                SerdeFactory.rawBytes()).withLoggingDisabled().build();
-        store.init(context.getStateStoreContext(), store);
-        context.addStateStore(store);
-        KeyValueStore<String, byte[]> published = Stores.keyValueStoreBuilder(
-                Stores.inMemoryKeyValueStore(TrainingTopology.PUBLISHED_STORE), SerdeFactory.string(),
-                SerdeFactory.rawBytes()).withLoggingDisabled().build();
-        published.init(context.getStateStoreContext(), published);
-        context.addStateStore(published);
+        store(context, TrainingTopology.COMBINER_STORE);
+        store(context, TrainingTopology.PUBLISHED_STORE);
         return context;
     }
 
