@@ -1,5 +1,7 @@
 package io.gdastreams.model;
 
+import io.gdastreams.math.RunningGaussian;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -21,5 +23,24 @@ public record ModelParameters(String modelId, long version, List<String> feature
     public ModelParameters(String modelId, long version, List<String> features, long totalCount,
                            List<ClassParameters> classes, Map<String, Long> sources, String updatedAt) {
         this(modelId, version, features, totalCount, classes, sources, updatedAt, "");
+    }
+
+    /**
+     * The model of class statistics, as a trainer publishes it: the classes in {@code classes} order, each with
+     * count, prior and MLE covariance ({@link ClassParameters#of}); the total count is the sum of the class counts.
+     * {@code classes}: not modified.
+     */
+    public static ModelParameters ofStatistics(String modelId, long version, List<String> features,
+                                               Map<String, RunningGaussian> classes, Map<String, Long> sources,
+                                               String updatedAt, String trainer) {
+        long total = 0;
+        for (RunningGaussian g : classes.values()) {
+            total += g.count();
+        }
+        List<ClassParameters> parameters = new ArrayList<>(classes.size());
+        for (Map.Entry<String, RunningGaussian> entry : classes.entrySet()) {
+            parameters.add(ClassParameters.of(entry.getKey(), entry.getValue(), total));
+        }
+        return new ModelParameters(modelId, version, features, total, parameters, sources, updatedAt, trainer);
     }
 }

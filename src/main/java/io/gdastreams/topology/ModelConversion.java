@@ -13,8 +13,9 @@ import java.util.Set;
  * Turns a published model back into the sufficient statistics the math core fits from, checking its shape on
  * the way: the model topic is input like any other and may carry anything.
  *
- * <p>The model carries the MLE covariance S_k / n_k, so the scatter is recovered as covariance × count; every
- * scorer variant (tied, diagonal, unbiased divisors) is then derived from count, mean and scatter.
+ * <p>The model carries the MLE covariance S_k / n_k, so the scatter is recovered as covariance × count
+ * ({@link ClassSummary#ofMleCovariance}); every scorer variant (tied, diagonal, unbiased divisors) is then derived
+ * from count, mean and scatter. This class only checks what a model from outside may get wrong.
  */
 final class ModelConversion {
 
@@ -80,22 +81,21 @@ final class ModelConversion {
         if (covariance == null || covariance.length != d) {
             throw new IllegalArgumentException(where + "covariance must be " + d + " x " + d);
         }
-        double[][] scatter = new double[d][];
         for (int i = 0; i < d; i++) {
             if (!Double.isFinite(mean[i])) {
                 throw new IllegalArgumentException(where + "non-finite mean");
             }
-            double[] row = covariance[i];
-            if (row == null || row.length != d) {
+            if (covariance[i] == null || covariance[i].length != d) {
                 throw new IllegalArgumentException(where + "covariance must be " + d + " x " + d);
             }
-            scatter[i] = new double[d];
-            for (int j = 0; j < d; j++) {
-                double s = row[j] * c.count();
-                if (!Double.isFinite(s)) {
+        }
+        ClassSummary summary = ClassSummary.ofMleCovariance(c.label(), c.count(), mean.clone(), covariance);
+        double[][] scatter = summary.scatter();
+        for (double[] row : scatter) {
+            for (double s : row) {
+                if (!Double.isFinite(s)) { // also a finite covariance times a large count
                     throw new IllegalArgumentException(where + "non-finite covariance");
                 }
-                scatter[i][j] = s;
             }
         }
         // The Cholesky factorisation reads one triangle only: an asymmetric matrix would be scored as something
@@ -111,6 +111,6 @@ final class ModelConversion {
                 scatter[i][j] = scatter[j][i] = 0.5 * (a + b);
             }
         }
-        return new ClassSummary(c.label(), c.count(), mean.clone(), scatter);
+        return summary;
     }
 }

@@ -21,6 +21,15 @@ record PublicationChecks(String modelId, String applicationId) {
     }
 
     /**
+     * The version of the next model: above this trainer's last ({@code own}, 0 before the first) and above the
+     * newest valid one on the topic ({@code latest}), whoever published it: after an application reset or under a
+     * new application id (model id, version) may be taken already, and a version names one content.
+     */
+    static long nextVersion(long own, Optional<PublishedModel> latest) {
+        return Math.max(own, latest.map(PublishedModel::version).orElse(0L)) + 1;
+    }
+
+    /**
      * The models a new one must not go back from: this trainer's own last model, and the topic's newest when this
      * application published it and it is newer (the trainer's own store lost it: exactly the case to catch).
      * Another application's lineage is not this trainer's to compare.

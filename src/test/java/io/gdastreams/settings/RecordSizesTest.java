@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.gdastreams.math.RunningGaussian;
-import io.gdastreams.model.ClassParameters;
 import io.gdastreams.model.ModelParameters;
 import io.gdastreams.model.PartialSnapshot;
 import io.gdastreams.model.PartitionProgress;
@@ -124,20 +123,9 @@ class RecordSizesTest {
         // The combiner keeps the record value as it came, under the key "partial:<partition>".
         int combinerEntry = COMBINER_KEY.getBytes(StandardCharsets.UTF_8).length + snapshotBytes.length;
 
-        List<ClassParameters> parameters = new ArrayList<>();
-        for (var entry : classes.entrySet()) {
-            RunningGaussian g = entry.getValue();
-            double[][] covariance = g.scatter();
-            for (double[] row : covariance) {
-                for (int j = 0; j < d; j++) {
-                    row[j] /= g.count();
-                }
-            }
-            parameters.add(new ClassParameters(entry.getKey(), g.count(), 1.0 / k, g.mean(), covariance));
-        }
-        ModelParameters model = new ModelParameters(MODEL_ID, 1_000_000L, features, applied, parameters,
+        ModelParameters model = ModelParameters.ofStatistics(MODEL_ID, 1_000_000L, features, classes,
                 Map.of("0", applied / 4, "1", applied / 4, "2", applied / 4, "3", applied / 4),
-                "2026-11-22T10:00:00Z");
+                "2026-11-22T10:00:00Z", "");
         byte[] modelJson = SerdeFactory.model().serializer().serialize("t", model);
         return new Sizes(d, k, snapshotBytes.length, combinerEntry, modelJson.length);
     }

@@ -1,5 +1,9 @@
 package io.gdastreams.topology;
 
+import static io.gdastreams.topology.CombinerFixtures.encode;
+import static io.gdastreams.topology.CombinerFixtures.keys;
+import static io.gdastreams.topology.CombinerFixtures.snapshot;
+import static io.gdastreams.topology.CombinerFixtures.store;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -11,14 +15,17 @@ import io.gdastreams.model.DeadLetter;
 import io.gdastreams.model.ModelParameters;
 import io.gdastreams.model.PartialSnapshot;
 import io.gdastreams.model.PartitionProgress;
+import io.gdastreams.serde.Json;
 import io.gdastreams.serde.SerdeFactory;
 import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.time.Duration;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
 import java.util.TreeMap;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.processor.PunctuationType;
@@ -27,7 +34,6 @@ import org.apache.kafka.streams.processor.TaskId;
 import org.apache.kafka.streams.processor.api.MockProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.state.KeyValueStore;
-import org.apache.kafka.streams.state.Stores;
 import org.junit.jupiter.api.Test;
 
 /** ModelCombiner driven directly over a store left by an earlier run. */
@@ -114,10 +120,7 @@ class ModelCombinerTest {
         MockProcessorContext<String, TrainingOutput> context = context();
         TrainingSettings settings = TrainingSettings.defaults(Topics.defaults()).withModelId("m"); // 1 s interval
         List<String> features = List.of("a", "b");
-        ModelCombiner combiner = new ModelCombiner(settings);
-        combiner.init(context);
-        context.setRecordMetadata(PARTIALS, 0, 0);
-        combiner.process(new Record<>("m", encode(snapshot(0, features, new double[][] {{1, 2}, {3, 6}})), 0L));
+        ModelCombiner combiner = publishedFirst(context, settings);
         context.setCurrentSystemTimeMs(100);
         context.setRecordMetadata(PARTIALS, 0, 1);
         combiner.process(new Record<>("m", encode(snapshot(1, features, new double[][] {{5, 4}})), 100L));
@@ -157,10 +160,7 @@ class ModelCombinerTest {
         MockProcessorContext<String, TrainingOutput> context = context();
         TrainingSettings settings = TrainingSettings.defaults(Topics.defaults()).withModelId("m");
         List<String> features = List.of("a", "b");
-        ModelCombiner combiner = new ModelCombiner(settings);
-        combiner.init(context);
-        context.setRecordMetadata(PARTIALS, 0, 0);
-        combiner.process(new Record<>("m", encode(snapshot(0, features, new double[][] {{1, 2}, {3, 6}})), 0L));
+        ModelCombiner combiner = publishedFirst(context, settings);
         assertEquals(List.of(2L), models(context).stream().map(ModelParameters::totalCount).toList());
 
         // Partition 0 later claims 3 records read, only 1 of them in its statistics: 2 events were lost.
@@ -220,6 +220,168 @@ class ModelCombinerTest {
         assertEquals(Duration.ofMillis(500), punctuator.getInterval());
     }
 
+    @Test
+    void shouldLoadAStoreInTheLayoutEarlierVersionsWroteAndWriteTheSameLayout() throws Exception {
+        MockProcessorContext<String, TrainingOutput> context = context();
+        KeyValueStore<String, byte[]> store = context.getStateStore(TrainingTopology.COMBINER_STORE);
+        // The entries as a combiner of an earlier version left them in its changelog, byte for byte: version 7
+        // published partition 0 up to offset 2, with 2 events of class x.
+        store.put("schema", "[\"a\",\"b\"]".getBytes(StandardCharsets.UTF_8));
+        store.put("partial:0", encode(snapshot(0, List.of("a", "b"), new double[][] {{1, 2}, {3, 6}})));
+        store.put("version", new byte[] {0, 0, 0, 0, 0, 0, 0, 7});
+        store.put("published", "{\"0\":2}".getBytes(StandardCharsets.UTF_8));
+        store.put("model", ("{\"version\":7,\"trainer\":\"training-test\",\"totalCount\":2,\"sources\":{\"0\":2},"
+                + "\"labels\":[\"x\"],\"sha256\":\"" + Base64.getEncoder().encodeToString(new byte[32]) + "\"}")
+                .getBytes(StandardCharsets.UTF_8));
+        TrainingSettings settings = TrainingSettings.defaults(Topics.defaults()).withModelId("m");
+
+        new ModelCombiner(settings).init(context);
+        lastPunctuator(context).punctuate(0);
+
+        List<ModelParameters> models = models(context);
+        assertEquals(1, models.size(), "published again at start, nothing else pending: " + context.forwarded());
+        ModelParameters model = models.get(0);
+        assertEquals(8, model.version(), "above the stored version");
+        assertEquals(List.of("a", "b"), model.features(), "the stored schema");
+        assertEquals(Map.of("0", 2L), model.sources());
+        assertArrayEquals(new double[] {2, 4}, model.classes().get(0).mean(), TOLERANCE);
+        byte[] bytes = ((TrainingOutput.Model) context.forwarded().get(0).record().value()).model();
+        assertArrayEquals(new byte[] {0, 0, 0, 0, 0, 0, 0, 8}, store.get("version"), "8-byte big-endian version");
+        assertEquals("{\"0\":2}", new String(store.get("published"), StandardCharsets.UTF_8));
+        var summary = Json.mapper().readTree(store.get("model"));
+        assertEquals(8, summary.get("version").asLong());
+        assertEquals("training-test", summary.get("trainer").asText());
+        assertEquals(2, summary.get("totalCount").asLong());
+        assertEquals(2, summary.get("sources").get("0").asLong());
+        assertEquals("[\"x\"]", summary.get("labels").toString());
+        assertArrayEquals(MessageDigest.getInstance("SHA-256").digest(bytes), summary.get("sha256").binaryValue(),
+                "the digest of the exact record published");
+        assertEquals(Set.of("schema", "partial:0", "version", "published", "model"), keys(store));
+    }
+
+    @Test
+    void shouldDeadLetterAndDeleteUnreadableStoreEntriesAndLoadTheRest() {
+        MockProcessorContext<String, TrainingOutput> context = context();
+        KeyValueStore<String, byte[]> store = context.getStateStore(TrainingTopology.COMBINER_STORE);
+        byte[] good = encode(snapshot(0, List.of("a", "b"), new double[][] {{1, 2}, {3, 6}}));
+        store.put("partial:0", good);
+        store.put("partial:1", "not a snapshot".getBytes(StandardCharsets.UTF_8));
+        store.put("version", new byte[] {1, 2, 3});
+        store.put("whatever", new byte[] {9});
+        TrainingSettings settings = TrainingSettings.defaults(Topics.defaults()).withModelId("m");
+
+        new ModelCombiner(settings).init(context);
+        lastPunctuator(context).punctuate(0);
+
+        List<DeadLetter> letters = new ArrayList<>();
+        context.forwarded().forEach(f -> {
+            if (f.record().value() instanceof TrainingOutput.Rejected r) {
+                letters.add(r.deadLetter());
+            }
+        });
+        assertEquals(Set.of("partial:1", "version", "whatever"), Set.copyOf(letters.stream().map(l -> new String(
+                Base64.getDecoder().decode(l.keyBase64()), StandardCharsets.UTF_8)).toList()));
+        for (DeadLetter letter : letters) {
+            assertTrue(letter.reason().startsWith("state store model-combiner: unreadable entry '"), letter.reason());
+            assertTrue(letter.reason().endsWith("; discarded"), letter.reason());
+            assertEquals("training-test-model-combiner-changelog", letter.topic());
+        }
+        assertEquals(Set.of("partial:0", "version", "published", "model"), keys(store),
+                "the unreadable entries are gone; a model was published from the readable snapshot");
+        ModelParameters model = models(context).get(0);
+        assertEquals(1, model.version());
+        assertEquals(Map.of("0", 2L), model.sources());
+    }
+
+    @Test
+    void shouldLeaveOutTheNewestUnpublishedClassesWhenTheModelWouldExceedTheRecordLimit() {
+        PartialSnapshot two = snapshot(0, List.of("a", "b"), Map.of("k1", new double[][] {{1, 2}, {3, 6}},
+                "k2", new double[][] {{5, 1}, {2, 2}}));
+        PartialSnapshot three = snapshot(0, List.of("a", "b"), Map.of("k1", new double[][] {{1, 2}, {3, 6}},
+                "k2", new double[][] {{5, 1}, {2, 2}}, "k3", new double[][] {{0, 0}, {1, 1}, {2, 1}}));
+        int twoClassBytes = publishedBytes(TrainingSettings.defaults(Topics.defaults()).withModelId("m"), two).length;
+        int threeClassBytes = publishedBytes(TrainingSettings.defaults(Topics.defaults()).withModelId("m"), three).length;
+        assertTrue(threeClassBytes > twoClassBytes + 100, threeClassBytes + " vs " + twoClassBytes);
+
+        TrainingSettings limited = TrainingSettings.defaults(Topics.defaults()).withModelId("m")
+                .withMaxModelBytes(twoClassBytes + 10);
+        ModelParameters model = decodeModel(publishedBytes(limited, three));
+        assertEquals(List.of("k1", "k2"), model.classes().stream().map(ClassParameters::label).toList());
+        assertEquals(4, model.totalCount(), "k3's events count in no class");
+        assertEquals(0.5, model.classes().get(0).prior(), TOLERANCE);
+    }
+
+    @Test
+    void shouldPublishNothingWhenTheClassesItAlreadyPublishedExceedTheRecordLimit() {
+        MockProcessorContext<String, TrainingOutput> context = context();
+        TrainingSettings settings = TrainingSettings.defaults(Topics.defaults()).withModelId("m");
+        ModelCombiner combiner = new ModelCombiner(settings);
+        combiner.init(context);
+        context.setRecordMetadata(PARTIALS, 0, 0);
+        combiner.process(new Record<>("m", encode(snapshot(0, List.of("a", "b"), Map.of(
+                "k1", new double[][] {{1, 2}, {3, 6}}, "k2", new double[][] {{5, 1}, {2, 2}}))), 0L));
+        assertEquals(1, models(context).size());
+
+        context.resetForwards();
+        ModelCombiner restarted = new ModelCombiner(settings.withMaxModelBytes(100)); // the limit went down
+        restarted.init(context);
+        context.setCurrentSystemTimeMs(5000);
+        context.setRecordMetadata(PARTIALS, 0, 1);
+        restarted.process(new Record<>("m", encode(snapshot(0, List.of("a", "b"), Map.of(
+                "k1", new double[][] {{1, 2}, {3, 6}, {0, 0}}, "k2", new double[][] {{5, 1}, {2, 2}},
+                "k3", new double[][] {{0, 0}}))), 5000L));
+        context.setCurrentSystemTimeMs(10_000);
+        lastPunctuator(context).punctuate(10_000);
+        assertTrue(context.forwarded().isEmpty(), "not published, not dead-lettered: " + context.forwarded());
+    }
+
+    @Test
+    void shouldNotAnswerAModelOfAnotherApplicationOnTheTopicAndPublishAboveItAtTheNextChange() {
+        MockProcessorContext<String, TrainingOutput> context = context();
+        KeyValueStore<String, byte[]> onTopic = context.getStateStore(TrainingTopology.PUBLISHED_STORE);
+        TrainingSettings settings = TrainingSettings.defaults(Topics.defaults()).withModelId("m"); // 1 s interval
+        List<String> features = List.of("a", "b");
+        ModelCombiner combiner = publishedFirst(context, settings);
+        assertEquals(List.of(1L), models(context).stream().map(ModelParameters::version).toList());
+
+        onTopic.put("m", SerdeFactory.model().serializer().serialize(null, new ModelParameters("m", 5, features, 9,
+                List.of(), Map.of("0", 9L), "2026-01-01T00:00:00Z", "another-application")));
+        context.resetForwards();
+        for (long now = 1000; now <= 3000; now += 100) {
+            context.setCurrentSystemTimeMs(now);
+            lastPunctuator(context).punctuate(now);
+        }
+        assertTrue(context.forwarded().isEmpty(), "another application's model is reported, not fought over");
+
+        context.setRecordMetadata(PARTIALS, 0, 1);
+        combiner.process(new Record<>("m", encode(snapshot(0, features, new double[][] {{1, 2}, {3, 6}, {5, 4}})),
+                3000L));
+        assertEquals(List.of(6L), models(context).stream().map(ModelParameters::version).toList(),
+                "the next change goes above the topic's version");
+    }
+
+    /** A combiner started over {@code context} that received (1,2), (3,6) of class x from partition 0 at time 0. */
+    private static ModelCombiner publishedFirst(MockProcessorContext<String, TrainingOutput> context,
+                                                TrainingSettings settings) {
+        ModelCombiner combiner = new ModelCombiner(settings);
+        combiner.init(context);
+        context.setRecordMetadata(PARTIALS, 0, 0);
+        combiner.process(new Record<>("m", encode(snapshot(0, List.of("a", "b"), new double[][] {{1, 2}, {3, 6}})),
+                0L));
+        return combiner;
+    }
+
+    /** The single model record a fresh combiner publishes for {@code snapshot}. */
+    private static byte[] publishedBytes(TrainingSettings settings, PartialSnapshot snapshot) {
+        MockProcessorContext<String, TrainingOutput> context = context();
+        ModelCombiner combiner = new ModelCombiner(settings);
+        combiner.init(context);
+        context.setRecordMetadata(PARTIALS, 0, 0);
+        combiner.process(new Record<>("m", encode(snapshot), 0L));
+        assertEquals(1, context.forwarded().size(), context.forwarded().toString());
+        return ((TrainingOutput.Model) context.forwarded().get(0).record().value()).model();
+    }
+
     private static List<ModelParameters> models(MockProcessorContext<String, TrainingOutput> context) {
         List<ModelParameters> models = new ArrayList<>();
         context.forwarded().forEach(f -> {
@@ -236,21 +398,6 @@ class ModelCombinerTest {
         return all.get(all.size() - 1).getPunctuator();
     }
 
-    private static PartialSnapshot snapshot(int partition, List<String> features, double[][] points) {
-        RunningGaussian g = new RunningGaussian(features.size());
-        for (double[] p : points) {
-            g.update(p);
-        }
-        TreeMap<String, RunningGaussian> classes = new TreeMap<>();
-        classes.put("x", g);
-        return new PartialSnapshot("m", new PartitionProgress(partition, points.length, points.length, 0, features),
-                classes);
-    }
-
-    private static byte[] encode(PartialSnapshot snapshot) {
-        return SerdeFactory.partialSnapshot().serializer().serialize(null, snapshot);
-    }
-
     private static MockProcessorContext<String, TrainingOutput> context() {
         Properties props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, "training-test");
@@ -258,16 +405,8 @@ class ModelCombinerTest {
         MockProcessorContext<String, TrainingOutput> context = new MockProcessorContext<>(props, new TaskId(1, 0),
                 null);
         context.setCurrentSystemTimeMs(0L);
-        KeyValueStore<String, byte[]> store = Stores.keyValueStoreBuilder(
-                Stores.inMemoryKeyValueStore(TrainingTopology.COMBINER_STORE), SerdeFactory.string(),
-                SerdeFactory.rawBytes()).withLoggingDisabled().build();
-        store.init(context.getStateStoreContext(), store);
-        context.addStateStore(store);
-        KeyValueStore<String, byte[]> published = Stores.keyValueStoreBuilder(
-                Stores.inMemoryKeyValueStore(TrainingTopology.PUBLISHED_STORE), SerdeFactory.string(),
-                SerdeFactory.rawBytes()).withLoggingDisabled().build();
-        published.init(context.getStateStoreContext(), published);
-        context.addStateStore(published);
+        store(context, TrainingTopology.COMBINER_STORE);
+        store(context, TrainingTopology.PUBLISHED_STORE);
         return context;
     }
 

@@ -10,8 +10,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.gdastreams.fixtures.Iris;
 import io.gdastreams.fixtures.LabelledRow;
+import io.gdastreams.math.PooledClasses;
 import io.gdastreams.math.RunningGaussian;
-import io.gdastreams.model.ClassParameters;
 import io.gdastreams.model.DeadLetter;
 import io.gdastreams.model.ModelParameters;
 import io.gdastreams.model.PartialSnapshot;
@@ -25,7 +25,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.Properties;
-import java.util.SortedMap;
 import java.util.TreeMap;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.errors.TaskMigratedException;
@@ -169,7 +168,7 @@ class TrainingPartialStatsProcessorTest {
             tasks.get(i % 4).send(labelledJson(Iris.FEATURES, rows.get(i).x(), rows.get(i).label()));
         }
 
-        SortedMap<String, RunningGaussian> merged = new TreeMap<>();
+        List<PartialSnapshot> sent = new ArrayList<>();
         List<String> features = null;
         for (Task task : tasks) {
             List<PartialSnapshot> snapshots = task.punctuate();
@@ -182,10 +181,11 @@ class TrainingPartialStatsProcessorTest {
             assertEquals(task.nextOffset, snapshot.classCount());
             assertEquals("iris", snapshot.modelId());
             features = snapshot.progress().features();
-            snapshot.classes().forEach((label, g) -> merged.computeIfAbsent(label, l -> new RunningGaussian(4)).merge(g));
+            sent.add(snapshot);
             assertTrue(task.punctuate().isEmpty(), "nothing changed, nothing sent");
         }
-        assertModelEquals(goldenIrisMle(), modelOf(features, merged));
+        assertModelEquals(goldenIrisMle(), modelOf(features,
+                PooledClasses.of(sent.stream().map(PartialSnapshot::classes).toList(), label -> true)));
     }
 
     @Test
@@ -372,19 +372,8 @@ class TrainingPartialStatsProcessorTest {
                 "nothing dead-lettered: the record is processed again after the task is revived");
     }
 
-    /** The MLE model of merged statistics, as the combiner defines it (counts, n_k/n, mean, S/n_k). */
+    /** The MLE model of merged statistics, as the combiner publishes it. */
     private static ModelParameters modelOf(List<String> features, Map<String, RunningGaussian> classes) {
-        long total = classes.values().stream().mapToLong(RunningGaussian::count).sum();
-        List<ClassParameters> params = new ArrayList<>();
-        classes.forEach((label, g) -> {
-            double[][] cov = g.scatter();
-            for (double[] row : cov) {
-                for (int j = 0; j < row.length; j++) {
-                    row[j] /= g.count();
-                }
-            }
-            params.add(new ClassParameters(label, g.count(), (double) g.count() / total, g.mean(), cov));
-        });
-        return new ModelParameters("iris", 1, features, total, params, new HashMap<>(), "");
+        return ModelParameters.ofStatistics("iris", 1, features, classes, new HashMap<>(), "", "");
     }
 }

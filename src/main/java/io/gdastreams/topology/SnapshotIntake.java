@@ -1,0 +1,80 @@
+package io.gdastreams.topology;
+
+import io.gdastreams.model.PartialSnapshot;
+import io.gdastreams.serde.SerdeFactory;
+import java.util.List;
+import org.apache.kafka.common.serialization.Deserializer;
+
+/**
+ * What becomes of a partial snapshot record the combiner receives (docs/TRAINING.md, "Snapshots, versions,
+ * lineage"): refused when unreadable, of another model or of another schema than the one in force; ignored when
+ * not newer (larger next offset) than the kept snapshot of its partition, so replaying snapshots never changes the
+ * model; accepted otherwise. Decides only: the combiner keeps, dead-letters and logs.
+ */
+final class SnapshotIntake {
+
+    /** The decision on one record. */
+    sealed interface Outcome permits Refused, Stale, Accepted {
+    }
+
+    /**
+     * To be dead-lettered with {@code reason}; {@code conflict}: a readable snapshot that contradicts the model
+     * (worth a warning), not a damaged record.
+     */
+    record Refused(String reason, boolean conflict) implements Outcome {
+    }
+
+    /** Not newer than the snapshot kept of its partition (which is up to {@code keptOffset}): changes nothing. */
+    record Stale(PartialSnapshot snapshot, long keptOffset) implements Outcome {
+    }
+
+    /** To be kept in place of its partition's snapshot. */
+    record Accepted(PartialSnapshot snapshot) implements Outcome {
+    }
+
+    private final String modelId;
+    private final Deserializer<PartialSnapshot> deserializer = SerdeFactory.partialSnapshot().deserializer();
+
+    /** @param modelId the model the combiner builds */
+    SnapshotIntake(String modelId) {
+        this.modelId = modelId;
+    }
+
+    /** The decision on record {@code value} from {@code topic}, given what the combiner keeps. */
+    Outcome judge(String topic, byte[] value, CombinerState state) {
+        PartialSnapshot partial;
+        try {
+            partial = deserializer.deserialize(topic, value);
+        } catch (RuntimeException e) {
+            return new Refused("unreadable partial snapshot: " + e.getMessage(), false);
+        }
+        if (partial == null) {
+            return new Refused("null partial snapshot", false);
+        }
+        String conflict = conflict(partial, state);
+        if (conflict != null) {
+            return new Refused(conflict, true);
+        }
+        long keptOffset = state.kept(partial.progress().partition()).map(k -> k.progress().nextOffset()).orElse(-1L);
+        if (keptOffset >= partial.progress().nextOffset()) {
+            return new Stale(partial, keptOffset);
+        }
+        return new Accepted(partial);
+    }
+
+    /** Why {@code partial} cannot be merged into this model, or null. */
+    private String conflict(PartialSnapshot partial, CombinerState state) {
+        int partition = partial.progress().partition();
+        if (!modelId.equals(partial.modelId())) {
+            return "partial snapshot of partition " + partition + " is for model '" + partial.modelId()
+                    + "', this combiner builds model '" + modelId + "'";
+        }
+        List<String> features = partial.progress().features();
+        if (!state.fitsSchema(features)) {
+            return "schema conflict: partition " + partition + " has features " + features + " but model '"
+                    + modelId + "' has " + state.schema() + "; its " + partial.progress().applied()
+                    + " events up to offset " + partial.progress().nextOffset() + " are left out of the model";
+        }
+        return null;
+    }
+}

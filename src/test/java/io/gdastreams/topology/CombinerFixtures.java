@@ -1,0 +1,64 @@
+package io.gdastreams.topology;
+
+import io.gdastreams.math.RunningGaussian;
+import io.gdastreams.model.PartialSnapshot;
+import io.gdastreams.model.PartitionProgress;
+import io.gdastreams.serde.SerdeFactory;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import org.apache.kafka.streams.processor.api.MockProcessorContext;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.Stores;
+
+/** Snapshots and stores for the tests of the model combiner and its parts. */
+final class CombinerFixtures {
+
+    static final String MODEL_ID = "m";
+
+    private CombinerFixtures() {
+    }
+
+    /** Partition {@code partition}'s snapshot after reading {@code points} of class "x". */
+    static PartialSnapshot snapshot(int partition, List<String> features, double[][] points) {
+        return snapshot(partition, features, Map.of("x", points));
+    }
+
+    /** Partition {@code partition}'s snapshot after reading the points of each class (next offset = their count). */
+    static PartialSnapshot snapshot(int partition, List<String> features, Map<String, double[][]> points) {
+        TreeMap<String, RunningGaussian> classes = new TreeMap<>();
+        long n = 0;
+        for (Map.Entry<String, double[][]> entry : points.entrySet()) {
+            RunningGaussian g = new RunningGaussian(features.size());
+            for (double[] p : entry.getValue()) {
+                g.update(p);
+            }
+            classes.put(entry.getKey(), g);
+            n += g.count();
+        }
+        return new PartialSnapshot(MODEL_ID, new PartitionProgress(partition, n, n, 0, features), classes);
+    }
+
+    static byte[] encode(PartialSnapshot snapshot) {
+        return SerdeFactory.partialSnapshot().serializer().serialize(null, snapshot);
+    }
+
+    /** An empty in-memory store named {@code name}, registered with {@code context}. */
+    static KeyValueStore<String, byte[]> store(MockProcessorContext<?, ?> context, String name) {
+        KeyValueStore<String, byte[]> store = Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(name),
+                SerdeFactory.string(), SerdeFactory.rawBytes()).withLoggingDisabled().build();
+        store.init(context.getStateStoreContext(), store);
+        context.addStateStore(store);
+        return store;
+    }
+
+    static Set<String> keys(KeyValueStore<String, byte[]> store) {
+        Set<String> keys = new TreeSet<>();
+        try (var all = store.all()) {
+            all.forEachRemaining(entry -> keys.add(entry.key));
+        }
+        return keys;
+    }
+}

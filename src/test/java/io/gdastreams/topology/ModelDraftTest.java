@@ -1,0 +1,85 @@
+package io.gdastreams.topology;
+
+import static io.gdastreams.topology.CombinerFixtures.MODEL_ID;
+import static io.gdastreams.topology.CombinerFixtures.snapshot;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.gdastreams.model.ClassParameters;
+import io.gdastreams.model.PartialSnapshot;
+import io.gdastreams.model.PartitionProgress;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import org.junit.jupiter.api.Test;
+
+/** The next model record: the merge of the kept snapshots, within the record limit. */
+class ModelDraftTest {
+
+    private static final List<String> AB = List.of("a", "b");
+    private static final long NO_LIMIT = Long.MAX_VALUE;
+    private static final String AT = "2026-01-01T00:00:00Z";
+    private static final List<PartialSnapshot> THREE_CLASSES = List.of(
+            snapshot(0, AB, Map.of("k1", new double[][] {{1, 2}, {3, 6}}, "k3", new double[][] {{0, 0}})),
+            snapshot(1, AB, Map.of("k2", new double[][] {{5, 1}, {2, 2}})));
+
+    private static ModelDraft.Ready ready(ModelDraft.Result result) {
+        return assertInstanceOf(ModelDraft.Ready.class, result);
+    }
+
+    private static int bytesOf(List<PartialSnapshot> partials) {
+        return ready(new ModelDraft(MODEL_ID, NO_LIMIT).draft(partials, AB, 7, AT, "app", Set.of())).bytes().length;
+    }
+
+    @Test
+    void shouldDraftTheMergeOfAllSnapshotsWhenItFits() {
+        ModelDraft.Ready ready = ready(new ModelDraft(MODEL_ID, NO_LIMIT).draft(THREE_CLASSES, AB, 7, AT, "app",
+                Set.of()));
+        assertEquals(List.of("k1", "k2", "k3"), ready.model().classes().stream().map(ClassParameters::label).toList());
+        assertEquals(7, ready.model().version());
+        assertEquals(Map.of("0", 3L, "1", 2L), ready.model().sources());
+        assertEquals("app", ready.model().trainer());
+        assertTrue(ready.leftOut().isEmpty());
+    }
+
+    @Test
+    void shouldLeaveOutTheLastUnpublishedClassesInLabelOrderUntilTheModelFits() {
+        int withoutK3 = bytesOf(List.of(snapshot(0, AB, Map.of("k1", new double[][] {{1, 2}, {3, 6}})),
+                THREE_CLASSES.get(1)));
+        ModelDraft limited = new ModelDraft(MODEL_ID, withoutK3);
+
+        ModelDraft.Ready ready = ready(limited.draft(THREE_CLASSES, AB, 7, AT, "app", Set.of()));
+
+        assertEquals(Set.of("k3"), ready.leftOut());
+        assertEquals(List.of("k1", "k2"), ready.model().classes().stream().map(ClassParameters::label).toList());
+        assertEquals(4, ready.model().totalCount(), "k3's event counts in no class");
+        assertEquals(Map.of("0", 3L, "1", 2L), ready.model().sources(), "the lineage is the snapshots'");
+        assertEquals(withoutK3, ready.bytes().length);
+
+        ModelDraft.Ready keepingK3 = ready(limited.draft(THREE_CLASSES, AB, 7, AT, "app", Set.of("k3")));
+        assertFalse(keepingK3.leftOut().contains("k3"), "a published class is never left out: " + keepingK3.leftOut());
+        assertTrue(keepingK3.model().classes().stream().anyMatch(c -> c.label().equals("k3")));
+    }
+
+    @Test
+    void shouldPublishNothingWhenThePublishedClassesAloneExceedTheLimit() {
+        ModelDraft.Result result = new ModelDraft(MODEL_ID, 100).draft(THREE_CLASSES, AB, 7, AT, "app",
+                Set.of("k1", "k2"));
+
+        String notice = assertInstanceOf(ModelDraft.TooLarge.class, result).notice();
+        assertTrue(notice.startsWith("model 'm' would be "), notice);
+        assertTrue(notice.endsWith(" bytes, over the record limit 100, with only the classes it already published;"
+                + " not published"), notice);
+    }
+
+    @Test
+    void shouldHaveNothingToDraftFromSnapshotsWithoutEvents() {
+        PartialSnapshot deadLettersOnly = new PartialSnapshot(MODEL_ID, new PartitionProgress(0, 9, 0, 9, List.of()),
+                new TreeMap<>());
+        assertInstanceOf(ModelDraft.NoEvents.class,
+                new ModelDraft(MODEL_ID, NO_LIMIT).draft(List.of(deadLettersOnly), List.of(), 1, AT, "app", Set.of()));
+    }
+}

@@ -1,0 +1,93 @@
+package io.gdastreams.topology;
+
+import static io.gdastreams.topology.CombinerFixtures.MODEL_ID;
+import static io.gdastreams.topology.CombinerFixtures.encode;
+import static io.gdastreams.topology.CombinerFixtures.snapshot;
+import static io.gdastreams.topology.CombinerFixtures.store;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.gdastreams.math.RunningGaussian;
+import io.gdastreams.model.PartialSnapshot;
+import io.gdastreams.model.PartitionProgress;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.TreeMap;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.processor.TaskId;
+import org.apache.kafka.streams.processor.api.MockProcessorContext;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** Which partial snapshot records the combiner refuses, ignores or accepts. */
+class SnapshotIntakeTest {
+
+    private static final String TOPIC = "partials";
+    private static final List<String> AB = List.of("a", "b");
+
+    private final SnapshotIntake intake = new SnapshotIntake(MODEL_ID);
+    private CombinerState state;
+
+    @BeforeEach
+    void keepPartitionZeroAtOffsetTwo() {
+        Properties props = new Properties();
+        props.put(StreamsConfig.APPLICATION_ID_CONFIG, "intake-test");
+        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
+        state = CombinerState.load(store(new MockProcessorContext<>(props, new TaskId(1, 0), null),
+                TrainingTopology.COMBINER_STORE), MODEL_ID, List.of(), new ArrayList<>());
+        PartialSnapshot kept = snapshot(0, AB, new double[][] {{1, 2}, {3, 4}});
+        state.keep(kept, encode(kept));
+    }
+
+    @Test
+    void shouldAcceptANewerSnapshotOrOneOfANewPartition() {
+        PartialSnapshot newer = snapshot(0, AB, new double[][] {{1, 2}, {3, 4}, {5, 6}});
+        assertEquals(newer.progress(), assertInstanceOf(SnapshotIntake.Accepted.class,
+                intake.judge(TOPIC, encode(newer), state)).snapshot().progress());
+        assertInstanceOf(SnapshotIntake.Accepted.class,
+                intake.judge(TOPIC, encode(snapshot(1, AB, new double[][] {{0, 0}})), state));
+    }
+
+    @Test
+    void shouldIgnoreASnapshotNotNewerThanTheKeptOne() {
+        SnapshotIntake.Stale same = assertInstanceOf(SnapshotIntake.Stale.class,
+                intake.judge(TOPIC, encode(snapshot(0, AB, new double[][] {{7, 7}, {8, 8}})), state));
+        assertEquals(2, same.keptOffset());
+        assertInstanceOf(SnapshotIntake.Stale.class,
+                intake.judge(TOPIC, encode(snapshot(0, AB, new double[][] {{1, 2}})), state));
+    }
+
+    @Test
+    void shouldRefuseAnUnreadableOrNullRecordAsDamagedNotAsAConflict() {
+        SnapshotIntake.Refused garbage = assertInstanceOf(SnapshotIntake.Refused.class,
+                intake.judge(TOPIC, "garbage".getBytes(StandardCharsets.UTF_8), state));
+        assertTrue(garbage.reason().startsWith("unreadable partial snapshot: "), garbage.reason());
+        assertFalse(garbage.conflict());
+        assertEquals(new SnapshotIntake.Refused("null partial snapshot", false), intake.judge(TOPIC, null, state));
+    }
+
+    @Test
+    void shouldRefuseASnapshotOfAnotherModelOrSchemaAsAConflict() {
+        TreeMap<String, RunningGaussian> none = new TreeMap<>();
+        PartialSnapshot otherModel = new PartialSnapshot("other", new PartitionProgress(3, 5, 0, 5, AB), none);
+        assertEquals(new SnapshotIntake.Refused("partial snapshot of partition 3 is for model 'other', this combiner"
+                + " builds model 'm'", true), intake.judge(TOPIC, encode(otherModel), state));
+
+        PartialSnapshot otherSchema = snapshot(1, List.of("a", "c"), new double[][] {{1, 2}, {3, 4}, {5, 6}});
+        assertEquals(new SnapshotIntake.Refused("schema conflict: partition 1 has features [a, c] but model 'm' has"
+                + " [a, b]; its 3 events up to offset 3 are left out of the model", true),
+                intake.judge(TOPIC, encode(otherSchema), state));
+    }
+
+    @Test
+    void shouldAcceptASnapshotWithoutFeaturesUnderAnySchema() {
+        PartialSnapshot deadLettersOnly = new PartialSnapshot(MODEL_ID, new PartitionProgress(4, 9, 0, 9, List.of()),
+                new TreeMap<>(Map.of()));
+        assertInstanceOf(SnapshotIntake.Accepted.class, intake.judge(TOPIC, encode(deadLettersOnly), state));
+    }
+}
