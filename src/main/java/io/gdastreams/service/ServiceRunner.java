@@ -34,6 +34,8 @@ public final class ServiceRunner {
     /** Running this long after a restart counts as recovered. */
     private static final Duration RECOVERED_AFTER = Duration.ofMinutes(2);
     private static final Duration MAX_BACKOFF = Duration.ofSeconds(30);
+    /** A changelog restore without progress this long is reported (RestoreWatch). */
+    private static final Duration RESTORE_PATIENCE = Duration.ofMinutes(5);
 
     /** 1 s, 2 s, 4 s, … up to 30 s between restarts after consecutive failures. */
     static Duration backoff(int failures) {
@@ -77,6 +79,7 @@ public final class ServiceRunner {
         try {
             while (!stopped.await(1, TimeUnit.SECONDS)) {
                 KafkaStreams.State state = app.get().state();
+                app.get().reportStalledRestores(RESTORE_PATIENCE);
                 if (state == KafkaStreams.State.RUNNING) {
                     // Running this long after a restart counts as recovered: the next failure starts afresh.
                     runningSince = runningSince == 0 ? System.nanoTime() : runningSince;

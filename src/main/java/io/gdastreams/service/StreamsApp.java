@@ -4,6 +4,7 @@ import io.gdastreams.lifecycle.RunFailure;
 import io.gdastreams.topology.TrainingStateException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Properties;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -39,6 +40,7 @@ public final class StreamsApp implements AutoCloseable {
     private final Duration closeTimeout;
     private final String applicationId;
     private final AtomicReference<Throwable> failure = new AtomicReference<>();
+    private final RestoreWatch restores = new RestoreWatch(System::nanoTime);
     /** Wall-clock time it first reached RUNNING, 0 before (the bench's clock starts there). */
     private volatile long runningAt;
 
@@ -69,6 +71,7 @@ public final class StreamsApp implements AutoCloseable {
             }
             return StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
         });
+        streams.setGlobalStateRestoreListener(restores);
         streams.setStateListener((newState, oldState) -> {
             if (newState == KafkaStreams.State.RUNNING && runningAt == 0) {
                 runningAt = System.currentTimeMillis();
@@ -140,6 +143,21 @@ public final class StreamsApp implements AutoCloseable {
 
     String name() {
         return name;
+    }
+
+    /**
+     * Logs, as an error, every changelog restore that has made no progress for {@code patience} (once per
+     * {@code patience} while it lasts) and returns how many there are.
+     */
+    int reportStalledRestores(Duration patience) {
+        List<RestoreWatch.Progress> stalled = restores.newlyStalled(patience);
+        for (RestoreWatch.Progress p : stalled) {
+            LOG.error("{}: the restore of {} (store {}) has not moved for {} min: at offset {} of {}. Kafka Streams"
+                            + " waits without a limit; a transaction left open on that partition stops it like this"
+                            + " (docs/RELIABILITY.md, 'A restore that does not finish')", name, p.changelog(),
+                    p.store(), patience.toMinutes(), p.position(), p.end());
+        }
+        return stalled.size();
     }
 
     @Override

@@ -1,0 +1,80 @@
+package io.gdastreams.service;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.LongSupplier;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.streams.processor.StateRestoreListener;
+
+/**
+ * Watches Kafka Streams' restores of changelog partitions and names the ones that have made no progress for a
+ * while, so that a stalled restore is said out loud instead of looking like a service that is merely starting.
+ *
+ * <p>Why: in a long fault run a rebuilt trainer's restore of two changelog partitions stopped a few offsets short
+ * of their end offsets and never finished (docs/RELIABILITY.md, "Runs"); Kafka Streams waits for a restore without
+ * a time limit and logs only "Restoration in progress". A restore that cannot pass the last stable offset of its
+ * changelog (a transaction left open on it) looks exactly like that. The watch does not act: what unblocks such a
+ * partition is an operator's decision (docs/RELIABILITY.md, "A restore that does not finish").
+ */
+final class RestoreWatch implements StateRestoreListener {
+
+    /** One restore in progress: where it is, where it must get to, and since when it has not moved. */
+    record Progress(TopicPartition changelog, String store, long position, long end, long sinceNanos) {
+    }
+
+    private final Map<TopicPartition, Progress> restoring = new ConcurrentHashMap<>();
+    private final Map<TopicPartition, Long> reported = new ConcurrentHashMap<>();
+    private final LongSupplier nanoClock;
+
+    RestoreWatch(LongSupplier nanoClock) {
+        this.nanoClock = nanoClock;
+    }
+
+    @Override
+    public void onRestoreStart(TopicPartition partition, String storeName, long startingOffset, long endingOffset) {
+        restoring.put(partition, new Progress(partition, storeName, startingOffset, endingOffset, nanoClock.getAsLong()));
+        reported.remove(partition);
+    }
+
+    @Override
+    public void onBatchRestored(TopicPartition partition, String storeName, long batchEndOffset, long numRestored) {
+        restoring.computeIfPresent(partition, (p, old) -> new Progress(p, storeName, batchEndOffset + 1, old.end(),
+                nanoClock.getAsLong()));
+        reported.remove(partition);
+    }
+
+    @Override
+    public void onRestoreEnd(TopicPartition partition, String storeName, long totalRestored) {
+        restoring.remove(partition);
+        reported.remove(partition);
+    }
+
+    @Override
+    public void onRestoreSuspended(TopicPartition partition, String storeName, long totalRestored) {
+        restoring.remove(partition);
+        reported.remove(partition);
+    }
+
+    /**
+     * The restores that have not moved for {@code patience} and were not reported in the last {@code patience};
+     * each is then counted as reported now (a stall is repeated once per {@code patience}, not every call).
+     */
+    List<Progress> newlyStalled(Duration patience) {
+        long now = nanoClock.getAsLong();
+        List<Progress> stalled = new ArrayList<>();
+        for (Progress progress : restoring.values()) {
+            if (now - progress.sinceNanos() < patience.toNanos()) {
+                continue;
+            }
+            Long last = reported.get(progress.changelog());
+            if (last == null || now - last >= patience.toNanos()) {
+                reported.put(progress.changelog(), now);
+                stalled.add(progress);
+            }
+        }
+        return stalled;
+    }
+}
