@@ -6,6 +6,9 @@ import java.util.random.RandomGenerator;
  * Draws from the generative model: a class k ~ π, then x ~ N(μ_k, Σ_k) as μ_k + L_k z with z ~ N(0, I) and
  * L_k the Cholesky factor of the effective covariance (so shrinkage, floor and jitter are part of the draw).
  * Immutable; thread-safe as long as each thread brings its own RandomGenerator.
+ *
+ * <p>Not used by the product yet: it is kept (and tested, {@code GaussianSamplerTest}) for the {@code sample}
+ * command planned next, which draws synthetic events from a published model.
  */
 public final class GaussianSampler {
 

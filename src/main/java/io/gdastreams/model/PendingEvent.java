@@ -13,6 +13,13 @@ import java.util.Map;
  * entries written before carry {@code features} only (the new fields are absent from their JSON and read as
  * null). An older scorer reading a new entry ignores the new fields and finds no features.
  *
+ * <p>Why the older form stays: the pending store is changelog-backed, so entries an earlier scorer held (before the
+ * source was kept) survive in its changelog topic and come back on restore after an upgrade; dropping the form
+ * would make such an entry unreadable and stop the task. They are released like any other: scored, or answered
+ * unscored and dead-lettered without source coordinates ({@code ScoringHostileInputTest
+ * .shouldReadAndReleaseHeldEntriesOfTheOlderFormWithoutSource}). Nothing writes the older form any more: it is
+ * only read, through the JSON layout (absent fields read as null).
+ *
  * @param key       the original record key, byte for byte (null when the record had none)
  * @param id        event id, else the record key as text; may be null
  * @param features  feature values by name (missing features are simply absent); null when {@code value} is kept
@@ -24,9 +31,4 @@ import java.util.Map;
  */
 public record PendingEvent(byte[] key, String id, Map<String, Double> features, long timestamp, String topic,
                            Integer partition, Long offset, byte[] value) {
-
-    /** An entry of the older form: decoded features, no source coordinates, no original value. */
-    public PendingEvent(byte[] key, String id, Map<String, Double> features, long timestamp) {
-        this(key, id, features, timestamp, null, null, null, null);
-    }
 }
