@@ -60,13 +60,13 @@ final class BenchClients implements AutoCloseable {
                 prefix + "predictions", prefix + "dead-letters");
         Map<String, String> appendTime = Map.of(TopicConfig.MESSAGE_TIMESTAMP_TYPE_CONFIG, "LogAppendTime");
         List<NewTopic> plan = new ArrayList<>();
-        for (String name : List.of(topics.labelled(), topics.unlabelled(), topics.predictions(),
-                topics.deadLetters())) {
+        for (String name : List.of(topics.labelled().name(), topics.unlabelled().name(),
+                topics.predictions().name(), topics.deadLetters().name())) {
             plan.add(new NewTopic(name, partitions, (short) 1).configs(appendTime));
         }
         Map<String, String> modelConfig = new HashMap<>(appendTime);
         modelConfig.put(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT);
-        plan.add(new NewTopic(topics.model(), 1, (short) 1).configs(modelConfig));
+        plan.add(new NewTopic(topics.model().name(), 1, (short) 1).configs(modelConfig));
         try {
             admin.createTopics(plan).all().get(ADMIN_TIMEOUT_SECONDS, TimeUnit.SECONDS);
         } catch (InterruptedException | ExecutionException | TimeoutException e) {

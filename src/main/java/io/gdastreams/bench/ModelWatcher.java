@@ -1,14 +1,13 @@
 package io.gdastreams.bench;
 
 import io.gdastreams.model.ModelParameters;
-import io.gdastreams.serde.SerdeFactory;
+import io.gdastreams.topology.Topic;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.Deserializer;
 
 /** Reads the training stage's model topic from the beginning (committed records only), with append times. */
 final class ModelWatcher implements AutoCloseable {
@@ -18,14 +17,15 @@ final class ModelWatcher implements AutoCloseable {
     }
 
     private final KafkaConsumer<byte[], byte[]> consumer;
-    private final Deserializer<ModelParameters> models = SerdeFactory.model().deserializer();
+    private final Topic<String, ModelParameters> topic;
     private final Duration timeout;
 
     /** Takes over {@code consumer} (closed with this watcher); gives up a wait after {@code timeout}. */
-    ModelWatcher(KafkaConsumer<byte[], byte[]> consumer, String topic, Duration timeout) {
+    ModelWatcher(KafkaConsumer<byte[], byte[]> consumer, Topic<String, ModelParameters> topic, Duration timeout) {
+        this.topic = topic;
         this.consumer = consumer;
         this.timeout = timeout;
-        TopicPartition partition = new TopicPartition(topic, 0);
+        TopicPartition partition = new TopicPartition(topic.name(), 0);
         consumer.assign(List.of(partition));
         consumer.seekToBeginning(List.of(partition));
     }
@@ -41,7 +41,7 @@ final class ModelWatcher implements AutoCloseable {
         Deadline deadline = Deadline.after(Stage.TRAINING, timeout);
         while (true) {
             for (ConsumerRecord<byte[], byte[]> record : consumer.poll(BenchClients.POLL)) {
-                ModelParameters model = models.deserialize(record.topic(), record.value());
+                ModelParameters model = topic.value(record.value());
                 versions.add(new ModelAt(model, record.timestamp()));
                 if (model.totalCount() >= total) {
                     // Later models of the same poll belong to the next phase; none exist before it starts.

@@ -2,7 +2,6 @@ package io.gdastreams.bench;
 
 import io.gdastreams.bench.ModelWatcher.ModelAt;
 import io.gdastreams.model.ModelParameters;
-import io.gdastreams.serde.SerdeFactory;
 import io.gdastreams.topology.ScoringSettings;
 import io.gdastreams.topology.ScoringTopology;
 import io.gdastreams.topology.Topics;
@@ -75,16 +74,16 @@ final class StageRunner implements AutoCloseable {
     /** The passthrough baseline over labelled events. */
     StageResult passthrough() {
         Topics topics = createTopics(Stage.PASSTHROUGH);
-        long[] ends = loader.preload(topics.labelled(), i -> stream.labelled(i));
-        Topology topology = PassthroughTopology.build(topics.labelled(), topics.predictions());
-        return runToOutput(Stage.PASSTHROUGH, topology, topics.labelled(), topics.predictions(), ends, value -> true,
+        long[] ends = loader.preload(topics.labelled().name(), i -> stream.labelled(i));
+        Topology topology = PassthroughTopology.build(topics.labelled().name(), topics.predictions().name());
+        return runToOutput(Stage.PASSTHROUGH, topology, topics.labelled().name(), topics.predictions().name(), ends, value -> true,
                 i -> stream.labelled(i));
     }
 
     /** Training; also returns the model that absorbed the N pre-loaded events (the scorer's fixed model). */
     TrainingRun training() {
         Topics topics = createTopics(Stage.TRAINING);
-        long[] ends = loader.preload(topics.labelled(), i -> stream.labelled(i));
+        long[] ends = loader.preload(topics.labelled().name(), i -> stream.labelled(i));
         // The bench's dimension is the user's choice: the feature bound follows it rather than refuse it.
         TrainingSettings trainingSettings = settings.training(topics).withModelId(MODEL_ID)
                 .withMaxFeatures(maxFeatures()).withFeatures(stream.featureNames())
@@ -95,7 +94,7 @@ final class StageRunner implements AutoCloseable {
             double seconds = (absorbed.appendTime() - app.runningAt()) / 1000.0;
             progress.printf("  training: model v%d absorbed %d events%n", absorbed.model().version(),
                     absorbed.model().totalCount());
-            Percentiles freshness = paced.freshness(topics.labelled(), i -> stream.labelled(settings.events() + i),
+            Percentiles freshness = paced.freshness(topics.labelled().name(), i -> stream.labelled(settings.events() + i),
                     models, app);
             return new TrainingRun(new StageResult(Stage.TRAINING.label(), settings.events(), seconds,
                     app.startupSeconds(), freshness), absorbed.model());
@@ -106,17 +105,17 @@ final class StageRunner implements AutoCloseable {
     StageResult scoring(ModelParameters model) {
         Topics topics = createTopics(Stage.SCORING);
         try (KafkaProducer<byte[], byte[]> producer = clients.producer(0)) {
-            producer.send(new ProducerRecord<>(topics.model(), MODEL_ID.getBytes(StandardCharsets.UTF_8),
-                    SerdeFactory.model().serializer().serialize(topics.model(), model))).get();
+            producer.send(new ProducerRecord<>(topics.model().name(), MODEL_ID.getBytes(StandardCharsets.UTF_8),
+                    topics.model().valueBytes(model))).get();
         } catch (InterruptedException | ExecutionException e) {
             throw BenchClients.failure("cannot publish the model for scoring", e);
         }
-        long[] ends = loader.preload(topics.unlabelled(),
+        long[] ends = loader.preload(topics.unlabelled().name(),
                 i -> stream.unlabelled(EventLoader.THROUGHPUT_KEY_PREFIX, i));
         ScoringSettings scoringSettings = settings.scoring(topics)
                 .withMaxFeatures(maxFeatures());
-        return runToOutput(Stage.SCORING, ScoringTopology.build(scoringSettings), topics.unlabelled(),
-                topics.predictions(), ends, StageRunner::isScoredPrediction,
+        return runToOutput(Stage.SCORING, ScoringTopology.build(scoringSettings), topics.unlabelled().name(),
+                topics.predictions().name(), ends, StageRunner::isScoredPrediction,
                 i -> stream.unlabelled(EventLoader.LATENCY_KEY_PREFIX, i));
     }
 

@@ -9,7 +9,9 @@ import io.gdastreams.replay.ReplayDataset.ScoringRow;
 import io.gdastreams.replay.ReplayDataset.TrainingRow;
 import io.gdastreams.service.StreamsApp;
 import io.gdastreams.settings.AppConfig;
+import io.gdastreams.topology.Topic;
 import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -24,8 +26,6 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.Topology;
 
 /**
@@ -70,7 +70,7 @@ public final class Replay {
         var topics = options.config().topics();
         try (ReplayWatcher watcher = new ReplayWatcher(options.bootstrapServers(), options.clientProperties(),
                 topics, options.config().modelId());
-             KafkaProducer<String, byte[]> producer = producer()) {
+             KafkaProducer<byte[], byte[]> producer = producer(topics.labelled())) {
             long trainingStart = System.nanoTime();
             ModelParameters model;
             List<RejectedRow> rejected;
@@ -101,21 +101,22 @@ public final class Replay {
         }
     }
 
-    private KafkaProducer<String, byte[]> producer() {
+    /** One producer for both event topics, which are declared alike (raw key and value). */
+    private KafkaProducer<byte[], byte[]> producer(Topic<byte[], byte[]> events) {
         Properties properties = new Properties();
         properties.putAll(options.clientProperties());
         properties.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, options.bootstrapServers());
         properties.put(ProducerConfig.ACKS_CONFIG, "all");
         properties.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
-        return new KafkaProducer<>(properties, new StringSerializer(), new ByteArraySerializer());
+        return new KafkaProducer<>(properties, events.keySerializer(), events.valueSerializer());
     }
 
     /** Sends every training row; returns "partition:offset" → CSV line, to name rejected rows by line. */
-    private Map<String, Integer> sendTraining(KafkaProducer<String, byte[]> producer, List<TrainingRow> rows,
-                                              String topic) {
+    private Map<String, Integer> sendTraining(KafkaProducer<byte[], byte[]> producer, List<TrainingRow> rows,
+                                              Topic<byte[], byte[]> topic) {
         List<Future<RecordMetadata>> sent = new ArrayList<>(rows.size());
         for (TrainingRow row : rows) {
-            sent.add(producer.send(new ProducerRecord<>(topic, row.key(), row.value())));
+            sent.add(producer.send(new ProducerRecord<>(topic.name(), utf8(row.key()), row.value())));
         }
         producer.flush();
         Map<String, Integer> lineBySource = new HashMap<>();
@@ -127,16 +128,22 @@ public final class Replay {
         return lineBySource;
     }
 
-    private void sendScoring(KafkaProducer<String, byte[]> producer, List<ScoringRow> rows, String topic) {
+    private void sendScoring(KafkaProducer<byte[], byte[]> producer, List<ScoringRow> rows,
+                             Topic<byte[], byte[]> topic) {
         List<Future<RecordMetadata>> sent = new ArrayList<>(rows.size());
         for (ScoringRow row : rows) {
-            sent.add(producer.send(new ProducerRecord<>(topic, row.id(), row.value())));
+            sent.add(producer.send(new ProducerRecord<>(topic.name(), utf8(row.id()), row.value())));
         }
         producer.flush();
         for (int i = 0; i < rows.size(); i++) {
             await(sent.get(i), "sending scoring row on line " + rows.get(i).line());
         }
         options.progress().printf("  scoring:  %d rows sent to %s%n", rows.size(), topic);
+    }
+
+    /** A row's key as the event topics carry it: its UTF-8 bytes (null stays null). */
+    private static byte[] utf8(String key) {
+        return key == null ? null : key.getBytes(StandardCharsets.UTF_8);
     }
 
     private ModelParameters awaitModel(ReplayWatcher watcher, StreamsApp trainer, int rowsSent) {

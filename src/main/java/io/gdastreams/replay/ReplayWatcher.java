@@ -3,7 +3,6 @@ package io.gdastreams.replay;
 import io.gdastreams.model.DeadLetter;
 import io.gdastreams.model.ModelParameters;
 import io.gdastreams.model.Prediction;
-import io.gdastreams.serde.SerdeFactory;
 import io.gdastreams.topology.Topics;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -18,7 +17,6 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.Deserializer;
 
 /**
  * Reads what the topologies write during a replay (model topic, predictions, dead letters), from the beginning
@@ -32,9 +30,6 @@ final class ReplayWatcher implements AutoCloseable {
     private final KafkaConsumer<byte[], byte[]> consumer;
     private final Topics topics;
     private final String modelId;
-    private final Deserializer<ModelParameters> models = SerdeFactory.model().deserializer();
-    private final Deserializer<DeadLetter> deadLetters = SerdeFactory.deadLetter().deserializer();
-    private final Deserializer<Prediction> predictions = SerdeFactory.prediction().deserializer();
 
     private ModelParameters model;
     private final List<DeadLetter> labelledDeadLetters = new ArrayList<>();
@@ -54,7 +49,7 @@ final class ReplayWatcher implements AutoCloseable {
         properties.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         consumer = new KafkaConsumer<>(properties, new ByteArrayDeserializer(), new ByteArrayDeserializer());
         List<TopicPartition> partitions = new ArrayList<>();
-        for (String topic : List.of(topics.model(), topics.deadLetters(), topics.predictions())) {
+        for (String topic : List.of(topics.model().name(), topics.deadLetters().name(), topics.predictions().name())) {
             consumer.partitionsFor(topic, Duration.ofSeconds(30))
                     .forEach(p -> partitions.add(new TopicPartition(p.topic(), p.partition())));
         }
@@ -68,9 +63,9 @@ final class ReplayWatcher implements AutoCloseable {
         for (ConsumerRecord<byte[], byte[]> record : consumer.poll(POLL)) {
             recordsSeen++;
             changed = true;
-            if (record.topic().equals(topics.model())) {
+            if (record.topic().equals(topics.model().name())) {
                 onModel(record);
-            } else if (record.topic().equals(topics.deadLetters())) {
+            } else if (record.topic().equals(topics.deadLetters().name())) {
                 onDeadLetter(record);
             } else {
                 onPrediction(record);
@@ -82,21 +77,21 @@ final class ReplayWatcher implements AutoCloseable {
     private void onModel(ConsumerRecord<byte[], byte[]> record) {
         String key = record.key() == null ? null : new String(record.key(), StandardCharsets.UTF_8);
         if (modelId.equals(key) && record.value() != null) {
-            model = models.deserialize(record.topic(), record.value());
+            model = topics.model().value(record.value());
         }
     }
 
     private void onDeadLetter(ConsumerRecord<byte[], byte[]> record) {
-        DeadLetter letter = deadLetters.deserialize(record.topic(), record.value());
-        if (topics.labelled().equals(letter.topic())) {
+        DeadLetter letter = topics.deadLetters().value(record.value());
+        if (topics.labelled().name().equals(letter.topic())) {
             labelledDeadLetters.add(letter);
-        } else if (topics.unlabelled().equals(letter.topic())) {
+        } else if (topics.unlabelled().name().equals(letter.topic())) {
             unlabelledDeadLetters.add(letter);
         }
     }
 
     private void onPrediction(ConsumerRecord<byte[], byte[]> record) {
-        Prediction prediction = predictions.deserialize(record.topic(), record.value());
+        Prediction prediction = topics.predictions().value(record.value());
         String id = prediction.id() != null ? prediction.id()
                 : record.key() == null ? null : new String(record.key(), StandardCharsets.UTF_8);
         if (id == null) {

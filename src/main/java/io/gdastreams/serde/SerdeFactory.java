@@ -9,7 +9,10 @@ import io.gdastreams.model.Prediction;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
 
-/** The one place serdes are made; topologies take them from here (via Topics), never inline. */
+/**
+ * The one place serdes are made. Topics get theirs through their declarations ({@code topology.Topics}, which say
+ * what each topic's keys and values are); state stores and codecs take them from here, never inline.
+ */
 public final class SerdeFactory {
 
     private SerdeFactory() {

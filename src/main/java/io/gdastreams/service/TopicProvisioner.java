@@ -40,13 +40,13 @@ public final class TopicProvisioner {
     public static List<NewTopic> plan(Topics topics, int partitions, short replicationFactor) {
         Optional<Short> replication = replicationFactor < 0 ? Optional.empty() : Optional.of(replicationFactor);
         List<NewTopic> plan = new ArrayList<>();
-        for (String name : List.of(topics.labelled(), topics.unlabelled(), topics.predictions(),
-                topics.deadLetters())) {
+        for (String name : List.of(topics.labelled().name(), topics.unlabelled().name(),
+                topics.predictions().name(), topics.deadLetters().name())) {
             plan.add(new NewTopic(name, Optional.of(partitions), replication));
         }
         Map<String, String> modelConfig = new HashMap<>(RecordSizeLimits.largeRecordTopicConfig());
         modelConfig.put(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT);
-        plan.add(new NewTopic(topics.model(), Optional.of(1), replication).configs(modelConfig));
+        plan.add(new NewTopic(topics.model().name(), Optional.of(1), replication).configs(modelConfig));
         return plan;
     }
 

@@ -186,7 +186,7 @@ final class PartialStatsProcessor implements Processor<byte[], byte[], String, T
      */
     private void checkAgainstCommittedInput() {
         RecordMetadata source = context.recordMetadata().orElse(null);
-        String topic = source != null && source.topic() != null ? source.topic() : settings.topics().labelled();
+        String topic = source != null && source.topic() != null ? source.topic() : settings.topics().labelled().name();
         boolean exactlyOnce = StreamsConfig.EXACTLY_ONCE_V2.equals(
                 context.appConfigs().get(StreamsConfig.PROCESSING_GUARANTEE_CONFIG));
         try (CommittedInput input = committedInput.open(context.appConfigs())) {

@@ -51,17 +51,17 @@ public final class ScoringTopology {
         topology.addGlobalStore(
                 Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(MODEL_STORE), SerdeFactory.string(),
                         SerdeFactory.model()).withLoggingDisabled(),
-                MODEL_SOURCE, SerdeFactory.string().deserializer(), SerdeFactory.rawBytes().deserializer(),
-                topics.model(), MODEL_UPDATER, () -> new ModelStoreUpdater(cache));
-        topology.addSource(EVENTS_SOURCE, SerdeFactory.rawBytes().deserializer(),
-                SerdeFactory.rawBytes().deserializer(), topics.unlabelled());
+                MODEL_SOURCE, topics.modelRecords().keyDeserializer(), topics.modelRecords().valueDeserializer(),
+                topics.modelRecords().name(), MODEL_UPDATER, () -> new ModelStoreUpdater(cache));
+        topology.addSource(EVENTS_SOURCE, topics.unlabelled().keyDeserializer(),
+                topics.unlabelled().valueDeserializer(), topics.unlabelled().name());
         topology.addProcessor(SCORER, () -> new ScoringProcessor(settings, cache), EVENTS_SOURCE);
         topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(PENDING_STORE),
                 SerdeFactory.sequence(), SerdeFactory.pendingEvent()), SCORER);
-        topology.addSink(PREDICTIONS_SINK, topics.predictions(), SerdeFactory.rawBytes().serializer(),
-                SerdeFactory.prediction().serializer(), SCORER);
-        topology.addSink(DEAD_LETTERS_SINK, topics.deadLetters(), SerdeFactory.rawBytes().serializer(),
-                SerdeFactory.deadLetter().serializer(), SCORER);
+        topology.addSink(PREDICTIONS_SINK, topics.predictions().name(), topics.predictions().keySerializer(),
+                topics.predictions().valueSerializer(), SCORER);
+        topology.addSink(DEAD_LETTERS_SINK, topics.deadLetters().name(), topics.deadLetters().keySerializer(),
+                topics.deadLetters().valueSerializer(), SCORER);
         return topology;
     }
 }

@@ -2,13 +2,24 @@ package io.gdastreams.topology;
 
 import io.gdastreams.config.ConfigKey;
 import io.gdastreams.config.ConfigValues;
+import io.gdastreams.model.DeadLetter;
+import io.gdastreams.model.ModelParameters;
+import io.gdastreams.model.Prediction;
+import io.gdastreams.serde.SerdeFactory;
 import java.util.Objects;
 
 /**
- * The names of the topics the topologies read and write. Serdes for each topic come from
- * {@link io.gdastreams.serde.SerdeFactory}; the names come from configuration.
+ * The five configured topics ({@code gda.topic.*}), each declared here once with what its keys and values are.
+ * Topologies, commands and tests build their sources, sinks, producers and consumers from these declarations.
+ *
+ * <p>The two event topics and the model topic as the topologies read it are raw bytes on purpose: a record that
+ * cannot be decoded is dead-lettered with its original bytes (events) or refused with its reason (models), never
+ * a deserialisation failure that stops a task. {@link #model()} is the typed view of the model topic for clients
+ * and tests; {@link #modelRecords()} is the same topic as the topologies see it.
  */
-public record Topics(String labelled, String unlabelled, String model, String predictions, String deadLetters) {
+public record Topics(Topic<byte[], byte[]> labelled, Topic<byte[], byte[]> unlabelled,
+                     Topic<String, ModelParameters> model, Topic<byte[], Prediction> predictions,
+                     Topic<byte[], DeadLetter> deadLetters) {
 
     public Topics {
         Objects.requireNonNull(labelled, "labelled");
@@ -16,6 +27,12 @@ public record Topics(String labelled, String unlabelled, String model, String pr
         Objects.requireNonNull(model, "model");
         Objects.requireNonNull(predictions, "predictions");
         Objects.requireNonNull(deadLetters, "deadLetters");
+    }
+
+    /** The five topics under these names. */
+    public Topics(String labelled, String unlabelled, String model, String predictions, String deadLetters) {
+        this(events(labelled), events(unlabelled), models(model), predictionsNamed(predictions),
+                deadLettersNamed(deadLetters));
     }
 
     /** The default names ({@code gda.topic.*}). */
@@ -28,5 +45,34 @@ public record Topics(String labelled, String unlabelled, String model, String pr
         return new Topics(config.string(ConfigKey.TOPIC_LABELLED), config.string(ConfigKey.TOPIC_UNLABELLED),
                 config.string(ConfigKey.TOPIC_MODEL), config.string(ConfigKey.TOPIC_PREDICTIONS),
                 config.string(ConfigKey.TOPIC_DEAD_LETTERS));
+    }
+
+    /**
+     * The model topic with its values as raw bytes: how the trainer writes it (a model is serialised before it is
+     * sent, to check its size) and how the trainer and the scorer read it (a record that does not decode is refused
+     * with its reason).
+     */
+    public Topic<String, byte[]> modelRecords() {
+        return new Topic<>(model.name(), SerdeFactory.string(), SerdeFactory.rawBytes());
+    }
+
+    /** Event topics: key and value as raw bytes; the topologies decode them (strictly) themselves. */
+    private static Topic<byte[], byte[]> events(String name) {
+        return new Topic<>(name, SerdeFactory.rawBytes(), SerdeFactory.rawBytes());
+    }
+
+    /** The model topic: key = model id, value = the model as JSON, read strictly (serde.ModelSerde). */
+    private static Topic<String, ModelParameters> models(String name) {
+        return new Topic<>(name, SerdeFactory.string(), SerdeFactory.model());
+    }
+
+    /** Predictions: keyed like the event they answer (raw bytes), value JSON (serde.PredictionJson). */
+    private static Topic<byte[], Prediction> predictionsNamed(String name) {
+        return new Topic<>(name, SerdeFactory.rawBytes(), SerdeFactory.prediction());
+    }
+
+    /** Dead letters: keyed like the record they reject (raw bytes), value JSON. */
+    private static Topic<byte[], DeadLetter> deadLettersNamed(String name) {
+        return new Topic<>(name, SerdeFactory.rawBytes(), SerdeFactory.deadLetter());
     }
 }

@@ -4,10 +4,8 @@ import io.gdastreams.serde.SerdeFactory;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.Topology;
-import org.apache.kafka.streams.kstream.Consumed;
 import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.kstream.Named;
-import org.apache.kafka.streams.kstream.Produced;
 import org.apache.kafka.streams.kstream.Repartitioned;
 import org.apache.kafka.streams.state.Stores;
 
@@ -44,6 +42,14 @@ public final class TrainingTopology {
     /** Name of the internal partials topic: {@code <application.id>-class-stats-partials-repartition}. */
     public static final String PARTIALS_TOPIC_NAME = "class-stats-partials";
 
+    /**
+     * The internal partials topic: key = model id, value = a {@link io.gdastreams.model.PartialSnapshot} in its
+     * binary layout ({@link io.gdastreams.serde.PartialSnapshotSerde}), carried as bytes because the trainer
+     * serialises it to check its size and the combiner dead-letters one it cannot read.
+     */
+    private static final Topic<String, byte[]> PARTIALS = new Topic<>(PARTIALS_TOPIC_NAME, SerdeFactory.string(),
+            SerdeFactory.rawBytes());
+
     static final String SOURCE = "labelled-source";
     static final String PARTIAL_STATS = "partial-stats";
     static final String COMBINER = "model-combiner";
@@ -51,9 +57,9 @@ public final class TrainingTopology {
     private TrainingTopology() {
     }
 
-    /** The full name of the internal partials topic for an application id (for tests and tooling). */
-    public static String partialsTopic(String applicationId) {
-        return applicationId + "-" + PARTIALS_TOPIC_NAME + "-repartition";
+    /** The internal partials topic of an application id, {@code <application.id>-class-stats-partials-repartition}. */
+    public static Topic<String, byte[]> partials(String applicationId) {
+        return PARTIALS.named(applicationId + "-" + PARTIALS_TOPIC_NAME + "-repartition");
     }
 
     /** The topology as services run it: a task's restored state is checked against the group's offsets. */
@@ -79,13 +85,11 @@ public final class TrainingTopology {
         // the lineage it published, and to re-send its model when the topic loses it (ModelCombiner).
         builder.addGlobalStore(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(PUBLISHED_STORE),
                         SerdeFactory.string(), SerdeFactory.rawBytes()).withLoggingDisabled(),
-                topics.model(), Consumed.with(SerdeFactory.string(), SerdeFactory.rawBytes())
-                        .withName("published-model-source"),
+                topics.modelRecords().name(), topics.modelRecords().consumed().withName("published-model-source"),
                 () -> new PublishedModelTracker(settings.modelId()));
 
         KStream<String, TrainingOutput> partialStats = builder
-                .stream(topics.labelled(), Consumed.with(SerdeFactory.rawBytes(), SerdeFactory.rawBytes())
-                        .withName(SOURCE))
+                .stream(topics.labelled().name(), topics.labelled().consumed().withName(SOURCE))
                 .process(() -> new PartialStatsProcessor(settings, committedInput), Named.as(PARTIAL_STATS), CLASS_STATS_STORE);
         sendDeadLetters(partialStats, topics, PARTIAL_STATS);
 
@@ -93,14 +97,14 @@ public final class TrainingTopology {
                 .filter((modelId, out) -> out instanceof TrainingOutput.Partial, Named.as("partials"))
                 .mapValues(out -> ((TrainingOutput.Partial) out).snapshot(), Named.as("partial-bytes"))
                 .repartition(Repartitioned.<String, byte[]>as(PARTIALS_TOPIC_NAME)
-                        .withKeySerde(SerdeFactory.string())
-                        .withValueSerde(SerdeFactory.rawBytes())
+                        .withKeySerde(PARTIALS.keySerde())
+                        .withValueSerde(PARTIALS.valueSerde())
                         .withNumberOfPartitions(1))
                 .process(() -> new ModelCombiner(settings), Named.as(COMBINER), COMBINER_STORE);
         combined
                 .filter((modelId, out) -> out instanceof TrainingOutput.Model, Named.as("models"))
                 .mapValues(out -> ((TrainingOutput.Model) out).model(), Named.as("model-values"))
-                .to(topics.model(), Produced.with(SerdeFactory.string(), SerdeFactory.rawBytes()).withName("model-sink"));
+                .to(topics.modelRecords().name(), topics.modelRecords().produced().withName("model-sink"));
         sendDeadLetters(combined, topics, COMBINER);
         return builder.build();
     }
@@ -112,7 +116,6 @@ public final class TrainingTopology {
                     TrainingOutput.Rejected rejected = (TrainingOutput.Rejected) out;
                     return KeyValue.pair(rejected.key(), rejected.deadLetter());
                 }, Named.as(from + "-dead-letters"))
-                .to(topics.deadLetters(), Produced.with(SerdeFactory.rawBytes(), SerdeFactory.deadLetter())
-                        .withName(from + "-dead-letter-sink"));
+                .to(topics.deadLetters().name(), topics.deadLetters().produced().withName(from + "-dead-letter-sink"));
     }
 }

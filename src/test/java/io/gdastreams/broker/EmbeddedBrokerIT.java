@@ -34,11 +34,11 @@ class EmbeddedBrokerIT {
                 List<String> created = TopicProvisioner.ensure(admin, TopicProvisioner.plan(topics, 4, (short) -1));
                 assertEquals(5, created.size());
                 assertEquals(List.of(), TopicProvisioner.ensure(admin, TopicProvisioner.plan(topics, 4, (short) -1)));
-                Map<String, TopicDescription> described = admin.describeTopics(List.of(topics.labelled(),
-                        topics.model())).allTopicNames().get(30, TimeUnit.SECONDS);
-                assertEquals(4, described.get(topics.labelled()).partitions().size());
-                assertEquals(1, described.get(topics.model()).partitions().size());
-                ConfigResource model = new ConfigResource(ConfigResource.Type.TOPIC, topics.model());
+                Map<String, TopicDescription> described = admin.describeTopics(List.of(topics.labelled().name(),
+                        topics.model().name())).allTopicNames().get(30, TimeUnit.SECONDS);
+                assertEquals(4, described.get(topics.labelled().name()).partitions().size());
+                assertEquals(1, described.get(topics.model().name()).partitions().size());
+                ConfigResource model = new ConfigResource(ConfigResource.Type.TOPIC, topics.model().name());
                 String policy = admin.describeConfigs(List.of(model)).all().get(30, TimeUnit.SECONDS).get(model)
                         .get(TopicConfig.CLEANUP_POLICY_CONFIG).value();
                 assertEquals(TopicConfig.CLEANUP_POLICY_COMPACT, policy);

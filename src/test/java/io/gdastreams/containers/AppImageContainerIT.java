@@ -91,7 +91,7 @@ class AppImageContainerIT {
 
                 containers.add(startApp(image, "train", "training", env, logTo(logs, "train")));
                 for (IrisGolden.Row row : golden.rows()) {
-                    send(producer, topics.labelled(), row, golden.labelledJson(row));
+                    send(producer, topics.labelled().name(), row, golden.labelledJson(row));
                 }
                 ModelParameters model = awaitModelAbsorbingAllLabelled(broker, topics, modelId);
                 assertEquals(golden.rows().size(), model.totalCount(), "every labelled event counted once");
@@ -102,11 +102,10 @@ class AppImageContainerIT {
                 List<IrisGolden.Row> scored = golden.rows().stream()
                         .filter(row -> row.index() % SCORE_EVERY_NTH_ROW == 0).toList();
                 for (IrisGolden.Row row : scored) {
-                    send(producer, topics.unlabelled(), row, golden.unlabelledJson(row, key(row)));
+                    send(producer, topics.unlabelled().name(), row, golden.unlabelledJson(row, key(row)));
                 }
                 assertScoredAtTheGoldenPosteriors(broker, topics, scored, modelId, model.version());
-                List<ConsumerRecord<byte[], DeadLetter>> deadLetters = broker.readAll(topics.deadLetters(),
-                        SerdeFactory.rawBytes().deserializer(), SerdeFactory.deadLetter().deserializer(), TIMEOUT);
+                List<ConsumerRecord<byte[], DeadLetter>> deadLetters = broker.readAll(topics.deadLetters(), TIMEOUT);
                 assertEquals(List.of(), deadLetters.stream().map(ConsumerRecord::value).toList(), "no dead letters");
             }
             System.out.printf("application image smoke test passed in %.1f s (image build included)%n", seconds(t0));
@@ -184,10 +183,9 @@ class AppImageContainerIT {
     private static void assertScoredAtTheGoldenPosteriors(ContainerBroker broker, Topics topics,
                                                           List<IrisGolden.Row> rows, String modelId,
                                                           long modelVersion) {
-        broker.readUntil(topics.predictions(), SerdeFactory.string().deserializer(),
-                SerdeFactory.prediction().deserializer(), records -> records.size() >= rows.size(), TIMEOUT);
-        List<ConsumerRecord<String, Prediction>> predictions = broker.readAll(topics.predictions(),
-                SerdeFactory.string().deserializer(), SerdeFactory.prediction().deserializer(), TIMEOUT);
+        broker.readUntil(topics.predictions().name(), SerdeFactory.string().deserializer(), topics.predictions().valueDeserializer(), records -> records.size() >= rows.size(), TIMEOUT);
+        List<ConsumerRecord<String, Prediction>> predictions = broker.readAll(topics.predictions().name(),
+                SerdeFactory.string().deserializer(), topics.predictions().valueDeserializer(), TIMEOUT);
         assertEquals(rows.size(), predictions.size(), "exactly one prediction per unlabelled event");
         Map<String, Prediction> byKey = new HashMap<>();
         for (ConsumerRecord<String, Prediction> record : predictions) {

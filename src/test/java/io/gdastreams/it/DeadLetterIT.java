@@ -59,7 +59,7 @@ class DeadLetterIT {
             KafkaStreams scoring = instances.start(
                     ScoringTopology.build(pipeline.scoringSettings(golden.fitOptions())),
                     broker.streamsProperties(UniqueNames.of("scoring-dl"), stateDir.resolve("scoring")));
-            String labelled = pipeline.topics().labelled();
+            String labelled = pipeline.topics().labelled().name();
 
             for (IrisGolden.Row row : rows.subList(0, GOOD_BEFORE_BAD)) {
                 pipeline.send(labelled, row.index() % PARTITIONS, "row-" + row.index(), golden.labelledJson(row));
@@ -84,7 +84,7 @@ class DeadLetterIT {
             assertTrainingAccountsForEveryRecord(pipeline, trainingId, rows.size(), badLabelled.size());
 
             pipeline.awaitModelInForce(scoring, model.version());
-            String unlabelled = pipeline.topics().unlabelled();
+            String unlabelled = pipeline.topics().unlabelled().name();
             List<BadRecord> badUnlabelled = new ArrayList<>();
             List<String> goodKeys = new ArrayList<>();
             for (int i = 0; i < rows.size(); i += SCORE_STRIDE) {
@@ -124,7 +124,7 @@ class DeadLetterIT {
         TestBroker broker = pipeline.broker();
         Map<Integer, Long> ends = broker.endOffsets(pipeline.topics().labelled());
         List<ConsumerRecord<String, PartialSnapshot>> partials = broker.readUntil(
-                TrainingTopology.partialsTopic(trainingId), SerdeFactory.string().deserializer(),
+                TrainingTopology.partials(trainingId).name(), SerdeFactory.string().deserializer(),
                 SerdeFactory.partialSnapshot().deserializer(), records -> {
                     Map<Integer, PartialSnapshot> newest = newestByPartition(records);
                     return newest.size() == PARTITIONS && newest.values().stream()
@@ -160,10 +160,9 @@ class DeadLetterIT {
                                                             List<BadRecord> bad, long modelVersion) {
         TestBroker broker = pipeline.broker();
         int in = goodKeys.size() + bad.size();
-        broker.readUntil(pipeline.topics().predictions(), SerdeFactory.string().deserializer(),
-                SerdeFactory.prediction().deserializer(), records -> records.size() >= in, PipelineUnderTest.TIMEOUT);
-        List<ConsumerRecord<String, Prediction>> outputs = broker.readAll(pipeline.topics().predictions(),
-                SerdeFactory.string().deserializer(), SerdeFactory.prediction().deserializer(),
+        broker.readUntil(pipeline.topics().predictions().name(), SerdeFactory.string().deserializer(), pipeline.topics().predictions().valueDeserializer(), records -> records.size() >= in, PipelineUnderTest.TIMEOUT);
+        List<ConsumerRecord<String, Prediction>> outputs = broker.readAll(pipeline.topics().predictions().name(),
+                SerdeFactory.string().deserializer(), pipeline.topics().predictions().valueDeserializer(),
                 PipelineUnderTest.TIMEOUT);
         assertEquals(in, outputs.size(), "one output per unlabelled record");
         Map<String, Prediction> byKey = new HashMap<>();
@@ -188,12 +187,9 @@ class DeadLetterIT {
     /** Exactly the bad records, each with its reason, source topic/partition/offset and original bytes. */
     private static void assertDeadLetters(PipelineUnderTest pipeline, List<BadRecord> bad) {
         TestBroker broker = pipeline.broker();
-        broker.readUntil(pipeline.topics().deadLetters(), SerdeFactory.rawBytes().deserializer(),
-                SerdeFactory.deadLetter().deserializer(), records -> records.size() >= bad.size(),
+        broker.readUntil(pipeline.topics().deadLetters(), records -> records.size() >= bad.size(),
                 PipelineUnderTest.TIMEOUT);
-        List<ConsumerRecord<byte[], DeadLetter>> letters = broker.readAll(pipeline.topics().deadLetters(),
-                SerdeFactory.rawBytes().deserializer(), SerdeFactory.deadLetter().deserializer(),
-                PipelineUnderTest.TIMEOUT);
+        List<ConsumerRecord<byte[], DeadLetter>> letters = broker.readAll(pipeline.topics().deadLetters(), PipelineUnderTest.TIMEOUT);
         assertEquals(bad.size(), letters.size(), "one dead letter per bad record");
         Map<String, DeadLetter> byPosition = new HashMap<>();
         for (ConsumerRecord<byte[], DeadLetter> letter : letters) {

@@ -46,7 +46,7 @@ public final class IrisEndToEndScenario {
 
             List<IrisGolden.Row> rows = golden.rows();
             for (IrisGolden.Row row : rows) {
-                pipeline.send(pipeline.topics().labelled(), row.index() % PARTITIONS, key(row),
+                pipeline.send(pipeline.topics().labelled().name(), row.index() % PARTITIONS, key(row),
                         golden.labelledJson(row));
             }
             ModelParameters model = pipeline.awaitModelAbsorbingAllLabelled();
@@ -57,14 +57,13 @@ public final class IrisEndToEndScenario {
             for (IrisGolden.Row row : rows) {
                 // Half the events carry an id, the other half rely on the record key standing in for it.
                 String id = row.index() % 2 == 0 ? key(row) : null;
-                pipeline.send(pipeline.topics().unlabelled(), row.index() % PARTITIONS, key(row),
+                pipeline.send(pipeline.topics().unlabelled().name(), row.index() % PARTITIONS, key(row),
                         golden.unlabelledJson(row, id));
             }
-            broker.readUntil(pipeline.topics().predictions(), SerdeFactory.string().deserializer(),
-                    SerdeFactory.prediction().deserializer(), records -> records.size() >= rows.size(),
+            broker.readUntil(pipeline.topics().predictions().name(), SerdeFactory.string().deserializer(), pipeline.topics().predictions().valueDeserializer(), records -> records.size() >= rows.size(),
                     PipelineUnderTest.TIMEOUT);
-            List<ConsumerRecord<String, Prediction>> predictions = broker.readAll(pipeline.topics().predictions(),
-                    SerdeFactory.string().deserializer(), SerdeFactory.prediction().deserializer(),
+            List<ConsumerRecord<String, Prediction>> predictions = broker.readAll(pipeline.topics().predictions().name(),
+                    SerdeFactory.string().deserializer(), pipeline.topics().predictions().valueDeserializer(),
                     PipelineUnderTest.TIMEOUT);
 
             assertEquals(rows.size(), predictions.size(), "exactly one prediction per unlabelled event");
@@ -75,9 +74,7 @@ public final class IrisEndToEndScenario {
             for (IrisGolden.Row row : rows) {
                 assertGolden(row, byKey.get(key(row)), pipeline.modelId(), model.version());
             }
-            List<ConsumerRecord<byte[], DeadLetter>> deadLetters = broker.readAll(pipeline.topics().deadLetters(),
-                    SerdeFactory.rawBytes().deserializer(), SerdeFactory.deadLetter().deserializer(),
-                    PipelineUnderTest.TIMEOUT);
+            List<ConsumerRecord<byte[], DeadLetter>> deadLetters = broker.readAll(pipeline.topics().deadLetters(), PipelineUnderTest.TIMEOUT);
             assertEquals(List.of(), deadLetters.stream().map(ConsumerRecord::value).toList(), "no dead letters");
         }
     }

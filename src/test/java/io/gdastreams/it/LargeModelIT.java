@@ -87,7 +87,7 @@ class LargeModelIT {
         try (KafkaProducer<byte[], byte[]> producer = broker.producer();
              StreamsInstances instances = new StreamsInstances()) {
             for (int i = 0; i < training.size(); i++) {
-                producer.send(new ProducerRecord<>(topics.labelled(), i % PARTITIONS, key("train-" + i),
+                producer.send(new ProducerRecord<>(topics.labelled().name(), i % PARTITIONS, key("train-" + i),
                         labelledJson(training.get(i), label(trainingLabels.get(i)))));
             }
             producer.flush();
@@ -112,8 +112,8 @@ class LargeModelIT {
                 assertClose(reference, c);
             }
             String applicationId = trainingProperties.getProperty("application.id");
-            assertTopicsAllowTheRecordBound(broker, List.of(topics.model(),
-                    TrainingTopology.partialsTopic(applicationId),
+            assertTopicsAllowTheRecordBound(broker, List.of(topics.model().name(),
+                    TrainingTopology.partials(applicationId).name(),
                     applicationId + "-" + TrainingTopology.COMBINER_STORE + "-changelog",
                     applicationId + "-" + TrainingTopology.CLASS_STATS_STORE + "-changelog"));
 
@@ -131,13 +131,13 @@ class LargeModelIT {
                     double[] x = data.sample(k);
                     scoredLabels.put(id, k);
                     scoredEvents.put(id, x);
-                    producer.send(new ProducerRecord<>(topics.unlabelled(), scoredLabels.size() % PARTITIONS,
+                    producer.send(new ProducerRecord<>(topics.unlabelled().name(), scoredLabels.size() % PARTITIONS,
                             key(id), unlabelledJson(id, x)));
                 }
             }
             producer.flush();
-            List<ConsumerRecord<String, Prediction>> predictions = broker.readUntil(topics.predictions(),
-                    SerdeFactory.string().deserializer(), SerdeFactory.prediction().deserializer(),
+            List<ConsumerRecord<String, Prediction>> predictions = broker.readUntil(topics.predictions().name(),
+                    SerdeFactory.string().deserializer(), topics.predictions().valueDeserializer(),
                     records -> failIfDied(failure) && records.size() >= scoredLabels.size(), TIMEOUT);
             assertEquals(scoredLabels.size(), predictions.size(), "one prediction per event");
             ReferenceScorer reference = new ReferenceScorer(training, trainingLabels);

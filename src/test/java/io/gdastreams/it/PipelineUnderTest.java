@@ -56,8 +56,8 @@ public final class PipelineUnderTest implements AutoCloseable {
     public static PipelineUnderTest create(TestBroker broker, int partitions) {
         Topics topics = new Topics(UniqueNames.of("labelled"), UniqueNames.of("unlabelled"),
                 UniqueNames.of("model"), UniqueNames.of("predictions"), UniqueNames.of("dead-letters"));
-        broker.createTopics(Map.of(topics.labelled(), partitions, topics.unlabelled(), partitions, topics.model(), 1,
-                topics.predictions(), partitions, topics.deadLetters(), 1));
+        broker.createTopics(Map.of(topics.labelled().name(), partitions, topics.unlabelled().name(), partitions, topics.model().name(), 1,
+                topics.predictions().name(), partitions, topics.deadLetters().name(), 1));
         return new PipelineUnderTest(broker, topics, partitions, UniqueNames.of("model-id"));
     }
 
@@ -66,9 +66,9 @@ public final class PipelineUnderTest implements AutoCloseable {
      * own model id: another application reading the same input, kept apart in everything it writes.
      */
     public PipelineUnderTest sharingInputs() {
-        Topics own = new Topics(topics.labelled(), topics.unlabelled(), UniqueNames.of("model"),
+        Topics own = new Topics(topics.labelled().name(), topics.unlabelled().name(), UniqueNames.of("model"),
                 UniqueNames.of("predictions"), UniqueNames.of("dead-letters"));
-        broker.createTopics(Map.of(own.model(), 1, own.predictions(), partitions, own.deadLetters(), 1));
+        broker.createTopics(Map.of(own.model().name(), 1, own.predictions().name(), partitions, own.deadLetters().name(), 1));
         return new PipelineUnderTest(broker, own, partitions, UniqueNames.of("model-id"));
     }
 

@@ -1,8 +1,8 @@
 package io.gdastreams.it;
 
 import io.gdastreams.model.ModelParameters;
-import io.gdastreams.serde.SerdeFactory;
 import io.gdastreams.service.TopicProvisioner;
+import io.gdastreams.topology.Topic;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -82,18 +82,32 @@ public interface TestBroker {
 
     /** A byte producer with acks=all, idempotence and linger.ms=0; the caller closes it. */
     default KafkaProducer<byte[], byte[]> producer() {
+        return new KafkaProducer<>(producerConfig(), new ByteArraySerializer(), new ByteArraySerializer());
+    }
+
+    /** As {@link #producer()}, writing keys and values as {@code topic} declares them. */
+    default <K, V> KafkaProducer<K, V> producer(Topic<K, V> topic) {
+        return new KafkaProducer<>(producerConfig(), topic.keySerializer(), topic.valueSerializer());
+    }
+
+    private Map<String, Object> producerConfig() {
         Map<String, Object> config = new HashMap<>();
         config.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
         config.put(ProducerConfig.ACKS_CONFIG, "all");
         config.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
         config.put(ProducerConfig.LINGER_MS_CONFIG, 0);
-        return new KafkaProducer<>(config, new ByteArraySerializer(), new ByteArraySerializer());
+        return config;
     }
 
     /**
      * End offset of every partition of {@code topic}, by partition: under read_committed, the last stable offset
      * (nothing of an open transaction counts).
      */
+    default Map<Integer, Long> endOffsets(Topic<?, ?> topic) {
+        return endOffsets(topic.name());
+    }
+
+    /** {@link #endOffsets(Topic)} by name. */
     default Map<Integer, Long> endOffsets(String topic) {
         try (KafkaConsumer<byte[], byte[]> consumer = readCommittedFromBeginning(topic)) {
             Map<Integer, Long> ends = new HashMap<>();
@@ -133,17 +147,23 @@ public interface TestBroker {
      * {@code labelledTopic}; {@code whileWaiting} runs before every check (e.g. to fail fast when a stream thread
      * died). Fails after {@code timeout}.
      */
-    default List<ConsumerRecord<String, ModelParameters>> readModelsUntilAbsorbed(String labelledTopic,
-                                                                                 String modelTopic, Duration timeout,
-                                                                                 Runnable whileWaiting) {
+    default List<ConsumerRecord<String, ModelParameters>> readModelsUntilAbsorbed(
+            Topic<?, ?> labelledTopic, Topic<String, ModelParameters> modelTopic, Duration timeout,
+            Runnable whileWaiting) {
         Map<String, Long> expectedSources = new TreeMap<>();
         endOffsets(labelledTopic).forEach((p, end) -> expectedSources.put(Integer.toString(p), end));
-        return readUntil(modelTopic, SerdeFactory.string().deserializer(), SerdeFactory.model().deserializer(),
+        return readUntil(modelTopic,
                 records -> {
                     whileWaiting.run();
                     return !records.isEmpty() && expectedSources.equals(
                             new TreeMap<>(records.get(records.size() - 1).value().sources()));
                 }, timeout);
+    }
+
+    /** {@link #readUntil(String, Deserializer, Deserializer, Predicate, Duration)}, decoded as {@code topic} declares. */
+    default <K, V> List<ConsumerRecord<K, V>> readUntil(Topic<K, V> topic, Predicate<List<ConsumerRecord<K, V>>> done,
+                                                        Duration timeout) {
+        return readUntil(topic.name(), topic.keyDeserializer(), topic.valueDeserializer(), done, timeout);
     }
 
     /**
@@ -197,6 +217,11 @@ public interface TestBroker {
                 }
             }
         }
+    }
+
+    /** {@link #readAll(String, Deserializer, Deserializer, Duration)}, decoded as {@code topic} declares. */
+    default <K, V> List<ConsumerRecord<K, V>> readAll(Topic<K, V> topic, Duration timeout) {
+        return readAll(topic.name(), topic.keyDeserializer(), topic.valueDeserializer(), timeout);
     }
 
     /** {@link #readAll(String, Deserializer, Deserializer, Duration)} with keys and values as they are stored. */

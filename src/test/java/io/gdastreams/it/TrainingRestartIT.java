@@ -92,7 +92,7 @@ class TrainingRestartIT {
 
     private static void send(PipelineUnderTest pipeline, IrisGolden golden, List<IrisGolden.Row> rows) {
         for (IrisGolden.Row row : rows) {
-            pipeline.send(pipeline.topics().labelled(), row.index() % PARTITIONS, "row-" + row.index(),
+            pipeline.send(pipeline.topics().labelled().name(), row.index() % PARTITIONS, "row-" + row.index(),
                     golden.labelledJson(row));
         }
     }

@@ -51,7 +51,7 @@ class TrainingScaleOutIT {
                             + " " + statisticsPartitions(second));
 
             for (IrisGolden.Row row : golden.rows()) {
-                twoInstances.send(twoInstances.topics().labelled(), row.index() % PARTITIONS, "row-" + row.index(),
+                twoInstances.send(twoInstances.topics().labelled().name(), row.index() % PARTITIONS, "row-" + row.index(),
                         golden.labelledJson(row));
             }
             ModelParameters scaled = twoInstances.awaitModelAbsorbingAllLabelled();

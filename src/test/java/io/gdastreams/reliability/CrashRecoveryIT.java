@@ -119,14 +119,14 @@ class CrashRecoveryIT {
         Topics topics = new Topics(KafkaBroker.uniqueName("labelled"), KafkaBroker.uniqueName("unlabelled"),
                 KafkaBroker.uniqueName("model"), KafkaBroker.uniqueName("predictions"),
                 KafkaBroker.uniqueName("dead-letters"));
-        broker.createTopics(Map.of(topics.labelled(), PARTITIONS, topics.unlabelled(), PARTITIONS, topics.model(), 1,
-                topics.predictions(), PARTITIONS, topics.deadLetters(), 1));
+        broker.createTopics(Map.of(topics.labelled().name(), PARTITIONS, topics.unlabelled().name(), PARTITIONS, topics.model().name(), 1,
+                topics.predictions().name(), PARTITIONS, topics.deadLetters().name(), 1));
         return topics;
     }
 
     private static List<String> childArgs(String mode, KafkaBroker broker, Path stateDir, Topics topics) {
         return List.of(mode, broker.bootstrapServers(), KafkaBroker.uniqueName(mode), stateDir.toString(),
-                topics.labelled(), topics.unlabelled(), topics.model(), topics.predictions(), topics.deadLetters(),
+                topics.labelled().name(), topics.unlabelled().name(), topics.model().name(), topics.predictions().name(), topics.deadLetters().name(),
                 MODEL_ID);
     }
 
@@ -169,12 +169,12 @@ class CrashRecoveryIT {
             byte[] key = ("e" + i).getBytes(StandardCharsets.UTF_8);
             if (i % HOSTILE_EVERY == HOSTILE_EVERY - 1) {
                 bad[0]++;
-                return new ProducerRecord<>(topics.labelled(), key,
+                return new ProducerRecord<>(topics.labelled().name(), key,
                         hostile.get((int) (i / HOSTILE_EVERY) % hostile.size()).value());
             }
             LabelledRow row = point(random);
             valid.add(row);
-            return new ProducerRecord<>(topics.labelled(), key, HostileRecords.validEvent(row.x(), row.label()));
+            return new ProducerRecord<>(topics.labelled().name(), key, HostileRecords.validEvent(row.x(), row.label()));
         };
 
         List<Long> sentAtKill;
@@ -190,7 +190,7 @@ class CrashRecoveryIT {
             sent = producer.finish();
 
             ModelParameters model = awaitModelAbsorbingEverything(broker, topics, child);
-            List<ConsumerRecord<byte[], byte[]>> dead = broker.readAll(topics.deadLetters(), CONVERGENCE);
+            List<ConsumerRecord<byte[], byte[]>> dead = broker.readAll(topics.deadLetters().name(), CONVERGENCE);
             System.out.printf("crash/train: %d kills at records %s; %d records in, %d applied, %d dead-lettered%n",
                     KILLS, sentAtKill, sent, model.totalCount(), dead.size());
 
@@ -277,7 +277,7 @@ class CrashRecoveryIT {
         Topics topics = createTopics(broker);
         List<LabelledRow> iris = Iris.rows();
         try (KafkaProducer<byte[], byte[]> kafka = broker.producer()) {
-            kafka.send(new ProducerRecord<>(topics.model(), MODEL_ID.getBytes(StandardCharsets.UTF_8),
+            kafka.send(new ProducerRecord<>(topics.model().name(), MODEL_ID.getBytes(StandardCharsets.UTF_8),
                     SerdeFactory.model().serializer().serialize("m", Iris.model(MODEL_ID, 1, iris)))).get();
         }
         List<Hostile> hostile = hostileKinds(false);
@@ -286,11 +286,11 @@ class CrashRecoveryIT {
             String key = "u" + i;
             if (i % HOSTILE_EVERY == HOSTILE_EVERY - 1) {
                 hostileKeys.add(key);
-                return new ProducerRecord<>(topics.unlabelled(), key.getBytes(StandardCharsets.UTF_8),
+                return new ProducerRecord<>(topics.unlabelled().name(), key.getBytes(StandardCharsets.UTF_8),
                         hostile.get((int) (i / HOSTILE_EVERY) % hostile.size()).value());
             }
             LabelledRow row = iris.get((int) (i % iris.size()));
-            return new ProducerRecord<>(topics.unlabelled(), key.getBytes(StandardCharsets.UTF_8),
+            return new ProducerRecord<>(topics.unlabelled().name(), key.getBytes(StandardCharsets.UTF_8),
                     HostileRecords.validEvent(row.x(), row.label()));
         };
 
@@ -304,9 +304,9 @@ class CrashRecoveryIT {
             Thread.sleep(1_000);
             long sent = producer.finish();
 
-            List<ConsumerRecord<byte[], byte[]>> predictions = awaitCommitted(broker, topics.predictions(), sent,
+            List<ConsumerRecord<byte[], byte[]>> predictions = awaitCommitted(broker, topics.predictions().name(), sent,
                     child);
-            List<ConsumerRecord<byte[], byte[]>> dead = awaitCommitted(broker, topics.deadLetters(),
+            List<ConsumerRecord<byte[], byte[]>> dead = awaitCommitted(broker, topics.deadLetters().name(),
                     hostileKeys.size(), child);
             System.out.printf("crash/score: %d kills at records %s; %d records in, %d predictions (%d unscored),"
                     + " %d dead-lettered%n", KILLS, sentAtKill, sent, predictions.size(), hostileKeys.size(),

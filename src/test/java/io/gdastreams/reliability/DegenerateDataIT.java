@@ -78,10 +78,10 @@ class DegenerateDataIT {
         Topics qda = new Topics(KafkaBroker.uniqueName("labelled"), KafkaBroker.uniqueName("unlabelled"),
                 KafkaBroker.uniqueName("model"), KafkaBroker.uniqueName("predictions-qda"),
                 KafkaBroker.uniqueName("dead-letters"));
-        Topics strict = new Topics(qda.labelled(), qda.unlabelled(), qda.model(),
-                KafkaBroker.uniqueName("predictions-strict"), qda.deadLetters());
-        broker.createTopics(Map.of(qda.labelled(), 1, qda.unlabelled(), 1, qda.model(), 1, qda.predictions(), 1,
-                strict.predictions(), 1, qda.deadLetters(), 1));
+        Topics strict = new Topics(qda.labelled().name(), qda.unlabelled().name(), qda.model().name(),
+                KafkaBroker.uniqueName("predictions-strict"), qda.deadLetters().name());
+        broker.createTopics(Map.of(qda.labelled().name(), 1, qda.unlabelled().name(), 1, qda.model().name(), 1, qda.predictions().name(), 1,
+                strict.predictions().name(), 1, qda.deadLetters().name(), 1));
         start(broker, "degenerate-train", TrainingTopology.build(TrainingSettings.defaults(qda).withModelId(MODEL_ID)
                 .withFeatures(HostileRecords.FEATURES).withPublishInterval(Duration.ofMillis(200))));
         start(broker, "degenerate-qda", ScoringTopology.build(ScoringSettings.defaults(MODEL_ID).withTopics(qda)));
@@ -146,13 +146,11 @@ class DegenerateDataIT {
     private static long train(KafkaBroker broker, KafkaProducer<byte[], byte[]> producer, Topics topics,
                               List<LabelledRow> rows) throws Exception {
         for (LabelledRow row : rows) {
-            producer.send(new ProducerRecord<>(topics.labelled(), null,
+            producer.send(new ProducerRecord<>(topics.labelled().name(), null,
                     HostileRecords.validEvent(row.x(), row.label()))).get();
         }
         long end = broker.endOffsets(topics.labelled()).get(0);
-        List<ConsumerRecord<String, ModelParameters>> models = broker.readUntil(topics.model(),
-                SerdeFactory.string().deserializer(), SerdeFactory.model().deserializer(),
-                r -> !r.isEmpty() && r.get(r.size() - 1).value().sources().getOrDefault("0", -1L) == end, TIMEOUT);
+        List<ConsumerRecord<String, ModelParameters>> models = broker.readUntil(topics.model(), r -> !r.isEmpty() && r.get(r.size() - 1).value().sources().getOrDefault("0", -1L) == end, TIMEOUT);
         ModelParameters model = models.get(models.size() - 1).value();
         assertEquals(end, model.totalCount(), "every degenerate event is a valid event and counted");
         return model.version();
@@ -166,10 +164,10 @@ class DegenerateDataIT {
                        long version, List<double[]> queries, String phase, Map<String, String> qdaExcluded,
                        Map<String, String> strictExcluded) throws Exception {
         long deadline = System.nanoTime() + TIMEOUT.toNanos();
-        while (!(answeredWith(broker, qda.predictions(), version) && answeredWith(broker, strict.predictions(),
+        while (!(answeredWith(broker, qda.predictions().name(), version) && answeredWith(broker, strict.predictions().name(),
                 version))) {
             assertTrue(System.nanoTime() < deadline, phase + ": scorers never reached model version " + version);
-            producer.send(new ProducerRecord<>(qda.unlabelled(), ("probe-" + probes++).getBytes(StandardCharsets.UTF_8),
+            producer.send(new ProducerRecord<>(qda.unlabelled().name(), ("probe-" + probes++).getBytes(StandardCharsets.UTF_8),
                     HostileRecords.validEvent(new double[] {0, 0, 0, 0}, "-"))).get();
             Thread.sleep(200);
         }
@@ -177,11 +175,11 @@ class DegenerateDataIT {
         for (int i = 0; i < queries.size(); i++) {
             String key = phase + "-" + i;
             keys.add(key);
-            producer.send(new ProducerRecord<>(qda.unlabelled(), key.getBytes(StandardCharsets.UTF_8),
+            producer.send(new ProducerRecord<>(qda.unlabelled().name(), key.getBytes(StandardCharsets.UTF_8),
                     HostileRecords.validEvent(queries.get(i), "-"))).get();
         }
-        assertAnswers(broker, qda.predictions(), keys, version, qdaExcluded, phase + " qda");
-        assertAnswers(broker, strict.predictions(), keys, version, strictExcluded, phase + " strict");
+        assertAnswers(broker, qda.predictions().name(), keys, version, qdaExcluded, phase + " qda");
+        assertAnswers(broker, strict.predictions().name(), keys, version, strictExcluded, phase + " strict");
     }
 
     private boolean answeredWith(KafkaBroker broker, String topic, long version) {

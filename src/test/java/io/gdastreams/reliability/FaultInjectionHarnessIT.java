@@ -144,7 +144,7 @@ class FaultInjectionHarnessIT {
             train.awaitRunning(TIMEOUT);
             try (KafkaProducer<byte[], byte[]> producer = broker.producer()) {
                 for (int i = 0; i < rows.size(); i++) {
-                    producer.send(new ProducerRecord<>(topics.labelled(), ("row-" + i).getBytes(StandardCharsets.UTF_8),
+                    producer.send(new ProducerRecord<>(topics.labelled().name(), ("row-" + i).getBytes(StandardCharsets.UTF_8),
                             HostileRecords.validEvent(rows.get(i).x(), rows.get(i).label()))).get();
                 }
             }

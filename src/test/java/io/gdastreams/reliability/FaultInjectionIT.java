@@ -116,19 +116,17 @@ class FaultInjectionIT {
                     throw new AssertionError(e.getMessage() + "\n" + logs(processes), e);
                 }
                 ModelParameters model = models.get(models.size() - 1).value();
-                List<ConsumerRecord<String, Prediction>> predictions = broker.readUntil(topics.predictions(),
-                        SerdeFactory.string().deserializer(), SerdeFactory.prediction().deserializer(),
+                List<ConsumerRecord<String, Prediction>> predictions = broker.readUntil(topics.predictions().name(),
+                        SerdeFactory.string().deserializer(), topics.predictions().valueDeserializer(),
                         read -> read.size() >= sent.unlabelledIds().size(), CONVERGENCE);
-                List<ConsumerRecord<byte[], DeadLetter>> letters = broker.readAll(topics.deadLetters(),
-                        SerdeFactory.rawBytes().deserializer(), SerdeFactory.deadLetter().deserializer(),
-                        CONVERGENCE);
+                List<ConsumerRecord<byte[], DeadLetter>> letters = broker.readAll(topics.deadLetters(), CONVERGENCE);
                 report.observed(model, models, predictions.size());
                 report.recovered(processes.values());
                 System.out.println(report.table());
 
                 assertModelHoldsExactlyWhatWasSent(sent, model);
                 long trainingLetters = letters.stream()
-                        .filter(r -> topics.labelled().equals(r.value().topic())).count();
+                        .filter(r -> topics.labelled().name().equals(r.value().topic())).count();
                 assertEquals(sent.hostile(), trainingLetters, "every hostile labelled event dead-lettered");
                 assertEquals(sent.labelled(), model.totalCount() + trainingLetters,
                         "applied + dead-lettered = labelled records sent");
@@ -158,10 +156,10 @@ class FaultInjectionIT {
             boolean hostile = hostileEvery > 0 && n % hostileEvery == hostileEvery - 1;
             String value = hostile ? "{\"features\": {\"x\": 1.0, \"label\": " + n
                     : json(random, k, "\"label\":\"" + label + "\"");
-            EventFlow.Event labelled = new EventFlow.Event(topics.labelled(), "l-" + n, bytes(value),
+            EventFlow.Event labelled = new EventFlow.Event(topics.labelled().name(), "l-" + n, bytes(value),
                     hostile ? HOSTILE : label);
             String id = "u-" + n;
-            EventFlow.Event unlabelled = new EventFlow.Event(topics.unlabelled(), id,
+            EventFlow.Event unlabelled = new EventFlow.Event(topics.unlabelled().name(), id,
                     bytes(json(random, k, "\"id\":\"" + id + "\"")), UNLABELLED);
             return List.of(labelled, unlabelled);
         };

@@ -88,8 +88,8 @@ class HostileInputIT {
         Topics topics = new Topics(KafkaBroker.uniqueName("labelled"), KafkaBroker.uniqueName("unlabelled"),
                 KafkaBroker.uniqueName("model"), KafkaBroker.uniqueName("predictions"),
                 KafkaBroker.uniqueName("dead-letters"));
-        broker.createTopics(Map.of(topics.labelled(), 1, topics.unlabelled(), 1, topics.model(), 1,
-                topics.predictions(), 1, topics.deadLetters(), 1));
+        broker.createTopics(Map.of(topics.labelled().name(), 1, topics.unlabelled().name(), 1, topics.model().name(), 1,
+                topics.predictions().name(), 1, topics.deadLetters().name(), 1));
         KafkaStreams trainer = start(broker, "hostile-train", TrainingTopology.build(TrainingSettings.defaults(topics)
                 .withModelId(MODEL_ID).withFeatures(HostileRecords.FEATURES)
                 .withPublishInterval(Duration.ofMillis(200))));
@@ -98,18 +98,18 @@ class HostileInputIT {
 
         List<LabelledRow> iris = Iris.rows();
         List<Hostile> catalogue = HostileRecords.catalogue();
-        Map<String, Map<Long, Hostile>> badAt = Map.of(topics.labelled(), new HashMap<>(), topics.unlabelled(),
+        Map<String, Map<Long, Hostile>> badAt = Map.of(topics.labelled().name(), new HashMap<>(), topics.unlabelled().name(),
                 new HashMap<>());
         long[] validLabelled = new long[1];
         int refused = 0;
         try (KafkaProducer<byte[], byte[]> producer = broker.producer()) {
             // Labelled: every Iris row, with the catalogue interleaved.
             for (int i = 0; i < iris.size(); i++) {
-                send(producer, topics.labelled(), ("v" + i).getBytes(StandardCharsets.UTF_8),
+                send(producer, topics.labelled().name(), ("v" + i).getBytes(StandardCharsets.UTF_8),
                         HostileRecords.validEvent(iris.get(i).x(), iris.get(i).label()));
                 validLabelled[0]++;
                 if (i < catalogue.size()) {
-                    refused += sendHostile(producer, topics.labelled(), catalogue.get(i),
+                    refused += sendHostile(producer, topics.labelled().name(), catalogue.get(i),
                             catalogue.get(i).labelled(), badAt, validLabelled);
                 }
             }
@@ -119,22 +119,22 @@ class HostileInputIT {
             // Unlabelled: the same, now that the model is in force.
             long[] validUnlabelled = new long[1];
             for (int i = 0; i < iris.size(); i++) {
-                send(producer, topics.unlabelled(), ("u" + i).getBytes(StandardCharsets.UTF_8),
+                send(producer, topics.unlabelled().name(), ("u" + i).getBytes(StandardCharsets.UTF_8),
                         HostileRecords.validEvent(iris.get(i).x(), iris.get(i).label()));
                 validUnlabelled[0]++;
                 if (i < catalogue.size()) {
-                    refused += sendHostile(producer, topics.unlabelled(), catalogue.get(i),
+                    refused += sendHostile(producer, topics.unlabelled().name(), catalogue.get(i),
                             catalogue.get(i).unlabelled(), badAt, validUnlabelled);
                 }
             }
-            long badLabelled = badAt.get(topics.labelled()).size();
-            long badUnlabelled = badAt.get(topics.unlabelled()).size();
+            long badLabelled = badAt.get(topics.labelled().name()).size();
+            long badUnlabelled = badAt.get(topics.unlabelled().name()).size();
             long unlabelledIn = validUnlabelled[0] + badUnlabelled;
 
-            List<ConsumerRecord<byte[], byte[]>> predictions = broker.readUntil(topics.predictions(),
+            List<ConsumerRecord<byte[], byte[]>> predictions = broker.readUntil(topics.predictions().name(),
                     SerdeFactory.rawBytes().deserializer(), SerdeFactory.rawBytes().deserializer(),
                     r -> r.size() >= unlabelledIn, TIMEOUT);
-            List<ConsumerRecord<byte[], byte[]>> dead = broker.readUntil(topics.deadLetters(),
+            List<ConsumerRecord<byte[], byte[]>> dead = broker.readUntil(topics.deadLetters().name(),
                     SerdeFactory.rawBytes().deserializer(), SerdeFactory.rawBytes().deserializer(),
                     r -> r.size() >= badLabelled + badUnlabelled, TIMEOUT);
 
@@ -150,17 +150,17 @@ class HostileInputIT {
                 Hostile hostile = badAt.get(letter.topic()).get(letter.offset());
                 assertTrue(hostile != null, "a dead letter for a record that was not bad: " + letter.topic() + "@"
                         + letter.offset() + ": " + DeadLetterChecks.abbreviate(letter.reason()));
-                Expectation expected = letter.topic().equals(topics.labelled()) ? hostile.labelled()
+                Expectation expected = letter.topic().equals(topics.labelled().name()) ? hostile.labelled()
                         : hostile.unlabelled();
                 assertDeadLetterOf(hostile, expected.reasonFragment(), letter, letter.topic(), 0, letter.offset());
             }
             System.out.printf("hostile: %d kinds; labelled in %d = applied %d + dead-lettered %d; unlabelled in %d ="
                             + " scored %d + dead-lettered %d; %d refused by the producer%n", catalogue.size(),
-                    validLabelled[0] + badLabelled, model.totalCount(), deadByTopic.get(topics.labelled()),
-                    unlabelledIn, scored, deadByTopic.get(topics.unlabelled()), refused);
+                    validLabelled[0] + badLabelled, model.totalCount(), deadByTopic.get(topics.labelled().name()),
+                    unlabelledIn, scored, deadByTopic.get(topics.unlabelled().name()), refused);
 
-            assertEquals(badLabelled, deadByTopic.get(topics.labelled()), "labelled dead letters");
-            assertEquals(badUnlabelled, deadByTopic.get(topics.unlabelled()), "unlabelled dead letters");
+            assertEquals(badLabelled, deadByTopic.get(topics.labelled().name()), "labelled dead letters");
+            assertEquals(badUnlabelled, deadByTopic.get(topics.unlabelled().name()), "unlabelled dead letters");
             assertEquals(unlabelledIn, predictions.size(), "one answer per unlabelled event");
             assertEquals(unlabelledIn, scored + badUnlabelled, "unlabelled in = scored + dead-lettered");
             assertTrue(badLabelled >= 25 && badUnlabelled >= 25, badLabelled + " / " + badUnlabelled + " bad kinds");
@@ -196,9 +196,7 @@ class HostileInputIT {
 
     private static ModelParameters awaitModel(KafkaBroker broker, Topics topics) {
         long end = broker.endOffsets(topics.labelled()).get(0);
-        List<ConsumerRecord<String, ModelParameters>> models = broker.readUntil(topics.model(),
-                SerdeFactory.string().deserializer(), SerdeFactory.model().deserializer(),
-                r -> !r.isEmpty() && r.get(r.size() - 1).value().sources().getOrDefault("0", -1L) == end, TIMEOUT);
+        List<ConsumerRecord<String, ModelParameters>> models = broker.readUntil(topics.model(), r -> !r.isEmpty() && r.get(r.size() - 1).value().sources().getOrDefault("0", -1L) == end, TIMEOUT);
         return models.get(models.size() - 1).value();
     }
 }

@@ -91,8 +91,7 @@ class LostTrainingStateIT {
                 assertTrue(log.contains("rebuilding it from the changelog topics (attempt 1 of 1)"),
                         "a full restore from the changelogs is tried before giving up:\n" + log);
 
-                List<ConsumerRecord<String, ModelParameters>> after = broker.readAll(topics.model(),
-                        SerdeFactory.string().deserializer(), SerdeFactory.model().deserializer(), TIMEOUT);
+                List<ConsumerRecord<String, ModelParameters>> after = broker.readAll(topics.model(), TIMEOUT);
                 assertEquals(before.size(), after.size(), "no model published from the lost state");
                 ModelParameters last = after.get(after.size() - 1).value();
                 assertEquals(published.version(), last.version());
@@ -105,7 +104,7 @@ class LostTrainingStateIT {
     private static void send(KafkaProducer<byte[], byte[]> producer, Topics topics, List<LabelledRow> rows, int first)
             throws Exception {
         for (int i = 0; i < rows.size(); i++) {
-            producer.send(new ProducerRecord<>(topics.labelled(), ("row-" + (first + i)).getBytes(StandardCharsets.UTF_8),
+            producer.send(new ProducerRecord<>(topics.labelled().name(), ("row-" + (first + i)).getBytes(StandardCharsets.UTF_8),
                     HostileRecords.validEvent(rows.get(i).x(), rows.get(i).label()))).get();
         }
     }

@@ -63,8 +63,8 @@ class PendingEventsRestoreIT {
         Topics topics = new Topics(KafkaBroker.uniqueName("labelled"), KafkaBroker.uniqueName("unlabelled"),
                 KafkaBroker.uniqueName("model"), KafkaBroker.uniqueName("predictions"),
                 KafkaBroker.uniqueName("dead-letters"));
-        broker.createTopics(Map.of(topics.labelled(), 1, topics.unlabelled(), PARTITIONS, topics.model(), 1,
-                topics.predictions(), PARTITIONS, topics.deadLetters(), 1));
+        broker.createTopics(Map.of(topics.labelled().name(), 1, topics.unlabelled().name(), PARTITIONS, topics.model().name(), 1,
+                topics.predictions().name(), PARTITIONS, topics.deadLetters().name(), 1));
         String applicationId = KafkaBroker.uniqueName("held-scoring");
         String changelog = applicationId + "-" + ScoringTopology.PENDING_STORE + "-changelog";
         Path stateDir = dir.resolve("state");
@@ -76,8 +76,8 @@ class PendingEventsRestoreIT {
         long t0 = System.nanoTime();
         try (KafkaProducer<byte[], byte[]> producer = broker.producer();
              StreamsChildProcess scorer = new StreamsChildProcess(List.of("score", broker.bootstrapServers(),
-                     applicationId, stateDir.toString(), topics.labelled(), topics.unlabelled(), topics.model(),
-                     topics.predictions(), topics.deadLetters(), MODEL_ID), dir.resolve("logs"))) {
+                     applicationId, stateDir.toString(), topics.labelled().name(), topics.unlabelled().name(), topics.model().name(),
+                     topics.predictions().name(), topics.deadLetters().name(), MODEL_ID), dir.resolve("logs"))) {
             scorer.start();
             awaitRunning(scorer);
             send(producer, topics, golden, firstHalf);
@@ -98,10 +98,10 @@ class PendingEventsRestoreIT {
                     "no answer while there is no model");
 
             ModelParameters model = Iris.model(MODEL_ID, MODEL_VERSION, Iris.rows());
-            producer.send(new ProducerRecord<>(topics.model(), MODEL_ID.getBytes(StandardCharsets.UTF_8),
-                    SerdeFactory.model().serializer().serialize(topics.model(), model))).get();
+            producer.send(new ProducerRecord<>(topics.model().name(), MODEL_ID.getBytes(StandardCharsets.UTF_8),
+                    topics.model().valueBytes(model))).get();
             awaitHeld(broker, changelog, 0, scorer);
-            List<ConsumerRecord<byte[], byte[]>> answers = broker.readAll(topics.predictions(), TIMEOUT);
+            List<ConsumerRecord<byte[], byte[]>> answers = broker.readAll(topics.predictions().name(), TIMEOUT);
             System.out.printf("pending restore: %d held across 2 SIGKILLs (one restart on a wiped state directory),"
                     + " %d answers, %.1f s%n", rows.size(), answers.size(), (System.nanoTime() - t0) / 1e9);
 
@@ -123,7 +123,7 @@ class PendingEventsRestoreIT {
     private static void send(KafkaProducer<byte[], byte[]> producer, Topics topics, IrisGolden golden,
                              List<IrisGolden.Row> rows) throws Exception {
         for (IrisGolden.Row row : rows) {
-            producer.send(new ProducerRecord<>(topics.unlabelled(), row.index() % PARTITIONS,
+            producer.send(new ProducerRecord<>(topics.unlabelled().name(), row.index() % PARTITIONS,
                     key(row).getBytes(StandardCharsets.UTF_8), golden.unlabelledJson(row, id(row)))).get();
         }
     }

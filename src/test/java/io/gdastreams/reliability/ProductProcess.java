@@ -104,11 +104,11 @@ public final class ProductProcess implements AutoCloseable {
                                                  String applicationId, Path stateDir, int partitions) {
         Map<String, String> config = new LinkedHashMap<>();
         config.put("bootstrap.servers", bootstrapServers);
-        config.put("gda.topic.labelled", topics.labelled());
-        config.put("gda.topic.unlabelled", topics.unlabelled());
-        config.put("gda.topic.model", topics.model());
-        config.put("gda.topic.predictions", topics.predictions());
-        config.put("gda.topic.dead-letters", topics.deadLetters());
+        config.put("gda.topic.labelled", topics.labelled().name());
+        config.put("gda.topic.unlabelled", topics.unlabelled().name());
+        config.put("gda.topic.model", topics.model().name());
+        config.put("gda.topic.predictions", topics.predictions().name());
+        config.put("gda.topic.dead-letters", topics.deadLetters().name());
         config.put("gda.model.id", modelId);
         config.put("gda.application.id", applicationId);
         config.put("gda.create.topics", "true");

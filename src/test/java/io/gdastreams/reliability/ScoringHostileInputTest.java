@@ -4,6 +4,7 @@ import static io.gdastreams.reliability.DeadLetterChecks.assertDeadLetterOf;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.gdastreams.fixtures.DriverTopics;
 import io.gdastreams.fixtures.Iris;
 import io.gdastreams.fixtures.LabelledRow;
 import io.gdastreams.model.DeadLetter;
@@ -49,21 +50,19 @@ class ScoringHostileInputTest {
 
         Driver(boolean withModel) {
             super("scoring-hostile", ScoringTopology.build(ScoringSettings.defaults(MODEL_ID)), stateDir,
-                    TOPICS.unlabelled(), TOPICS.deadLetters());
-            models = driver.createInputTopic(TOPICS.model(), SerdeFactory.string().serializer(),
-                    SerdeFactory.rawBytes().serializer());
+                    TOPICS.unlabelled().name(), TOPICS.deadLetters().name());
+            models = DriverTopics.input(driver, TOPICS.modelRecords());
             if (withModel) {
                 publishModel();
             }
         }
 
         void publishModel() {
-            models.pipeInput(MODEL_ID, SerdeFactory.model().serializer().serialize(TOPICS.model(),
-                    Iris.model(MODEL_ID, 1, Iris.rows())));
+            models.pipeInput(MODEL_ID, TOPICS.model().valueBytes(Iris.model(MODEL_ID, 1, Iris.rows())));
         }
 
         List<Prediction> predictions() {
-            return read(TOPICS.predictions(), SerdeFactory.prediction().deserializer());
+            return read(TOPICS.predictions().name(), SerdeFactory.prediction().deserializer());
         }
     }
 
@@ -86,7 +85,7 @@ class ScoringHostileInputTest {
                 assertTrue(out.get(1).reason().contains(hostile.unlabelled().reasonFragment()),
                         DeadLetterChecks.abbreviate(out.get(1).reason()));
                 assertEquals(1, dead.size(), "dead letters");
-                assertDeadLetterOf(hostile, hostile.unlabelled().reasonFragment(), dead.get(0), TOPICS.unlabelled(),
+                assertDeadLetterOf(hostile, hostile.unlabelled().reasonFragment(), dead.get(0), TOPICS.unlabelled().name(),
                         0, offset);
             } else {
                 assertEquals(Status.SCORED, out.get(1).status(), hostile.kind() + " is a valid unlabelled event");
@@ -122,7 +121,7 @@ class ScoringHostileInputTest {
                 assertTrue(unscored.get(0).reason().contains(hostile.unlabelled().reasonFragment()),
                         DeadLetterChecks.abbreviate(unscored.get(0).reason()));
                 assertEquals(1, dead.size(), "dead letters");
-                assertDeadLetterOf(hostile, hostile.unlabelled().reasonFragment(), dead.get(0), TOPICS.unlabelled(),
+                assertDeadLetterOf(hostile, hostile.unlabelled().reasonFragment(), dead.get(0), TOPICS.unlabelled().name(),
                         0, offset);
             } else {
                 assertEquals(0, unscored.size(), hostile.kind() + " is a valid unlabelled event");

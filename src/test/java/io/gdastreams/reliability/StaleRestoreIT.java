@@ -118,7 +118,7 @@ class StaleRestoreIT {
                 trainUnpublished.start();
                 trainUnpublished.awaitRunning(TIMEOUT);
                 send(producer, topics, rows, N, M);
-                TopicPartition input = new TopicPartition(topics.labelled(), 0);
+                TopicPartition input = new TopicPartition(topics.labelled().name(), 0);
                 Await.until("the trainer committed input offset " + (N + M), TIMEOUT,
                         () -> committedOffset(broker, streamsAppId, input) == N + M,
                         () -> "committed " + committedOffset(broker, streamsAppId, input) + "\n"
@@ -127,8 +127,7 @@ class StaleRestoreIT {
                 long k2Offset = StoreOffsets.read(store(taskDir), changelog);
                 assertTrue(k2Offset > s1Offset, "the M events reached the changelog: checkpointed offsets S1 "
                         + s1Offset + ", K2 " + k2Offset);
-                ModelParameters stillFirst = lastModel(broker.readAll(topics.model(),
-                        SerdeFactory.string().deserializer(), SerdeFactory.model().deserializer(), TIMEOUT));
+                ModelParameters stillFirst = lastModel(broker.readAll(topics.model(), TIMEOUT));
                 assertEquals(Map.of("0", (long) N), stillFirst.sources(),
                         "the M events must not reach a published model (else the lineage guard sees the loss)");
                 assertEquals(N, stillFirst.totalCount());
@@ -186,7 +185,7 @@ class StaleRestoreIT {
     private static void send(KafkaProducer<byte[], byte[]> producer, Topics topics, List<LabelledRow> rows,
                              int first, int count) throws Exception {
         for (int i = first; i < first + count; i++) {
-            producer.send(new ProducerRecord<>(topics.labelled(), ("row-" + i).getBytes(StandardCharsets.UTF_8),
+            producer.send(new ProducerRecord<>(topics.labelled().name(), ("row-" + i).getBytes(StandardCharsets.UTF_8),
                     HostileRecords.validEvent(rows.get(i).x(), rows.get(i).label()))).get();
         }
     }

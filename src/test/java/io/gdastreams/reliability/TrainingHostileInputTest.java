@@ -4,12 +4,12 @@ import static io.gdastreams.reliability.DeadLetterChecks.assertDeadLetterOf;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.gdastreams.fixtures.DriverTopics;
 import io.gdastreams.fixtures.Iris;
 import io.gdastreams.fixtures.LabelledRow;
 import io.gdastreams.model.DeadLetter;
 import io.gdastreams.model.ModelParameters;
 import io.gdastreams.reliability.HostileRecords.Hostile;
-import io.gdastreams.serde.SerdeFactory;
 import io.gdastreams.topology.Topics;
 import io.gdastreams.topology.TrainingFixtures;
 import io.gdastreams.topology.TrainingSettings;
@@ -50,10 +50,9 @@ class TrainingHostileInputTest {
         }
 
         Driver(TrainingSettings settings) {
-            super("training-hostile", TrainingTopology.build(settings, TrainingFixtures.NO_CONSUMER_GROUP), stateDir, TOPICS.labelled(),
-                    TOPICS.deadLetters());
-            models = driver.createOutputTopic(TOPICS.model(), SerdeFactory.string().deserializer(),
-                    SerdeFactory.rawBytes().deserializer());
+            super("training-hostile", TrainingTopology.build(settings, TrainingFixtures.NO_CONSUMER_GROUP), stateDir, TOPICS.labelled().name(),
+                    TOPICS.deadLetters().name());
+            models = DriverTopics.output(driver, TOPICS.modelRecords());
         }
 
         ModelParameters lastModel() {
@@ -62,7 +61,7 @@ class TrainingHostileInputTest {
             assertTrue(!all.isEmpty(), "a model was published");
             byte[] last = all.get(all.size() - 1).value();
             assertTrue(last.length < HostileRecords.BROKER_DEFAULT_MAX_BYTES, "model fits in a record");
-            return SerdeFactory.model().deserializer().deserialize("m", last);
+            return TOPICS.model().value(last);
         }
     }
 
@@ -80,7 +79,7 @@ class TrainingHostileInputTest {
             if (hostile.labelled().deadLettered()) {
                 assertEquals(2, model.totalCount(), "both valid events applied around " + hostile.kind());
                 assertEquals(1, dead.size(), "dead letters");
-                assertDeadLetterOf(hostile, hostile.labelled().reasonFragment(), dead.get(0), TOPICS.labelled(), 0,
+                assertDeadLetterOf(hostile, hostile.labelled().reasonFragment(), dead.get(0), TOPICS.labelled().name(), 0,
                         offset);
             } else {
                 assertEquals(3, model.totalCount(), hostile.kind() + " is a valid labelled event");
@@ -120,7 +119,7 @@ class TrainingHostileInputTest {
                 assertEquals("too many classes: label 'flood-" + i + "' would be class 4 of partition 0 (at most 3,"
                         + " gda.max.classes)", dead.get(i).reason());
                 assertEquals(offsets[i], dead.get(i).offset());
-                assertEquals(TOPICS.labelled(), dead.get(i).topic());
+                assertEquals(TOPICS.labelled().name(), dead.get(i).topic());
             }
         }
     }

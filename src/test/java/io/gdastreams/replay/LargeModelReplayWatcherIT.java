@@ -47,7 +47,7 @@ class LargeModelReplayWatcherIT {
         TopicProvisioner.ensure(broker.admin(), TopicProvisioner.plan(topics, 1, (short) -1));
         String modelId = UniqueNames.of("model-id");
         ModelParameters model = randomModel(modelId);
-        byte[] json = SerdeFactory.model().serializer().serialize(topics.model(), model);
+        byte[] json = topics.model().valueBytes(model);
         assertTrue(json.length > 10 * 1024 * 1024, "a model of " + json.length + " bytes");
 
         // The product's producer limits, as Kafka Streams gets them (without the "producer." prefix).
@@ -60,7 +60,7 @@ class LargeModelReplayWatcherIT {
         producerConfig.put("bootstrap.servers", broker.bootstrapServers());
         try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(producerConfig, new ByteArraySerializer(),
                 new ByteArraySerializer())) {
-            producer.send(new ProducerRecord<>(topics.model(), modelId.getBytes(StandardCharsets.UTF_8), json)).get();
+            producer.send(new ProducerRecord<>(topics.model().name(), modelId.getBytes(StandardCharsets.UTF_8), json)).get();
         }
         try (ReplayWatcher watcher = new ReplayWatcher(broker.bootstrapServers(), new Properties(), topics, modelId)) {
             Await.until("the watcher has the model", TIMEOUT, () -> {

@@ -77,7 +77,7 @@ class ServiceJarIT {
             train.start();
             train.awaitRunning(TIMEOUT);
             for (int i = 0; i < rows.size(); i++) {
-                producer.send(new ProducerRecord<>(topics.labelled(), ("row-" + i).getBytes(StandardCharsets.UTF_8),
+                producer.send(new ProducerRecord<>(topics.labelled().name(), ("row-" + i).getBytes(StandardCharsets.UTF_8),
                         HostileRecords.validEvent(rows.get(i).x(), rows.get(i).label()))).get();
             }
             List<ConsumerRecord<String, ModelParameters>> models = broker.readModelsUntilAbsorbed(topics.labelled(),

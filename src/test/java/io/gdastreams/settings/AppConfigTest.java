@@ -41,8 +41,8 @@ class AppConfigTest {
         AppConfig config = AppConfig.load(null, Map.of());
         assertEquals("gda", config.modelId());
         assertEquals(List.of(), config.features());
-        assertEquals("labelled-events", config.topics().labelled());
-        assertEquals("dead-letters", config.topics().deadLetters());
+        assertEquals("labelled-events", config.topics().labelled().name());
+        assertEquals("dead-letters", config.topics().deadLetters().name());
         assertEquals(1000, config.publishInterval().toMillis());
         assertEquals(CovarianceType.FULL, config.covariance());
         assertEquals(Estimator.MLE, config.estimator());
@@ -121,7 +121,7 @@ class AppConfigTest {
     @Test
     void shouldMapEnvironmentVariableWithDashInKey() {
         AppConfig config = AppConfig.load(null, Map.of("GDA_TOPIC_DEAD_LETTERS", "dlq"));
-        assertEquals("dlq", config.topics().deadLetters());
+        assertEquals("dlq", config.topics().deadLetters().name());
     }
 
     @Test

@@ -83,9 +83,9 @@ class RecordSizesTest {
         Topics topics = AppConfig.defaults().topics();
         Map<String, NewTopic> plan = new TreeMap<>();
         TopicProvisioner.plan(topics, 4, (short) -1).forEach(t -> plan.put(t.name(), t));
-        assertEquals(bound, plan.get(topics.model()).configs().get(TopicConfig.MAX_MESSAGE_BYTES_CONFIG));
+        assertEquals(bound, plan.get(topics.model().name()).configs().get(TopicConfig.MAX_MESSAGE_BYTES_CONFIG));
         assertEquals(TopicConfig.CLEANUP_POLICY_COMPACT,
-                plan.get(topics.model()).configs().get(TopicConfig.CLEANUP_POLICY_CONFIG));
+                plan.get(topics.model().name()).configs().get(TopicConfig.CLEANUP_POLICY_CONFIG));
     }
 
     @Test

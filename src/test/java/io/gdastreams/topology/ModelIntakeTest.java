@@ -12,7 +12,6 @@ import io.gdastreams.fixtures.LabelledRow;
 import io.gdastreams.model.ModelParameters;
 import io.gdastreams.model.Prediction;
 import io.gdastreams.model.Prediction.Status;
-import io.gdastreams.serde.SerdeFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
@@ -35,7 +34,7 @@ class ModelIntakeTest {
     private static final long HELD_VERSION = 3;
     /** Rows spread over the three classes, including ones near the versicolor/virginica boundary. */
     private static final int[] SAMPLE_ROWS = {0, 24, 50, 70, 77, 83, 106, 119, 133, 149};
-    private static final String MODEL_TOPIC = Topics.defaults().model();
+    private static final Topic<String, ModelParameters> MODEL_TOPIC = Topics.defaults().model();
 
     @TempDir
     Path stateDir;
@@ -49,7 +48,7 @@ class ModelIntakeTest {
     }
 
     private static String json(ModelParameters model) {
-        return new String(SerdeFactory.model().serializer().serialize(MODEL_TOPIC, model), StandardCharsets.UTF_8);
+        return new String(MODEL_TOPIC.valueBytes(model), StandardCharsets.UTF_8);
     }
 
     /** {@code json} with its one occurrence of {@code from} replaced by {@code to}. */

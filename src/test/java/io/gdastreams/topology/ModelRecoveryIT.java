@@ -69,14 +69,14 @@ class ModelRecoveryIT {
     }
 
     private static void createTopics(KafkaBroker broker, Topics topics) {
-        NewTopic model = new NewTopic(topics.model(), 1, (short) 1).configs(Map.of(
+        NewTopic model = new NewTopic(topics.model().name(), 1, (short) 1).configs(Map.of(
                 "cleanup.policy", "compact",
                 "segment.ms", Long.toString(SEGMENT_MS),
                 "min.cleanable.dirty.ratio", "0.01",
                 "min.compaction.lag.ms", "0",
                 "delete.retention.ms", "100"));
-        List<NewTopic> all = List.of(model, new NewTopic(topics.unlabelled(), 1, (short) 1),
-                new NewTopic(topics.predictions(), 1, (short) 1), new NewTopic(topics.deadLetters(), 1, (short) 1));
+        List<NewTopic> all = List.of(model, new NewTopic(topics.unlabelled().name(), 1, (short) 1),
+                new NewTopic(topics.predictions().name(), 1, (short) 1), new NewTopic(topics.deadLetters().name(), 1, (short) 1));
         try {
             broker.admin().createTopics(all).all().get();
         } catch (InterruptedException e) {
@@ -98,18 +98,18 @@ class ModelRecoveryIT {
         ScoringSettings settings = ScoringSettings.defaults(MODEL_ID).withTopics(topics).withMaxPending(MAX_PENDING);
         Properties props = broker.streamsProperties(KafkaBroker.uniqueName("scorer"), stateDir);
         List<LabelledRow> rows = Iris.rows();
-        byte[] v1 = SerdeFactory.model().serializer().serialize(topics.model(), Iris.model(MODEL_ID, 1, rows));
+        byte[] v1 = topics.model().valueBytes(Iris.model(MODEL_ID, 1, rows));
         int sent = 0;
 
         try (KafkaProducer<byte[], byte[]> producer = broker.producer();
              StreamsInstances instances = new StreamsInstances()) {
-            producer.send(new ProducerRecord<>(topics.model(), key(MODEL_ID), v1)).get();
+            producer.send(new ProducerRecord<>(topics.model().name(), key(MODEL_ID), v1)).get();
 
             // 1. A running scorer with v1 refuses the broken record and keeps scoring with v1.
             CompiledModelCache first = cache(settings);
             KafkaStreams scorer = instances.start(ScoringTopology.build(settings, first), props);
             StreamsInstances.awaitRunning(RUNNING, scorer);
-            producer.send(new ProducerRecord<>(topics.model(), key(MODEL_ID), garbage())).get();
+            producer.send(new ProducerRecord<>(topics.model().name(), key(MODEL_ID), garbage())).get();
             Await.until("the broken record is counted", ANSWERS, () -> first.invalidRecords() == 1,
                     () -> first.invalidRecords() + " invalid records");
             sent = sendEvents(producer, topics, rows, sent, 2);
@@ -129,7 +129,7 @@ class ModelRecoveryIT {
             // 3. Compaction: roll the broken record out of the active segment (a record of another model after
             // segment.ms), then wait until the cleaner has removed v1.
             Thread.sleep(2 * SEGMENT_MS);
-            producer.send(new ProducerRecord<>(topics.model(), key("another-model"), garbage())).get();
+            producer.send(new ProducerRecord<>(topics.model().name(), key("another-model"), garbage())).get();
             awaitOnlyBrokenRecordUnder(broker, topics);
 
             // 4. Restarted after compaction: no valid model. Events are held up to the bound; the next one is
@@ -149,7 +149,7 @@ class ModelRecoveryIT {
                     + "': 1 invalid, the last at " + topics.model() + "-0 offset 1: "), beyondBound.reason());
 
             // 5. The trainer re-publishes version 1: the held events are scored with it.
-            producer.send(new ProducerRecord<>(topics.model(), key(MODEL_ID), v1)).get();
+            producer.send(new ProducerRecord<>(topics.model().name(), key(MODEL_ID), v1)).get();
             out = answers(broker, topics, sent);
             assertAllScoredWithVersion1(out, heldFrom, heldFrom + MAX_PENDING);
             assertEquals(1, third.compilations());
@@ -168,7 +168,7 @@ class ModelRecoveryIT {
     private static int sendEvents(KafkaProducer<byte[], byte[]> producer, Topics topics, List<LabelledRow> rows,
                                   int sent, int count) throws Exception {
         for (int i = sent; i < sent + count; i++) {
-            producer.send(new ProducerRecord<>(topics.unlabelled(), key("k" + i),
+            producer.send(new ProducerRecord<>(topics.unlabelled().name(), key("k" + i),
                     event("e" + i, rows.get((i * 37) % rows.size())))).get();
         }
         return sent + count;
@@ -176,8 +176,8 @@ class ModelRecoveryIT {
 
     /** The answers on the predictions topic, in order, once there are {@code count}. */
     private static List<ConsumerRecord<String, Prediction>> answers(KafkaBroker broker, Topics topics, int count) {
-        List<ConsumerRecord<String, Prediction>> out = broker.readUntil(topics.predictions(),
-                SerdeFactory.string().deserializer(), SerdeFactory.prediction().deserializer(),
+        List<ConsumerRecord<String, Prediction>> out = broker.readUntil(topics.predictions().name(),
+                SerdeFactory.string().deserializer(), topics.predictions().valueDeserializer(),
                 records -> records.size() >= count, ANSWERS);
         assertEquals(count, out.size(), "exactly one answer per event");
         return out;
@@ -198,8 +198,7 @@ class ModelRecoveryIT {
     private static void awaitOnlyBrokenRecordUnder(KafkaBroker broker, Topics topics) {
         long deadline = System.nanoTime() + COMPACTION.toNanos();
         while (true) {
-            List<Long> offsets = broker.readAll(topics.model(), SerdeFactory.string().deserializer(),
-                            SerdeFactory.rawBytes().deserializer(), Duration.ofSeconds(30)).stream()
+            List<Long> offsets = broker.readAll(topics.modelRecords(), Duration.ofSeconds(30)).stream()
                     .filter(r -> MODEL_ID.equals(r.key())).map(ConsumerRecord::offset).toList();
             if (offsets.equals(List.of(1L))) {
                 return;

@@ -4,6 +4,7 @@ import static io.gdastreams.topology.TrainingFixtures.labelledJson;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.gdastreams.fixtures.DriverTopics;
 import io.gdastreams.model.ClassParameters;
 import io.gdastreams.model.DeadLetter;
 import io.gdastreams.model.ModelParameters;
@@ -95,12 +96,9 @@ class ModelSizeBoundTest {
         TrainingSettings settings = TrainingSettings.defaults(topics).withModelId("m")
                 .withPublishInterval(Duration.ofSeconds(1)).withMaxModelBytes(limit);
         try (TopologyTestDriver driver = new TopologyTestDriver(TrainingTopology.build(settings, TrainingFixtures.NO_CONSUMER_GROUP), props)) {
-            TestInputTopic<byte[], byte[]> labelled = driver.createInputTopic(topics.labelled(),
-                    SerdeFactory.rawBytes().serializer(), SerdeFactory.rawBytes().serializer());
-            var models = driver.createOutputTopic(topics.model(), SerdeFactory.string().deserializer(),
-                    SerdeFactory.model().deserializer());
-            var deadLetters = driver.createOutputTopic(topics.deadLetters(), SerdeFactory.rawBytes().deserializer(),
-                    SerdeFactory.deadLetter().deserializer());
+            TestInputTopic<byte[], byte[]> labelled = DriverTopics.input(driver, topics.labelled());
+            var models = DriverTopics.output(driver, topics.model());
+            var deadLetters = DriverTopics.output(driver, topics.deadLetters());
             Random random = new Random(SEED);
             String[] labels = {"k1", "k2", "k3", "k4", "k5"};
             int[] sent = new int[labels.length];

@@ -1,10 +1,10 @@
 package io.gdastreams.topology;
 
+import io.gdastreams.fixtures.DriverTopics;
 import io.gdastreams.model.DeadLetter;
 import io.gdastreams.model.ModelParameters;
 import io.gdastreams.model.Prediction;
 import io.gdastreams.serde.Json;
-import io.gdastreams.serde.SerdeFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -24,7 +24,8 @@ final class ScoringHarness implements AutoCloseable {
     final CompiledModelCache cache;
     private final TopologyTestDriver driver;
     private final TestInputTopic<String, byte[]> models;
-    private final TestInputTopic<String, byte[]> events;
+    private final TestInputTopic<byte[], byte[]> events;
+    private final Topics topics;
     private final TestOutputTopic<byte[], Prediction> predictions;
     private final TestOutputTopic<byte[], DeadLetter> deadLetters;
 
@@ -36,27 +37,24 @@ final class ScoringHarness implements AutoCloseable {
         props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
         props.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, 0);
         driver = new TopologyTestDriver(ScoringTopology.build(settings, cache), props);
-        Topics topics = settings.topics();
-        models = driver.createInputTopic(topics.model(), SerdeFactory.string().serializer(),
-                SerdeFactory.rawBytes().serializer());
-        events = driver.createInputTopic(topics.unlabelled(), SerdeFactory.string().serializer(),
-                SerdeFactory.rawBytes().serializer());
-        predictions = driver.createOutputTopic(topics.predictions(), SerdeFactory.rawBytes().deserializer(),
-                SerdeFactory.prediction().deserializer());
-        deadLetters = driver.createOutputTopic(topics.deadLetters(), SerdeFactory.rawBytes().deserializer(),
-                SerdeFactory.deadLetter().deserializer());
+        topics = settings.topics();
+        models = DriverTopics.input(driver, topics.modelRecords());
+        events = DriverTopics.input(driver, topics.unlabelled());
+        predictions = DriverTopics.output(driver, topics.predictions());
+        deadLetters = DriverTopics.output(driver, topics.deadLetters());
     }
 
     void publish(ModelParameters model) {
-        models.pipeInput(model.modelId(), SerdeFactory.model().serializer().serialize("model", model));
+        models.pipeInput(model.modelId(), topics.model().valueBytes(model));
     }
 
     void publishRaw(String key, byte[] value) {
         models.pipeInput(key, value);
     }
 
+    /** Sends an event keyed by the UTF-8 bytes of {@code key} (null stays null). */
     void send(String key, byte[] value) {
-        events.pipeInput(key, value);
+        events.pipeInput(key == null ? null : key.getBytes(StandardCharsets.UTF_8), value);
     }
 
     /** Sends {@code {"id": id, "features": {...}}}; a null id is left out, a null value is written as null. */

@@ -3,6 +3,7 @@ package io.gdastreams.topology;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.gdastreams.fixtures.DriverTopics;
 import io.gdastreams.model.ClassParameters;
 import io.gdastreams.model.ModelParameters;
 import io.gdastreams.model.Prediction;
@@ -103,13 +104,12 @@ class ScoringOutputBoundTest {
         props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
         driver = new TopologyTestDriver(ScoringTopology.build(settings), props);
         Topics topics = settings.topics();
-        TestInputTopic<String, byte[]> models = driver.createInputTopic(topics.model(),
-                SerdeFactory.string().serializer(), SerdeFactory.rawBytes().serializer());
-        TestInputTopic<byte[], byte[]> events = driver.createInputTopic(topics.unlabelled(),
-                SerdeFactory.rawBytes().serializer(), SerdeFactory.rawBytes().serializer());
-        TestOutputTopic<byte[], byte[]> predictions = driver.createOutputTopic(topics.predictions(),
-                SerdeFactory.rawBytes().deserializer(), SerdeFactory.rawBytes().deserializer());
-        models.pipeInput(MODEL_ID, SerdeFactory.model().serializer().serialize(topics.model(), model));
+        TestInputTopic<String, ModelParameters> models = DriverTopics.input(driver, topics.model());
+        TestInputTopic<byte[], byte[]> events = DriverTopics.input(driver, topics.unlabelled());
+        // The prediction's size on the wire is what is bounded: read it as the bytes the topic holds.
+        TestOutputTopic<byte[], byte[]> predictions = driver.createOutputTopic(topics.predictions().name(),
+                topics.predictions().keyDeserializer(), SerdeFactory.rawBytes().deserializer());
+        models.pipeInput(MODEL_ID, model);
         events.pipeInput(key, event);
         List<TestRecord<byte[], byte[]>> out = predictions.readRecordsToList();
         assertEquals(1, out.size());

@@ -294,7 +294,7 @@ class ScoringTopologyTest {
             assertEquals(1, dead.size());
             DeadLetter letter = dead.get(0);
             assertEquals(unscored.reason(), letter.reason());
-            assertEquals(settings().topics().unlabelled(), letter.topic());
+            assertEquals(settings().topics().unlabelled().name(), letter.topic());
             assertEquals(0, letter.partition());
             assertEquals(0L, letter.offset());
             assertEquals("bad-key", new String(Base64.getDecoder().decode(letter.keyBase64()), StandardCharsets.UTF_8));

@@ -83,7 +83,7 @@ class TrainingIT {
     private void sendIris(Topics topics, int from, int to) {
         List<LabelledRow> rows = Iris.rows();
         for (int i = from; i < to; i++) {
-            pipeline.send(topics.labelled(), i % PARTITIONS, "row-" + i,
+            pipeline.send(topics.labelled().name(), i % PARTITIONS, "row-" + i,
                     labelledJson(Iris.FEATURES, rows.get(i).x(), rows.get(i).label()));
         }
     }
@@ -144,7 +144,7 @@ class TrainingIT {
                 rows.add(new LabelledRow(x, label));
                 value = labelledJson(names, x, label);
             }
-            pipeline.send(topics.labelled(), partition, "tx-" + i, value);
+            pipeline.send(topics.labelled().name(), partition, "tx-" + i, value);
         }
         String appId = startTraining(broker);
 
@@ -165,9 +165,7 @@ class TrainingIT {
         // The newest partial of every partition: all four tasks applied events, and applied + dead-lettered
         // equals the records of the partition.
         Map<Integer, Long> ends = broker.endOffsets(topics.labelled());
-        List<ConsumerRecord<String, byte[]>> partials = broker.readUntil(TrainingTopology.partialsTopic(appId),
-                SerdeFactory.string().deserializer(), SerdeFactory.rawBytes().deserializer(),
-                records -> newestByPartition(records).values().stream()
+        List<ConsumerRecord<String, byte[]>> partials = broker.readUntil(TrainingTopology.partials(appId), records -> newestByPartition(records).values().stream()
                         .filter(p -> p.progress().nextOffset() == ends.get(p.progress().partition())).count()
                         == PARTITIONS,
                 PipelineUnderTest.TIMEOUT);
@@ -185,11 +183,9 @@ class TrainingIT {
         assertEquals(rows.size(), model.totalCount());
 
         int expectedBad = bad;
-        List<ConsumerRecord<byte[], DeadLetter>> letters = broker.readUntil(topics.deadLetters(),
-                SerdeFactory.rawBytes().deserializer(), SerdeFactory.deadLetter().deserializer(),
-                records -> records.size() >= expectedBad, PipelineUnderTest.TIMEOUT);
+        List<ConsumerRecord<byte[], DeadLetter>> letters = broker.readUntil(topics.deadLetters(), records -> records.size() >= expectedBad, PipelineUnderTest.TIMEOUT);
         for (ConsumerRecord<byte[], DeadLetter> letter : letters) {
-            assertEquals(topics.labelled(), letter.value().topic());
+            assertEquals(topics.labelled().name(), letter.value().topic());
             assertTrue(letter.value().reason().startsWith("malformed JSON"), letter.value().reason());
         }
     }

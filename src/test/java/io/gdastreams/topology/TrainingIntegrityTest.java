@@ -7,10 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.gdastreams.fixtures.DriverTopics;
 import io.gdastreams.fixtures.Iris;
 import io.gdastreams.fixtures.LabelledRow;
 import io.gdastreams.model.ModelParameters;
-import io.gdastreams.serde.SerdeFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -63,12 +63,9 @@ class TrainingIntegrityTest {
         props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
         driver = new TopologyTestDriver(TrainingTopology.build(TrainingSettings.defaults(TOPICS).withModelId(MODEL_ID)
                 .withPublishInterval(INTERVAL), TrainingFixtures.NO_CONSUMER_GROUP), props, START);
-        labelled = driver.createInputTopic(TOPICS.labelled(), SerdeFactory.rawBytes().serializer(),
-                SerdeFactory.rawBytes().serializer());
-        modelIn = driver.createInputTopic(TOPICS.model(), SerdeFactory.string().serializer(),
-                SerdeFactory.rawBytes().serializer());
-        models = driver.createOutputTopic(TOPICS.model(), SerdeFactory.string().deserializer(),
-                SerdeFactory.rawBytes().deserializer());
+        labelled = DriverTopics.input(driver, TOPICS.labelled());
+        modelIn = DriverTopics.input(driver, TOPICS.modelRecords());
+        models = DriverTopics.output(driver, TOPICS.modelRecords());
     }
 
     private void pipeIris(int from, int to) {
@@ -80,11 +77,11 @@ class TrainingIntegrityTest {
     }
 
     private static byte[] encode(ModelParameters model) {
-        return SerdeFactory.model().serializer().serialize(null, model);
+        return TOPICS.model().valueBytes(model);
     }
 
     private static ModelParameters decode(byte[] bytes) {
-        return SerdeFactory.model().deserializer().deserialize(null, bytes);
+        return TOPICS.model().value(bytes);
     }
 
     /** A model on the topic as some earlier trainer left it: version, lineage, count, and the trainer's id. */

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.gdastreams.fixtures.DriverTopics;
 import io.gdastreams.fixtures.Iris;
 import io.gdastreams.fixtures.LabelledRow;
 import io.gdastreams.math.RunningGaussian;
@@ -83,17 +84,11 @@ class TrainingTopologyTest {
         props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
         props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, guarantee);
         driver = new TopologyTestDriver(TrainingTopology.build(settings, TrainingFixtures.NO_CONSUMER_GROUP), props, START);
-        labelled = driver.createInputTopic(TOPICS.labelled(), SerdeFactory.rawBytes().serializer(),
-                SerdeFactory.rawBytes().serializer());
-        String partialsTopic = TrainingTopology.partialsTopic(APP_ID);
-        partialsIn = driver.createInputTopic(partialsTopic, SerdeFactory.string().serializer(),
-                SerdeFactory.rawBytes().serializer());
-        partialsOut = driver.createOutputTopic(partialsTopic, SerdeFactory.string().deserializer(),
-                SerdeFactory.rawBytes().deserializer());
-        models = driver.createOutputTopic(TOPICS.model(), SerdeFactory.string().deserializer(),
-                SerdeFactory.model().deserializer());
-        deadLetters = driver.createOutputTopic(TOPICS.deadLetters(), SerdeFactory.rawBytes().deserializer(),
-                SerdeFactory.deadLetter().deserializer());
+        labelled = DriverTopics.input(driver, TOPICS.labelled());
+        partialsIn = DriverTopics.input(driver, TrainingTopology.partials(APP_ID));
+        partialsOut = DriverTopics.output(driver, TrainingTopology.partials(APP_ID));
+        models = DriverTopics.output(driver, TOPICS.model());
+        deadLetters = DriverTopics.output(driver, TOPICS.deadLetters());
     }
 
     private static TrainingSettings settings() {
@@ -174,7 +169,7 @@ class TrainingTopologyTest {
             DeadLetter letter = letters.get(i).value();
             int offset = (int) letter.offset();
             assertTrue(letter.reason().contains(expectedReasons.get(i)), letter.reason());
-            assertEquals(TOPICS.labelled(), letter.topic());
+            assertEquals(TOPICS.labelled().name(), letter.topic());
             assertEquals(0, letter.partition());
             assertArrayEquals(values.get(offset), Base64.getDecoder().decode(letter.valueBase64()));
             assertArrayEquals(("k" + offset).getBytes(StandardCharsets.UTF_8),
@@ -417,7 +412,7 @@ class TrainingTopologyTest {
         assertTrue(letter.reason().contains("schema conflict"), letter.reason());
         assertTrue(letter.reason().contains("partition 3") && letter.reason().contains("[height, weight]"),
                 letter.reason());
-        assertEquals(TrainingTopology.partialsTopic(APP_ID), letter.topic());
+        assertEquals(TrainingTopology.partials(APP_ID).name(), letter.topic());
         assertArrayEquals(conflicting, Base64.getDecoder().decode(letter.valueBase64()));
         assertEquals(Map.of("0", 150L), before.sources());
     }
