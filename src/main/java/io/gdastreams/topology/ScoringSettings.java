@@ -7,6 +7,7 @@ import io.gdastreams.math.FitOptions;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.OptionalDouble;
+import java.util.function.Consumer;
 
 /**
  * Everything the scoring topology needs, filled from configuration by the application layer ({@link #from}). The
@@ -100,47 +101,75 @@ public record ScoringSettings(Topics topics, String modelId, FitOptions fitOptio
     }
 
     public ScoringSettings withModelId(String value) {
-        return new ScoringSettings(topics, value, fitOptions, outlierThreshold, maxPending, pendingCheckInterval,
-                maxFeatures, outputTopK, rejectOlderVersions);
+        return with(b -> b.modelId = value);
     }
 
     public ScoringSettings withTopics(Topics value) {
-        return new ScoringSettings(value, modelId, fitOptions, outlierThreshold, maxPending, pendingCheckInterval,
-                maxFeatures, outputTopK, rejectOlderVersions);
+        return with(b -> b.topics = value);
     }
 
     public ScoringSettings withFitOptions(FitOptions value) {
-        return new ScoringSettings(topics, modelId, value, outlierThreshold, maxPending, pendingCheckInterval,
-                maxFeatures, outputTopK, rejectOlderVersions);
+        return with(b -> b.fitOptions = value);
     }
 
     public ScoringSettings withOutlierThreshold(double value) {
-        return new ScoringSettings(topics, modelId, fitOptions, OptionalDouble.of(value), maxPending,
-                pendingCheckInterval, maxFeatures, outputTopK, rejectOlderVersions);
+        return with(b -> b.outlierThreshold = OptionalDouble.of(value));
     }
 
     public ScoringSettings withMaxPending(int value) {
-        return new ScoringSettings(topics, modelId, fitOptions, outlierThreshold, value, pendingCheckInterval,
-                maxFeatures, outputTopK, rejectOlderVersions);
+        return with(b -> b.maxPending = value);
     }
 
     public ScoringSettings withPendingCheckInterval(Duration value) {
-        return new ScoringSettings(topics, modelId, fitOptions, outlierThreshold, maxPending, value, maxFeatures,
-                outputTopK, rejectOlderVersions);
+        return with(b -> b.pendingCheckInterval = value);
     }
 
     public ScoringSettings withMaxFeatures(int value) {
-        return new ScoringSettings(topics, modelId, fitOptions, outlierThreshold, maxPending, pendingCheckInterval,
-                value, outputTopK, rejectOlderVersions);
+        return with(b -> b.maxFeatures = value);
     }
 
     public ScoringSettings withOutputTopK(int value) {
-        return new ScoringSettings(topics, modelId, fitOptions, outlierThreshold, maxPending, pendingCheckInterval,
-                maxFeatures, value, rejectOlderVersions);
+        return with(b -> b.outputTopK = value);
     }
 
     public ScoringSettings withRejectOlderVersions(boolean value) {
-        return new ScoringSettings(topics, modelId, fitOptions, outlierThreshold, maxPending, pendingCheckInterval,
-                maxFeatures, outputTopK, value);
+        return with(b -> b.rejectOlderVersions = value);
+    }
+
+    /** A copy with one change: every wither goes through here, so a new field is added in two places only. */
+    private ScoringSettings with(Consumer<Copy> change) {
+        Copy copy = new Copy(this);
+        change.accept(copy);
+        return copy.build();
+    }
+
+    /** The fields of a settings record, mutable for {@link #with}; validated again by the canonical constructor. */
+    private static final class Copy {
+        Topics topics;
+        String modelId;
+        FitOptions fitOptions;
+        OptionalDouble outlierThreshold;
+        int maxPending;
+        Duration pendingCheckInterval;
+        int maxFeatures;
+        int outputTopK;
+        boolean rejectOlderVersions;
+
+        Copy(ScoringSettings s) {
+            topics = s.topics;
+            modelId = s.modelId;
+            fitOptions = s.fitOptions;
+            outlierThreshold = s.outlierThreshold;
+            maxPending = s.maxPending;
+            pendingCheckInterval = s.pendingCheckInterval;
+            maxFeatures = s.maxFeatures;
+            outputTopK = s.outputTopK;
+            rejectOlderVersions = s.rejectOlderVersions;
+        }
+
+        ScoringSettings build() {
+            return new ScoringSettings(topics, modelId, fitOptions, outlierThreshold, maxPending, pendingCheckInterval,
+                    maxFeatures, outputTopK, rejectOlderVersions);
+        }
     }
 }
