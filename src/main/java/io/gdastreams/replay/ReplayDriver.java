@@ -35,10 +35,6 @@ import org.apache.kafka.clients.admin.AdminClientConfig;
  */
 public final class ReplayDriver {
 
-    /** Kafka client keys of the configuration that the replay's own producer/consumer/admin also need. */
-    private static final List<String> CLIENT_KEY_PREFIXES = List.of("security.", "sasl.", "ssl.",
-            "client.dns.lookup");
-
     /**
      * @param bootstrapServers a cluster to use, or null for an embedded broker
      * @param output           predictions (JSON lines) file, or null
@@ -73,7 +69,7 @@ public final class ReplayDriver {
             }
             Path stateDir = Files.createTempDirectory("gda-streams-state-");
             resources.register(() -> Directories.deleteQuietly(stateDir));
-            Properties clientProperties = clientProperties(config);
+            Properties clientProperties = config.clientProperties();
             createTopics(config, bootstrap, clientProperties);
             String bootstrapServers = bootstrap;
             AppConfig runConfig = config;
@@ -104,17 +100,6 @@ public final class ReplayDriver {
             config = config.with(key, config.raw(key) + suffix, "replay run suffix");
         }
         return config;
-    }
-
-    private static Properties clientProperties(AppConfig config) {
-        Properties all = config.kafkaProperties();
-        Properties client = new Properties();
-        for (String name : all.stringPropertyNames()) {
-            if (CLIENT_KEY_PREFIXES.stream().anyMatch(name::startsWith)) {
-                client.put(name, all.getProperty(name));
-            }
-        }
-        return client;
     }
 
     private static void createTopics(AppConfig config, String bootstrap, Properties clientProperties) {

@@ -27,7 +27,7 @@ import org.apache.kafka.common.serialization.Serializer;
 public final class ModelSerde implements Serde<ModelParameters> {
 
     private final JsonSerde<ModelParameters> json = new JsonSerde<>(ModelParameters.class, Json.strictMapper());
-    private final ObjectReader reader = Json.strictMapper().readerFor(ModelParameters.class);
+    private static final ObjectReader READER = Json.strictMapper().readerFor(ModelParameters.class);
 
     @Override
     public Serializer<ModelParameters> serializer() {
@@ -40,18 +40,31 @@ public final class ModelSerde implements Serde<ModelParameters> {
             if (bytes == null) {
                 return null;
             }
-            ModelParameters model;
             try {
-                model = reader.readValue(bytes);
-            } catch (IOException e) {
-                throw new SerializationException("invalid model record from topic " + topic + ": " + describe(e), e);
+                return read(bytes);
+            } catch (IllegalArgumentException e) {
+                throw new SerializationException("invalid model record from topic " + topic + ": " + e.getMessage(),
+                        e.getCause());
             }
-            String problem = model == null ? "the value is JSON null" : problem(model);
-            if (problem != null) {
-                throw new SerializationException("invalid model record from topic " + topic + ": " + problem);
-            }
-            return model;
         };
+    }
+
+    /**
+     * A model from its JSON (not null), read as strictly as from the topic: an IllegalArgumentException whose
+     * message is the one-line reason when it is not a valid model record (a model file, {@code sample --model}).
+     */
+    public static ModelParameters read(byte[] bytes) {
+        ModelParameters model;
+        try {
+            model = READER.readValue(bytes);
+        } catch (IOException e) {
+            throw new IllegalArgumentException(describe(e), e);
+        }
+        String problem = model == null ? "the value is JSON null" : problem(model);
+        if (problem != null) {
+            throw new IllegalArgumentException(problem);
+        }
+        return model;
     }
 
     /**

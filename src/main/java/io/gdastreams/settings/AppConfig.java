@@ -26,6 +26,10 @@ import java.util.Properties;
  */
 public final class AppConfig implements ConfigValues {
 
+    /** Kafka keys that plain clients need too ({@link #clientProperties()}). */
+    private static final List<String> CLIENT_KEY_PREFIXES = List.of("security.", "sasl.", "ssl.",
+            "client.dns.lookup");
+
     private final Map<ConfigKey, String> values;
     private final Map<ConfigKey, String> origins;
     private final Map<String, String> kafka;
@@ -234,6 +238,21 @@ public final class AppConfig implements ConfigValues {
     /** The bootstrap servers, or a user error saying how to set them. */
     public String bootstrapServers() {
         return KafkaSettings.bootstrapServers(kafka);
+    }
+
+    /**
+     * The Kafka keys a command's own producer, consumer or admin client needs besides the bootstrap servers: how to
+     * reach and authenticate to the cluster ({@code security.*}, {@code sasl.*}, {@code ssl.*},
+     * {@code client.dns.lookup}); not the Kafka Streams keys, which a plain client would warn about. A fresh copy.
+     */
+    public Properties clientProperties() {
+        Properties client = new Properties();
+        for (Map.Entry<String, String> entry : kafka.entrySet()) {
+            if (CLIENT_KEY_PREFIXES.stream().anyMatch(entry.getKey()::startsWith)) {
+                client.put(entry.getKey(), entry.getValue());
+            }
+        }
+        return client;
     }
 
     /** The Kafka keys (everything not under {@code gda.}), including our Kafka defaults; a fresh copy. */

@@ -16,8 +16,11 @@ import java.util.Set;
  * <p>The model carries the MLE covariance S_k / n_k, so the scatter is recovered as covariance × count
  * ({@link ClassSummary#ofMleCovariance}); every scorer variant (tied, diagonal, unbiased divisors) is then derived
  * from count, mean and scatter. This class only checks what a model from outside may get wrong.
+ *
+ * <p>Public for the {@code sample} command, which draws from a model read from a file or the model topic and so
+ * must refuse the same malformed models the scorer refuses.
  */
-final class ModelConversion {
+public final class ModelConversion {
 
     /** Largest accepted |Σ_ij − Σ_ji| relative to √(Σ_ii·Σ_jj): rounding by a foreign publisher, not asymmetry. */
     static final double SYMMETRY_TOLERANCE = 1e-9;
@@ -29,7 +32,7 @@ final class ModelConversion {
      * Class statistics in model order. {@code model}: not modified. Throws IllegalArgumentException, with a
      * message fit for a log line, when the model is not well formed.
      */
-    static List<ClassSummary> classSummaries(ModelParameters model) {
+    public static List<ClassSummary> classSummaries(ModelParameters model) {
         List<String> features = model.features();
         if (features == null || features.isEmpty()) {
             throw new IllegalArgumentException("model has no features");
