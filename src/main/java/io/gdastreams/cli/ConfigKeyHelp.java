@@ -11,8 +11,8 @@ import picocli.CommandLine;
  */
 final class ConfigKeyHelp {
 
-    /** The commands that take {@code --set} (train, score and replay through {@link ConfigOptions}). */
-    static final List<String> COMMANDS = List.of("train", "score", "replay", "bench");
+    /** The commands that take {@code --set} (train, score, replay and sample through {@link ConfigOptions}). */
+    static final List<String> COMMANDS = List.of("train", "score", "replay", "sample", "bench");
 
     /** picocli's usage width: a longer footer line would be wrapped with no indent. */
     private static final int WIDTH = 80;

@@ -17,19 +17,20 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /**
- * Entry point of the runnable jar: {@code demo}, {@code train}, {@code score}, {@code replay}, then the
+ * Entry point of the runnable jar: {@code demo}, {@code train}, {@code score}, {@code replay}, {@code sample}, then the
  * {@link CommandPlugin}s found on the class path ({@code bench}), then {@code help}. docs/ARCHITECTURE.md follows an
  * event from here through the packages, and says where a new command goes.
  */
 @Command(name = "gda-streams", mixinStandardHelpOptions = true, version = "gda-streams 0.1.0",
         description = "Streaming online Gaussian classifier (QDA / LDA / naive Bayes) on Kafka Streams.",
-        subcommands = {DemoCommand.class, TrainCommand.class, ScoreCommand.class, ReplayCommand.class})
+        subcommands = {DemoCommand.class, TrainCommand.class, ScoreCommand.class, ReplayCommand.class,
+                SampleCommand.class})
 public final class Main implements Runnable {
 
     /** The commands, as documented in the README (tests walk them). */
-    static final List<String> COMMANDS = List.of("demo", "train", "score", "replay", "bench");
+    static final List<String> COMMANDS = List.of("demo", "train", "score", "replay", "sample", "bench");
 
-    private static final Set<String> BATCH_COMMANDS = Set.of("demo", "replay", "bench");
+    private static final Set<String> BATCH_COMMANDS = Set.of("demo", "replay", "sample", "bench");
     private static final Map<String, String> BATCH_LOG_LEVELS = Map.of(
             "org.slf4j.simpleLogger.log.org.apache.kafka", "error",
             "org.slf4j.simpleLogger.log.io.gdastreams.topology", "warn");
@@ -50,7 +51,7 @@ public final class Main implements Runnable {
 
     @Override
     public void run() {
-        throw new ParameterException(spec.commandLine(), "missing command: demo, train, score or replay");
+        throw new ParameterException(spec.commandLine(), "missing command: demo, train, score, replay or sample");
     }
 
     public static void main(String[] args) {
@@ -63,7 +64,7 @@ public final class Main implements Runnable {
     }
 
     /**
-     * demo and replay are batch runs whose output is the report: Kafka's client warnings (a topic not created
+     * demo, replay and sample are batch runs whose output is the report (or the sample): Kafka's client warnings (a topic not created
      * yet, a broker still starting) and the topologies' per-version info lines are noise there. Long-running
      * train/score keep them (as configured in simplelogger.properties). Must run before the first logger exists:
      * slf4j-simple reads its levels once. A level given with -D on the command line wins.

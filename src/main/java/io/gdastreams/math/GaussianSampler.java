@@ -7,8 +7,8 @@ import java.util.random.RandomGenerator;
  * L_k the Cholesky factor of the effective covariance (so shrinkage, floor and jitter are part of the draw).
  * Immutable; thread-safe as long as each thread brings its own RandomGenerator.
  *
- * <p>Not used by the product yet: it is kept (and tested, {@code GaussianSamplerTest}) for the {@code sample}
- * command planned next, which draws synthetic events from a published model.
+ * <p>The {@code sample} command draws its events with it ({@code sample.EventSampler}). Class k is an index into
+ * {@link GaussianModel#labels()}: the classes excluded by the fit are never drawn.
  */
 public final class GaussianSampler {
 

@@ -62,7 +62,8 @@ class LayeringTest {
             "broker", "lifecycle",
             "service", "settings topology serde model config math lifecycle",
             "replay", "service broker settings topology serde model config math lifecycle",
-            "cli", "replay service broker settings topology serde model config math lifecycle",
+            "sample", "topology serde model config math lifecycle",
+            "cli", "sample replay service broker settings topology serde model config math lifecycle",
             "bench", "cli replay service broker settings topology serde model config math lifecycle");
 
     /** What the slim service jar ships besides the JDK (pom.xml, execution "service"): no broker, no Scala. */

@@ -1,0 +1,220 @@
+package io.gdastreams.cli;
+
+import io.gdastreams.config.ConfigKey;
+import io.gdastreams.lifecycle.ExitCodes;
+import io.gdastreams.lifecycle.RunFailure;
+import io.gdastreams.lifecycle.UserError;
+import io.gdastreams.model.ModelParameters;
+import io.gdastreams.sample.EventFormat;
+import io.gdastreams.sample.EventSampler;
+import io.gdastreams.sample.EventWriter;
+import io.gdastreams.sample.ModelSource;
+import io.gdastreams.sample.TopicLoad;
+import io.gdastreams.settings.AppConfig;
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.random.RandomGenerator;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Spec;
+
+/** {@code gda-streams sample}: labelled events drawn from a model, to a file, stdout or a topic. */
+@Command(name = "sample", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"Draw labelled events from a model: a class y ~ π (or --class), then x ~ N(μ_y, Σ_y) with "
+                + "the covariance the fit options give (full, tied or diag; estimator, shrinkage and floor as a "
+                + "scorer would apply them), through a Cholesky factor.",
+                "The model is a file (--model, as replay --model-output writes it) or the newest record under "
+                        + "the model id (--model-id, default gda.model.id) on the model topic of the cluster.",
+                "The same seed, model and options give byte-identical output; without --seed one is chosen "
+                        + "and printed on stderr.",
+                "Writes CSV (the features, then label) or JSON lines to --output or stdout, or, with "
+                        + "--to-topic, produces labelled events at --rate per second."})
+final class SampleCommand implements Callable<Integer> {
+
+    private static final Duration PROGRESS_INTERVAL = Duration.ofSeconds(5);
+    private static final String BOOTSTRAP_SERVERS = "bootstrap.servers";
+
+    @ParentCommand
+    private Main main;
+
+    @Spec
+    private CommandSpec spec;
+
+    @Option(names = "--model", paramLabel = "FILE", description = "The model as JSON (one model-topic record).")
+    private Path modelFile;
+
+    @Option(names = "--model-id", paramLabel = "ID",
+            description = "Read this model from the model topic (default: gda.model.id when --model is not given).")
+    private String modelId;
+
+    @Option(names = "--count", required = true, paramLabel = "N",
+            description = "Events to draw, 1 to 100,000,000.")
+    private long count;
+
+    @Option(names = "--seed", paramLabel = "S", description = "Seed of the draws (default: a random one, printed).")
+    private Long seed;
+
+    @Option(names = "--class", paramLabel = "LABEL", description = "Draw every event from this class.")
+    private String classLabel;
+
+    @Option(names = "--output", paramLabel = "FILE", description = "Write the events here (default: stdout).")
+    private Path output;
+
+    @Option(names = "--format", paramLabel = "csv|jsonl",
+            description = "csv (default): the features, then label; jsonl: one labelled event per line.")
+    private String format;
+
+    @Option(names = "--to-topic", paramLabel = "TOPIC",
+            description = "Produce the events to this existing topic as labelled events instead.")
+    private String toTopic;
+
+    @Option(names = "--rate", paramLabel = "R",
+            description = "With --to-topic: events per second, 0.01 to 1,000,000 (default: 1000).")
+    private Double rate;
+
+    @Option(names = "--covariance", paramLabel = "full|tied|diag",
+            description = "Draw with full (QDA), tied (LDA) or diag (naive Bayes) covariances; default from "
+                    + "gda.covariance.")
+    private String covariance;
+
+    @Option(names = "--estimator", paramLabel = "mle|unbiased",
+            description = "Covariance divisors: mle or unbiased; default from gda.estimator.")
+    private String estimator;
+
+    @Mixin
+    private ConfigOptions configOptions;
+
+    @Option(names = "--timeout", paramLabel = "SECONDS", defaultValue = "30",
+            description = "Wait this long for the cluster (default: ${DEFAULT-VALUE}).")
+    private long timeoutSeconds;
+
+    @Override
+    public Integer call() {
+        validate();
+        EventFormat eventFormat = format == null ? EventFormat.CSV : EventFormat.parse(format);
+        AppConfig config = config();
+        Duration timeout = Duration.ofSeconds(timeoutSeconds);
+        if (modelFile == null && config.kafkaProperties().getProperty(BOOTSTRAP_SERVERS, "").isBlank()) {
+            throw new UserError("no model: give --model FILE, or --bootstrap-servers to read model '"
+                    + config.modelId() + "' from the topic " + config.topics().model());
+        }
+        // Before anything is read: a topic to write needs a cluster too.
+        String targetCluster = toTopic != null ? config.bootstrapServers() : null;
+        ModelParameters model = modelFile != null ? ModelSource.readFile(modelFile)
+                : ModelSource.readTopic(config.topics().modelRecords(), config.modelId(), config.bootstrapServers(),
+                        config.clientProperties(), timeout);
+        EventSampler sampler = EventSampler.of(model, config.fitOptions(), classLabel);
+        if (toTopic == null) {
+            EventWriter.check(eventFormat, sampler.features()); // before a file is created
+        }
+        PrintWriter err = spec.commandLine().getErr();
+        long runSeed = seed != null ? seed : ThreadLocalRandom.current().nextLong();
+        describe(sampler, config, runSeed, err);
+        RandomGenerator random = EventSampler.random(runSeed);
+        if (toTopic != null) {
+            TopicLoad.Summary summary = TopicLoad.run(sampler, random, new TopicLoad.Request(targetCluster,
+                    config.clientProperties(), config.topics().labelled().named(toTopic), count, rate == null ? 1000 : rate, PROGRESS_INTERVAL, timeout), err);
+            err.printf(Locale.ROOT, "Sent %,d events to %s in %.1f s (%,.1f/s), seed %d%n", summary.sent(), toTopic,
+                    summary.elapsed().toMillis() / 1000.0, summary.rate(), runSeed);
+        } else if (output != null) {
+            try (BufferedWriter file = Files.newBufferedWriter(output, StandardCharsets.UTF_8)) {
+                write(sampler, random, eventFormat, file);
+            } catch (IOException | UncheckedIOException e) {
+                throw new UserError("cannot write " + output + ": " + e.getMessage());
+            }
+            err.printf(Locale.ROOT, "Wrote %,d events to %s%n", count, output);
+        } else {
+            PrintWriter out = spec.commandLine().getOut();
+            write(sampler, random, eventFormat, out);
+            out.flush();
+            if (out.checkError()) {
+                throw new RunFailure("cannot write to stdout");
+            }
+        }
+        err.flush();
+        return ExitCodes.OK;
+    }
+
+    private void write(EventSampler sampler, RandomGenerator random, EventFormat eventFormat, Writer out) {
+        EventWriter writer = new EventWriter(out, eventFormat, sampler.features());
+        for (long i = 0; i < count; i++) {
+            writer.write(sampler.next(random));
+        }
+    }
+
+    /** Every option on its own and together, before anything is read or connected. */
+    private void validate() {
+        if (count < 1 || count > EventSampler.MAX_COUNT) {
+            throw new UserError("--count must be between 1 and " + EventSampler.MAX_COUNT + ", got " + count);
+        }
+        if (timeoutSeconds < 1) {
+            throw new UserError("--timeout must be at least 1 second");
+        }
+        if (modelFile != null && modelId != null) {
+            throw new UserError("--model and --model-id exclude each other: a file, or a model of the topic");
+        }
+        if (modelId != null && modelId.isBlank()) {
+            throw new UserError("--model-id is empty");
+        }
+        if (classLabel != null && classLabel.isBlank()) {
+            throw new UserError("--class is empty");
+        }
+        if (toTopic == null) {
+            if (rate != null) {
+                throw new UserError("--rate paces --to-topic; a file or stdout is written as fast as it goes");
+            }
+            return;
+        }
+        if (toTopic.isBlank()) {
+            throw new UserError("--to-topic is empty");
+        }
+        if (output != null || format != null) {
+            throw new UserError("--to-topic sends labelled-event JSON to the topic; it excludes --output and "
+                    + "--format");
+        }
+        if (rate != null && !(rate >= TopicLoad.MIN_RATE && rate <= TopicLoad.MAX_RATE)) {
+            throw new UserError("--rate must be between " + TopicLoad.MIN_RATE + " and "
+                    + String.format(Locale.ROOT, "%,.0f", TopicLoad.MAX_RATE) + " events per second, got " + rate);
+        }
+    }
+
+    /** Defaults < file < environment < --set < --bootstrap-servers < --covariance, --estimator, --model-id. */
+    private AppConfig config() {
+        AppConfig config = configOptions.load(main.environment());
+        if (covariance != null) {
+            config = config.with(ConfigKey.COVARIANCE, covariance, "--covariance");
+        }
+        if (estimator != null) {
+            config = config.with(ConfigKey.ESTIMATOR, estimator, "--estimator");
+        }
+        if (modelId != null) {
+            config = config.with(ConfigKey.MODEL_ID, modelId, "--model-id");
+        }
+        return config;
+    }
+
+    /** One line on stderr: what is drawn from and the seed; one more when the fit leaves classes out. */
+    private void describe(EventSampler sampler, AppConfig config, long runSeed, PrintWriter err) {
+        err.printf(Locale.ROOT, "Sampling %,d events from %s (%d classes, %d features; %s), seed %d%s%n", count,
+                EventSampler.describe(sampler.model()), sampler.labels().size(), sampler.features().size(),
+                EventSampler.describeOptions(config.fitOptions()), runSeed,
+                seed == null ? " (chosen; --seed " + runSeed + " repeats this sample)" : "");
+        if (!sampler.excluded().isEmpty()) {
+            err.println("  never drawn, left out by the fit: " + EventSampler.exclusions(sampler.excluded()));
+        }
+        err.flush();
+    }
+}

@@ -1,0 +1,140 @@
+package io.gdastreams.sample;
+
+import io.gdastreams.lifecycle.RunFailure;
+import io.gdastreams.lifecycle.UserError;
+import io.gdastreams.model.ModelParameters;
+import io.gdastreams.serde.ModelSerde;
+import io.gdastreams.topology.Topic;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.PartitionInfo;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.TimeoutException;
+
+/**
+ * Where {@code sample} gets its model: a file (what {@code replay --model-output} writes, one record of the model
+ * topic) or the newest record under the model id on the model topic. Either is read as strictly as a scorer reads
+ * the topic ({@link ModelSerde#read}); a missing, deleted or invalid model is a user error naming the reason.
+ */
+public final class ModelSource {
+
+    private ModelSource() {
+    }
+
+    /** The model in {@code file}. */
+    public static ModelParameters readFile(Path file) {
+        byte[] bytes;
+        try {
+            bytes = Files.readAllBytes(file);
+        } catch (IOException e) {
+            throw new UserError("cannot read " + file + (Files.exists(file) ? ": " + e.getMessage() : " (no such file)"));
+        }
+        try {
+            return ModelSerde.read(bytes);
+        } catch (IllegalArgumentException e) {
+            throw new UserError(file + " is not a valid model: " + e.getMessage());
+        }
+    }
+
+    /**
+     * The newest committed record under {@code modelId} on {@code topic} (read from the beginning to the end offsets
+     * as of the call, read_committed, without a consumer group), as a model. {@code client}: the connection keys
+     * (security, SASL, SSL). No answer from the cluster within {@code timeout} is a run failure.
+     */
+    public static ModelParameters readTopic(Topic<String, byte[]> topic, String modelId, String bootstrapServers,
+                                            Properties client, Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        ConsumerRecord<String, byte[]> newest = null;
+        long read = 0;
+        try (KafkaConsumer<String, byte[]> consumer = consumer(topic, bootstrapServers, client)) {
+            List<PartitionInfo> infos = consumer.partitionsFor(topic.name(), timeout);
+            if (infos == null || infos.isEmpty()) {
+                throw new UserError("no topic '" + topic.name() + "' on " + bootstrapServers
+                        + " (the model topic, gda.topic.model)");
+            }
+            List<TopicPartition> partitions = new ArrayList<>();
+            infos.forEach(info -> partitions.add(new TopicPartition(topic.name(), info.partition())));
+            consumer.assign(partitions);
+            consumer.seekToBeginning(partitions);
+            Map<TopicPartition, Long> ends = consumer.endOffsets(partitions, timeout);
+            while (!atEnd(consumer, ends)) {
+                if (System.nanoTime() > deadline) {
+                    throw new RunFailure("reading the model topic '" + topic.name() + "' did not finish within "
+                            + timeout.toSeconds() + " s (" + read + " records read)");
+                }
+                for (ConsumerRecord<String, byte[]> r : consumer.poll(Duration.ofMillis(200))) {
+                    read++;
+                    // The model topic has one partition; should a foreign writer have spread a key over several,
+                    // the newest is the latest written.
+                    if (modelId.equals(r.key()) && (newest == null || r.partition() == newest.partition()
+                            || r.timestamp() >= newest.timestamp())) {
+                        newest = r;
+                    }
+                }
+            }
+        } catch (TimeoutException e) {
+            throw new RunFailure("no answer from the cluster at " + bootstrapServers + " within "
+                    + timeout.toSeconds() + " s: " + e.getMessage(), e);
+        } catch (KafkaException e) {
+            throw new RunFailure("cannot read the model topic '" + topic.name() + "' on " + bootstrapServers + ": "
+                    + e.getMessage(), e);
+        }
+        return model(newest, modelId, topic, read);
+    }
+
+    private static ModelParameters model(ConsumerRecord<String, byte[]> newest, String modelId,
+                                         Topic<String, byte[]> topic, long read) {
+        if (newest == null) {
+            throw new UserError("no model '" + modelId + "' on topic '" + topic.name() + "' (" + read
+                    + " records read, none under that key)");
+        }
+        String where = "the newest record of model '" + modelId + "' on " + topic.name() + "-" + newest.partition()
+                + " at offset " + newest.offset();
+        if (newest.value() == null) {
+            throw new UserError(where + " is a tombstone: the model was deleted");
+        }
+        ModelParameters model;
+        try {
+            model = ModelSerde.read(newest.value());
+        } catch (IllegalArgumentException e) {
+            throw new UserError(where + " is not a valid model: " + e.getMessage());
+        }
+        if (!modelId.equals(model.modelId())) {
+            throw new UserError(where + " carries model id '" + model.modelId() + "'");
+        }
+        return model;
+    }
+
+    private static boolean atEnd(KafkaConsumer<?, ?> consumer, Map<TopicPartition, Long> ends) {
+        for (Map.Entry<TopicPartition, Long> end : ends.entrySet()) {
+            if (consumer.position(end.getKey()) < end.getValue()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static KafkaConsumer<String, byte[]> consumer(Topic<String, byte[]> topic, String bootstrapServers,
+                                                          Properties client) {
+        Properties properties = new Properties();
+        properties.putAll(client);
+        properties.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        // The trainer publishes in transactions: only committed models count.
+        properties.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        properties.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+        // Looking for the topic must not create it.
+        properties.put(ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, "false");
+        properties.put(ConsumerConfig.CLIENT_ID_CONFIG, "gda-streams-sample");
+        return new KafkaConsumer<>(properties, topic.keyDeserializer(), topic.valueDeserializer());
+    }
+}
