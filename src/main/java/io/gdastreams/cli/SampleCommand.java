@@ -46,6 +46,7 @@ final class SampleCommand implements Callable<Integer> {
 
     private static final Duration PROGRESS_INTERVAL = Duration.ofSeconds(5);
     private static final String BOOTSTRAP_SERVERS = "bootstrap.servers";
+    private static final double DEFAULT_RATE = 1000;
 
     @ParentCommand
     private Main main;
@@ -111,22 +112,23 @@ final class SampleCommand implements Callable<Integer> {
             throw new UserError("no model: give --model FILE, or --bootstrap-servers to read model '"
                     + config.modelId() + "' from the topic " + config.topics().model());
         }
-        // Before anything is read: a topic to write needs a cluster too.
-        String targetCluster = toTopic != null ? config.bootstrapServers() : null;
+        // Before anything is read: a topic to write needs a cluster, and must exist.
+        TopicLoad load = toTopic == null ? null : TopicLoad.to(new TopicLoad.Request(config.bootstrapServers(),
+                config.clientProperties(), config.topics().labelled().named(toTopic), count,
+                rate == null ? DEFAULT_RATE : rate, PROGRESS_INTERVAL, timeout));
         ModelParameters model = modelFile != null ? ModelSource.readFile(modelFile)
                 : ModelSource.readTopic(config.topics().modelRecords(), config.modelId(), config.bootstrapServers(),
                         config.clientProperties(), timeout);
         EventSampler sampler = EventSampler.of(model, config.fitOptions(), classLabel);
-        if (toTopic == null) {
+        if (load == null) {
             EventWriter.check(eventFormat, sampler.features()); // before a file is created
         }
         PrintWriter err = spec.commandLine().getErr();
         long runSeed = seed != null ? seed : ThreadLocalRandom.current().nextLong();
         describe(sampler, config, runSeed, err);
         RandomGenerator random = EventSampler.random(runSeed);
-        if (toTopic != null) {
-            TopicLoad.Summary summary = TopicLoad.run(sampler, random, new TopicLoad.Request(targetCluster,
-                    config.clientProperties(), config.topics().labelled().named(toTopic), count, rate == null ? 1000 : rate, PROGRESS_INTERVAL, timeout), err);
+        if (load != null) {
+            TopicLoad.Summary summary = load.run(sampler, random, err);
             err.printf(Locale.ROOT, "Sent %,d events to %s in %.1f s (%,.1f/s), seed %d%n", summary.sent(), toTopic,
                     summary.elapsed().toMillis() / 1000.0, summary.rate(), runSeed);
         } else if (output != null) {

@@ -61,12 +61,20 @@ public final class TopicLoad {
         }
     }
 
-    private TopicLoad() {
+    private final Request request;
+
+    private TopicLoad(Request request) {
+        this.request = request;
+    }
+
+    /** A load on {@code request}'s topic, after checking that the topic exists (a user error when it does not). */
+    public static TopicLoad to(Request request) {
+        checkTopic(request);
+        return new TopicLoad(request);
     }
 
     /** Sends {@code request.count()} events drawn by {@code sampler} from {@code random}; progress to {@code progress}. */
-    public static Summary run(EventSampler sampler, RandomGenerator random, Request request, PrintWriter progress) {
-        checkTopic(request);
+    public Summary run(EventSampler sampler, RandomGenerator random, PrintWriter progress) {
         AtomicReference<Exception> error = new AtomicReference<>();
         AtomicLong acknowledged = new AtomicLong();
         String topic = request.topic().name();
