@@ -47,6 +47,7 @@ final class SampleCommand implements Callable<Integer> {
     private static final Duration PROGRESS_INTERVAL = Duration.ofSeconds(5);
     private static final String BOOTSTRAP_SERVERS = "bootstrap.servers";
     private static final double DEFAULT_RATE = 1000;
+    private static final long STDOUT_CHECK_INTERVAL = 10_000;
 
     @ParentCommand
     private Main main;
@@ -154,6 +155,11 @@ final class SampleCommand implements Callable<Integer> {
         EventWriter writer = new EventWriter(out, eventFormat, sampler.features());
         for (long i = 0; i < count; i++) {
             writer.write(sampler.next(random));
+            // A PrintWriter (stdout) swallows write errors: a closed pipe (sample ... | head) would otherwise draw
+            // every remaining event into the void.
+            if (i % STDOUT_CHECK_INTERVAL == 0 && out instanceof PrintWriter printer && printer.checkError()) {
+                throw new RunFailure("cannot write to stdout (closed after " + (i + 1) + " events)");
+            }
         }
     }
 
