@@ -97,6 +97,16 @@ class AppConfigTest {
                 "the copy follows the setting (a user who disables it gets Kafka's warning, as they should)");
     }
 
+    /** A command's own clients (replay, sample) get how to reach the cluster, not the Kafka Streams keys. */
+    @Test
+    void shouldGiveClientsTheConnectionKeysOnly() throws IOException {
+        Properties client = AppConfig.load(file("security.protocol=SASL_SSL", "sasl.mechanism=PLAIN",
+                "ssl.truststore.location=/t.jks", "client.dns.lookup=use_all_dns_ips", "commit.interval.ms=50",
+                "bootstrap.servers=b:9092", "gda.model.id=m"), Map.of()).clientProperties();
+        assertEquals(Map.of("security.protocol", "SASL_SSL", "sasl.mechanism", "PLAIN", "ssl.truststore.location",
+                "/t.jks", "client.dns.lookup", "use_all_dns_ips"), client);
+    }
+
     @Test
     void shouldWarnThatAtLeastOnceMayDoubleCountsAfterACrash() throws IOException {
         assertEquals(List.of(), AppConfig.load(null, Map.of()).warnings());
