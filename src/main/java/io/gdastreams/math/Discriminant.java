@@ -125,6 +125,10 @@ public final class Discriminant {
      * coordinates are copied unchanged. {@code posterior}: {@link #score}'s answer for this {@code x}. Nothing
      * observed gives Σ_k π_k μ_k. Uses the cached factors of Σ_OO ({@link #score} has just made them), so it costs
      * one pair of triangular solves per class (one in all for TIED, none for DIAG) and O(K·|M|·|O|).
+     *
+     * <p>Always finite, like the scores: a mean that overflowed (a point astronomically far out along a strong
+     * correlation) is reported as ±{@link Double#MAX_VALUE}; one that overflowed both ways at once (∞ − ∞) carries
+     * no usable information and falls back to Σ_k p(k | x_O) μ_kj, the mean that ignores the correlations.
      */
     public double[] impute(double[] x, Posterior posterior) {
         int missing = missing(x);
@@ -140,10 +144,21 @@ public final class Discriminant {
         covariance.addConditionalMean(x, missing, p, sum);
         for (int j = 0; j < d; j++) {
             if (Double.isNaN(x[j])) {
-                completed[j] = sum[j];
+                double v = sum[j];
+                completed[j] = Double.isNaN(v) ? mixtureMean(p, j) : Math.max(-Double.MAX_VALUE,
+                        Math.min(Double.MAX_VALUE, v));
             }
         }
         return completed;
+    }
+
+    /** Σ_k p_k μ_kj. */
+    private double mixtureMean(double[] p, int j) {
+        double mean = 0.0;
+        for (int k = 0; k < classCount; k++) {
+            mean += p[k] * model.meanView(k)[j];
+        }
+        return mean;
     }
 
     /** The number of missing (NaN) coordinates of x, after the checks on x that {@link #score} documents. */
