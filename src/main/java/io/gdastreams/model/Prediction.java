@@ -24,7 +24,7 @@ import java.util.Objects;
  * model of thousands of classes still yields a prediction well inside a broker record.
  * {@code logDensity} is log p(x) over the observed features;
  * {@code outlier} is present only when the scorer has an outlier threshold (then it is
- * {@code logDensity < threshold}).
+ * {@code logDensity < threshold}), or a threshold in probability (below).
  *
  * <p>Unscored:
  * <pre>{@code
@@ -72,7 +72,8 @@ import java.util.Objects;
  * @param logDensity    log p(x) (scored only)
  * @param modelId       model in force, if any
  * @param modelVersion  version of the model in force, if any
- * @param outlier       logDensity below the configured threshold (scored and threshold configured only)
+ * @param outlier       logDensity below the configured threshold, or tailProbability below gda.outlier.p, or
+ *                      either when both are set (scored and a threshold configured only)
  * @param reason        why the event was not scored (unscored only)
  * @param excluded      classes of the model left out of scoring, with the reason; null when there are none
  * @param otherExcluded how many more classes are left out than {@code excluded} lists; null when it lists all

@@ -35,7 +35,7 @@ final class CompiledModel {
     private final long version;
     private final Map<String, Integer> featureIndex;
     /** The model's feature names, in model order (the names of the imputed map). */
-    private final List<String> features;
+    private final List<String> featureNames;
     private final Discriminant discriminant;
     private final List<String> labels;
     /** Why nothing can be scored, or null when at least one class takes part. */
@@ -50,13 +50,13 @@ final class CompiledModel {
     /** Most classes a prediction lists ({@link ScoringSettings#listedClasses()}). */
     private final int listed;
 
-    private CompiledModel(String modelId, long version, Map<String, Integer> featureIndex, List<String> features,
-                          Discriminant discriminant, UnscoredReason.NoScorableClass unscorable,
+    private CompiledModel(String modelId, long version, Map<String, Integer> featureIndex,
+                          List<String> featureNames, Discriminant discriminant, UnscoredReason.NoScorableClass unscorable,
                           Map<String, String> excluded, Integer otherExcluded, int listed) {
         this.modelId = modelId;
         this.version = version;
         this.featureIndex = featureIndex;
-        this.features = features;
+        this.featureNames = featureNames;
         this.discriminant = discriminant;
         this.labels = List.copyOf(discriminant.labels());
         this.unscorable = unscorable;
@@ -89,8 +89,7 @@ final class CompiledModel {
         byLabel.stream().limit(listed).forEach(e -> excluded.put(e.label(), e.reason()));
         Integer otherExcluded = byLabel.size() > listed ? byLabel.size() - listed : null;
         return new CompiledModel(model.modelId(), model.version(), Map.copyOf(index), List.copyOf(features),
-                discriminant, unscorable,
-                Collections.unmodifiableMap(excluded), otherExcluded, listed);
+                discriminant, unscorable, Collections.unmodifiableMap(excluded), otherExcluded, listed);
     }
 
     private static String abbreviate(String text, int max) {
@@ -150,7 +149,7 @@ final class CompiledModel {
                 excluded, otherExcluded);
         // Every feature of the event is known here (and null ones were dropped): fewer than d means some are missing.
         if (extras.imputed() && features.size() < x.length) {
-            prediction = PredictionDetails.withImputed(prediction, this.features, x,
+            prediction = PredictionDetails.withImputed(prediction, featureNames, x,
                     discriminant.impute(x, posterior));
         }
         if (tail != null) {

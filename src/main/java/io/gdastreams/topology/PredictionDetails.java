@@ -33,9 +33,10 @@ final class PredictionDetails {
     }
 
     /**
-     * The imputed map of an event whose missing coordinates are NaN in {@code x}, with {@code completed} their
-     * imputed values: the first missing features in model order within the bounds, and how many more there are
-     * (null when none). Null map when nothing is missing.
+     * {@code prediction} with the imputed map of an event whose missing coordinates are NaN in {@code x}
+     * ({@code completed}: their imputed values, {@code features}: the names in model order): the first missing
+     * features in model order within the bounds, and how many more there are (null when none). Unchanged when
+     * nothing is missing.
      */
     static Prediction withImputed(Prediction prediction, List<String> features, double[] x, double[] completed) {
         Map<String, Double> imputed = new LinkedHashMap<>();
