@@ -37,6 +37,8 @@ public enum ValueType {
     NON_NEGATIVE_DOUBLE,
     /** An {@link OptionalDouble}. */
     OPTIONAL_DOUBLE,
+    /** An {@link OptionalDouble} in (0, 1): a probability threshold, empty for none. */
+    OPTIONAL_PROBABILITY,
     /** A {@link CovarianceType}, named in lower case. */
     COVARIANCE,
     /** An {@link Estimator}, named in lower case. */
@@ -73,6 +75,7 @@ public enum ValueType {
             case UNIT_INTERVAL -> "a number in [0, 1]";
             case NON_NEGATIVE_DOUBLE -> "a finite number >= 0";
             case OPTIONAL_DOUBLE -> "a number, or empty for none";
+            case OPTIONAL_PROBABILITY -> "a number in (0, 1), or empty for none";
             case COVARIANCE -> "one of " + String.join(", ", lowerCaseNames(CovarianceType.values()));
             case ESTIMATOR -> "one of " + String.join(", ", lowerCaseNames(Estimator.values()));
             case BOOLEAN -> "true or false";
@@ -101,6 +104,8 @@ public enum ValueType {
             case NON_NEGATIVE_DOUBLE -> number(v, x -> Double.isFinite(x) && x >= 0.0);
             case OPTIONAL_DOUBLE -> v.isEmpty() ? OptionalDouble.empty()
                     : Optional.ofNullable(number(v, x -> !Double.isNaN(x))).map(OptionalDouble::of).orElse(null);
+            case OPTIONAL_PROBABILITY -> v.isEmpty() ? OptionalDouble.empty()
+                    : Optional.ofNullable(number(v, x -> x > 0.0 && x < 1.0)).map(OptionalDouble::of).orElse(null);
             case COVARIANCE -> byLowerCaseName(CovarianceType.values(), v);
             case ESTIMATOR -> byLowerCaseName(Estimator.values(), v);
             case BOOLEAN -> v.equals("true") ? Boolean.TRUE : v.equals("false") ? Boolean.FALSE : null;

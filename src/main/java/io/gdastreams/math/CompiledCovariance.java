@@ -25,11 +25,32 @@ abstract sealed class CompiledCovariance
     }
 
     /**
-     * logJoint[k] = log π_k + log N(x_O; μ_k,O, Σ_k,OO) over the observed coordinates O of {@code x}, for every
-     * scored class k. {@code x}: length d, finite or NaN (missing), {@code missing} of them NaN with
-     * 0 ≤ missing &lt; d; not modified. {@code logJoint}: length K, overwritten.
+     * logLikelihood[k] = log N(x_O; μ_k,O, Σ_k,OO) over the observed coordinates O of {@code x}, for every scored
+     * class k, and, when {@code distances} is not null, distances[k] = D²_k = (x_O − μ_k,O)ᵀ Σ_k,OO⁻¹ (x_O − μ_k,O),
+     * the squared Mahalanobis distance the log-likelihood is made of (+∞ when it overflowed). {@code x}: length d,
+     * finite or NaN (missing), {@code missing} of them NaN with 0 ≤ missing &lt; d; not modified. The arrays:
+     * length K, overwritten.
      */
-    abstract void logJoint(double[] x, int missing, double[] logJoint);
+    abstract void logLikelihood(double[] x, int missing, double[] logLikelihood, double[] distances);
+
+    /**
+     * out[j] += Σ_k w_k E_k[x_j | x_O] for every missing coordinate j of {@code x} (the others are left alone),
+     * where E_k[x_M | x_O] = μ_k,M + Σ_k,MO Σ_k,OO⁻¹ (x_O − μ_k,O) is the mean of class k's Gaussian conditioned on
+     * the observed coordinates. {@code weights}: length K (the posterior, for imputation); {@code x} as in
+     * {@link #logLikelihood}, but 0 ≤ missing ≤ d. This default is right whenever Σ_k,MO = 0: for a diagonal
+     * covariance, and when nothing is observed; the forms with full matrices override it.
+     */
+    void addConditionalMean(double[] x, int missing, double[] weights, double[] out) {
+        for (int k = 0; k < weights.length; k++) {
+            double w = weights[k];
+            double[] mu = means[k];
+            for (int j = 0; j < d; j++) {
+                if (Double.isNaN(x[j])) {
+                    out[j] += w * mu[j];
+                }
+            }
+        }
+    }
 
     /** β_k, γ_k when the discriminant is linear in x (TIED), a copy; empty otherwise. */
     Optional<LinearDiscriminants> linear() {

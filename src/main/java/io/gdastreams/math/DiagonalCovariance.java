@@ -3,7 +3,8 @@ package io.gdastreams.math;
 /**
  * Gaussian naive Bayes: a diagonal covariance per class, Σ_k = diag(S_k) / n_k (UNBIASED: n_k − 1). The
  * coordinates are independent given the class, so scoring is O(d) per class and a missing coordinate is simply
- * left out of the sums: no sub-factor, nothing cached.
+ * left out of the sums: no sub-factor, nothing cached. For the same reason the mean of a missing coordinate given
+ * the observed ones is just μ_kj (Σ_k,MO = 0): imputation is the compiled form's default, the mixture of means.
  */
 final class DiagonalCovariance implements PerClassCovariance {
 
@@ -41,8 +42,8 @@ final class DiagonalCovariance implements PerClassCovariance {
         }
 
         @Override
-        void logJoint(double[] x, int missing, double[] logJoint) {
-            for (int k = 0; k < logJoint.length; k++) {
+        void logLikelihood(double[] x, int missing, double[] logLikelihood, double[] distances) {
+            for (int k = 0; k < logLikelihood.length; k++) {
                 double[] mu = means[k];
                 double[] inv = inverseStdDevs[k];
                 double[] logSd = logStdDevs[k];
@@ -57,7 +58,10 @@ final class DiagonalCovariance implements PerClassCovariance {
                         observed++;
                     }
                 }
-                logJoint[k] = logPriors[k] + LogGaussian.of(observed, halfLogDet, q);
+                logLikelihood[k] = LogGaussian.of(observed, halfLogDet, q);
+                if (distances != null) {
+                    distances[k] = q;
+                }
             }
         }
     }

@@ -14,6 +14,10 @@ import java.util.Optional;
  * logJoint_k = log π_k + log N_k(x); p(k | x) = exp(logJoint_k − logDensity) with
  * logDensity = logsumexp_k(logJoint_k) = log p(x). All coordinates missing gives the priors and logDensity 0.
  *
+ * <p>{@link #explain} gives the per-class terms of the posterior ({@link Evidence}: log π_k, log N_k(x), the squared
+ * Mahalanobis distance and its chi-square tail), {@link #impute} the mean of each missing coordinate given the
+ * observed ones, from the same cached factors.
+ *
  * <p>The log-joints come from the compiled form of the model's {@link CovarianceStructure}
  * ({@link CompiledCovariance}); this class owns what every form shares: the checks on x, the all-missing case and
  * the posterior.
@@ -78,6 +82,87 @@ public final class Discriminant {
      * IllegalArgumentException for a wrong length or an infinite entry.
      */
     public Posterior score(double[] x) {
+        int missing = missing(x);
+        double[] logJoint = new double[classCount];
+        if (missing < d) {
+            covariance.logLikelihood(x, missing, logJoint, null);
+        }
+        for (int k = 0; k < classCount; k++) {
+            logJoint[k] += logPriors[k];
+        }
+        return posterior(logJoint);
+    }
+
+    /**
+     * The posterior of one point (as {@link #score}) with the per-class terms it is made of, over the observed
+     * coordinates: see {@link Evidence}. Costs what {@link #score} costs, plus O(K) arrays.
+     */
+    public Evidence explain(double[] x) {
+        int missing = missing(x);
+        double[] logLikelihood = new double[classCount];
+        double[] distances = new double[classCount];
+        if (missing < d) {
+            covariance.logLikelihood(x, missing, logLikelihood, distances);
+        }
+        double[] logJoint = new double[classCount];
+        for (int k = 0; k < classCount; k++) {
+            logJoint[k] = logPriors[k] + logLikelihood[k];
+            // Reported, so finite: an overflowed distance is the largest double, its likelihood the lowest.
+            if (!(distances[k] <= Double.MAX_VALUE)) {
+                distances[k] = Double.MAX_VALUE;
+            }
+            if (!(logLikelihood[k] >= -Double.MAX_VALUE)) {
+                logLikelihood[k] = -Double.MAX_VALUE;
+            }
+        }
+        return new Evidence(posterior(logJoint), d - missing, logPriors.clone(), logLikelihood, distances);
+    }
+
+    /**
+     * {@code x} completed by imputation: a copy in which every missing (NaN) coordinate j is replaced by
+     * E[x_j | x_O] = Σ_k p(k | x_O) (μ_kj + Σ_k,jO Σ_k,OO⁻¹ (x_O − μ_k,O)), the mean of the fitted mixture given
+     * the observed coordinates, with the effective (regularised) covariances the model scores with; observed
+     * coordinates are copied unchanged. {@code posterior}: {@link #score}'s answer for this {@code x}. Nothing
+     * observed gives Σ_k π_k μ_k. Uses the cached factors of Σ_OO ({@link #score} has just made them), so it costs
+     * one pair of triangular solves per class (one in all for TIED, none for DIAG) and O(K·|M|·|O|).
+     *
+     * <p>Always finite, like the scores: a mean that overflowed (a point astronomically far out along a strong
+     * correlation) is reported as ±{@link Double#MAX_VALUE}; one that overflowed both ways at once (∞ − ∞) carries
+     * no usable information and falls back to Σ_k p(k | x_O) μ_kj, the mean that ignores the correlations.
+     */
+    public double[] impute(double[] x, Posterior posterior) {
+        int missing = missing(x);
+        double[] p = posterior.probabilities();
+        if (p.length != classCount) {
+            throw new IllegalArgumentException("expected " + classCount + " probabilities, got " + p.length);
+        }
+        double[] completed = x.clone();
+        if (missing == 0) {
+            return completed;
+        }
+        double[] sum = new double[d];
+        covariance.addConditionalMean(x, missing, p, sum);
+        for (int j = 0; j < d; j++) {
+            if (Double.isNaN(x[j])) {
+                double v = sum[j];
+                completed[j] = Double.isNaN(v) ? mixtureMean(p, j) : Math.max(-Double.MAX_VALUE,
+                        Math.min(Double.MAX_VALUE, v));
+            }
+        }
+        return completed;
+    }
+
+    /** Σ_k p_k μ_kj. */
+    private double mixtureMean(double[] p, int j) {
+        double mean = 0.0;
+        for (int k = 0; k < classCount; k++) {
+            mean += p[k] * model.meanView(k)[j];
+        }
+        return mean;
+    }
+
+    /** The number of missing (NaN) coordinates of x, after the checks on x that {@link #score} documents. */
+    private int missing(double[] x) {
         if (classCount == 0) {
             throw new IllegalStateException("every class is excluded from scoring: " + model.excluded());
         }
@@ -92,13 +177,7 @@ public final class Discriminant {
                 throw new IllegalArgumentException("infinite feature value " + v);
             }
         }
-        double[] logJoint = new double[classCount];
-        if (missing == d) {
-            System.arraycopy(logPriors, 0, logJoint, 0, classCount);
-        } else {
-            covariance.logJoint(x, missing, logJoint);
-        }
-        return posterior(logJoint);
+        return missing;
     }
 
     /** β_k, γ_k for a TIED model; empty otherwise (and when every class is excluded). */

@@ -40,24 +40,37 @@ final class FullCovariance implements PerClassCovariance {
                 covariances[k] = model.covarianceView(k);
                 covarianceOf[k] = k;
             }
-            this.marginals = new MarginalFactors(means, logPriors, covariances, covarianceOf);
+            this.marginals = new MarginalFactors(means, covariances, covarianceOf);
         }
 
         @Override
-        void logJoint(double[] x, int missing, double[] logJoint) {
+        void logLikelihood(double[] x, int missing, double[] logLikelihood, double[] distances) {
             if (missing > 0) {
-                marginals.logJoint(x, logJoint);
+                marginals.logLikelihood(x, logLikelihood, distances);
                 return;
             }
             double[] r = new double[d];
-            for (int k = 0; k < logJoint.length; k++) {
+            for (int k = 0; k < logLikelihood.length; k++) {
                 double[] mu = means[k];
                 for (int j = 0; j < d; j++) {
                     r[j] = x[j] - mu[j];
                 }
                 CholeskyFactor l = factors[k];
                 l.solveLower(r);
-                logJoint[k] = logPriors[k] + LogGaussian.of(d, l.halfLogDeterminant(), LogGaussian.sumOfSquares(r, d));
+                double q = LogGaussian.sumOfSquares(r, d);
+                logLikelihood[k] = LogGaussian.of(d, l.halfLogDeterminant(), q);
+                if (distances != null) {
+                    distances[k] = q;
+                }
+            }
+        }
+
+        @Override
+        void addConditionalMean(double[] x, int missing, double[] weights, double[] out) {
+            if (missing == 0 || missing == d) {
+                super.addConditionalMean(x, missing, weights, out);
+            } else {
+                marginals.addConditionalMean(x, weights, out);
             }
         }
 

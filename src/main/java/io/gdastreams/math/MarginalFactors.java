@@ -7,9 +7,10 @@ import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Scores points with missing coordinates against full covariance matrices (FULL and TIED): the marginal of a
- * Gaussian over the observed coordinates O is the Gaussian of the sub-vector and sub-matrix Σ_OO, whose Cholesky
- * factor is computed once per missing-value pattern and cached (thread-safe, at most
+ * Scores points with missing coordinates against full covariance matrices (FULL and TIED), and imputes their
+ * missing coordinates: the marginal of a Gaussian over the observed coordinates O is the Gaussian of the sub-vector
+ * and sub-matrix Σ_OO, and the conditional mean of the missing ones needs Σ_OO⁻¹ too. The Cholesky factor of Σ_OO is
+ * computed once per missing-value pattern and cached (thread-safe, at most
  * {@value Discriminant#MAX_CACHED_PATTERNS} patterns; beyond that they are computed per call).
  *
  * <p>The classes may share covariances: {@code covarianceOf[k]} names the matrix of class k, so a pooled matrix is
@@ -18,7 +19,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 final class MarginalFactors {
 
     private final double[][] means;
-    private final double[] logPriors;
     /** The distinct covariance matrices, d × d each. */
     private final double[][][] covariances;
     private final int[] covarianceOf;
@@ -26,30 +26,87 @@ final class MarginalFactors {
     private final AtomicInteger cacheSlots = new AtomicInteger();
 
     /**
-     * {@code means} (K × d), {@code logPriors} (K), {@code covariances} and {@code covarianceOf} (K indices into
-     * {@code covariances}): none copied, none modified.
+     * {@code means} (K × d), {@code covariances} and {@code covarianceOf} (K indices into {@code covariances}): none
+     * copied, none modified.
      */
-    MarginalFactors(double[][] means, double[] logPriors, double[][][] covariances, int[] covarianceOf) {
+    MarginalFactors(double[][] means, double[][][] covariances, int[] covarianceOf) {
         this.means = means;
-        this.logPriors = logPriors;
         this.covariances = covariances;
         this.covarianceOf = covarianceOf;
     }
 
-    /** As {@link CompiledCovariance#logJoint}, for a point with at least one missing and one observed coordinate. */
-    void logJoint(double[] x, double[] logJoint) {
+    /**
+     * As {@link CompiledCovariance#logLikelihood}, for a point with at least one missing and one observed
+     * coordinate.
+     */
+    void logLikelihood(double[] x, double[] logLikelihood, double[] distances) {
         Marginal marginal = marginal(missingPattern(x), x.length);
         int[] observed = marginal.observed;
         int m = observed.length;
         double[] r = new double[m];
-        for (int k = 0; k < logJoint.length; k++) {
+        for (int k = 0; k < logLikelihood.length; k++) {
             double[] mu = means[k];
             for (int i = 0; i < m; i++) {
                 r[i] = x[observed[i]] - mu[observed[i]];
             }
             CholeskyFactor l = marginal.perClass[k];
             l.solveLower(r);
-            logJoint[k] = logPriors[k] + LogGaussian.of(m, l.halfLogDeterminant(), LogGaussian.sumOfSquares(r, m));
+            double q = LogGaussian.sumOfSquares(r, m);
+            logLikelihood[k] = LogGaussian.of(m, l.halfLogDeterminant(), q);
+            if (distances != null) {
+                distances[k] = q;
+            }
+        }
+    }
+
+    /**
+     * As {@link CompiledCovariance#addConditionalMean}, for a point with at least one missing and one observed
+     * coordinate, with the cached factor of Σ_OO (no factorisation per event). The classes that share a covariance
+     * c are summed before solving, because the mixture is linear in the residual:
+     * Σ_{k∈c} w_k (μ_k,M + Σ_MO Σ_OO⁻¹ (x_O − μ_k,O)) = Σ_{k∈c} w_k μ_k,M + Σ_MO Σ_OO⁻¹ Σ_{k∈c} w_k (x_O − μ_k,O),
+     * so FULL costs one triangular solve pair per class and TIED one in all.
+     */
+    void addConditionalMean(double[] x, double[] weights, double[] out) {
+        int d = x.length;
+        Marginal marginal = marginal(missingPattern(x), d);
+        int[] observed = marginal.observed;
+        int m = observed.length;
+        for (int c = 0; c < covariances.length; c++) {
+            double[] r = new double[m];
+            boolean used = false;
+            for (int k = 0; k < weights.length; k++) {
+                double w = weights[k];
+                if (covarianceOf[k] != c || w == 0.0) {
+                    continue;
+                }
+                used = true;
+                double[] mu = means[k];
+                for (int i = 0; i < m; i++) {
+                    r[i] += w * (x[observed[i]] - mu[observed[i]]);
+                }
+                for (int j = 0; j < d; j++) {
+                    if (Double.isNaN(x[j])) {
+                        out[j] += w * mu[j];
+                    }
+                }
+            }
+            if (!used) {
+                continue;
+            }
+            CholeskyFactor l = marginal.distinct[c];
+            l.solveLower(r);
+            l.solveLowerTransposed(r);
+            double[][] sigma = covariances[c];
+            for (int j = 0; j < d; j++) {
+                if (Double.isNaN(x[j])) {
+                    double[] row = sigma[j];
+                    double s = 0.0;
+                    for (int i = 0; i < m; i++) {
+                        s += row[observed[i]] * r[i];
+                    }
+                    out[j] += s;
+                }
+            }
         }
     }
 
@@ -132,10 +189,12 @@ final class MarginalFactors {
     private final class Marginal {
         final int[] observed;
         final CholeskyFactor[] perClass;
+        /** The factor of each distinct covariance's Σ_OO, indexed like {@code covariances}. */
+        final CholeskyFactor[] distinct;
 
         Marginal(int[] observed) {
             this.observed = observed;
-            CholeskyFactor[] distinct = new CholeskyFactor[covariances.length];
+            this.distinct = new CholeskyFactor[covariances.length];
             for (int c = 0; c < covariances.length; c++) {
                 distinct[c] = subFactor(covariances[c], observed);
             }

@@ -84,7 +84,7 @@ final class TiedCovariance implements CovarianceStructure {
             if (classCount == 0) {
                 factor = null;
                 linear = null;
-                marginals = new MarginalFactors(means, logPriors, new double[0][][], new int[0]);
+                marginals = new MarginalFactors(means, new double[0][][], new int[0]);
                 return;
             }
             factor = model.factor(0);
@@ -97,14 +97,14 @@ final class TiedCovariance implements CovarianceStructure {
                 whitenedMeanOffsets[k] = offset;
             }
             linear = linearDiscriminants();
-            marginals = new MarginalFactors(means, logPriors, new double[][][] {model.covarianceView(0)},
+            marginals = new MarginalFactors(means, new double[][][] {model.covarianceView(0)},
                     new int[classCount]);
         }
 
         @Override
-        void logJoint(double[] x, int missing, double[] logJoint) {
+        void logLikelihood(double[] x, int missing, double[] logLikelihood, double[] distances) {
             if (missing > 0) {
-                marginals.logJoint(x, logJoint);
+                marginals.logLikelihood(x, logLikelihood, distances);
                 return;
             }
             double[] z = new double[d];
@@ -114,14 +114,27 @@ final class TiedCovariance implements CovarianceStructure {
             }
             factor.solveLower(z);
             double halfLogDet = factor.halfLogDeterminant();
-            for (int k = 0; k < logJoint.length; k++) {
+            for (int k = 0; k < logLikelihood.length; k++) {
                 double[] offset = whitenedMeanOffsets[k];
                 double q = 0.0;
                 for (int j = 0; j < d; j++) {
                     double v = z[j] - offset[j];
                     q += v * v;
                 }
-                logJoint[k] = logPriors[k] + LogGaussian.of(d, halfLogDet, q);
+                logLikelihood[k] = LogGaussian.of(d, halfLogDet, q);
+                if (distances != null) {
+                    distances[k] = q;
+                }
+            }
+        }
+
+        /** The shared Σ makes the mixture linear: one triangular solve pair in all ({@link MarginalFactors}). */
+        @Override
+        void addConditionalMean(double[] x, int missing, double[] weights, double[] out) {
+            if (missing == 0 || missing == d) {
+                super.addConditionalMean(x, missing, weights, out);
+            } else {
+                marginals.addConditionalMean(x, weights, out);
             }
         }
 

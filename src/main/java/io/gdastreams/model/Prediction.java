@@ -24,7 +24,7 @@ import java.util.Objects;
  * model of thousands of classes still yields a prediction well inside a broker record.
  * {@code logDensity} is log p(x) over the observed features;
  * {@code outlier} is present only when the scorer has an outlier threshold (then it is
- * {@code logDensity < threshold}).
+ * {@code logDensity < threshold}), or a threshold in probability (below).
  *
  * <p>Unscored:
  * <pre>{@code
@@ -37,6 +37,27 @@ import java.util.Objects;
  * {@code "excluded": {"gamma": "count 1 below minimum 2"}}. Absent when every class takes part. It lists at most
  * as many classes as {@code probabilities} may (the first by label, in label order) and {@code otherExcluded}
  * counts the rest.
+ *
+ * <p>Imputation and explanations (scored only; README, "The math"): an event with missing features carries
+ * {@code imputed}, feature → E[x_j | x_O], the mean of the fitted mixture given the observed features O:
+ * Σ_k p(k | x_O) (μ_kj + Σ_k,jO Σ_k,OO⁻¹ (x_O − μ_k,O)) with the scorer's covariance type and regularisation (for
+ * {@code diag} simply Σ_k p(k | x_O) μ_kj), unless {@code gda.output.imputed=false}. It lists the first missing
+ * features in model order, at most 256 and 4096 characters of names in all; {@code otherImputed} counts the rest.
+ * With {@code gda.output.explain=true}:
+ * <pre>{@code
+ * "tailProbability": 0.93,
+ * "explanation": {"observedFeatures": 3, "classes": {
+ *     "versicolor": {"logPrior": -1.0986, "logLikelihood": -4.10, "squaredMahalanobis": 1.2},
+ *     "virginica":  {"logPrior": -1.0986, "logLikelihood": -0.92, "squaredMahalanobis": 0.4}}}
+ * }</pre>
+ * Every term is over the observed features O (|O| = {@code observedFeatures}): {@code logLikelihood} is
+ * log p(x | k) = log N(x_O; μ_k,O, Σ_k,OO), {@code squaredMahalanobis} D²_k = (x_O − μ_k,O)ᵀ Σ_k,OO⁻¹ (x_O − μ_k,O),
+ * {@code logPrior} log π_k; so log p(k | x) = logPrior + logLikelihood − logDensity. The classes are those listed in
+ * {@code probabilities}, at most the 32 most probable of them. {@code tailProbability} is P(χ²_|O| ≥ min_k D²_k)
+ * over every scored class: under the class the event came from D² ~ χ²(|O|), so it is below p for at most a
+ * fraction p of the events the model describes. It is present with the explanation, and whenever
+ * {@code gda.outlier.p} is set; {@code outlier} is then {@code tailProbability < p}, or-ed with
+ * {@code logDensity < gda.outlier.threshold} when that is set too.
  *
  * {@code reason} says why (no model yet, unknown feature names, no scorable class, malformed input, ...);
  * {@code modelId}/{@code modelVersion} are present when a model was in force. {@code id} is the event's id,
@@ -51,20 +72,49 @@ import java.util.Objects;
  * @param logDensity    log p(x) (scored only)
  * @param modelId       model in force, if any
  * @param modelVersion  version of the model in force, if any
- * @param outlier       logDensity below the configured threshold (scored and threshold configured only)
+ * @param outlier       logDensity below the configured threshold, or tailProbability below gda.outlier.p, or
+ *                      either when both are set (scored and a threshold configured only)
  * @param reason        why the event was not scored (unscored only)
  * @param excluded      classes of the model left out of scoring, with the reason; null when there are none
  * @param otherExcluded how many more classes are left out than {@code excluded} lists; null when it lists all
+ * @param imputed       missing feature → its conditional mean (scored, with missing features); null otherwise
+ * @param otherImputed  how many missing features {@code imputed} does not list; null when it lists them all
+ * @param tailProbability P(χ²_|O| ≥ min_k D²_k) (scored, with explanations or {@code gda.outlier.p}); else null
+ * @param explanation   the per-class terms of the posterior (scored, with explanations); else null
  */
 public record Prediction(Status status, String id, String label, Map<String, Double> probabilities,
                          Double otherProbability, Integer otherClasses, Double logDensity, String modelId,
                          Long modelVersion, Boolean outlier, String reason, Map<String, String> excluded,
-                         Integer otherExcluded) {
+                         Integer otherExcluded, Map<String, Double> imputed, Integer otherImputed,
+                         Double tailProbability, Explanation explanation) {
 
     /** The two shapes of a prediction record. */
     public enum Status {
         SCORED,
         UNSCORED
+    }
+
+    /**
+     * Why the listed classes got their probabilities, over the observed features.
+     *
+     * @param observedFeatures |O|, the degrees of freedom of each D²
+     * @param classes          label → terms, for the listed classes (at most 32), in model order
+     */
+    public record Explanation(int observedFeatures, Map<String, ClassTerms> classes) {
+        public Explanation {
+            Objects.requireNonNull(classes, "classes");
+            classes = Collections.unmodifiableMap(new LinkedHashMap<>(classes));
+        }
+    }
+
+    /**
+     * The terms of one class: log p(k | x) = logPrior + logLikelihood − logDensity.
+     *
+     * @param logPrior           log π_k
+     * @param logLikelihood      log p(x | k), the Gaussian log-density of the observed features
+     * @param squaredMahalanobis D²_k over the observed features
+     */
+    public record ClassTerms(double logPrior, double logLikelihood, double squaredMahalanobis) {
     }
 
     public Prediction {
@@ -87,6 +137,37 @@ public record Prediction(Status status, String id, String label, Map<String, Dou
         if (otherExcluded != null && (excluded == null || otherExcluded < 1)) {
             throw new IllegalArgumentException("otherExcluded (>= 1) needs a listed excluded map");
         }
+        if (status != Status.SCORED && (imputed != null || tailProbability != null || explanation != null)) {
+            throw new IllegalArgumentException("imputed, tailProbability and explanation go on a scored prediction");
+        }
+        imputed = imputed == null ? null : Collections.unmodifiableMap(new LinkedHashMap<>(imputed));
+        if (otherImputed != null && (imputed == null || otherImputed < 1)) {
+            throw new IllegalArgumentException("otherImputed (>= 1) needs a listed imputed map");
+        }
+    }
+
+    /**
+     * This scored prediction with {@code imputed} (copied; null: none) and {@code otherImputed} (null when it lists
+     * every missing feature).
+     */
+    public Prediction withImputed(Map<String, Double> imputed, Integer otherImputed) {
+        return new Prediction(status, id, label, probabilities, otherProbability, otherClasses, logDensity, modelId,
+                modelVersion, outlier, reason, excluded, otherExcluded, imputed, otherImputed, tailProbability,
+                explanation);
+    }
+
+    /** This scored prediction with a tail probability (null: none). */
+    public Prediction withTailProbability(Double tailProbability) {
+        return new Prediction(status, id, label, probabilities, otherProbability, otherClasses, logDensity, modelId,
+                modelVersion, outlier, reason, excluded, otherExcluded, imputed, otherImputed, tailProbability,
+                explanation);
+    }
+
+    /** This scored prediction with an explanation (null: none). */
+    public Prediction withExplanation(Explanation explanation) {
+        return new Prediction(status, id, label, probabilities, otherProbability, otherClasses, logDensity, modelId,
+                modelVersion, outlier, reason, excluded, otherExcluded, imputed, otherImputed, tailProbability,
+                explanation);
     }
 
     /** A scored event. {@code probabilities}: copied, iteration order kept. */
@@ -100,7 +181,7 @@ public record Prediction(Status status, String id, String label, Map<String, Dou
                                     String modelId, long modelVersion, Boolean outlier,
                                     Map<String, String> excluded) {
         return new Prediction(Status.SCORED, id, label, probabilities, null, null, logDensity, modelId,
-                modelVersion, outlier, null, excluded, null);
+                modelVersion, outlier, null, excluded, null, null, null, null, null);
     }
 
     /**
@@ -113,7 +194,7 @@ public record Prediction(Status status, String id, String label, Map<String, Dou
                                     String modelId, long modelVersion, Boolean outlier,
                                     Map<String, String> excluded, Integer otherExcluded) {
         return new Prediction(Status.SCORED, id, label, probabilities, otherProbability, otherClasses, logDensity,
-                modelId, modelVersion, outlier, null, excluded, otherExcluded);
+                modelId, modelVersion, outlier, null, excluded, otherExcluded, null, null, null, null);
     }
 
     /** An event that could not be scored; {@code modelId}/{@code modelVersion} null when no model was in force. */
@@ -131,6 +212,6 @@ public record Prediction(Status status, String id, String label, Map<String, Dou
     public static Prediction unscored(String id, String reason, String modelId, Long modelVersion,
                                       Map<String, String> excluded, Integer otherExcluded) {
         return new Prediction(Status.UNSCORED, id, null, null, null, null, null, modelId, modelVersion, null, reason,
-                excluded, otherExcluded);
+                excluded, otherExcluded, null, null, null, null);
     }
 }

@@ -1,6 +1,7 @@
 package io.gdastreams.topology;
 
 import io.gdastreams.math.Discriminant;
+import io.gdastreams.math.Evidence;
 import io.gdastreams.math.Exclusion;
 import io.gdastreams.math.FitOptions;
 import io.gdastreams.math.GaussianModel;
@@ -33,6 +34,8 @@ final class CompiledModel {
     private final String modelId;
     private final long version;
     private final Map<String, Integer> featureIndex;
+    /** The model's feature names, in model order (the names of the imputed map). */
+    private final List<String> featureNames;
     private final Discriminant discriminant;
     private final List<String> labels;
     /** Why nothing can be scored, or null when at least one class takes part. */
@@ -48,11 +51,12 @@ final class CompiledModel {
     private final int listed;
 
     private CompiledModel(String modelId, long version, Map<String, Integer> featureIndex,
-                          Discriminant discriminant, UnscoredReason.NoScorableClass unscorable,
+                          List<String> featureNames, Discriminant discriminant, UnscoredReason.NoScorableClass unscorable,
                           Map<String, String> excluded, Integer otherExcluded, int listed) {
         this.modelId = modelId;
         this.version = version;
         this.featureIndex = featureIndex;
+        this.featureNames = featureNames;
         this.discriminant = discriminant;
         this.labels = List.copyOf(discriminant.labels());
         this.unscorable = unscorable;
@@ -84,8 +88,8 @@ final class CompiledModel {
         Map<String, String> excluded = new LinkedHashMap<>();
         byLabel.stream().limit(listed).forEach(e -> excluded.put(e.label(), e.reason()));
         Integer otherExcluded = byLabel.size() > listed ? byLabel.size() - listed : null;
-        return new CompiledModel(model.modelId(), model.version(), Map.copyOf(index), discriminant, unscorable,
-                Collections.unmodifiableMap(excluded), otherExcluded, listed);
+        return new CompiledModel(model.modelId(), model.version(), Map.copyOf(index), List.copyOf(features),
+                discriminant, unscorable, Collections.unmodifiableMap(excluded), otherExcluded, listed);
     }
 
     private static String abbreviate(String text, int max) {
@@ -104,9 +108,11 @@ final class CompiledModel {
      * Scores one event: features absent from the event are marginalised out; a feature the model does not know
      * makes the event unscored (it is more likely a schema mismatch than something safe to ignore). Scored answers
      * and the "no scorable class" answer list the excluded classes; the other unscored answers name the model by
-     * id and version only.
+     * id and version only. {@code extras}: what a scored answer carries beyond the posterior (imputed values,
+     * explanation, tail probability); the outlier flag is {@link PredictionDetails#outlier}.
      */
-    ScoringOutcome.Answer score(String id, Map<String, Double> features, OptionalDouble outlierThreshold) {
+    ScoringOutcome.Answer score(String id, Map<String, Double> features, OptionalDouble outlierThreshold,
+                                PredictionExtras extras) {
         if (unscorable != null) {
             return new ScoringOutcome.Unscored(id, unscorable,
                     new ScoringOutcome.ModelStamp(modelId, version, excluded, otherExcluded));
@@ -129,16 +135,32 @@ final class CompiledModel {
             return new ScoringOutcome.Unscored(id, new UnscoredReason.UnknownFeatures(unknown),
                     ScoringOutcome.ModelStamp.of(this));
         }
-        Posterior posterior = discriminant.score(x);
+        Evidence evidence = extras.needsDistances() ? discriminant.explain(x) : null;
+        Posterior posterior = evidence != null ? evidence.posterior() : discriminant.score(x);
         if (!Double.isFinite(posterior.logDensity())) {
             return new ScoringOutcome.Unscored(id, new UnscoredReason.NonFiniteDensity(posterior.logDensity()),
                     ScoringOutcome.ModelStamp.of(this));
         }
         TopClasses top = TopClasses.of(labels, posterior.probabilities(), listed);
-        Boolean outlier = outlierThreshold.isPresent() ? posterior.logDensity() < outlierThreshold.getAsDouble()
-                : null;
-        return new ScoringOutcome.Scored(Prediction.scored(id, labels.get(posterior.predicted()), top.probabilities(),
+        Double tail = evidence != null ? evidence.tailProbability() : null;
+        Boolean outlier = PredictionDetails.outlier(posterior.logDensity(), outlierThreshold, tail, extras.outlierP());
+        Prediction prediction = Prediction.scored(id, labels.get(posterior.predicted()), top.probabilities(),
                 top.otherProbability(), top.otherClasses(), posterior.logDensity(), modelId, version, outlier,
-                excluded, otherExcluded));
+                excluded, otherExcluded);
+        // Every feature of the event is known here (and null ones were dropped): fewer than d means some are missing.
+        if (extras.imputed() && features.size() < x.length) {
+            prediction = PredictionDetails.withImputed(prediction, featureNames, x,
+                    discriminant.impute(x, posterior));
+        }
+        if (tail != null) {
+            prediction = prediction.withTailProbability(tail);
+        }
+        if (extras.explain()) {
+            // The explained classes are the most probable of the listed ones: the same ranking, cut shorter.
+            int explained = Math.min(listed, PredictionDetails.MAX_EXPLAINED_CLASSES);
+            prediction = prediction.withExplanation(PredictionDetails.explanation(labels, evidence,
+                    TopClasses.of(labels, posterior.probabilities(), explained).probabilities().keySet()));
+        }
+        return new ScoringOutcome.Scored(prediction);
     }
 }

@@ -161,7 +161,7 @@ final class ScoringProcessor implements Processor<byte[], byte[], byte[], Object
         }
         if (model.isPresent()) {
             releasePending(model.get());
-            return model.get().score(id, event.features(), settings.outlierThreshold());
+            return model.get().score(id, event.features(), settings.outlierThreshold(), settings.extras());
         }
         if (record.value().length > MAX_HELD_VALUE_BYTES) {
             return new ScoringOutcome.Unscored(id, new UnscoredReason.NoModelTooLargeToHold(cache.absence(),
@@ -212,7 +212,7 @@ final class ScoringProcessor implements Processor<byte[], byte[], byte[], Object
             ScoringOutcome.Answer answer;
             try {
                 answer = model.score(event.id(), heldFeatures(event, settings.maxFeatures()),
-                        settings.outlierThreshold());
+                        settings.outlierThreshold(), settings.extras());
             } catch (RuntimeException e) {
                 LOG.error("Unexpected failure scoring a held event", e);
                 answer = new ScoringOutcome.Unscored(event.id(), new UnscoredReason.InternalError(e),

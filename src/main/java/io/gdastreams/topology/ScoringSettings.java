@@ -30,10 +30,12 @@ import java.util.function.Consumer;
  *                             is bounded the same way
  * @param rejectOlderVersions  refuse a model whose version is lower than the one in force (see
  *                             {@link CompiledModelCache}); false puts the latest record in force whatever its version
+ * @param extras               imputation, explanations and the probability outlier test ({@code gda.output.imputed},
+ *                             {@code gda.output.explain}, {@code gda.outlier.p})
  */
 public record ScoringSettings(Topics topics, String modelId, FitOptions fitOptions, OptionalDouble outlierThreshold,
                               int maxPending, Duration pendingCheckInterval, int maxFeatures, int outputTopK,
-                              boolean rejectOlderVersions) {
+                              boolean rejectOlderVersions, PredictionExtras extras) {
 
     /** {@code gda.pending.max}. */
     public static final int DEFAULT_MAX_PENDING = ConfigValues.DEFAULTS.intValue(ConfigKey.PENDING_MAX);
@@ -50,6 +52,7 @@ public record ScoringSettings(Topics topics, String modelId, FitOptions fitOptio
         Objects.requireNonNull(fitOptions, "fitOptions");
         Objects.requireNonNull(outlierThreshold, "outlierThreshold");
         Objects.requireNonNull(pendingCheckInterval, "pendingCheckInterval");
+        Objects.requireNonNull(extras, "extras");
         if (modelId.isBlank()) {
             throw new IllegalArgumentException("modelId is blank");
         }
@@ -79,12 +82,21 @@ public record ScoringSettings(Topics topics, String modelId, FitOptions fitOptio
                 ConfigValues.DEFAULTS.booleanValue(ConfigKey.REJECT_OLDER_VERSIONS));
     }
 
+    /** The settings with the default {@link PredictionExtras}. */
+    public ScoringSettings(Topics topics, String modelId, FitOptions fitOptions, OptionalDouble outlierThreshold,
+                           int maxPending, Duration pendingCheckInterval, int maxFeatures, int outputTopK,
+                           boolean rejectOlderVersions) {
+        this(topics, modelId, fitOptions, outlierThreshold, maxPending, pendingCheckInterval, maxFeatures, outputTopK,
+                rejectOlderVersions, PredictionExtras.DEFAULTS);
+    }
+
     /** The settings a configuration gives, on {@code topics} (from the same configuration, or a run's own). */
     public static ScoringSettings from(ConfigValues config, Topics topics) {
         return new ScoringSettings(topics, config.string(ConfigKey.MODEL_ID), config.fitOptions(),
                 config.optionalDouble(ConfigKey.OUTLIER_THRESHOLD), config.intValue(ConfigKey.PENDING_MAX),
                 DEFAULT_PENDING_CHECK_INTERVAL, config.intValue(ConfigKey.MAX_FEATURES),
-                config.intValue(ConfigKey.OUTPUT_TOP_K), config.booleanValue(ConfigKey.REJECT_OLDER_VERSIONS));
+                config.intValue(ConfigKey.OUTPUT_TOP_K), config.booleanValue(ConfigKey.REJECT_OLDER_VERSIONS),
+                PredictionExtras.from(config));
     }
 
     /** How many classes a prediction lists at most (in {@code probabilities}, and in {@code excluded}). */
@@ -136,6 +148,10 @@ public record ScoringSettings(Topics topics, String modelId, FitOptions fitOptio
         return with(b -> b.rejectOlderVersions = value);
     }
 
+    public ScoringSettings withExtras(PredictionExtras value) {
+        return with(b -> b.extras = value);
+    }
+
     /** A copy with one change: every wither goes through here, so a new field is added in two places only. */
     private ScoringSettings with(Consumer<Copy> change) {
         Copy copy = new Copy(this);
@@ -154,6 +170,7 @@ public record ScoringSettings(Topics topics, String modelId, FitOptions fitOptio
         int maxFeatures;
         int outputTopK;
         boolean rejectOlderVersions;
+        PredictionExtras extras;
 
         Copy(ScoringSettings s) {
             topics = s.topics;
@@ -165,11 +182,12 @@ public record ScoringSettings(Topics topics, String modelId, FitOptions fitOptio
             maxFeatures = s.maxFeatures;
             outputTopK = s.outputTopK;
             rejectOlderVersions = s.rejectOlderVersions;
+            extras = s.extras;
         }
 
         ScoringSettings build() {
             return new ScoringSettings(topics, modelId, fitOptions, outlierThreshold, maxPending, pendingCheckInterval,
-                    maxFeatures, outputTopK, rejectOlderVersions);
+                    maxFeatures, outputTopK, rejectOlderVersions, extras);
         }
     }
 }

@@ -47,6 +47,11 @@ class ValueTypeTest {
         assertFalse(ValueType.NAME.accepts("n".repeat(ValueType.MAX_NAME_CHARS + 1)));
         assertFalse(ValueType.TOPIC.accepts(".."));
         assertFalse(ValueType.OPTIONAL_DOUBLE.accepts("NaN"));
+        assertEquals(Optional.of(OptionalDouble.empty()), ValueType.OPTIONAL_PROBABILITY.parse(""));
+        assertEquals(Optional.of(OptionalDouble.of(0.001)), ValueType.OPTIONAL_PROBABILITY.parse(" 0.001 "));
+        for (String outside : new String[] {"0", "1", "-0.1", "1.5", "NaN", "x"}) {
+            assertFalse(ValueType.OPTIONAL_PROBABILITY.accepts(outside), outside);
+        }
         assertFalse(ValueType.BOOLEAN.accepts("yes"));
     }
 

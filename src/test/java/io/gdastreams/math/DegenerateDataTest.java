@@ -55,7 +55,43 @@ class DegenerateDataTest {
             for (double v : p.logJoint()) {
                 assertTrue(Double.isFinite(v));
             }
+            // Explanations and imputation keep the same contract: finite, and consistent with the posterior.
+            Evidence e = discriminant.explain(x);
+            assertArrayEquals(p.probabilities(), e.posterior().probabilities(), 0.0);
+            for (int k = 0; k < p.probabilities().length; k++) {
+                assertTrue(Double.isFinite(e.logLikelihoods()[k]) && e.squaredDistances()[k] >= 0
+                        && Double.isFinite(e.squaredDistances()[k]), "terms of class " + k);
+            }
+            double tail = e.tailProbability();
+            assertTrue(tail >= 0 && tail <= 1, "tail " + tail);
+            double[] completed = discriminant.impute(x, p);
+            for (int j = 0; j < d; j++) {
+                assertTrue(Double.isFinite(completed[j]), "imputed " + completed[j]);
+                if (!Double.isNaN(x[j])) {
+                    assertEquals(x[j], completed[j], 0.0);
+                }
+            }
         }
+    }
+
+    /**
+     * A conditional mean that overflows: variances of 1e-300 with correlation ½ and an observed value 1e100 away
+     * make Σ_OO⁻¹(x_O − μ_O) = 4/3·1e400; the imputed value is reported as the largest double, not ∞.
+     */
+    @Test
+    void shouldReportAnOverflowingConditionalMeanAsTheLargestDouble() {
+        double[][] tiny = {{1e-300, 0.5e-300}, {0.5e-300, 1e-300}};
+        ClassSummary c = ClassSummary.ofMleCovariance("a", 10, new double[] {0, 0}, tiny);
+        Discriminant discriminant = Discriminant.compile(GaussianModel.fit(List.of(c), FitOptions.defaults()
+                .withVarianceFloor(0.0)));
+        double[] x = {1e100, Double.NaN};
+        Posterior p = discriminant.score(x);
+        assertArrayEquals(new double[] {1e100, Double.MAX_VALUE}, discriminant.impute(x, p), 0.0);
+        assertArrayEquals(new double[] {-1e100, -Double.MAX_VALUE},
+                discriminant.impute(new double[] {-1e100, Double.NaN}, p), 0.0);
+        // Near the mean the same model imputes ρ·x_O exactly (Σ_MO/Σ_OO = ½).
+        double[] near = {3e-150, Double.NaN};
+        assertEquals(1.5e-150, discriminant.impute(near, discriminant.score(near))[1], 1e-150 * 1e-12);
     }
 
     @ParameterizedTest

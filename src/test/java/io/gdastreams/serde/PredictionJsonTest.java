@@ -64,6 +64,22 @@ class PredictionJsonTest {
     }
 
     @Test
+    void shouldWriteImputationAndExplanationAfterTheOtherFieldsAndReadThemBack() throws IOException {
+        Map<String, Prediction.ClassTerms> classes = new LinkedHashMap<>();
+        classes.put("versicolor", new Prediction.ClassTerms(-1.0986, -4.10, 1.2));
+        classes.put("virginica", new Prediction.ClassTerms(-1.0986, -0.92, 0.4));
+        Prediction original = scored().withImputed(Map.of("petal_width", 1.7), 3).withTailProbability(0.93)
+                .withExplanation(new Prediction.Explanation(3, classes));
+        JsonNode json = tree(write(original));
+        assertEquals(List.of("status", "id", "label", "probabilities", "logDensity", "modelId", "modelVersion",
+                "outlier", "imputed", "otherImputed", "tailProbability", "explanation"), fieldNames(json));
+        assertEquals(List.of("observedFeatures", "classes"), fieldNames(json.get("explanation")));
+        assertEquals(List.of("logPrior", "logLikelihood", "squaredMahalanobis"),
+                fieldNames(json.get("explanation").get("classes").get("virginica")));
+        assertEquals(original, SerdeFactory.prediction().deserializer().deserialize(TOPIC, write(original)));
+    }
+
+    @Test
     void shouldReadBackWhatItWrites() {
         Prediction original = scored();
         Prediction read = SerdeFactory.prediction().deserializer().deserialize(TOPIC, write(original));

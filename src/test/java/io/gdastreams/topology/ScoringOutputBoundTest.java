@@ -9,6 +9,7 @@ import io.gdastreams.model.ModelParameters;
 import io.gdastreams.model.Prediction;
 import io.gdastreams.model.Prediction.Status;
 import io.gdastreams.serde.EventDecoder;
+import io.gdastreams.serde.Json;
 import io.gdastreams.serde.SerdeFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -18,6 +19,7 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalDouble;
 import java.util.Properties;
 import java.util.TreeSet;
 import java.util.stream.IntStream;
@@ -52,6 +54,12 @@ class ScoringOutputBoundTest {
     private static final double MEAN_SPACING = 0.01;
     private static final double[] EVENT = {10.00237, 0.5};
     private static final String MODEL_ID = "\u20ac".repeat(249);
+    /**
+     * The most an imputed map can take on the wire: every name character escaped (6 bytes), and per entry the
+     * quotes, colon, comma and a 24-character number.
+     */
+    private static final int IMPUTED_BOUND_BYTES = 6 * PredictionDetails.MAX_IMPUTED_NAME_CHARS
+            + 28 * PredictionDetails.MAX_IMPUTED_FEATURES;
 
     @TempDir
     Path stateDir;
@@ -187,6 +195,62 @@ class ScoringOutputBoundTest {
         assertEquals(CLASSES / 2 - listed, p.otherExcluded());
         assertEquals(MODEL_ID, p.modelId());
         assertEquals("\u0001".repeat(ScoringProcessor.MAX_ID_BYTES), p.id());
+    }
+
+    /**
+     * The same worst case with every optional part on: explanations, the tail probability, the outlier flag of both
+     * tests, and an imputed feature. The explanation lists the 32 most probable of the listed classes, so the value
+     * stays below the bound with room for the largest imputed map (measured in the next test) on top.
+     */
+    @Test
+    void shouldStayWithinTheBoundWithExplanationsAndImputation() throws Exception {
+        ScoringSettings settings = settings().withExtras(new PredictionExtras(true, true, OptionalDouble.of(0.01)));
+        String id = "\\u0001".repeat(ScoringProcessor.MAX_ID_BYTES);
+        byte[] event = ("{\"id\": \"" + id + "\", \"features\": {\"x\": " + EVENT[0] + "}}")
+                .getBytes(StandardCharsets.UTF_8);
+        byte[] value = scoreOne(settings, model(true), longestKey(), event);
+        Prediction p = SerdeFactory.prediction().deserializer().deserialize("p", value);
+        assertEquals(PredictionDetails.MAX_EXPLAINED_CLASSES, p.explanation().classes().size());
+        assertTrue(p.probabilities().keySet().containsAll(p.explanation().classes().keySet()));
+        assertEquals(1, p.imputed().size());
+        assertTrue(p.tailProbability() > 0.01 && !p.outlier(), "a point among the class means is no outlier");
+        assertTrue(value.length + IMPUTED_BOUND_BYTES <= PREDICTION_VALUE_BOUND,
+                "prediction value of " + value.length + " bytes leaves no room for the imputed map");
+    }
+
+    /**
+     * The largest imputed map: a model of 300 features whose names are 20 characters that JSON escapes (6 bytes
+     * each), an event giving only the first. The map stops at 4096 characters of names (204 features, in model
+     * order), counts the other 95, and stays within its bound.
+     */
+    @Test
+    void shouldBoundTheImputedMapOfAModelWithManyLongFeatureNames() throws Exception {
+        int d = 300;
+        List<String> features = new ArrayList<>();
+        for (int j = 0; j < d; j++) {
+            features.add("\u0001".repeat(16) + String.format("%04d", j));
+        }
+        double[][] identity = new double[d][d];
+        for (int j = 0; j < d; j++) {
+            identity[j][j] = 1.0;
+        }
+        List<ClassParameters> classes = List.of(
+                new ClassParameters("a", 10, 0.0, new double[d], identity),
+                new ClassParameters("b", 10, 0.0, new double[d], identity));
+        ModelParameters wide = new ModelParameters(MODEL_ID, 3, features, 20, classes, Map.of("0", 20L),
+                "2026-01-01T00:00:00Z");
+        byte[] event = Json.mapper().writeValueAsBytes(Map.of("features", Map.of(features.get(0), 0.5)));
+        byte[] value = scoreOne(settings(), wide, "key".getBytes(StandardCharsets.UTF_8), event);
+        Prediction p = SerdeFactory.prediction().deserializer().deserialize("p", value);
+        int listed = PredictionDetails.MAX_IMPUTED_NAME_CHARS / 20;
+        assertEquals(features.subList(1, 1 + listed), List.copyOf(p.imputed().keySet()));
+        assertEquals(d - 1 - listed, p.otherImputed());
+        // Both classes are centred at 0 with identity covariances: every conditional mean is 0.
+        p.imputed().values().forEach(v -> assertEquals(0.0, v, 0.0));
+        int imputedBytes = Json.mapper().writeValueAsBytes(p.imputed()).length;
+        System.out.printf("imputed map of %d features: %,d B (bound %,d B)%n", listed, imputedBytes,
+                IMPUTED_BOUND_BYTES);
+        assertTrue(imputedBytes <= IMPUTED_BOUND_BYTES, "imputed map of " + imputedBytes + " bytes");
     }
 
     @Test
