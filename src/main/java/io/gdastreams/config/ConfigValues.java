@@ -1,10 +1,12 @@
 package io.gdastreams.config;
 
 import io.gdastreams.math.CovarianceType;
+import io.gdastreams.math.DecisionRule;
 import io.gdastreams.math.Estimator;
 import io.gdastreams.math.FitOptions;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.OptionalDouble;
 
 /**
@@ -62,6 +64,21 @@ public interface ConfigValues {
     @SuppressWarnings("unchecked")
     default List<String> names(ConfigKey key) {
         return value(key, List.class);
+    }
+
+    /**
+     * How the scorer chooses a label from the posteriors: the threshold or the cost rule when one is set (a
+     * configuration with both is refused before it gets here), else the most probable class.
+     */
+    @SuppressWarnings("unchecked")
+    default DecisionRule decisionRule() {
+        Optional<DecisionRule> threshold = value(ConfigKey.DECISION_THRESHOLD, Optional.class);
+        Optional<DecisionRule> costs = value(ConfigKey.DECISION_COSTS, Optional.class);
+        if (threshold.isPresent() && costs.isPresent()) {
+            throw new IllegalStateException(ConfigKey.DECISION_THRESHOLD.key() + " and "
+                    + ConfigKey.DECISION_COSTS.key() + " are both set");
+        }
+        return threshold.or(() -> costs).orElse(new DecisionRule.MostProbable());
     }
 
     /** How the scorer turns statistics into a classifier. */

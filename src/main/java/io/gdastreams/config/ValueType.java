@@ -1,11 +1,14 @@
 package io.gdastreams.config;
 
 import io.gdastreams.math.CovarianceType;
+import io.gdastreams.math.DecisionRule;
 import io.gdastreams.math.Estimator;
 import java.util.Arrays;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.function.DoublePredicate;
@@ -44,7 +47,11 @@ public enum ValueType {
     /** An {@link Estimator}, named in lower case. */
     ESTIMATOR,
     /** A {@link Boolean}. */
-    BOOLEAN;
+    BOOLEAN,
+    /** An {@code Optional<DecisionRule.Threshold>}: {@code label:p}, or empty for none. */
+    DECISION_THRESHOLD,
+    /** An {@code Optional<DecisionRule.MinimumExpectedCost>}: {@code true->predicted:cost,...}, or empty for none. */
+    DECISION_COSTS;
 
     /**
      * Longest model or application id: as long as a topic name may be. The model id is written in every
@@ -79,6 +86,9 @@ public enum ValueType {
             case COVARIANCE -> "one of " + String.join(", ", lowerCaseNames(CovarianceType.values()));
             case ESTIMATOR -> "one of " + String.join(", ", lowerCaseNames(Estimator.values()));
             case BOOLEAN -> "true or false";
+            case DECISION_THRESHOLD -> "LABEL:P with P in [0, 1] (the label may not contain ','), or empty for none";
+            case DECISION_COSTS -> "a comma-separated list of TRUE->PREDICTED:COST (labels without ',' or '->',"
+                    + " each pair once, costs finite and >= 0), or empty for none";
         };
     }
 
@@ -109,7 +119,38 @@ public enum ValueType {
             case COVARIANCE -> byLowerCaseName(CovarianceType.values(), v);
             case ESTIMATOR -> byLowerCaseName(Estimator.values(), v);
             case BOOLEAN -> v.equals("true") ? Boolean.TRUE : v.equals("false") ? Boolean.FALSE : null;
+            case DECISION_THRESHOLD -> v.isEmpty() ? Optional.empty() : threshold(v).map(Optional::of).orElse(null);
+            case DECISION_COSTS -> v.isEmpty() ? Optional.empty() : costs(v).map(Optional::of).orElse(null);
         });
+    }
+
+    /** {@code label:p}; the last ':' separates them, so a label may contain ':'. */
+    private static Optional<DecisionRule.Threshold> threshold(String v) {
+        int colon = v.lastIndexOf(':');
+        String label = colon < 0 ? "" : v.substring(0, colon).trim();
+        Double p = colon < 0 ? null : number(v.substring(colon + 1).trim(), x -> x >= 0.0 && x <= 1.0);
+        return label.isEmpty() || label.contains(",") || p == null ? Optional.empty()
+                : Optional.of(new DecisionRule.Threshold(label, p));
+    }
+
+    /** {@code true->predicted:cost,...}: the last ':' of an entry starts its cost, its first "->" ends the truth. */
+    private static Optional<DecisionRule.MinimumExpectedCost> costs(String v) {
+        Map<String, Map<String, Double>> costs = new LinkedHashMap<>();
+        for (String entry : v.split(",", -1)) {
+            int colon = entry.lastIndexOf(':');
+            int arrow = entry.indexOf("->");
+            if (colon < 0 || arrow < 0 || arrow > colon) {
+                return Optional.empty();
+            }
+            String truth = entry.substring(0, arrow).trim();
+            String predicted = entry.substring(arrow + 2, colon).trim();
+            Double cost = number(entry.substring(colon + 1).trim(), x -> Double.isFinite(x) && x >= 0.0);
+            if (truth.isEmpty() || predicted.isEmpty() || predicted.contains("->") || cost == null
+                    || costs.computeIfAbsent(truth, t -> new LinkedHashMap<>()).put(predicted, cost) != null) {
+                return Optional.empty();
+            }
+        }
+        return Optional.of(new DecisionRule.MinimumExpectedCost(costs));
     }
 
     private static List<String> names(String v) {

@@ -81,12 +81,16 @@ import java.util.Objects;
  * @param otherImputed  how many missing features {@code imputed} does not list; null when it lists them all
  * @param tailProbability P(χ²_|O| ≥ min_k D²_k) (scored, with explanations or {@code gda.outlier.p}); else null
  * @param explanation   the per-class terms of the posterior (scored, with explanations); else null
+ * @param decision      the decision rule that chose {@code label} when it is not the plain argmax
+ *                      ({@code gda.decision.threshold}: "threshold Yes:0.2"; {@code gda.decision.costs}: "minimum
+ *                      expected cost"); absent under the default (scored only)
+ * @param expectedCost  Σ_k p(k | x)·C(k → label) of the chosen label under {@code gda.decision.costs} (scored only)
  */
 public record Prediction(Status status, String id, String label, Map<String, Double> probabilities,
                          Double otherProbability, Integer otherClasses, Double logDensity, String modelId,
                          Long modelVersion, Boolean outlier, String reason, Map<String, String> excluded,
                          Integer otherExcluded, Map<String, Double> imputed, Integer otherImputed,
-                         Double tailProbability, Explanation explanation) {
+                         Double tailProbability, Explanation explanation, String decision, Double expectedCost) {
 
     /** The two shapes of a prediction record. */
     public enum Status {
@@ -137,8 +141,10 @@ public record Prediction(Status status, String id, String label, Map<String, Dou
         if (otherExcluded != null && (excluded == null || otherExcluded < 1)) {
             throw new IllegalArgumentException("otherExcluded (>= 1) needs a listed excluded map");
         }
-        if (status != Status.SCORED && (imputed != null || tailProbability != null || explanation != null)) {
-            throw new IllegalArgumentException("imputed, tailProbability and explanation go on a scored prediction");
+        if (status != Status.SCORED && (imputed != null || tailProbability != null || explanation != null
+                || decision != null || expectedCost != null)) {
+            throw new IllegalArgumentException("imputed, tailProbability, explanation, decision and expectedCost go on"
+                    + " a scored prediction");
         }
         imputed = imputed == null ? null : Collections.unmodifiableMap(new LinkedHashMap<>(imputed));
         if (otherImputed != null && (imputed == null || otherImputed < 1)) {
@@ -153,21 +159,28 @@ public record Prediction(Status status, String id, String label, Map<String, Dou
     public Prediction withImputed(Map<String, Double> imputed, Integer otherImputed) {
         return new Prediction(status, id, label, probabilities, otherProbability, otherClasses, logDensity, modelId,
                 modelVersion, outlier, reason, excluded, otherExcluded, imputed, otherImputed, tailProbability,
-                explanation);
+                explanation, decision, expectedCost);
     }
 
     /** This scored prediction with a tail probability (null: none). */
     public Prediction withTailProbability(Double tailProbability) {
         return new Prediction(status, id, label, probabilities, otherProbability, otherClasses, logDensity, modelId,
                 modelVersion, outlier, reason, excluded, otherExcluded, imputed, otherImputed, tailProbability,
-                explanation);
+                explanation, decision, expectedCost);
+    }
+
+    /** This scored prediction, stating the rule that chose its label and its expected cost (either may be null). */
+    public Prediction withDecision(String rule, Double cost) {
+        return new Prediction(status, id, label, probabilities, otherProbability, otherClasses, logDensity, modelId,
+                modelVersion, outlier, reason, excluded, otherExcluded, imputed, otherImputed, tailProbability,
+                explanation, rule, cost);
     }
 
     /** This scored prediction with an explanation (null: none). */
     public Prediction withExplanation(Explanation explanation) {
         return new Prediction(status, id, label, probabilities, otherProbability, otherClasses, logDensity, modelId,
                 modelVersion, outlier, reason, excluded, otherExcluded, imputed, otherImputed, tailProbability,
-                explanation);
+                explanation, decision, expectedCost);
     }
 
     /** A scored event. {@code probabilities}: copied, iteration order kept. */
@@ -181,7 +194,7 @@ public record Prediction(Status status, String id, String label, Map<String, Dou
                                     String modelId, long modelVersion, Boolean outlier,
                                     Map<String, String> excluded) {
         return new Prediction(Status.SCORED, id, label, probabilities, null, null, logDensity, modelId,
-                modelVersion, outlier, null, excluded, null, null, null, null, null);
+                modelVersion, outlier, null, excluded, null, null, null, null, null, null, null);
     }
 
     /**
@@ -194,7 +207,7 @@ public record Prediction(Status status, String id, String label, Map<String, Dou
                                     String modelId, long modelVersion, Boolean outlier,
                                     Map<String, String> excluded, Integer otherExcluded) {
         return new Prediction(Status.SCORED, id, label, probabilities, otherProbability, otherClasses, logDensity,
-                modelId, modelVersion, outlier, null, excluded, otherExcluded, null, null, null, null);
+                modelId, modelVersion, outlier, null, excluded, otherExcluded, null, null, null, null, null, null);
     }
 
     /** An event that could not be scored; {@code modelId}/{@code modelVersion} null when no model was in force. */
@@ -212,6 +225,6 @@ public record Prediction(Status status, String id, String label, Map<String, Dou
     public static Prediction unscored(String id, String reason, String modelId, Long modelVersion,
                                       Map<String, String> excluded, Integer otherExcluded) {
         return new Prediction(Status.UNSCORED, id, null, null, null, null, null, modelId, modelVersion, null, reason,
-                excluded, otherExcluded, null, null, null, null);
+                excluded, otherExcluded, null, null, null, null, null, null);
     }
 }

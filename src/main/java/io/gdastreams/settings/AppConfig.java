@@ -47,6 +47,12 @@ public final class AppConfig implements ConfigValues {
                     + maxFeatures() + " (" + origins.get(ConfigKey.MAX_FEATURES) + "): every event would be "
                     + "dead-lettered; raise " + ConfigKey.MAX_FEATURES.key());
         }
+        if (!raw(ConfigKey.DECISION_THRESHOLD).isEmpty() && !raw(ConfigKey.DECISION_COSTS).isEmpty()) {
+            throw new ConfigException(ConfigKey.DECISION_THRESHOLD.key() + " (" + origins.get(
+                    ConfigKey.DECISION_THRESHOLD) + ") and " + ConfigKey.DECISION_COSTS.key() + " ("
+                    + origins.get(ConfigKey.DECISION_COSTS) + ") are both set: a scorer uses one decision rule,"
+                    + " keep one of them");
+        }
         if (kafka.containsKey("application.id")) {
             throw new ConfigException("application.id is derived from " + ConfigKey.APPLICATION_ID.key()
                     + " (training and scoring need different ids); set " + ConfigKey.APPLICATION_ID.key()

@@ -1,5 +1,6 @@
 package io.gdastreams.topology;
 
+import io.gdastreams.math.DecisionRule;
 import io.gdastreams.math.Discriminant;
 import io.gdastreams.math.Evidence;
 import io.gdastreams.math.Exclusion;
@@ -49,10 +50,13 @@ final class CompiledModel {
     private final Integer otherExcluded;
     /** Most classes a prediction lists ({@link ScoringSettings#listedClasses()}). */
     private final int listed;
+    /** The scorer's decision rule, bound to this model's scored classes. */
+    private final DecisionRule.Bound decision;
 
     private CompiledModel(String modelId, long version, Map<String, Integer> featureIndex,
                           List<String> featureNames, Discriminant discriminant, UnscoredReason.NoScorableClass unscorable,
-                          Map<String, String> excluded, Integer otherExcluded, int listed) {
+                          Map<String, String> excluded, Integer otherExcluded, int listed,
+                          DecisionRule.Bound decision) {
         this.modelId = modelId;
         this.version = version;
         this.featureIndex = featureIndex;
@@ -63,13 +67,14 @@ final class CompiledModel {
         this.excluded = excluded;
         this.otherExcluded = otherExcluded;
         this.listed = listed;
+        this.decision = decision;
     }
 
     /**
-     * Fits and compiles {@code model} (not modified); its predictions list at most {@code listed} (≥ 1) classes.
-     * Throws IllegalArgumentException when the model is malformed.
+     * Fits and compiles {@code model} (not modified); its predictions list at most {@code listed} (≥ 1) classes and
+     * choose their label by {@code rule}. Throws IllegalArgumentException when the model is malformed.
      */
-    static CompiledModel compile(ModelParameters model, FitOptions options, int listed) {
+    static CompiledModel compile(ModelParameters model, FitOptions options, int listed, DecisionRule rule) {
         if (listed < 1) {
             throw new IllegalArgumentException("listed must be >= 1, got " + listed);
         }
@@ -89,7 +94,8 @@ final class CompiledModel {
         byLabel.stream().limit(listed).forEach(e -> excluded.put(e.label(), e.reason()));
         Integer otherExcluded = byLabel.size() > listed ? byLabel.size() - listed : null;
         return new CompiledModel(model.modelId(), model.version(), Map.copyOf(index), List.copyOf(features),
-                discriminant, unscorable, Collections.unmodifiableMap(excluded), otherExcluded, listed);
+                discriminant, unscorable, Collections.unmodifiableMap(excluded), otherExcluded, listed,
+                rule.bind(discriminant.labels()));
     }
 
     private static String abbreviate(String text, int max) {
@@ -141,12 +147,14 @@ final class CompiledModel {
             return new ScoringOutcome.Unscored(id, new UnscoredReason.NonFiniteDensity(posterior.logDensity()),
                     ScoringOutcome.ModelStamp.of(this));
         }
-        TopClasses top = TopClasses.of(labels, posterior.probabilities(), listed);
+        double[] p = posterior.probabilities();
+        int chosen = decision.choose(p);
+        TopClasses top = TopClasses.of(labels, p, listed, chosen);
         Double tail = evidence != null ? evidence.tailProbability() : null;
         Boolean outlier = PredictionDetails.outlier(posterior.logDensity(), outlierThreshold, tail, extras.outlierP());
-        Prediction prediction = Prediction.scored(id, labels.get(posterior.predicted()), top.probabilities(),
+        Prediction prediction = Prediction.scored(id, labels.get(chosen), top.probabilities(),
                 top.otherProbability(), top.otherClasses(), posterior.logDensity(), modelId, version, outlier,
-                excluded, otherExcluded);
+                excluded, otherExcluded).withDecision(decision.rule(), decision.expectedCost(p, chosen));
         // Every feature of the event is known here (and null ones were dropped): fewer than d means some are missing.
         if (extras.imputed() && features.size() < x.length) {
             prediction = PredictionDetails.withImputed(prediction, featureNames, x,

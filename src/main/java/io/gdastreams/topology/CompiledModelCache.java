@@ -1,5 +1,6 @@
 package io.gdastreams.topology;
 
+import io.gdastreams.math.DecisionRule;
 import io.gdastreams.math.FitOptions;
 import io.gdastreams.model.ModelParameters;
 import java.util.Optional;
@@ -51,6 +52,7 @@ final class CompiledModelCache {
     /** Most classes a prediction lists ({@link ScoringSettings#listedClasses()}). */
     private final int listed;
     private final boolean rejectOlderVersions;
+    private final DecisionRule decisionRule;
     private final AtomicLong compilations = new AtomicLong();
     private final AtomicLong invalidRecords = new AtomicLong();
     private final AtomicLong conflictingVersions = new AtomicLong();
@@ -61,17 +63,22 @@ final class CompiledModelCache {
     /** The record in force, to compare a record of the same version with. Guarded by this. */
     private ModelParameters inForce;
 
-    CompiledModelCache(String modelId, FitOptions options, int listed, boolean rejectOlderVersions) {
+    CompiledModelCache(String modelId, FitOptions options, int listed, boolean rejectOlderVersions,
+                       DecisionRule decisionRule) {
         this.modelId = modelId;
+        this.decisionRule = decisionRule;
         this.options = options;
         this.listed = listed;
         this.rejectOlderVersions = rejectOlderVersions;
     }
 
-    /** The cache of a scorer with {@code settings}: its model id, fit options, output listing and version rule. */
+    /**
+     * The cache of a scorer with {@code settings}: its model id, fit options, output listing, version rule and
+     * decision rule.
+     */
     static CompiledModelCache of(ScoringSettings settings) {
         return new CompiledModelCache(settings.modelId(), settings.fitOptions(), settings.listedClasses(),
-                settings.rejectOlderVersions());
+                settings.rejectOlderVersions(), settings.decisionRule());
     }
 
     String modelId() {
@@ -157,7 +164,7 @@ final class CompiledModelCache {
         }
         CompiledModel compiled;
         try {
-            compiled = CompiledModel.compile(model, options, listed);
+            compiled = CompiledModel.compile(model, options, listed, decisionRule);
         } catch (RuntimeException e) {
             rejectInvalid(source, "version " + model.version() + " does not compile: " + e.getMessage());
             return Outcome.REJECTED;

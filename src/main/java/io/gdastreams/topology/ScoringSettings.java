@@ -3,6 +3,7 @@ package io.gdastreams.topology;
 import io.gdastreams.config.ConfigKey;
 import io.gdastreams.config.ConfigValues;
 import io.gdastreams.config.ValueType;
+import io.gdastreams.math.DecisionRule;
 import io.gdastreams.math.FitOptions;
 import java.time.Duration;
 import java.util.Objects;
@@ -32,10 +33,13 @@ import java.util.function.Consumer;
  *                             {@link CompiledModelCache}); false puts the latest record in force whatever its version
  * @param extras               imputation, explanations and the probability outlier test ({@code gda.output.imputed},
  *                             {@code gda.output.explain}, {@code gda.outlier.p})
+ * @param decisionRule         how the predicted label is chosen from the posteriors ({@code gda.decision.threshold},
+ *                             {@code gda.decision.costs}; the most probable class by default)
  */
 public record ScoringSettings(Topics topics, String modelId, FitOptions fitOptions, OptionalDouble outlierThreshold,
                               int maxPending, Duration pendingCheckInterval, int maxFeatures, int outputTopK,
-                              boolean rejectOlderVersions, PredictionExtras extras) {
+                              boolean rejectOlderVersions, PredictionExtras extras,
+                              DecisionRule decisionRule) {
 
     /** {@code gda.pending.max}. */
     public static final int DEFAULT_MAX_PENDING = ConfigValues.DEFAULTS.intValue(ConfigKey.PENDING_MAX);
@@ -53,6 +57,7 @@ public record ScoringSettings(Topics topics, String modelId, FitOptions fitOptio
         Objects.requireNonNull(outlierThreshold, "outlierThreshold");
         Objects.requireNonNull(pendingCheckInterval, "pendingCheckInterval");
         Objects.requireNonNull(extras, "extras");
+        Objects.requireNonNull(decisionRule, "decisionRule");
         if (modelId.isBlank()) {
             throw new IllegalArgumentException("modelId is blank");
         }
@@ -82,12 +87,12 @@ public record ScoringSettings(Topics topics, String modelId, FitOptions fitOptio
                 ConfigValues.DEFAULTS.booleanValue(ConfigKey.REJECT_OLDER_VERSIONS));
     }
 
-    /** The settings with the default {@link PredictionExtras}. */
+    /** The settings with the default {@link PredictionExtras} and decision rule (the most probable class). */
     public ScoringSettings(Topics topics, String modelId, FitOptions fitOptions, OptionalDouble outlierThreshold,
                            int maxPending, Duration pendingCheckInterval, int maxFeatures, int outputTopK,
                            boolean rejectOlderVersions) {
         this(topics, modelId, fitOptions, outlierThreshold, maxPending, pendingCheckInterval, maxFeatures, outputTopK,
-                rejectOlderVersions, PredictionExtras.DEFAULTS);
+                rejectOlderVersions, PredictionExtras.DEFAULTS, ConfigValues.DEFAULTS.decisionRule());
     }
 
     /** The settings a configuration gives, on {@code topics} (from the same configuration, or a run's own). */
@@ -96,7 +101,7 @@ public record ScoringSettings(Topics topics, String modelId, FitOptions fitOptio
                 config.optionalDouble(ConfigKey.OUTLIER_THRESHOLD), config.intValue(ConfigKey.PENDING_MAX),
                 DEFAULT_PENDING_CHECK_INTERVAL, config.intValue(ConfigKey.MAX_FEATURES),
                 config.intValue(ConfigKey.OUTPUT_TOP_K), config.booleanValue(ConfigKey.REJECT_OLDER_VERSIONS),
-                PredictionExtras.from(config));
+                PredictionExtras.from(config), config.decisionRule());
     }
 
     /** How many classes a prediction lists at most (in {@code probabilities}, and in {@code excluded}). */
@@ -152,6 +157,10 @@ public record ScoringSettings(Topics topics, String modelId, FitOptions fitOptio
         return with(b -> b.extras = value);
     }
 
+    public ScoringSettings withDecisionRule(DecisionRule value) {
+        return with(b -> b.decisionRule = value);
+    }
+
     /** A copy with one change: every wither goes through here, so a new field is added in two places only. */
     private ScoringSettings with(Consumer<Copy> change) {
         Copy copy = new Copy(this);
@@ -171,6 +180,7 @@ public record ScoringSettings(Topics topics, String modelId, FitOptions fitOptio
         int outputTopK;
         boolean rejectOlderVersions;
         PredictionExtras extras;
+        DecisionRule decisionRule;
 
         Copy(ScoringSettings s) {
             topics = s.topics;
@@ -183,11 +193,12 @@ public record ScoringSettings(Topics topics, String modelId, FitOptions fitOptio
             outputTopK = s.outputTopK;
             rejectOlderVersions = s.rejectOlderVersions;
             extras = s.extras;
+            decisionRule = s.decisionRule;
         }
 
         ScoringSettings build() {
             return new ScoringSettings(topics, modelId, fitOptions, outlierThreshold, maxPending, pendingCheckInterval,
-                    maxFeatures, outputTopK, rejectOlderVersions, extras);
+                    maxFeatures, outputTopK, rejectOlderVersions, extras, decisionRule);
         }
     }
 }

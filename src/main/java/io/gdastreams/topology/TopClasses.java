@@ -24,6 +24,15 @@ record TopClasses(Map<String, Double> probabilities, Double otherProbability, In
      * class that comes first in the model, so the listing is deterministic.
      */
     static TopClasses of(List<String> labels, double[] p, int k) {
+        return of(labels, p, k, -1);
+    }
+
+    /**
+     * As {@link #of(List, double[], int)}, but class {@code chosen} is always listed (−1: no such class): the
+     * predicted label must be among the listed ones, and a decision rule other than the argmax can predict a class
+     * that is not among the {@code k} most probable.
+     */
+    static TopClasses of(List<String> labels, double[] p, int k, int chosen) {
         int n = p.length;
         if (k >= n) {
             Map<String, Double> all = new LinkedHashMap<>(n * 4 / 3 + 1);
@@ -33,14 +42,16 @@ record TopClasses(Map<String, Double> probabilities, Double otherProbability, In
             return new TopClasses(Collections.unmodifiableMap(all), null, null);
         }
         // Min-heap of the k best so far: its head is the weakest kept class (lowest p, then latest in the model).
-        PriorityQueue<Integer> kept = new PriorityQueue<>(k, (a, b) -> p[a] != p[b] ? Double.compare(p[a], p[b])
-                : Integer.compare(b, a));
+        // The chosen class ranks above every other, whatever its probability.
+        PriorityQueue<Integer> kept = new PriorityQueue<>(k, (a, b) -> a == chosen || b == chosen
+                ? Boolean.compare(a == chosen, b == chosen)
+                : p[a] != p[b] ? Double.compare(p[a], p[b]) : Integer.compare(b, a));
         for (int i = 0; i < n; i++) {
             if (kept.size() < k) {
                 kept.add(i);
             } else {
                 int weakest = kept.peek();
-                if (p[i] > p[weakest]) {
+                if (i == chosen || (weakest != chosen && p[i] > p[weakest])) {
                     kept.poll();
                     kept.add(i);
                 }

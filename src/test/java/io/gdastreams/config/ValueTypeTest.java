@@ -5,9 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.gdastreams.math.CovarianceType;
+import io.gdastreams.math.DecisionRule;
 import io.gdastreams.math.Estimator;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalDouble;
 import org.junit.jupiter.api.Test;
@@ -35,6 +37,23 @@ class ValueTypeTest {
         assertEquals(Optional.of(OptionalDouble.empty()), ValueType.OPTIONAL_DOUBLE.parse(""));
         assertEquals(Optional.of(OptionalDouble.of(-12.5)), ValueType.OPTIONAL_DOUBLE.parse("-12.5"));
         assertEquals(Optional.of(Boolean.FALSE), ValueType.BOOLEAN.parse("false"));
+        assertEquals(Optional.of(Optional.empty()), ValueType.DECISION_THRESHOLD.parse(""));
+        assertEquals(Optional.of(Optional.of(new DecisionRule.Threshold("a:b", 0.25))),
+                ValueType.DECISION_THRESHOLD.parse(" a:b : 0.25 "), "the last ':' starts the probability");
+        assertEquals(Optional.of(Optional.of(new DecisionRule.MinimumExpectedCost(Map.of(
+                        "Yes", Map.of("No", 5.0), "No", Map.of("Yes", 1.0, "Maybe", 0.5))))),
+                ValueType.DECISION_COSTS.parse("Yes->No:5, No->Yes:1,No->Maybe:0.5"));
+    }
+
+    @Test
+    void shouldRefuseMalformedDecisionRules() {
+        for (String bad : List.of("Yes", "Yes:", ":0.2", "Yes:1.5", "Yes:-0.1", "Yes:NaN", "a,b:0.2")) {
+            assertFalse(ValueType.DECISION_THRESHOLD.accepts(bad), bad);
+        }
+        for (String bad : List.of("Yes:5", "Yes->No", "Yes->No:-1", "Yes->No:Infinity", "->No:1", "Yes->:1",
+                "Yes->No:1,Yes->No:2", "Yes->No:1,", "a->b->c:1", "Yes->No:abc")) {
+            assertFalse(ValueType.DECISION_COSTS.accepts(bad), bad);
+        }
     }
 
     @Test

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.gdastreams.config.ConfigKey;
 import io.gdastreams.lifecycle.UserError;
 import io.gdastreams.math.CovarianceType;
+import io.gdastreams.math.DecisionRule;
 import io.gdastreams.math.Estimator;
 import java.io.IOException;
 import java.io.Reader;
@@ -182,6 +183,19 @@ class AppConfigTest {
         Path file = file("gda.publish.interval.ms=soon");
         ConfigException e = assertThrows(ConfigException.class, () -> AppConfig.load(file, Map.of()));
         assertEquals("gda.publish.interval.ms = 'soon' (file " + file + "): expected an integer >= 1",
+                e.getMessage());
+    }
+
+    @Test
+    void shouldWireOneDecisionRuleIntoTheScoringSettingsAndRefuseBoth() throws IOException {
+        assertEquals(new DecisionRule.MostProbable(), AppConfig.defaults().scoringSettings().decisionRule());
+        assertEquals(new DecisionRule.Threshold("Yes", 0.2),
+                AppConfig.load(file("gda.decision.threshold=Yes:0.2"), Map.of()).scoringSettings().decisionRule());
+        assertEquals(new DecisionRule.MinimumExpectedCost(Map.of("Yes", Map.of("No", 5.0))),
+                AppConfig.load(null, Map.of("GDA_DECISION_COSTS", "Yes->No:5")).scoringSettings().decisionRule());
+        ConfigException e = assertThrows(ConfigException.class, () -> AppConfig.load(
+                file("gda.decision.threshold=Yes:0.2"), Map.of("GDA_DECISION_COSTS", "Yes->No:5")));
+        assertTrue(e.getMessage().contains("gda.decision.threshold") && e.getMessage().contains("gda.decision.costs"),
                 e.getMessage());
     }
 

@@ -46,4 +46,15 @@ class TopClassesTest {
         assertEquals(1e-30, top.otherProbability(), 0.0);
         assertEquals(4, top.otherClasses());
     }
+
+    @Test
+    void shouldAlwaysListTheChosenClassInPlaceOfTheWeakestOfTheTopK() {
+        double[] p = {0.5, 0.3, 0.1, 0.06, 0.04};
+        TopClasses top = TopClasses.of(LABELS, p, 2, 4);
+        assertEquals(List.of(LABELS.get(0), LABELS.get(4)), List.copyOf(top.probabilities().keySet()));
+        assertEquals(0.3 + 0.1 + 0.06, top.otherProbability(), 1e-15);
+        assertEquals(3, top.otherClasses());
+        assertEquals(TopClasses.of(LABELS, p, 2), TopClasses.of(LABELS, p, 2, 1), "already among the top k");
+        assertEquals(List.of(LABELS.get(3)), List.copyOf(TopClasses.of(LABELS, p, 1, 3).probabilities().keySet()));
+    }
 }
