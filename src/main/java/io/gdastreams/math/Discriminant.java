@@ -78,6 +78,20 @@ public final class Discriminant {
      * IllegalArgumentException for a wrong length or an infinite entry.
      */
     public Posterior score(double[] x) {
+        return score(x, null);
+    }
+
+    /**
+     * As {@link #score(double[])}, with {@code addedLogLikelihood[k]} (may be null: none) added to class k's
+     * log-likelihood before the posterior: the factors of features independent of x given the class, such as the
+     * categorical part of a Gaussian–categorical model ({@link CategoricalLikelihood}). logJoint_k and
+     * logDensity = log p(x) include it. An entry of −∞ (a probability 0) gives class k probability 0.
+     */
+    public Posterior score(double[] x, double[] addedLogLikelihood) {
+        if (addedLogLikelihood != null && addedLogLikelihood.length != classCount) {
+            throw new IllegalArgumentException("expected " + classCount + " added log-likelihoods, got "
+                    + addedLogLikelihood.length);
+        }
         if (classCount == 0) {
             throw new IllegalStateException("every class is excluded from scoring: " + model.excluded());
         }
@@ -97,6 +111,11 @@ public final class Discriminant {
             System.arraycopy(logPriors, 0, logJoint, 0, classCount);
         } else {
             covariance.logJoint(x, missing, logJoint);
+        }
+        if (addedLogLikelihood != null) {
+            for (int k = 0; k < classCount; k++) {
+                logJoint[k] += addedLogLikelihood[k];
+            }
         }
         return posterior(logJoint);
     }
