@@ -1,5 +1,6 @@
 package io.gdastreams.topology;
 
+import io.gdastreams.config.ConfigKey;
 import io.gdastreams.model.DeadLetter;
 import io.gdastreams.model.LabelledEvent;
 import io.gdastreams.model.PartialSnapshot;
@@ -41,6 +42,8 @@ final class PartialStatsProcessor implements Processor<byte[], byte[], String, T
 
     private final TrainingSettings settings;
     private final CommittedInput.Source committedInput;
+    /** {@code settings.categorical().features()} as a set, for the decoder. */
+    private final Set<String> categoricalSet;
     private final Serializer<PartialSnapshot> snapshotSerializer = SerdeFactory.partialSnapshot().serializer();
     private ProcessorContext<String, TrainingOutput> context;
     private KeyValueStore<String, byte[]> store;
@@ -51,12 +54,15 @@ final class PartialStatsProcessor implements Processor<byte[], byte[], String, T
     /** The model record {@link #publishedLabels} were read from (compared by identity: the store returns it). */
     private byte[] labelsSource;
     private Set<String> publishedLabels = Set.of();
+    /** The vocabulary of the categorical features of the same model record, feature → values. */
+    private Map<String, Set<String>> publishedValues = Map.of();
     /** Set by every record read; a restart sets it too (re-sending a cumulative snapshot is harmless). */
     private boolean changedSinceSnapshot;
 
     PartialStatsProcessor(TrainingSettings settings, CommittedInput.Source committedInput) {
         this.settings = settings;
         this.committedInput = committedInput;
+        this.categoricalSet = settings.categorical().featureSet();
     }
 
     @Override
@@ -98,11 +104,26 @@ final class PartialStatsProcessor implements Processor<byte[], byte[], String, T
 
     /** Applies one event to its class statistics; returns why it cannot be applied, or null when it was. */
     private String apply(byte[] value) {
-        Decoded<LabelledEvent> decoded = EventDecoder.decodeLabelled(value, settings.maxFeatures());
+        Decoded<LabelledEvent> decoded = EventDecoder.decodeLabelled(value, settings.maxFeatures(),
+                categoricalSet);
         if (!decoded.isOk()) {
             return decoded.error();
         }
         LabelledEvent event = decoded.value();
+        if (event.features().isEmpty()) {
+            return "no continuous feature: the Gaussian part of a model needs at least one (the event has only"
+                    + " categorical features " + abbreviate(List.copyOf(event.categories().keySet())) + ")";
+        }
+        String[] values = null;
+        if (!categoricalSet.isEmpty()) {
+            values = categoricalValues(event);
+            if (values == null) {
+                List<String> missing = settings.categorical().features().stream()
+                        .filter(f -> !event.categories().containsKey(f)).toList();
+                return "categorical feature(s) missing: " + abbreviate(missing) + " ("
+                        + ConfigKey.CATEGORICAL_FEATURES.key() + ")";
+            }
+        }
         List<String> schema = state.progress().features();
         if (schema.isEmpty()) {
             schema = event.features().keySet().stream().sorted().toList();
@@ -130,7 +151,51 @@ final class PartialStatsProcessor implements Processor<byte[], byte[], String, T
                     + " of partition " + context.taskId().partition() + " (at most " + settings.maxClasses()
                     + ", gda.max.classes)";
         }
-        state.update(label, point);
+        if (values != null) {
+            String tooMany = vocabularyLimit(values);
+            if (tooMany != null) {
+                return tooMany;
+            }
+        }
+        state.update(label, point, values);
+        return null;
+    }
+
+    /** The event's categorical values in configured order, or null when one is missing. */
+    private String[] categoricalValues(LabelledEvent event) {
+        List<String> names = settings.categorical().features();
+        String[] values = new String[names.size()];
+        for (int j = 0; j < values.length; j++) {
+            values[j] = event.categories().get(names.get(j));
+            if (values[j] == null) {
+                return null;
+            }
+        }
+        return values;
+    }
+
+    /**
+     * Why a value new to its feature would take the feature past {@code gda.categorical.max.values}, or null. The
+     * values known are this partition's and those of the published model, as {@link #modelSizeLimit} counts
+     * classes; tasks adding different new values within one publish interval can together go beyond the bound,
+     * which the combiner's record-size check still holds (docs/TRAINING.md, "Categorical features").
+     */
+    private String vocabularyLimit(String[] values) {
+        Map<String, Set<String>> published = publishedValues();
+        for (int j = 0; j < values.length; j++) {
+            String feature = settings.categorical().features().get(j);
+            Set<String> known = published.getOrDefault(feature, Set.of());
+            if (state.hasValue(j, values[j]) || known.contains(values[j])) {
+                continue;
+            }
+            Set<String> all = new HashSet<>(known);
+            all.addAll(state.values(j));
+            if (all.size() >= settings.categorical().maxValues()) {
+                return "too many values of categorical feature '" + feature + "': value '" + values[j]
+                        + "' would be value " + (all.size() + 1) + " (at most " + settings.categorical().maxValues()
+                        + ", " + ConfigKey.CATEGORICAL_MAX_VALUES.key() + ")";
+            }
+        }
         return null;
     }
 
@@ -159,7 +224,8 @@ final class PartialStatsProcessor implements Processor<byte[], byte[], String, T
         if (state.progress().recordsRead() == 0) {
             return;
         }
-        PartialSnapshot snapshot = new PartialSnapshot(settings.modelId(), state.progress(), state.classes());
+        PartialSnapshot snapshot = new PartialSnapshot(settings.modelId(), state.progress(), state.classes(),
+                state.categories());
         context.forward(new Record<>(settings.modelId(),
                 new TrainingOutput.Partial(snapshotSerializer.serialize(null, snapshot)), timestamp));
     }
@@ -174,7 +240,7 @@ final class PartialStatsProcessor implements Processor<byte[], byte[], String, T
             return;
         }
         int partition = context.taskId().partition();
-        state = PartitionState.load(store, partition, settings.features());
+        state = PartitionState.load(store, partition, settings.features(), settings.categorical().features());
         checkAgainstPublishedLineage(partition);
         checkAgainstCommittedInput();
     }
@@ -203,7 +269,8 @@ final class PartialStatsProcessor implements Processor<byte[], byte[], String, T
      * those published so far and this partition's own; a label already among them adds nothing.
      */
     private String modelSizeLimit(String label, List<String> schema) {
-        long maxBySize = ModelSizeBound.maxClasses(schema, settings.maxModelBytes());
+        long maxBySize = ModelSizeBound.maxClasses(schema, settings.categorical().features(),
+                settings.categorical().maxValues(), settings.maxModelBytes());
         Set<String> published = publishedLabels();
         if (published.contains(label)) {
             return null;
@@ -233,8 +300,16 @@ final class PartialStatsProcessor implements Processor<byte[], byte[], String, T
             PublishedModel.parse(settings.modelId(), record)
                     .ifPresent(m -> labels.addAll(m.labels()));
             publishedLabels = labels;
+            publishedValues = categoricalSet.isEmpty() ? Map.of()
+                    : PublishedModel.categoricalValues(settings.modelId(), record);
         }
         return publishedLabels;
+    }
+
+    /** The categorical values of the newest valid model on the model topic, feature → values. */
+    private Map<String, Set<String>> publishedValues() {
+        publishedLabels();
+        return publishedValues;
     }
 
     /**

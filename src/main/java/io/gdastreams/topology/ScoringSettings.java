@@ -30,10 +30,11 @@ import java.util.function.Consumer;
  *                             is bounded the same way
  * @param rejectOlderVersions  refuse a model whose version is lower than the one in force (see
  *                             {@link CompiledModelCache}); false puts the latest record in force whatever its version
+ * @param categorical          the features decoded as text ({@code gda.categorical.features}) and the smoothing α
  */
 public record ScoringSettings(Topics topics, String modelId, FitOptions fitOptions, OptionalDouble outlierThreshold,
                               int maxPending, Duration pendingCheckInterval, int maxFeatures, int outputTopK,
-                              boolean rejectOlderVersions) {
+                              boolean rejectOlderVersions, CategoricalSettings categorical) {
 
     /** {@code gda.pending.max}. */
     public static final int DEFAULT_MAX_PENDING = ConfigValues.DEFAULTS.intValue(ConfigKey.PENDING_MAX);
@@ -65,6 +66,7 @@ public record ScoringSettings(Topics topics, String modelId, FitOptions fitOptio
         if (maxFeatures < 1) {
             throw new IllegalArgumentException("maxFeatures must be >= 1, got " + maxFeatures);
         }
+        Objects.requireNonNull(categorical, "categorical");
         if (outputTopK < 0 || outputTopK > MAX_OUTPUT_TOP_K) {
             throw new IllegalArgumentException("outputTopK must be in [0, " + MAX_OUTPUT_TOP_K + "], got "
                     + outputTopK);
@@ -76,7 +78,7 @@ public record ScoringSettings(Topics topics, String modelId, FitOptions fitOptio
                            int maxPending, Duration pendingCheckInterval) {
         this(topics, modelId, fitOptions, outlierThreshold, maxPending, pendingCheckInterval,
                 ConfigValues.DEFAULTS.intValue(ConfigKey.MAX_FEATURES), DEFAULT_OUTPUT_TOP_K,
-                ConfigValues.DEFAULTS.booleanValue(ConfigKey.REJECT_OLDER_VERSIONS));
+                ConfigValues.DEFAULTS.booleanValue(ConfigKey.REJECT_OLDER_VERSIONS), CategoricalSettings.NONE);
     }
 
     /** The settings a configuration gives, on {@code topics} (from the same configuration, or a run's own). */
@@ -84,7 +86,8 @@ public record ScoringSettings(Topics topics, String modelId, FitOptions fitOptio
         return new ScoringSettings(topics, config.string(ConfigKey.MODEL_ID), config.fitOptions(),
                 config.optionalDouble(ConfigKey.OUTLIER_THRESHOLD), config.intValue(ConfigKey.PENDING_MAX),
                 DEFAULT_PENDING_CHECK_INTERVAL, config.intValue(ConfigKey.MAX_FEATURES),
-                config.intValue(ConfigKey.OUTPUT_TOP_K), config.booleanValue(ConfigKey.REJECT_OLDER_VERSIONS));
+                config.intValue(ConfigKey.OUTPUT_TOP_K), config.booleanValue(ConfigKey.REJECT_OLDER_VERSIONS),
+                CategoricalSettings.from(config));
     }
 
     /** How many classes a prediction lists at most (in {@code probabilities}, and in {@code excluded}). */
@@ -136,6 +139,10 @@ public record ScoringSettings(Topics topics, String modelId, FitOptions fitOptio
         return with(b -> b.rejectOlderVersions = value);
     }
 
+    public ScoringSettings withCategorical(CategoricalSettings value) {
+        return with(b -> b.categorical = value);
+    }
+
     /** A copy with one change: every wither goes through here, so a new field is added in two places only. */
     private ScoringSettings with(Consumer<Copy> change) {
         Copy copy = new Copy(this);
@@ -154,6 +161,7 @@ public record ScoringSettings(Topics topics, String modelId, FitOptions fitOptio
         int maxFeatures;
         int outputTopK;
         boolean rejectOlderVersions;
+        CategoricalSettings categorical;
 
         Copy(ScoringSettings s) {
             topics = s.topics;
@@ -165,11 +173,12 @@ public record ScoringSettings(Topics topics, String modelId, FitOptions fitOptio
             maxFeatures = s.maxFeatures;
             outputTopK = s.outputTopK;
             rejectOlderVersions = s.rejectOlderVersions;
+            categorical = s.categorical;
         }
 
         ScoringSettings build() {
             return new ScoringSettings(topics, modelId, fitOptions, outlierThreshold, maxPending, pendingCheckInterval,
-                    maxFeatures, outputTopK, rejectOlderVersions);
+                    maxFeatures, outputTopK, rejectOlderVersions, categorical);
         }
     }
 }
