@@ -55,11 +55,23 @@ import java.util.Objects;
  * @param reason        why the event was not scored (unscored only)
  * @param excluded      classes of the model left out of scoring, with the reason; null when there are none
  * @param otherExcluded how many more classes are left out than {@code excluded} lists; null when it lists all
+ * @param unseenValues  categorical feature → the event's value of it that the model never saw, which was treated as
+ *                      missing (marginalised), e.g. {@code "unseenValues": {"student": "Maybe"}}; null when there is
+ *                      none (scored only; at most one entry per categorical feature of the model)
  */
 public record Prediction(Status status, String id, String label, Map<String, Double> probabilities,
                          Double otherProbability, Integer otherClasses, Double logDensity, String modelId,
                          Long modelVersion, Boolean outlier, String reason, Map<String, String> excluded,
-                         Integer otherExcluded) {
+                         Integer otherExcluded, Map<String, String> unseenValues) {
+
+    /** A prediction without unseen categorical values. */
+    public Prediction(Status status, String id, String label, Map<String, Double> probabilities,
+                      Double otherProbability, Integer otherClasses, Double logDensity, String modelId,
+                      Long modelVersion, Boolean outlier, String reason, Map<String, String> excluded,
+                      Integer otherExcluded) {
+        this(status, id, label, probabilities, otherProbability, otherClasses, logDensity, modelId, modelVersion,
+                outlier, reason, excluded, otherExcluded, null);
+    }
 
     /** The two shapes of a prediction record. */
     public enum Status {
@@ -86,6 +98,11 @@ public record Prediction(Status status, String id, String label, Map<String, Dou
                 : Collections.unmodifiableMap(new LinkedHashMap<>(excluded));
         if (otherExcluded != null && (excluded == null || otherExcluded < 1)) {
             throw new IllegalArgumentException("otherExcluded (>= 1) needs a listed excluded map");
+        }
+        unseenValues = unseenValues == null || unseenValues.isEmpty() ? null
+                : Collections.unmodifiableMap(new LinkedHashMap<>(unseenValues));
+        if (unseenValues != null && status != Status.SCORED) {
+            throw new IllegalArgumentException("unseenValues belong to a scored prediction");
         }
     }
 
@@ -114,6 +131,19 @@ public record Prediction(Status status, String id, String label, Map<String, Dou
                                     Map<String, String> excluded, Integer otherExcluded) {
         return new Prediction(Status.SCORED, id, label, probabilities, otherProbability, otherClasses, logDensity,
                 modelId, modelVersion, outlier, null, excluded, otherExcluded);
+    }
+
+    /**
+     * As the bounded {@code scored} above, naming the categorical values the model never saw ({@code unseenValues}:
+     * feature → value, copied; null or empty when none), which were treated as missing.
+     */
+    public static Prediction scored(String id, String label, Map<String, Double> probabilities,
+                                    Double otherProbability, Integer otherClasses, double logDensity,
+                                    String modelId, long modelVersion, Boolean outlier,
+                                    Map<String, String> excluded, Integer otherExcluded,
+                                    Map<String, String> unseenValues) {
+        return new Prediction(Status.SCORED, id, label, probabilities, otherProbability, otherClasses, logDensity,
+                modelId, modelVersion, outlier, null, excluded, otherExcluded, unseenValues);
     }
 
     /** An event that could not be scored; {@code modelId}/{@code modelVersion} null when no model was in force. */

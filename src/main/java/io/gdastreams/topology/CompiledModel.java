@@ -1,10 +1,12 @@
 package io.gdastreams.topology;
 
+import io.gdastreams.math.CategoricalLikelihood;
 import io.gdastreams.math.Discriminant;
 import io.gdastreams.math.Exclusion;
 import io.gdastreams.math.FitOptions;
 import io.gdastreams.math.GaussianModel;
 import io.gdastreams.math.Posterior;
+import io.gdastreams.model.CategoricalTable;
 import io.gdastreams.model.ModelParameters;
 import io.gdastreams.model.Prediction;
 import java.util.ArrayList;
@@ -33,6 +35,10 @@ final class CompiledModel {
     private final String modelId;
     private final long version;
     private final Map<String, Integer> featureIndex;
+    /** Categorical feature name → its index in {@link #categorical}; empty for a Gaussian model. */
+    private final Map<String, Integer> categoricalIndex;
+    /** The categorical part over the scored classes (in {@link #labels} order), or null for a Gaussian model. */
+    private final CategoricalLikelihood categorical;
     private final Discriminant discriminant;
     private final List<String> labels;
     /** Why nothing can be scored, or null when at least one class takes part. */
@@ -48,11 +54,14 @@ final class CompiledModel {
     private final int listed;
 
     private CompiledModel(String modelId, long version, Map<String, Integer> featureIndex,
+                          Map<String, Integer> categoricalIndex, CategoricalLikelihood categorical,
                           Discriminant discriminant, UnscoredReason.NoScorableClass unscorable,
                           Map<String, String> excluded, Integer otherExcluded, int listed) {
         this.modelId = modelId;
         this.version = version;
         this.featureIndex = featureIndex;
+        this.categoricalIndex = categoricalIndex;
+        this.categorical = categorical;
         this.discriminant = discriminant;
         this.labels = List.copyOf(discriminant.labels());
         this.unscorable = unscorable;
@@ -66,11 +75,28 @@ final class CompiledModel {
      * Throws IllegalArgumentException when the model is malformed.
      */
     static CompiledModel compile(ModelParameters model, FitOptions options, int listed) {
+        return compile(model, options, listed, CategoricalSettings.NONE.alpha());
+    }
+
+    /**
+     * As {@link #compile(ModelParameters, FitOptions, int)}, smoothing the model's category tables (if any) with
+     * {@code alpha} ({@code gda.categorical.alpha}).
+     */
+    static CompiledModel compile(ModelParameters model, FitOptions options, int listed, double alpha) {
         if (listed < 1) {
             throw new IllegalArgumentException("listed must be >= 1, got " + listed);
         }
         GaussianModel fitted = GaussianModel.fit(ModelConversion.classSummaries(model), options);
+        List<CategoricalTable> tables = ModelConversion.categoricalTables(model);
         Discriminant discriminant = Discriminant.compile(fitted);
+        Map<String, Integer> categoricalIndex = new HashMap<>();
+        CategoricalLikelihood categorical = null;
+        if (!tables.isEmpty()) {
+            categorical = categoricalLikelihood(model, tables, discriminant.labels(), alpha);
+            for (int j = 0; j < tables.size(); j++) {
+                categoricalIndex.put(tables.get(j).feature(), j);
+            }
+        }
         Map<String, Integer> index = new HashMap<>();
         List<String> features = model.features();
         for (int i = 0; i < features.size(); i++) {
@@ -84,8 +110,29 @@ final class CompiledModel {
         Map<String, String> excluded = new LinkedHashMap<>();
         byLabel.stream().limit(listed).forEach(e -> excluded.put(e.label(), e.reason()));
         Integer otherExcluded = byLabel.size() > listed ? byLabel.size() - listed : null;
-        return new CompiledModel(model.modelId(), model.version(), Map.copyOf(index), discriminant, unscorable,
-                Collections.unmodifiableMap(excluded), otherExcluded, listed);
+        return new CompiledModel(model.modelId(), model.version(), Map.copyOf(index), Map.copyOf(categoricalIndex),
+                categorical, discriminant, unscorable, Collections.unmodifiableMap(excluded), otherExcluded, listed);
+    }
+
+    /**
+     * The categorical part for the scored classes {@code labels}, in their order. V_j is the size of the model's
+     * vocabulary of feature j, which counts the values of every class, scored or not ("any class").
+     */
+    private static CategoricalLikelihood categoricalLikelihood(ModelParameters model, List<CategoricalTable> tables,
+                                                               List<String> labels, double alpha) {
+        Map<String, Integer> classIndex = new HashMap<>();
+        for (int k = 0; k < model.classes().size(); k++) {
+            classIndex.put(model.classes().get(k).label(), k);
+        }
+        long[][][] counts = new long[labels.size()][tables.size()][];
+        for (int k = 0; k < labels.size(); k++) {
+            int modelClass = classIndex.get(labels.get(k));
+            for (int j = 0; j < tables.size(); j++) {
+                counts[k][j] = tables.get(j).counts().get(modelClass);
+            }
+        }
+        return CategoricalLikelihood.of(tables.stream().map(CategoricalTable::feature).toList(),
+                tables.stream().map(CategoricalTable::values).toList(), counts, alpha);
     }
 
     private static String abbreviate(String text, int max) {
@@ -107,6 +154,18 @@ final class CompiledModel {
      * id and version only.
      */
     ScoringOutcome.Answer score(String id, Map<String, Double> features, OptionalDouble outlierThreshold) {
+        return score(id, features, Map.of(), outlierThreshold);
+    }
+
+    /**
+     * As {@link #score(String, Map, OptionalDouble)} with the event's categorical values: each adds
+     * log θ_kj(value) to class k's log-likelihood; a value the model never saw is treated as missing and named in
+     * the prediction's {@code unseenValues}. A categorical value for a feature the model has as continuous, or a
+     * number for one it has as categorical, makes the event invalid (the scorer's and the trainer's
+     * {@code gda.categorical.features} disagree).
+     */
+    ScoringOutcome.Answer score(String id, Map<String, Double> features, Map<String, String> categories,
+                                OptionalDouble outlierThreshold) {
         if (unscorable != null) {
             return new ScoringOutcome.Unscored(id, unscorable,
                     new ScoringOutcome.ModelStamp(modelId, version, excluded, otherExcluded));
@@ -125,11 +184,47 @@ final class CompiledModel {
                 x[i] = feature.getValue();
             }
         }
+        double[] added = null;
+        Map<String, String> unseen = null;
+        if (!categories.isEmpty() || categorical != null) {
+            for (Map.Entry<String, Double> feature : features.entrySet()) {
+                if (categoricalIndex.containsKey(feature.getKey())) {
+                    return typeMismatch(id, feature.getKey(), "categorical in the model but the event gives a number");
+                }
+            }
+            int[] values = new int[categoricalIndex.size()];
+            Arrays.fill(values, -1);
+            for (Map.Entry<String, String> value : categories.entrySet()) {
+                Integer j = categoricalIndex.get(value.getKey());
+                if (j == null) {
+                    if (featureIndex.containsKey(value.getKey())) {
+                        return typeMismatch(id, value.getKey(), "continuous in the model but the event gives a"
+                                + " category (gda.categorical.features)");
+                    }
+                    if (unknown == null) {
+                        unknown = new ArrayList<>();
+                    }
+                    unknown.add(value.getKey());
+                    continue;
+                }
+                values[j] = categorical.valueIndex(j, value.getValue());
+                if (values[j] < 0) {
+                    if (unseen == null) {
+                        unseen = new LinkedHashMap<>();
+                    }
+                    unseen.put(value.getKey(), value.getValue());
+                }
+            }
+            if (categorical != null) {
+                added = new double[labels.size()];
+                categorical.addTo(values, added);
+            }
+        }
         if (unknown != null) {
             return new ScoringOutcome.Unscored(id, new UnscoredReason.UnknownFeatures(unknown),
                     ScoringOutcome.ModelStamp.of(this));
         }
-        Posterior posterior = discriminant.score(x);
+        Posterior posterior = discriminant.score(x, added);
         if (!Double.isFinite(posterior.logDensity())) {
             return new ScoringOutcome.Unscored(id, new UnscoredReason.NonFiniteDensity(posterior.logDensity()),
                     ScoringOutcome.ModelStamp.of(this));
@@ -139,6 +234,13 @@ final class CompiledModel {
                 : null;
         return new ScoringOutcome.Scored(Prediction.scored(id, labels.get(posterior.predicted()), top.probabilities(),
                 top.otherProbability(), top.otherClasses(), posterior.logDensity(), modelId, version, outlier,
-                excluded, otherExcluded));
+                excluded, otherExcluded, unseen));
+    }
+
+    private ScoringOutcome.Answer typeMismatch(String id, String feature, String what) {
+        return new ScoringOutcome.Unscored(id, new UnscoredReason.InvalidEvent("feature '"
+                + (feature.length() <= UnscoredReason.MAX_NAME_CHARS ? feature
+                        : feature.substring(0, UnscoredReason.MAX_NAME_CHARS - 3) + "...")
+                + "' is " + what), ScoringOutcome.ModelStamp.of(this));
     }
 }

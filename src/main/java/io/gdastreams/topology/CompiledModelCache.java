@@ -50,6 +50,8 @@ final class CompiledModelCache {
     private final FitOptions options;
     /** Most classes a prediction lists ({@link ScoringSettings#listedClasses()}). */
     private final int listed;
+    /** The Laplace smoothing α of the categorical probabilities. */
+    private final double alpha;
     private final boolean rejectOlderVersions;
     private final AtomicLong compilations = new AtomicLong();
     private final AtomicLong invalidRecords = new AtomicLong();
@@ -62,16 +64,22 @@ final class CompiledModelCache {
     private ModelParameters inForce;
 
     CompiledModelCache(String modelId, FitOptions options, int listed, boolean rejectOlderVersions) {
+        this(modelId, options, listed, rejectOlderVersions, CategoricalSettings.NONE.alpha());
+    }
+
+    /** @param alpha the Laplace smoothing of the category tables ({@code gda.categorical.alpha}) */
+    CompiledModelCache(String modelId, FitOptions options, int listed, boolean rejectOlderVersions, double alpha) {
         this.modelId = modelId;
         this.options = options;
         this.listed = listed;
         this.rejectOlderVersions = rejectOlderVersions;
+        this.alpha = alpha;
     }
 
     /** The cache of a scorer with {@code settings}: its model id, fit options, output listing and version rule. */
     static CompiledModelCache of(ScoringSettings settings) {
         return new CompiledModelCache(settings.modelId(), settings.fitOptions(), settings.listedClasses(),
-                settings.rejectOlderVersions());
+                settings.rejectOlderVersions(), settings.categorical().alpha());
     }
 
     String modelId() {
@@ -157,7 +165,7 @@ final class CompiledModelCache {
         }
         CompiledModel compiled;
         try {
-            compiled = CompiledModel.compile(model, options, listed);
+            compiled = CompiledModel.compile(model, options, listed, alpha);
         } catch (RuntimeException e) {
             rejectInvalid(source, "version " + model.version() + " does not compile: " + e.getMessage());
             return Outcome.REJECTED;
