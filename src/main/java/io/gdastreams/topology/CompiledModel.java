@@ -32,6 +32,13 @@ final class CompiledModel {
      */
     static final int MAX_EXCLUSION_REASON_CHARS = 160;
 
+    /**
+     * Most unseen categorical values a prediction names. A value and a categorical feature name of the model each
+     * have at most 256 characters (the label's rules, checked by {@link ModelConversion}), so 16 of them add at most
+     * about 50 kB and keep a prediction within its size bound ({@link ScoringSettings#MAX_OUTPUT_TOP_K}).
+     */
+    static final int MAX_UNSEEN_LISTED = 16;
+
     private final String modelId;
     private final long version;
     private final Map<String, Integer> featureIndex;
@@ -212,7 +219,9 @@ final class CompiledModel {
                     if (unseen == null) {
                         unseen = new LinkedHashMap<>();
                     }
-                    unseen.put(value.getKey(), value.getValue());
+                    if (unseen.size() < MAX_UNSEEN_LISTED) {
+                        unseen.put(value.getKey(), value.getValue());
+                    }
                 }
             }
             if (categorical != null) {

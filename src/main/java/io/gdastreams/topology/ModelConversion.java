@@ -87,6 +87,12 @@ final class ModelConversion {
             if (!names.add(feature)) {
                 throw new IllegalArgumentException("model lists feature '" + feature + "' twice");
             }
+            // The label's rules: a prediction names the feature (unseenValues), so its size bound hangs on them.
+            String nameProblem = EventDecoder.labelProblem(feature);
+            if (nameProblem != null) {
+                throw new IllegalArgumentException("model has an invalid categorical feature name: "
+                        + nameProblem.replace("label", "name"));
+            }
             String where = "categorical feature '" + feature + "': ";
             if (table.values() == null || table.values().isEmpty()) {
                 throw new IllegalArgumentException(where + "no value");

@@ -102,4 +102,27 @@ class ScoringCategoricalTest {
         assertTrue(category.reason().startsWith("invalid event: feature 'x' is continuous in the model"),
                 category.reason());
     }
+
+    /** A model of 20 categorical features, an event with a value none of them saw: 16 are named. */
+    @Test
+    void shouldNameAtMostSixteenUnseenValues() {
+        List<CategoricalTable> tables = new java.util.ArrayList<>();
+        List<String> names = new java.util.ArrayList<>();
+        StringBuilder event = new StringBuilder("{\"features\":{\"x\":1");
+        for (int j = 0; j < 20; j++) {
+            tables.add(new CategoricalTable("c" + j, List.of("v"), List.of(new long[] {4}, new long[] {4})));
+            names.add("c" + j);
+            event.append(",\"c").append(j).append("\":\"new\"");
+        }
+        event.append("}}");
+        ModelParameters wide = model().withCategorical(tables);
+        try (ScoringHarness harness = new ScoringHarness(ScoringSettings.defaults("m").withCategorical(
+                CategoricalSettings.NONE.withFeatures(names)), stateDir)) {
+            harness.publish(wide);
+            harness.send("k", event.toString().getBytes(StandardCharsets.UTF_8));
+            Prediction p = harness.predictions().get(0).value;
+            assertEquals(CompiledModel.MAX_UNSEEN_LISTED, p.unseenValues().size(), p.toString());
+            assertEquals(0.5, p.probabilities().get("a"), CLOSE);
+        }
+    }
 }
