@@ -125,4 +125,18 @@ class ScoringCategoricalTest {
             assertEquals(0.5, p.probabilities().get("a"), CLOSE);
         }
     }
+
+    /** An event held before the first model keeps its categorical values: it is decoded again when scored. */
+    @Test
+    void shouldScoreAHeldEventWithItsCategoricalValues() {
+        try (ScoringHarness harness = new ScoringHarness(settings(1.0), stateDir)) {
+            harness.send("k", "{\"features\":{\"x\":1,\"colour\":\"red\"}}".getBytes(StandardCharsets.UTF_8));
+            assertTrue(harness.predictions().isEmpty(), "held");
+            harness.publish(model());
+            harness.advanceWallClock(java.time.Duration.ofSeconds(2));
+            var predictions = harness.predictions();
+            assertEquals(1, predictions.size());
+            assertEquals(0.8, predictions.get(0).value.probabilities().get("a"), CLOSE);
+        }
+    }
 }
