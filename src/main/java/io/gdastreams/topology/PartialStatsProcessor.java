@@ -1,6 +1,5 @@
 package io.gdastreams.topology;
 
-import io.gdastreams.config.ConfigKey;
 import io.gdastreams.model.DeadLetter;
 import io.gdastreams.model.LabelledEvent;
 import io.gdastreams.model.PartialSnapshot;
@@ -44,6 +43,7 @@ final class PartialStatsProcessor implements Processor<byte[], byte[], String, T
     private final CommittedInput.Source committedInput;
     /** {@code settings.categorical().features()} as a set, for the decoder. */
     private final Set<String> categoricalSet;
+    private final CategoricalChecks categoricalChecks;
     private final Serializer<PartialSnapshot> snapshotSerializer = SerdeFactory.partialSnapshot().serializer();
     private ProcessorContext<String, TrainingOutput> context;
     private KeyValueStore<String, byte[]> store;
@@ -63,6 +63,7 @@ final class PartialStatsProcessor implements Processor<byte[], byte[], String, T
         this.settings = settings;
         this.committedInput = committedInput;
         this.categoricalSet = settings.categorical().featureSet();
+        this.categoricalChecks = new CategoricalChecks(settings.categorical());
     }
 
     @Override
@@ -116,12 +117,9 @@ final class PartialStatsProcessor implements Processor<byte[], byte[], String, T
         }
         String[] values = null;
         if (!categoricalSet.isEmpty()) {
-            values = categoricalValues(event);
+            values = categoricalChecks.valuesOf(event);
             if (values == null) {
-                List<String> missing = settings.categorical().features().stream()
-                        .filter(f -> !event.categories().containsKey(f)).toList();
-                return "categorical feature(s) missing: " + abbreviate(missing) + " ("
-                        + ConfigKey.CATEGORICAL_FEATURES.key() + ")";
+                return categoricalChecks.missing(event);
             }
         }
         List<String> schema = state.progress().features();
@@ -152,50 +150,12 @@ final class PartialStatsProcessor implements Processor<byte[], byte[], String, T
                     + ", gda.max.classes)";
         }
         if (values != null) {
-            String tooMany = vocabularyLimit(values);
+            String tooMany = categoricalChecks.vocabularyLimit(values, state, publishedValues());
             if (tooMany != null) {
                 return tooMany;
             }
         }
         state.update(label, point, values);
-        return null;
-    }
-
-    /** The event's categorical values in configured order, or null when one is missing. */
-    private String[] categoricalValues(LabelledEvent event) {
-        List<String> names = settings.categorical().features();
-        String[] values = new String[names.size()];
-        for (int j = 0; j < values.length; j++) {
-            values[j] = event.categories().get(names.get(j));
-            if (values[j] == null) {
-                return null;
-            }
-        }
-        return values;
-    }
-
-    /**
-     * Why a value new to its feature would take the feature past {@code gda.categorical.max.values}, or null. The
-     * values known are this partition's and those of the published model, as {@link #modelSizeLimit} counts
-     * classes; tasks adding different new values within one publish interval can together go beyond the bound,
-     * which the combiner's record-size check still holds (docs/TRAINING.md, "Categorical features").
-     */
-    private String vocabularyLimit(String[] values) {
-        Map<String, Set<String>> published = publishedValues();
-        for (int j = 0; j < values.length; j++) {
-            String feature = settings.categorical().features().get(j);
-            Set<String> known = published.getOrDefault(feature, Set.of());
-            if (state.hasValue(j, values[j]) || known.contains(values[j])) {
-                continue;
-            }
-            Set<String> all = new HashSet<>(known);
-            all.addAll(state.values(j));
-            if (all.size() >= settings.categorical().maxValues()) {
-                return "too many values of categorical feature '" + feature + "': value '" + values[j]
-                        + "' would be value " + (all.size() + 1) + " (at most " + settings.categorical().maxValues()
-                        + ", " + ConfigKey.CATEGORICAL_MAX_VALUES.key() + ")";
-            }
-        }
         return null;
     }
 

@@ -8,9 +8,12 @@ import io.gdastreams.serde.Json;
 import io.gdastreams.serde.SerdeFactory;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import org.apache.kafka.streams.KeyValue;
@@ -55,6 +58,11 @@ final class PartitionState {
     /** label → value counts of the categorical features; empty when none is configured. */
     private final SortedMap<String, CategoryCounts> categories = new TreeMap<>();
     private final List<String> categoricalFeatures;
+    /**
+     * Per categorical feature, the union of its values over the classes (kept beside the counts so that the
+     * vocabulary bound costs one lookup per event, not one per class).
+     */
+    private final List<Set<String>> vocabulary = new ArrayList<>();
     private PartitionProgress progress;
     /** The schema entry holds {@code progress.features()}. */
     private boolean schemaPersisted;
@@ -62,6 +70,9 @@ final class PartitionState {
     private PartitionState(KeyValueStore<String, byte[]> store, List<String> categoricalFeatures) {
         this.store = store;
         this.categoricalFeatures = List.copyOf(categoricalFeatures);
+        for (int j = 0; j < categoricalFeatures.size(); j++) {
+            vocabulary.add(new HashSet<>());
+        }
     }
 
     /** As {@link #load(KeyValueStore, int, List, List)} without categorical features. */
@@ -146,6 +157,11 @@ final class PartitionState {
             }
         }
         state.checkCategories(partition);
+        for (CategoryCounts counts : state.categories.values()) {
+            for (int j = 0; j < state.vocabulary.size(); j++) {
+                state.vocabulary.get(j).addAll(counts.counts(j).keySet());
+            }
+        }
         long classTotal = state.classes.values().stream().mapToLong(RunningGaussian::count).sum();
         PartitionProgress p = state.progress;
         if (classTotal != p.applied()) {
@@ -209,21 +225,12 @@ final class PartitionState {
 
     /** Whether any class of this partition has value {@code value} of categorical feature j. */
     boolean hasValue(int j, String value) {
-        for (CategoryCounts counts : categories.values()) {
-            if (counts.contains(j, value)) {
-                return true;
-            }
-        }
-        return false;
+        return vocabulary.get(j).contains(value);
     }
 
-    /** The distinct values of categorical feature j over the classes of this partition. */
-    java.util.Set<String> values(int j) {
-        java.util.Set<String> values = new java.util.TreeSet<>();
-        for (CategoryCounts counts : categories.values()) {
-            values.addAll(counts.counts(j).keySet());
-        }
-        return values;
+    /** The distinct values of categorical feature j over the classes of this partition (a read-only view). */
+    Set<String> values(int j) {
+        return Collections.unmodifiableSet(vocabulary.get(j));
     }
 
     int classCount() {
@@ -244,15 +251,21 @@ final class PartitionState {
      * ({@code values}: null exactly when none is configured).
      */
     void update(String label, double[] point, String[] values) {
-        if ((values == null) != categoricalFeatures.isEmpty()) {
-            throw new IllegalArgumentException("expected values of " + categoricalFeatures);
+        if ((values == null) != categoricalFeatures.isEmpty()
+                || (values != null && (values.length != categoricalFeatures.size()
+                        || Arrays.asList(values).contains(null)))) {
+            throw new IllegalArgumentException("expected a value of each of " + categoricalFeatures);
         }
         RunningGaussian stats = classes.computeIfAbsent(label, l -> new RunningGaussian(progress.features().size()));
         if (values != null) {
-            // Checked before either is changed: a failed update leaves both as they were.
+            // The values are checked above and the point by stats.update before it changes anything, so the
+            // counts are updated only with the statistics.
             CategoryCounts counts = categories.computeIfAbsent(label, l -> new CategoryCounts(categoricalFeatures));
             stats.update(point);
             counts.update(values);
+            for (int j = 0; j < values.length; j++) {
+                vocabulary.get(j).add(values[j]);
+            }
             store.put(CATEGORIES_KEY_PREFIX + label, counts.toBytes());
         } else {
             stats.update(point);
