@@ -90,7 +90,8 @@ final class ReplayCommand implements Callable<Integer> {
         }
         CsvTable trainTable = CsvTable.read(train);
         CsvTable scoreTable = CsvTable.read(score);
-        ReplayDataset data = ReplayDataset.of(trainTable, scoreTable, label, id, features);
+        ReplayDataset data = ReplayDataset.of(trainTable, scoreTable, label, id, features,
+                config.names(ConfigKey.CATEGORICAL_FEATURES));
         ReplayDriver.run(new ReplayDriver.Request(data, config, configOptions.bootstrapServers, output,
                 modelOutput, Duration.ofSeconds(timeoutSeconds), LiveTopologies.INSTANCE), spec.commandLine().getOut());
         return ExitCodes.OK;

@@ -45,6 +45,12 @@ public enum ConfigKey {
      */
     MAX_FEATURES("gda.max.features", "1024", ValueType.POSITIVE_INT,
             "most features an event may carry; a larger event is dead-lettered"),
+    CATEGORICAL_FEATURES("gda.categorical.features", "", ValueType.NAME_LIST,
+            "features whose values are strings or booleans (both topics); empty: none"),
+    CATEGORICAL_MAX_VALUES("gda.categorical.max.values", "256", ValueType.POSITIVE_INT,
+            "most distinct values of a categorical feature; events of further values are dead-lettered"),
+    CATEGORICAL_ALPHA("gda.categorical.alpha", "1.0", ValueType.NON_NEGATIVE_DOUBLE,
+            "scorer: Laplace smoothing α of the categorical probabilities; 0: none"),
     COVARIANCE("gda.covariance", "full", ValueType.COVARIANCE,
             "scorer: full (QDA), tied (LDA) or diag (naive Bayes)"),
     ESTIMATOR("gda.estimator", "mle", ValueType.ESTIMATOR,

@@ -82,22 +82,41 @@ public final class Discriminant {
      * IllegalArgumentException for a wrong length or an infinite entry.
      */
     public Posterior score(double[] x) {
+        return score(x, null);
+    }
+
+    /**
+     * As {@link #score(double[])}, with {@code addedLogLikelihood[k]} (may be null: none) added to class k's
+     * log-likelihood before the posterior: the factors of features independent of x given the class, such as the
+     * categorical part of a Gaussian–categorical model ({@link CategoricalLikelihood}). logJoint_k and
+     * logDensity = log p(x) include it. An entry of −∞ (a probability 0) gives class k probability 0.
+     */
+    public Posterior score(double[] x, double[] addedLogLikelihood) {
+        checkAdded(addedLogLikelihood);
         int missing = missing(x);
         double[] logJoint = new double[classCount];
         if (missing < d) {
             covariance.logLikelihood(x, missing, logJoint, null);
         }
         for (int k = 0; k < classCount; k++) {
-            logJoint[k] += logPriors[k];
+            logJoint[k] += logPriors[k] + (addedLogLikelihood == null ? 0.0 : addedLogLikelihood[k]);
         }
         return posterior(logJoint);
     }
 
+    /** {@link #explain(double[], double[])} of a point with continuous features only. */
+    public Evidence explain(double[] x) {
+        return explain(x, null);
+    }
+
     /**
      * The posterior of one point (as {@link #score}) with the per-class terms it is made of, over the observed
-     * coordinates: see {@link Evidence}. Costs what {@link #score} costs, plus O(K) arrays.
+     * coordinates: see {@link Evidence}. {@code addedLogLikelihood} as in {@link #score(double[], double[])}: it is
+     * part of each class's log-likelihood (not of its Mahalanobis distance, which is the Gaussian part's). Costs
+     * what {@link #score} costs, plus O(K) arrays.
      */
-    public Evidence explain(double[] x) {
+    public Evidence explain(double[] x, double[] addedLogLikelihood) {
+        checkAdded(addedLogLikelihood);
         int missing = missing(x);
         double[] logLikelihood = new double[classCount];
         double[] distances = new double[classCount];
@@ -106,6 +125,9 @@ public final class Discriminant {
         }
         double[] logJoint = new double[classCount];
         for (int k = 0; k < classCount; k++) {
+            if (addedLogLikelihood != null) {
+                logLikelihood[k] += addedLogLikelihood[k];
+            }
             logJoint[k] = logPriors[k] + logLikelihood[k];
             // Reported, so finite: an overflowed distance is the largest double, its likelihood the lowest.
             if (!(distances[k] <= Double.MAX_VALUE)) {
@@ -159,6 +181,13 @@ public final class Discriminant {
             mean += p[k] * model.meanView(k)[j];
         }
         return mean;
+    }
+
+    private void checkAdded(double[] addedLogLikelihood) {
+        if (addedLogLikelihood != null && addedLogLikelihood.length != classCount) {
+            throw new IllegalArgumentException("expected " + classCount + " added log-likelihoods, got "
+                    + addedLogLikelihood.length);
+        }
     }
 
     /** The number of missing (NaN) coordinates of x, after the checks on x that {@link #score} documents. */

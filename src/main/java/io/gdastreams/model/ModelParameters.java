@@ -1,5 +1,6 @@
 package io.gdastreams.model;
 
+import io.gdastreams.math.CategoryCounts;
 import io.gdastreams.math.RunningGaussian;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,10 +15,21 @@ import java.util.Map;
  * @param trainer the application id of the training application that published it (empty in models built
  *                outside a trainer); a trainer compares its state with the lineage of the models it published
  *                itself
+ * @param features the continuous features, the Gaussian part's coordinates in order
+ * @param categorical the category tables of the categorical features, one per feature in model order (their names
+ *                    are not in {@code features}); empty for a Gaussian model, and then left out of the JSON, so that
+ *                    a model without categorical features reads and writes as before
  */
 public record ModelParameters(String modelId, long version, List<String> features, long totalCount,
                               List<ClassParameters> classes, Map<String, Long> sources, String updatedAt,
-                              String trainer) {
+                              String trainer, List<CategoricalTable> categorical) {
+
+    /** A model without categorical features. */
+    public ModelParameters(String modelId, long version, List<String> features, long totalCount,
+                           List<ClassParameters> classes, Map<String, Long> sources, String updatedAt,
+                           String trainer) {
+        this(modelId, version, features, totalCount, classes, sources, updatedAt, trainer, List.of());
+    }
 
     /** A model built outside a trainer (fixtures, tools): {@code trainer} is empty. */
     public ModelParameters(String modelId, long version, List<String> features, long totalCount,
@@ -42,5 +54,33 @@ public record ModelParameters(String modelId, long version, List<String> feature
             parameters.add(ClassParameters.of(entry.getKey(), entry.getValue(), total));
         }
         return new ModelParameters(modelId, version, features, total, parameters, sources, updatedAt, trainer);
+    }
+
+    /**
+     * As {@link #ofStatistics(String, long, List, Map, Map, String, String)}, with the category tables of the
+     * {@code categoricalFeatures} from {@code categories} (label → counts, for the same labels as {@code classes};
+     * none when {@code categoricalFeatures} is empty). Not modified.
+     */
+    public static ModelParameters ofStatistics(String modelId, long version, List<String> features,
+                                               Map<String, RunningGaussian> classes, List<String> categoricalFeatures,
+                                               Map<String, CategoryCounts> categories, Map<String, Long> sources,
+                                               String updatedAt, String trainer) {
+        ModelParameters gaussian = ofStatistics(modelId, version, features, classes, sources, updatedAt, trainer);
+        if (categoricalFeatures.isEmpty() || classes.isEmpty()) {
+            return gaussian;
+        }
+        return gaussian.withCategorical(CategoricalTable.of(categoricalFeatures, List.copyOf(classes.keySet()),
+                categories));
+    }
+
+    /** This model with {@code tables} as its category tables. */
+    public ModelParameters withCategorical(List<CategoricalTable> tables) {
+        return new ModelParameters(modelId, version, features, totalCount, classes, sources, updatedAt, trainer,
+                tables);
+    }
+
+    /** The categorical feature names in model order (empty for a Gaussian model). */
+    public List<String> categoricalFeatures() {
+        return categorical == null ? List.of() : categorical.stream().map(CategoricalTable::feature).toList();
     }
 }

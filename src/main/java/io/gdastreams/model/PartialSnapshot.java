@@ -1,23 +1,34 @@
 package io.gdastreams.model;
 
+import io.gdastreams.math.CategoryCounts;
 import io.gdastreams.math.RunningGaussian;
 import java.util.Objects;
 import java.util.SortedMap;
+import java.util.TreeMap;
 
 /**
  * The cumulative statistics of one input partition at one point of its stream, as sent from a training task to
  * the model combiner. Cumulative means idempotent: a newer snapshot of a partition replaces an older one, so a
  * replayed snapshot can never be counted twice. "Newer" is a larger {@code progress.nextOffset()}.
  *
- * @param classes label → running statistics over {@code progress.features()}; not copied (the sender encodes
- *                the snapshot at once)
+ * @param classes label → running statistics over {@code progress.features()} (the continuous features); not copied
+ *                (the sender encodes the snapshot at once)
+ * @param categories label → value counts of the categorical features, for the same labels as {@code classes}; empty
+ *                   when no categorical feature is configured; not copied
  */
-public record PartialSnapshot(String modelId, PartitionProgress progress, SortedMap<String, RunningGaussian> classes) {
+public record PartialSnapshot(String modelId, PartitionProgress progress, SortedMap<String, RunningGaussian> classes,
+                              SortedMap<String, CategoryCounts> categories) {
 
     public PartialSnapshot {
         Objects.requireNonNull(modelId, "modelId");
         Objects.requireNonNull(progress, "progress");
         Objects.requireNonNull(classes, "classes");
+        Objects.requireNonNull(categories, "categories");
+    }
+
+    /** A snapshot without categorical features. */
+    public PartialSnapshot(String modelId, PartitionProgress progress, SortedMap<String, RunningGaussian> classes) {
+        this(modelId, progress, classes, new TreeMap<>());
     }
 
     /** Events summarised by the class statistics. */

@@ -85,12 +85,16 @@ import java.util.Objects;
  *                      ({@code gda.decision.threshold}: "threshold Yes:0.2"; {@code gda.decision.costs}: "minimum
  *                      expected cost"); absent under the default (scored only)
  * @param expectedCost  Σ_k p(k | x)·C(k → label) of the chosen label under {@code gda.decision.costs} (scored only)
+ * @param unseenValues  categorical feature → the event's value of it that the model never saw, which was treated as
+ *                      missing (marginalised), e.g. {@code "unseenValues": {"student": "Maybe"}}; null when there is
+ *                      none (scored only; at most a bounded number of entries, see the scorer)
  */
 public record Prediction(Status status, String id, String label, Map<String, Double> probabilities,
                          Double otherProbability, Integer otherClasses, Double logDensity, String modelId,
                          Long modelVersion, Boolean outlier, String reason, Map<String, String> excluded,
                          Integer otherExcluded, Map<String, Double> imputed, Integer otherImputed,
-                         Double tailProbability, Explanation explanation, String decision, Double expectedCost) {
+                         Double tailProbability, Explanation explanation, String decision, Double expectedCost,
+                         Map<String, String> unseenValues) {
 
     /** The two shapes of a prediction record. */
     public enum Status {
@@ -147,6 +151,11 @@ public record Prediction(Status status, String id, String label, Map<String, Dou
                     + " a scored prediction");
         }
         imputed = imputed == null ? null : Collections.unmodifiableMap(new LinkedHashMap<>(imputed));
+        unseenValues = unseenValues == null || unseenValues.isEmpty() ? null
+                : Collections.unmodifiableMap(new LinkedHashMap<>(unseenValues));
+        if (unseenValues != null && status != Status.SCORED) {
+            throw new IllegalArgumentException("unseenValues belong to a scored prediction");
+        }
         if (otherImputed != null && (imputed == null || otherImputed < 1)) {
             throw new IllegalArgumentException("otherImputed (>= 1) needs a listed imputed map");
         }
@@ -159,28 +168,35 @@ public record Prediction(Status status, String id, String label, Map<String, Dou
     public Prediction withImputed(Map<String, Double> imputed, Integer otherImputed) {
         return new Prediction(status, id, label, probabilities, otherProbability, otherClasses, logDensity, modelId,
                 modelVersion, outlier, reason, excluded, otherExcluded, imputed, otherImputed, tailProbability,
-                explanation, decision, expectedCost);
+                explanation, decision, expectedCost, unseenValues);
     }
 
     /** This scored prediction with a tail probability (null: none). */
     public Prediction withTailProbability(Double tailProbability) {
         return new Prediction(status, id, label, probabilities, otherProbability, otherClasses, logDensity, modelId,
                 modelVersion, outlier, reason, excluded, otherExcluded, imputed, otherImputed, tailProbability,
-                explanation, decision, expectedCost);
+                explanation, decision, expectedCost, unseenValues);
     }
 
     /** This scored prediction, stating the rule that chose its label and its expected cost (either may be null). */
     public Prediction withDecision(String rule, Double cost) {
         return new Prediction(status, id, label, probabilities, otherProbability, otherClasses, logDensity, modelId,
                 modelVersion, outlier, reason, excluded, otherExcluded, imputed, otherImputed, tailProbability,
-                explanation, rule, cost);
+                explanation, rule, cost, unseenValues);
+    }
+
+    /** This scored prediction naming the categorical values the model never saw (copied; null or empty: none). */
+    public Prediction withUnseenValues(Map<String, String> unseen) {
+        return new Prediction(status, id, label, probabilities, otherProbability, otherClasses, logDensity, modelId,
+                modelVersion, outlier, reason, excluded, otherExcluded, imputed, otherImputed, tailProbability,
+                explanation, decision, expectedCost, unseen);
     }
 
     /** This scored prediction with an explanation (null: none). */
     public Prediction withExplanation(Explanation explanation) {
         return new Prediction(status, id, label, probabilities, otherProbability, otherClasses, logDensity, modelId,
                 modelVersion, outlier, reason, excluded, otherExcluded, imputed, otherImputed, tailProbability,
-                explanation, decision, expectedCost);
+                explanation, decision, expectedCost, unseenValues);
     }
 
     /** A scored event. {@code probabilities}: copied, iteration order kept. */
@@ -194,7 +210,7 @@ public record Prediction(Status status, String id, String label, Map<String, Dou
                                     String modelId, long modelVersion, Boolean outlier,
                                     Map<String, String> excluded) {
         return new Prediction(Status.SCORED, id, label, probabilities, null, null, logDensity, modelId,
-                modelVersion, outlier, null, excluded, null, null, null, null, null, null, null);
+                modelVersion, outlier, null, excluded, null, null, null, null, null, null, null, null);
     }
 
     /**
@@ -207,7 +223,7 @@ public record Prediction(Status status, String id, String label, Map<String, Dou
                                     String modelId, long modelVersion, Boolean outlier,
                                     Map<String, String> excluded, Integer otherExcluded) {
         return new Prediction(Status.SCORED, id, label, probabilities, otherProbability, otherClasses, logDensity,
-                modelId, modelVersion, outlier, null, excluded, otherExcluded, null, null, null, null, null, null);
+                modelId, modelVersion, outlier, null, excluded, otherExcluded, null, null, null, null, null, null, null);
     }
 
     /** An event that could not be scored; {@code modelId}/{@code modelVersion} null when no model was in force. */
@@ -225,6 +241,6 @@ public record Prediction(Status status, String id, String label, Map<String, Dou
     public static Prediction unscored(String id, String reason, String modelId, Long modelVersion,
                                       Map<String, String> excluded, Integer otherExcluded) {
         return new Prediction(Status.UNSCORED, id, null, null, null, null, null, modelId, modelVersion, null, reason,
-                excluded, otherExcluded, null, null, null, null, null, null);
+                excluded, otherExcluded, null, null, null, null, null, null, null);
     }
 }

@@ -8,12 +8,15 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
  * The events a replay sends, built from the two CSV files. Cell values are sent as they are: a training row with
  * an empty or non-numeric cell becomes an event the training topology rejects (it goes to the dead-letter topic,
- * nothing is dropped here); in the scoring file an empty cell is a missing feature (marginalised).
+ * nothing is dropped here); in the scoring file an empty cell is a missing feature (marginalised). The cells of a
+ * categorical feature ({@code gda.categorical.features}) are text, whatever they look like ("0", "1", "true"): they
+ * are sent as JSON strings.
  */
 public final class ReplayDataset {
 
@@ -29,13 +32,15 @@ public final class ReplayDataset {
     }
 
     private final List<String> features;
+    private final List<String> categorical;
     private final List<TrainingRow> training;
     private final List<ScoringRow> scoring;
     private final boolean scoreHasLabels;
 
-    private ReplayDataset(List<String> features, List<TrainingRow> training, List<ScoringRow> scoring,
-                          boolean scoreHasLabels) {
+    private ReplayDataset(List<String> features, List<String> categorical, List<TrainingRow> training,
+                          List<ScoringRow> scoring, boolean scoreHasLabels) {
         this.features = List.copyOf(features);
+        this.categorical = List.copyOf(categorical);
         this.training = List.copyOf(training);
         this.scoring = List.copyOf(scoring);
         this.scoreHasLabels = scoreHasLabels;
@@ -48,6 +53,15 @@ public final class ReplayDataset {
      */
     public static ReplayDataset of(CsvTable train, CsvTable score, String label, String idColumn,
                                    List<String> features) {
+        return of(train, score, label, idColumn, features, List.of());
+    }
+
+    /**
+     * As {@link #of(CsvTable, CsvTable, String, String, List)}, with the {@code categorical} feature columns
+     * ({@code gda.categorical.features}), which must be among the feature columns, sent as text.
+     */
+    public static ReplayDataset of(CsvTable train, CsvTable score, String label, String idColumn,
+                                   List<String> features, List<String> categorical) {
         requireColumn(train, label, "label");
         if (idColumn != null) {
             requireColumn(score, idColumn, "id");
@@ -81,8 +95,17 @@ public final class ReplayDataset {
         // no scoring row nothing to report (an accuracy over zero rows is not a number).
         requireRows(train, "nothing to train on");
         requireRows(score, "nothing to score");
-        List<ScoringRow> scoring = scoringRows(score, label, idColumn, chosen);
-        return new ReplayDataset(chosen, trainingRows(train, label, chosen), scoring,
+        for (String feature : categorical) {
+            if (!chosen.contains(feature)) {
+                throw new UserError("categorical feature '" + feature + "' (gda.categorical.features) is not among"
+                        + " the feature columns " + chosen);
+            }
+        }
+        Set<String> text = Set.copyOf(categorical);
+        List<ScoringRow> scoring = scoringRows(score, label, idColumn, chosen, text);
+        List<String> continuous = chosen.stream().filter(f -> !text.contains(f)).toList();
+        List<String> categoricalInOrder = chosen.stream().filter(text::contains).toList();
+        return new ReplayDataset(continuous, categoricalInOrder, trainingRows(train, label, chosen, text), scoring,
                 scoring.stream().anyMatch(row -> row.trueLabel() != null));
     }
 
@@ -92,8 +115,14 @@ public final class ReplayDataset {
         }
     }
 
+    /** The continuous feature columns, in order (the schema, {@code gda.features}). */
     public List<String> features() {
         return features;
+    }
+
+    /** The categorical feature columns, in file order (empty when none). */
+    public List<String> categorical() {
+        return categorical;
     }
 
     public List<TrainingRow> training() {
@@ -109,14 +138,15 @@ public final class ReplayDataset {
         return scoreHasLabels;
     }
 
-    private static List<TrainingRow> trainingRows(CsvTable train, String label, List<String> features) {
+    private static List<TrainingRow> trainingRows(CsvTable train, String label, List<String> features,
+                                                  Set<String> text) {
         int labelIndex = train.column(label);
         List<TrainingRow> rows = new ArrayList<>();
         int number = 0;
         for (CsvTable.Row row : train.rows()) {
             number++;
             ObjectNode event = Json.mapper().createObjectNode();
-            event.set("features", featureNode(train, row, features));
+            event.set("features", featureNode(train, row, features, text));
             String labelCell = row.cells().get(labelIndex);
             if (!labelCell.isEmpty()) {
                 event.put("label", labelCell);
@@ -127,7 +157,7 @@ public final class ReplayDataset {
     }
 
     private static List<ScoringRow> scoringRows(CsvTable score, String label, String idColumn,
-                                                List<String> features) {
+                                                List<String> features, Set<String> text) {
         int labelIndex = score.column(label);
         int idIndex = idColumn == null ? -1 : score.column(idColumn);
         List<ScoringRow> rows = new ArrayList<>();
@@ -147,7 +177,7 @@ public final class ReplayDataset {
             }
             ObjectNode event = Json.mapper().createObjectNode();
             event.put("id", id);
-            event.set("features", featureNode(score, row, features));
+            event.set("features", featureNode(score, row, features, text));
             String trueLabel = labelIndex < 0 || row.cells().get(labelIndex).isEmpty() ? null
                     : row.cells().get(labelIndex);
             rows.add(new ScoringRow(row.line(), id, bytes(event), trueLabel));
@@ -155,15 +185,20 @@ public final class ReplayDataset {
         return rows;
     }
 
-    /** Numbers as JSON numbers, empty cells left out, anything else as a JSON string (for the topology to refuse). */
-    private static ObjectNode featureNode(CsvTable table, CsvTable.Row row, List<String> features) {
+    /**
+     * Numbers as JSON numbers, empty cells left out, the cells of {@code text} (categorical) columns and anything
+     * else as a JSON string (a non-number in a continuous column is for the topology to refuse).
+     */
+    private static ObjectNode featureNode(CsvTable table, CsvTable.Row row, List<String> features, Set<String> text) {
         ObjectNode node = Json.mapper().createObjectNode();
         for (String feature : features) {
             String cell = row.cells().get(table.column(feature));
             if (cell.isEmpty()) {
                 continue;
             }
-            if (NUMBER.matcher(cell).matches() && Double.isFinite(Double.parseDouble(cell))) {
+            if (text.contains(feature)) {
+                node.put(feature, cell);
+            } else if (NUMBER.matcher(cell).matches() && Double.isFinite(Double.parseDouble(cell))) {
                 node.put(feature, Double.parseDouble(cell));
             } else {
                 node.put(feature, cell);

@@ -79,8 +79,10 @@ public final class ReplayDriver {
                 properties.put("state.dir", stateDir.resolve(role).toString());
                 return properties;
             }, clientProperties, request.stallTimeout(), out, resources);
-            out.printf("Training on %d rows (model '%s', features %s)...%n", request.data().training().size(),
-                    config.modelId(), String.join(", ", request.data().features()));
+            out.printf("Training on %d rows (model '%s', features %s%s)...%n", request.data().training().size(),
+                    config.modelId(), String.join(", ", request.data().features()),
+                    request.data().categorical().isEmpty() ? ""
+                            : "; categorical " + String.join(", ", request.data().categorical()));
             out.flush();
             Replay.Result result = new Replay(options).run(request.data(),
                     () -> request.topologies().training(runConfig), () -> request.topologies().scoring(runConfig));

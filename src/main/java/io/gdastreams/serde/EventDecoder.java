@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Reads untrusted event bytes into validated events, or says precisely what is wrong with them. Feature
@@ -51,6 +52,14 @@ public final class EventDecoder {
 
     /** A labelled event of at most {@code maxFeatures} features ({@code gda.max.features}), or why not. */
     public static Decoded<LabelledEvent> decodeLabelled(byte[] bytes, int maxFeatures) {
+        return decodeLabelled(bytes, maxFeatures, Set.of());
+    }
+
+    /**
+     * A labelled event of at most {@code maxFeatures} features, whose features named in {@code categorical}
+     * ({@code gda.categorical.features}) carry a JSON string or boolean and the others a number; or why not.
+     */
+    public static Decoded<LabelledEvent> decodeLabelled(byte[] bytes, int maxFeatures, Set<String> categorical) {
         Decoded<JsonNode> root = parseObject(bytes);
         if (!root.isOk()) {
             return Decoded.failed(root.error());
@@ -67,11 +76,13 @@ public final class EventDecoder {
         if (problem != null) {
             return Decoded.failed(problem);
         }
-        Decoded<Map<String, Double>> features = readFeatures(root.value(), false, maxFeatures);
+        Map<String, String> categories = categorical.isEmpty() ? Map.of() : new LinkedHashMap<>();
+        Decoded<Map<String, Double>> features = readFeatures(root.value(), false, maxFeatures, categorical,
+                categories);
         if (!features.isOk()) {
             return Decoded.failed(features.error());
         }
-        return Decoded.ok(new LabelledEvent(features.value(), label));
+        return Decoded.ok(new LabelledEvent(features.value(), label, categories));
     }
 
     /**
@@ -108,6 +119,14 @@ public final class EventDecoder {
      * feature as JSON null: it is then treated as missing (marginalised), and still counts towards the bound.
      */
     public static Decoded<UnlabelledEvent> decodeUnlabelled(byte[] bytes, int maxFeatures) {
+        return decodeUnlabelled(bytes, maxFeatures, Set.of());
+    }
+
+    /**
+     * As {@link #decodeUnlabelled(byte[], int)}, with the features named in {@code categorical} read as a JSON string
+     * or boolean (null: missing).
+     */
+    public static Decoded<UnlabelledEvent> decodeUnlabelled(byte[] bytes, int maxFeatures, Set<String> categorical) {
         Decoded<JsonNode> root = parseObject(bytes);
         if (!root.isOk()) {
             return Decoded.failed(root.error());
@@ -120,11 +139,13 @@ public final class EventDecoder {
             }
             id = idNode.asText();
         }
-        Decoded<Map<String, Double>> features = readFeatures(root.value(), true, maxFeatures);
+        Map<String, String> categories = categorical.isEmpty() ? Map.of() : new LinkedHashMap<>();
+        Decoded<Map<String, Double>> features = readFeatures(root.value(), true, maxFeatures, categorical,
+                categories);
         if (!features.isOk()) {
             return Decoded.failed(features.error());
         }
-        return Decoded.ok(new UnlabelledEvent(id, features.value()));
+        return Decoded.ok(new UnlabelledEvent(id, features.value(), categories));
     }
 
     private static Decoded<JsonNode> parseObject(byte[] bytes) {
@@ -151,8 +172,10 @@ public final class EventDecoder {
         return Decoded.ok(node);
     }
 
+    /** Reads the continuous features; the categorical ones (named in {@code categorical}) go to {@code categories}. */
     private static Decoded<Map<String, Double>> readFeatures(JsonNode root, boolean nullMeansMissing,
-                                                            int maxFeatures) {
+                                                            int maxFeatures, Set<String> categorical,
+                                                            Map<String, String> categories) {
         JsonNode node = root.get("features");
         if (node == null || node.isNull()) {
             return Decoded.failed("missing features");
@@ -185,6 +208,14 @@ public final class EventDecoder {
             if (value.isNull() && nullMeansMissing) {
                 continue;
             }
+            if (categorical.contains(name)) {
+                String problem = categoryProblem(name, value);
+                if (problem != null) {
+                    return Decoded.failed(problem);
+                }
+                categories.put(name, value.isBoolean() ? Boolean.toString(value.booleanValue()) : value.textValue());
+                continue;
+            }
             if (!value.isNumber()) {
                 return Decoded.failed("feature '" + abbreviate(name) + "' is not a number: "
                         + abbreviate(value.toString()));
@@ -200,10 +231,32 @@ public final class EventDecoder {
             }
             features.put(name, x);
         }
-        if (features.isEmpty()) {
+        if (features.isEmpty() && categories.isEmpty()) {
             return Decoded.failed("every feature is null");
         }
         return Decoded.ok(features);
+    }
+
+    /**
+     * Why {@code value} cannot be the value of categorical feature {@code name}, or null. A value is a JSON string or
+     * boolean (read as "true"/"false"); like a label it is repeated in the model and in predictions, so it follows
+     * the label's rules of length, Unicode and control characters (an empty string is a value).
+     */
+    private static String categoryProblem(String name, JsonNode value) {
+        if (value.isBoolean()) {
+            return null;
+        }
+        if (!value.isTextual()) {
+            return "feature '" + abbreviate(name) + "' is categorical (" + ConfigKey.CATEGORICAL_FEATURES.key()
+                    + ") but its value is " + (value.isNumber() ? "a number" : "not a string or boolean") + ": "
+                    + abbreviate(value.toString());
+        }
+        String text = value.textValue();
+        String problem = text.isEmpty() ? null : labelProblem(text);
+        if (problem != null && !problem.equals("label is blank")) {
+            return "value of categorical feature '" + abbreviate(name) + "': " + problem.replace("label", "value");
+        }
+        return null;
     }
 
     private static String abbreviate(String text) {

@@ -16,6 +16,7 @@ import com.fasterxml.jackson.databind.cfg.CoercionAction;
 import com.fasterxml.jackson.databind.cfg.CoercionInputShape;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.type.LogicalType;
+import io.gdastreams.model.ModelParameters;
 import io.gdastreams.model.Prediction;
 
 /** The one configured ObjectMapper of the project: strict on input, stable on output. */
@@ -35,6 +36,7 @@ public final class Json {
             .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
             .disable(SerializationFeature.FAIL_ON_EMPTY_BEANS)
             .addMixIn(Prediction.class, PredictionJson.Record.class)
+            .addMixIn(ModelParameters.class, ModelJson.Record.class)
             .addMixIn(Prediction.Status.class, PredictionJson.Status.class)
             .build();
 

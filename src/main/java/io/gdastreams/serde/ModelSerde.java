@@ -3,7 +3,11 @@ package io.gdastreams.serde;
 import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonMappingException;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectReader;
+import com.fasterxml.jackson.databind.exc.MismatchedInputException;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.gdastreams.model.CategoricalTable;
 import io.gdastreams.model.ClassParameters;
 import io.gdastreams.model.ModelParameters;
 import java.io.IOException;
@@ -22,12 +26,17 @@ import org.apache.kafka.common.serialization.Serializer;
  * version of at least 1 (the trainer's first version) and no negative count or offset. Whether the numbers make a
  * model (dimensions, symmetry, finite values) is the scorer's check when it compiles the model.
  *
+ * <p>The one optional field is {@code categorical} (the category tables): a model without it, as written before
+ * categorical features existed and still written for a model without them, reads as a model with none.
+ *
  * <p>A null value (a tombstone) reads as null; the JSON literal {@code null} is invalid.
  */
 public final class ModelSerde implements Serde<ModelParameters> {
 
     private final JsonSerde<ModelParameters> json = new JsonSerde<>(ModelParameters.class, Json.strictMapper());
     private static final ObjectReader READER = Json.strictMapper().readerFor(ModelParameters.class);
+    /** The field a model record may leave out. */
+    private static final String OPTIONAL = "categorical";
 
     @Override
     public Serializer<ModelParameters> serializer() {
@@ -56,7 +65,7 @@ public final class ModelSerde implements Serde<ModelParameters> {
     public static ModelParameters read(byte[] bytes) {
         ModelParameters model;
         try {
-            model = READER.readValue(bytes);
+            model = readStrictly(bytes);
         } catch (IOException e) {
             throw new IllegalArgumentException(describe(e), e);
         }
@@ -65,6 +74,29 @@ public final class ModelSerde implements Serde<ModelParameters> {
             throw new IllegalArgumentException(problem);
         }
         return model;
+    }
+
+    /**
+     * The strict read; a record that fails only for want of the optional {@code categorical} is read again with
+     * none. Jackson reports a missing creator property when the object ends, after any other fault in it, so every
+     * other fault keeps its first message.
+     */
+    private static ModelParameters readStrictly(byte[] bytes) throws IOException {
+        try {
+            return READER.readValue(bytes);
+        } catch (MismatchedInputException e) {
+            // The path of a missing top-level property is that property alone ($.categorical).
+            if (!String.valueOf(e.getOriginalMessage()).startsWith("Missing creator property '" + OPTIONAL + "'")
+                    || e.getPath().size() != 1) {
+                throw e;
+            }
+            JsonNode tree = Json.strictMapper().readTree(bytes);
+            if (!(tree instanceof ObjectNode object) || object.has(OPTIONAL)) {
+                throw e;
+            }
+            object.set(OPTIONAL, object.arrayNode());
+            return READER.readValue(object);
+        }
     }
 
     /**
@@ -105,9 +137,32 @@ public final class ModelSerde implements Serde<ModelParameters> {
         if (classes != null) {
             return classes;
         }
+        String tables = tablesProblem(model);
+        if (tables != null) {
+            return tables;
+        }
         for (Map.Entry<String, Long> source : model.sources().entrySet()) {
             if (source.getValue() == null || source.getValue() < 0) {
                 return "sources: offset of partition '" + source.getKey() + "' is " + source.getValue();
+            }
+        }
+        return null;
+    }
+
+    /** Null elements of the category tables; their shape and counts are the scorer's check (ModelConversion). */
+    private static String tablesProblem(ModelParameters model) {
+        for (int j = 0; j < model.categorical().size(); j++) {
+            CategoricalTable table = model.categorical().get(j);
+            if (table == null) {
+                return "categorical table " + j + " is null";
+            }
+            if (table.values().contains(null)) {
+                return "categorical feature '" + table.feature() + "': null value";
+            }
+            for (long[] row : table.counts()) {
+                if (row == null) {
+                    return "categorical feature '" + table.feature() + "': null counts";
+                }
             }
         }
         return null;

@@ -1,5 +1,6 @@
 package io.gdastreams.serde;
 
+import io.gdastreams.math.CategoryCounts;
 import io.gdastreams.math.RunningGaussian;
 import io.gdastreams.model.PartialSnapshot;
 import io.gdastreams.model.PartitionProgress;
@@ -27,10 +28,16 @@ import org.apache.kafka.common.serialization.Serializer;
  * count int + names, class count int + (label, byte length int, {@link RunningGaussian#toBytes()}). Strings are
  * an int byte length + UTF-8. The deserializer checks everything and throws {@link SerializationException} on
  * foreign or damaged bytes.
+ *
+ * <p>Version 2, for a snapshot with categorical features, appends to the layout of version 1 a count int and per
+ * class (label, byte length int, {@link CategoryCounts#toBytes()}), for exactly the labels of the classes. A
+ * snapshot without categorical features is written as version 1, byte for byte as before; both versions are read.
  */
 final class PartialSnapshotSerde implements Serde<PartialSnapshot> {
 
     private static final byte FORMAT_VERSION = 1;
+    /** The layout with category counts after the classes. */
+    private static final byte FORMAT_VERSION_CATEGORIES = 2;
     /** Guards against absurd lengths in damaged input before anything is allocated. */
     private static final int MAX_ITEMS = 1_000_000;
 
@@ -49,7 +56,8 @@ final class PartialSnapshotSerde implements Serde<PartialSnapshot> {
             ByteArrayOutputStream buffer = new ByteArrayOutputStream();
             DataOutputStream out = new DataOutputStream(buffer);
             PartitionProgress progress = snapshot.progress();
-            out.writeByte(FORMAT_VERSION);
+            boolean categorical = !snapshot.categories().isEmpty();
+            out.writeByte(categorical ? FORMAT_VERSION_CATEGORIES : FORMAT_VERSION);
             writeString(out, snapshot.modelId());
             out.writeInt(progress.partition());
             out.writeLong(progress.nextOffset());
@@ -66,6 +74,15 @@ final class PartialSnapshotSerde implements Serde<PartialSnapshot> {
                 out.writeInt(stats.length);
                 out.write(stats);
             }
+            if (categorical) {
+                out.writeInt(snapshot.categories().size());
+                for (var entry : snapshot.categories().entrySet()) {
+                    writeString(out, entry.getKey());
+                    byte[] counts = entry.getValue().toBytes();
+                    out.writeInt(counts.length);
+                    out.write(counts);
+                }
+            }
             out.flush();
             return buffer.toByteArray();
         } catch (IOException e) {
@@ -77,7 +94,7 @@ final class PartialSnapshotSerde implements Serde<PartialSnapshot> {
         try {
             ByteBuffer in = ByteBuffer.wrap(bytes);
             byte version = in.get();
-            if (version != FORMAT_VERSION) {
+            if (version != FORMAT_VERSION && version != FORMAT_VERSION_CATEGORIES) {
                 throw new SerializationException("unsupported partial snapshot format version " + version);
             }
             String modelId = readString(in);
@@ -108,6 +125,10 @@ final class PartialSnapshotSerde implements Serde<PartialSnapshot> {
                 }
                 classTotal += g.count();
             }
+            SortedMap<String, CategoryCounts> categories = new TreeMap<>();
+            if (version == FORMAT_VERSION_CATEGORIES) {
+                readCategories(in, classes, categories);
+            }
             if (in.hasRemaining()) {
                 throw new SerializationException(in.remaining() + " trailing bytes after a partial snapshot");
             }
@@ -115,11 +136,44 @@ final class PartialSnapshotSerde implements Serde<PartialSnapshot> {
                 throw new SerializationException("class counts sum to " + classTotal + " but " + applied
                         + " events are said to be applied");
             }
-            return new PartialSnapshot(modelId, progress, classes);
+            return new PartialSnapshot(modelId, progress, classes, categories);
         } catch (BufferUnderflowException e) {
             throw new SerializationException("truncated partial snapshot", e);
         } catch (IllegalArgumentException e) {
             throw new SerializationException("not a partial snapshot: " + e.getMessage(), e);
+        }
+    }
+
+    /** The category counts of version 2: one per class, of its count, all over the same features. */
+    private static void readCategories(ByteBuffer in, SortedMap<String, RunningGaussian> classes,
+                                       SortedMap<String, CategoryCounts> categories) {
+        int count = readCount(in);
+        List<String> features = null;
+        for (int i = 0; i < count; i++) {
+            String label = readString(in);
+            byte[] bytes = new byte[readCount(in)];
+            in.get(bytes);
+            CategoryCounts counts = CategoryCounts.fromBytes(bytes);
+            RunningGaussian stats = classes.get(label);
+            if (stats == null) {
+                throw new SerializationException("category counts of class '" + label + "', which has no statistics");
+            }
+            if (stats.count() != counts.count()) {
+                throw new SerializationException("class '" + label + "' counts " + stats.count()
+                        + " events but its category counts " + counts.count());
+            }
+            if (features != null && !features.equals(counts.features())) {
+                throw new SerializationException("class '" + label + "' has categorical features "
+                        + counts.features() + ", another class " + features);
+            }
+            features = counts.features();
+            if (categories.put(label, counts) != null) {
+                throw new SerializationException("category counts of class '" + label + "' appear twice");
+            }
+        }
+        if (!categories.keySet().equals(classes.keySet())) {
+            throw new SerializationException("category counts of " + categories.keySet() + " but classes "
+                    + classes.keySet());
         }
     }
 

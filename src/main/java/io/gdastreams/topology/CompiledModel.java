@@ -35,6 +35,8 @@ final class CompiledModel {
     private final String modelId;
     private final long version;
     private final Map<String, Integer> featureIndex;
+    /** The categorical part; {@link CompiledCategories#NONE} for a Gaussian model. */
+    private final CompiledCategories categories;
     /** The model's feature names, in model order (the names of the imputed map). */
     private final List<String> featureNames;
     private final Discriminant discriminant;
@@ -54,13 +56,14 @@ final class CompiledModel {
     private final DecisionRule.Bound decision;
 
     private CompiledModel(String modelId, long version, Map<String, Integer> featureIndex,
-                          List<String> featureNames, Discriminant discriminant, UnscoredReason.NoScorableClass unscorable,
+                          List<String> featureNames, CompiledCategories categories, Discriminant discriminant, UnscoredReason.NoScorableClass unscorable,
                           Map<String, String> excluded, Integer otherExcluded, int listed,
                           DecisionRule.Bound decision) {
         this.modelId = modelId;
         this.version = version;
         this.featureIndex = featureIndex;
         this.featureNames = featureNames;
+        this.categories = categories;
         this.discriminant = discriminant;
         this.labels = List.copyOf(discriminant.labels());
         this.unscorable = unscorable;
@@ -72,9 +75,11 @@ final class CompiledModel {
 
     /**
      * Fits and compiles {@code model} (not modified); its predictions list at most {@code listed} (≥ 1) classes and
-     * choose their label by {@code rule}. Throws IllegalArgumentException when the model is malformed.
+     * choose their label by {@code rule}; its category tables (if any) are smoothed with {@code alpha}
+     * ({@code gda.categorical.alpha}). Throws IllegalArgumentException when the model is malformed.
      */
-    static CompiledModel compile(ModelParameters model, FitOptions options, int listed, DecisionRule rule) {
+    static CompiledModel compile(ModelParameters model, FitOptions options, int listed, DecisionRule rule,
+                                 double alpha) {
         if (listed < 1) {
             throw new IllegalArgumentException("listed must be >= 1, got " + listed);
         }
@@ -94,7 +99,7 @@ final class CompiledModel {
         byLabel.stream().limit(listed).forEach(e -> excluded.put(e.label(), e.reason()));
         Integer otherExcluded = byLabel.size() > listed ? byLabel.size() - listed : null;
         return new CompiledModel(model.modelId(), model.version(), Map.copyOf(index), List.copyOf(features),
-                discriminant, unscorable, Collections.unmodifiableMap(excluded), otherExcluded, listed,
+                CompiledCategories.of(model, discriminant.labels(), alpha), discriminant, unscorable, Collections.unmodifiableMap(excluded), otherExcluded, listed,
                 rule.bind(discriminant.labels()));
     }
 
@@ -114,11 +119,14 @@ final class CompiledModel {
      * Scores one event: features absent from the event are marginalised out; a feature the model does not know
      * makes the event unscored (it is more likely a schema mismatch than something safe to ignore). Scored answers
      * and the "no scorable class" answer list the excluded classes; the other unscored answers name the model by
-     * id and version only. {@code extras}: what a scored answer carries beyond the posterior (imputed values,
-     * explanation, tail probability); the outlier flag is {@link PredictionDetails#outlier}.
+     * id and version only. {@code categories}: the event's categorical values; each adds log θ_kj(value) to class
+     * k's log-likelihood, a value the model never saw is treated as missing and named in {@code unseenValues}, and
+     * a feature given as the wrong kind makes the event invalid (the scorer's and the trainer's
+     * {@code gda.categorical.features} disagree). {@code extras}: what a scored answer carries beyond the posterior
+     * (imputed values, explanation, tail probability); the outlier flag is {@link PredictionDetails#outlier}.
      */
-    ScoringOutcome.Answer score(String id, Map<String, Double> features, OptionalDouble outlierThreshold,
-                                PredictionExtras extras) {
+    ScoringOutcome.Answer score(String id, Map<String, Double> features, Map<String, String> categories,
+                                OptionalDouble outlierThreshold, PredictionExtras extras) {
         if (unscorable != null) {
             return new ScoringOutcome.Unscored(id, unscorable,
                     new ScoringOutcome.ModelStamp(modelId, version, excluded, otherExcluded));
@@ -137,12 +145,26 @@ final class CompiledModel {
                 x[i] = feature.getValue();
             }
         }
+        CompiledCategories.Resolution resolved = this.categories.resolve(features.keySet(), categories,
+                featureIndex.keySet(), labels.size());
+        if (resolved.mismatch() != null) {
+            String feature = resolved.mismatch()[0];
+            return new ScoringOutcome.Unscored(id, new UnscoredReason.InvalidEvent("feature '"
+                    + (feature.length() <= UnscoredReason.MAX_NAME_CHARS ? feature
+                            : feature.substring(0, UnscoredReason.MAX_NAME_CHARS - 3) + "...")
+                    + "' is " + resolved.mismatch()[1]), ScoringOutcome.ModelStamp.of(this));
+        }
+        if (resolved.unknown() != null) {
+            unknown = unknown == null ? new ArrayList<>() : unknown;
+            unknown.addAll(resolved.unknown());
+        }
         if (unknown != null) {
             return new ScoringOutcome.Unscored(id, new UnscoredReason.UnknownFeatures(unknown),
                     ScoringOutcome.ModelStamp.of(this));
         }
-        Evidence evidence = extras.needsDistances() ? discriminant.explain(x) : null;
-        Posterior posterior = evidence != null ? evidence.posterior() : discriminant.score(x);
+        double[] added = resolved.added();
+        Evidence evidence = extras.needsDistances() ? discriminant.explain(x, added) : null;
+        Posterior posterior = evidence != null ? evidence.posterior() : discriminant.score(x, added);
         if (!Double.isFinite(posterior.logDensity())) {
             return new ScoringOutcome.Unscored(id, new UnscoredReason.NonFiniteDensity(posterior.logDensity()),
                     ScoringOutcome.ModelStamp.of(this));
@@ -154,7 +176,8 @@ final class CompiledModel {
         Boolean outlier = PredictionDetails.outlier(posterior.logDensity(), outlierThreshold, tail, extras.outlierP());
         Prediction prediction = Prediction.scored(id, labels.get(chosen), top.probabilities(),
                 top.otherProbability(), top.otherClasses(), posterior.logDensity(), modelId, version, outlier,
-                excluded, otherExcluded).withDecision(decision.rule(), decision.expectedCost(p, chosen));
+                excluded, otherExcluded).withDecision(decision.rule(), decision.expectedCost(p, chosen))
+                .withUnseenValues(resolved.unseen());
         // Every feature of the event is known here (and null ones were dropped): fewer than d means some are missing.
         if (extras.imputed() && features.size() < x.length) {
             prediction = PredictionDetails.withImputed(prediction, featureNames, x,

@@ -51,6 +51,8 @@ final class CompiledModelCache {
     private final FitOptions options;
     /** Most classes a prediction lists ({@link ScoringSettings#listedClasses()}). */
     private final int listed;
+    /** The Laplace smoothing α of the categorical probabilities. */
+    private final double alpha;
     private final boolean rejectOlderVersions;
     private final DecisionRule decisionRule;
     private final AtomicLong compilations = new AtomicLong();
@@ -63,22 +65,25 @@ final class CompiledModelCache {
     /** The record in force, to compare a record of the same version with. Guarded by this. */
     private ModelParameters inForce;
 
+    /** @param alpha the Laplace smoothing of the category tables ({@code gda.categorical.alpha}) */
     CompiledModelCache(String modelId, FitOptions options, int listed, boolean rejectOlderVersions,
-                       DecisionRule decisionRule) {
+                       DecisionRule decisionRule, double alpha) {
         this.modelId = modelId;
         this.decisionRule = decisionRule;
         this.options = options;
         this.listed = listed;
         this.rejectOlderVersions = rejectOlderVersions;
+        this.alpha = alpha;
     }
 
     /**
      * The cache of a scorer with {@code settings}: its model id, fit options, output listing, version rule and
-     * decision rule.
+     * decision rule, and
+     * smoothing of category tables.
      */
     static CompiledModelCache of(ScoringSettings settings) {
         return new CompiledModelCache(settings.modelId(), settings.fitOptions(), settings.listedClasses(),
-                settings.rejectOlderVersions(), settings.decisionRule());
+                settings.rejectOlderVersions(), settings.decisionRule(), settings.categorical().alpha());
     }
 
     String modelId() {
@@ -164,7 +169,7 @@ final class CompiledModelCache {
         }
         CompiledModel compiled;
         try {
-            compiled = CompiledModel.compile(model, options, listed, decisionRule);
+            compiled = CompiledModel.compile(model, options, listed, decisionRule, alpha);
         } catch (RuntimeException e) {
             rejectInvalid(source, "version " + model.version() + " does not compile: " + e.getMessage());
             return Outcome.REJECTED;

@@ -1,6 +1,7 @@
 package io.gdastreams.topology;
 
 import io.gdastreams.math.ClassSummary;
+import io.gdastreams.model.CategoricalTable;
 import io.gdastreams.model.ClassParameters;
 import io.gdastreams.model.ModelParameters;
 import io.gdastreams.serde.EventDecoder;
@@ -69,6 +70,69 @@ public final class ModelConversion {
             summaries.add(classSummary(c, d));
         }
         return summaries;
+    }
+
+    /**
+     * The category tables of {@code model}, checked (its classes are checked by {@link #classSummaries}): distinct
+     * feature names that are not continuous features, distinct values by the decoder's rules, per class one count
+     * per value, none negative, summing to the class's count (every training event has a value of every feature).
+     * Throws IllegalArgumentException with a message fit for a log line.
+     */
+    static List<CategoricalTable> categoricalTables(ModelParameters model) {
+        List<CategoricalTable> tables = model.categorical() == null ? List.of() : model.categorical();
+        Set<String> names = new HashSet<>(model.features());
+        List<ClassParameters> classes = model.classes();
+        for (CategoricalTable table : tables) {
+            String feature = table.feature();
+            if (feature == null || feature.isBlank()) {
+                throw new IllegalArgumentException("model has a blank categorical feature name");
+            }
+            if (!names.add(feature)) {
+                throw new IllegalArgumentException("model lists feature '" + feature + "' twice");
+            }
+            // The label's rules: a prediction names the feature (unseenValues), so its size bound hangs on them.
+            String nameProblem = EventDecoder.labelProblem(feature);
+            if (nameProblem != null) {
+                throw new IllegalArgumentException("model has an invalid categorical feature name: "
+                        + nameProblem.replace("label", "name"));
+            }
+            String where = "categorical feature '" + feature + "': ";
+            if (table.values() == null || table.values().isEmpty()) {
+                throw new IllegalArgumentException(where + "no value");
+            }
+            if (new HashSet<>(table.values()).size() != table.values().size()) {
+                throw new IllegalArgumentException(where + "a value is listed twice");
+            }
+            for (String value : table.values()) {
+                String problem = value.isEmpty() ? null : EventDecoder.labelProblem(value);
+                if (problem != null && !problem.equals("label is blank")) {
+                    throw new IllegalArgumentException(where + "invalid value: " + problem.replace("label", "value"));
+                }
+            }
+            if (table.counts() == null || table.counts().size() != classes.size()) {
+                throw new IllegalArgumentException(where + "counts must have one row per class (" + classes.size()
+                        + ")");
+            }
+            for (int k = 0; k < classes.size(); k++) {
+                long[] row = table.counts().get(k);
+                if (row.length != table.values().size()) {
+                    throw new IllegalArgumentException(where + "class '" + classes.get(k).label() + "' has "
+                            + row.length + " counts for " + table.values().size() + " values");
+                }
+                long sum = 0;
+                for (long c : row) {
+                    if (c < 0) {
+                        throw new IllegalArgumentException(where + "negative count " + c);
+                    }
+                    sum = Math.addExact(sum, c);
+                }
+                if (sum != classes.get(k).count()) {
+                    throw new IllegalArgumentException(where + "the counts of class '" + classes.get(k).label()
+                            + "' sum to " + sum + ", not its count " + classes.get(k).count());
+                }
+            }
+        }
+        return tables;
     }
 
     private static ClassSummary classSummary(ClassParameters c, int d) {

@@ -1,6 +1,7 @@
 package io.gdastreams.topology;
 
 import java.nio.charset.StandardCharsets;
+import io.gdastreams.model.CategoricalTable;
 import java.util.List;
 
 /**
@@ -9,6 +10,10 @@ import java.util.List;
  * each number takes at most {@link #NUMBER_BYTES} characters (the longest double, {@code -2.2250738585072014E-308},
  * and its separator), a label at most {@link #LABEL_BYTES}. The bound is an upper bound on the size: a model
  * within it always fits (typical numbers take ~21 characters, so real models use ~85 % of it).
+ *
+ * <p>Categorical features add per class one count per value of each ({@link CategoricalTable}), and to the model
+ * once each value's text: with at most {@code gda.categorical.max.values} = M values per feature, m features add
+ * K·m·M numbers and m·M values of at most {@link #LABEL_BYTES} (a value follows the label's rules).
  *
  * <p>Why: without it a valid stream (45 classes at d = 300) grew a model past the 64 MiB record limit, the
  * producer refused it on every restart, and training stopped for good.
@@ -23,6 +28,8 @@ final class ModelSizeBound {
     static final long CLASS_OVERHEAD_BYTES = 256;
     /** Model fields but features and classes, and the lineage of up to 20,000 partitions (~48 bytes each). */
     static final long HEADER_BYTES = 1 << 20;
+    /** Per categorical feature: its field names and brackets. */
+    static final long TABLE_OVERHEAD_BYTES = 64;
 
     private ModelSizeBound() {
     }
@@ -35,11 +42,28 @@ final class ModelSizeBound {
 
     /** The most classes a model over {@code features} may have within {@code maxModelBytes} (0 if none fits). */
     static long maxClasses(List<String> features, long maxModelBytes) {
+        return maxClasses(features, List.of(), 0, maxModelBytes);
+    }
+
+    /**
+     * As {@link #maxClasses(List, long)} for a model that also has the {@code categorical} features of at most
+     * {@code maxValues} values each.
+     */
+    static long maxClasses(List<String> features, List<String> categorical, int maxValues, long maxModelBytes) {
         long featureBytes = 0;
         for (String name : features) {
-            featureBytes += 6L * name.getBytes(StandardCharsets.UTF_8).length + 3;
+            featureBytes += nameBytes(name);
         }
+        long valueSlots = (long) categorical.size() * maxValues;
+        for (String name : categorical) {
+            featureBytes += nameBytes(name) + TABLE_OVERHEAD_BYTES;
+        }
+        featureBytes += valueSlots * (LABEL_BYTES + 3);
         long room = maxModelBytes - HEADER_BYTES - featureBytes;
-        return room <= 0 ? 0 : room / classBytes(features.size());
+        return room <= 0 ? 0 : room / (classBytes(features.size()) + NUMBER_BYTES * valueSlots + 2L * categorical.size());
+    }
+
+    private static long nameBytes(String name) {
+        return 6L * name.getBytes(StandardCharsets.UTF_8).length + 3;
     }
 }

@@ -1,5 +1,6 @@
 package io.gdastreams.topology;
 
+import io.gdastreams.math.CategoryCounts;
 import io.gdastreams.math.PooledClasses;
 import io.gdastreams.model.ModelParameters;
 import io.gdastreams.model.PartialSnapshot;
@@ -12,7 +13,8 @@ import java.util.Set;
 /**
  * The model of a set of partition snapshots: per class the Chan merge of its partition statistics
  * ({@link PooledClasses}), published with count, prior n_k/n, mean and MLE covariance S_k/n_k
- * ({@link ModelParameters#ofStatistics}); lineage = each snapshot's next offset.
+ * ({@link ModelParameters#ofStatistics}); per class the sum of the partitions' category counts, as the model's
+ * category tables; lineage = each snapshot's next offset.
  */
 final class PartialMerge {
 
@@ -29,9 +31,14 @@ final class PartialMerge {
         for (PartialSnapshot partial : partials) {
             sources.put(Integer.toString(partial.progress().partition()), partial.progress().nextOffset());
         }
-        return ModelParameters.ofStatistics(modelId, version, features,
-                PooledClasses.of(partials.stream().map(PartialSnapshot::classes).toList(),
-                        label -> !leftOut.contains(label)),
+        var classes = PooledClasses.of(partials.stream().map(PartialSnapshot::classes).toList(),
+                label -> !leftOut.contains(label));
+        // Counts add exactly: the pooled counts are those of all the partitions' events.
+        var categories = CategoryCounts.pooled(partials.stream().map(PartialSnapshot::categories).toList(),
+                label -> !leftOut.contains(label));
+        List<String> categoricalFeatures = categories.isEmpty() ? List.of()
+                : categories.values().iterator().next().features();
+        return ModelParameters.ofStatistics(modelId, version, features, classes, categoricalFeatures, categories,
                 sources, updatedAt, trainer);
     }
 }

@@ -41,6 +41,9 @@ final class PartialStatsProcessor implements Processor<byte[], byte[], String, T
 
     private final TrainingSettings settings;
     private final CommittedInput.Source committedInput;
+    /** {@code settings.categorical().features()} as a set, for the decoder. */
+    private final Set<String> categoricalSet;
+    private final CategoricalChecks categoricalChecks;
     private final Serializer<PartialSnapshot> snapshotSerializer = SerdeFactory.partialSnapshot().serializer();
     private ProcessorContext<String, TrainingOutput> context;
     private KeyValueStore<String, byte[]> store;
@@ -51,12 +54,16 @@ final class PartialStatsProcessor implements Processor<byte[], byte[], String, T
     /** The model record {@link #publishedLabels} were read from (compared by identity: the store returns it). */
     private byte[] labelsSource;
     private Set<String> publishedLabels = Set.of();
+    /** The vocabulary of the categorical features of the same model record, feature → values. */
+    private Map<String, Set<String>> publishedValues = Map.of();
     /** Set by every record read; a restart sets it too (re-sending a cumulative snapshot is harmless). */
     private boolean changedSinceSnapshot;
 
     PartialStatsProcessor(TrainingSettings settings, CommittedInput.Source committedInput) {
         this.settings = settings;
         this.committedInput = committedInput;
+        this.categoricalSet = settings.categorical().featureSet();
+        this.categoricalChecks = new CategoricalChecks(settings.categorical());
     }
 
     @Override
@@ -98,11 +105,23 @@ final class PartialStatsProcessor implements Processor<byte[], byte[], String, T
 
     /** Applies one event to its class statistics; returns why it cannot be applied, or null when it was. */
     private String apply(byte[] value) {
-        Decoded<LabelledEvent> decoded = EventDecoder.decodeLabelled(value, settings.maxFeatures());
+        Decoded<LabelledEvent> decoded = EventDecoder.decodeLabelled(value, settings.maxFeatures(),
+                categoricalSet);
         if (!decoded.isOk()) {
             return decoded.error();
         }
         LabelledEvent event = decoded.value();
+        if (event.features().isEmpty()) {
+            return "no continuous feature: the Gaussian part of a model needs at least one (the event has only"
+                    + " categorical features " + abbreviate(List.copyOf(event.categories().keySet())) + ")";
+        }
+        String[] values = null;
+        if (!categoricalSet.isEmpty()) {
+            values = categoricalChecks.valuesOf(event);
+            if (values == null) {
+                return categoricalChecks.missing(event);
+            }
+        }
         List<String> schema = state.progress().features();
         if (schema.isEmpty()) {
             schema = event.features().keySet().stream().sorted().toList();
@@ -130,7 +149,13 @@ final class PartialStatsProcessor implements Processor<byte[], byte[], String, T
                     + " of partition " + context.taskId().partition() + " (at most " + settings.maxClasses()
                     + ", gda.max.classes)";
         }
-        state.update(label, point);
+        if (values != null) {
+            String tooMany = categoricalChecks.vocabularyLimit(values, state, publishedValues());
+            if (tooMany != null) {
+                return tooMany;
+            }
+        }
+        state.update(label, point, values);
         return null;
     }
 
@@ -159,7 +184,8 @@ final class PartialStatsProcessor implements Processor<byte[], byte[], String, T
         if (state.progress().recordsRead() == 0) {
             return;
         }
-        PartialSnapshot snapshot = new PartialSnapshot(settings.modelId(), state.progress(), state.classes());
+        PartialSnapshot snapshot = new PartialSnapshot(settings.modelId(), state.progress(), state.classes(),
+                state.categories());
         context.forward(new Record<>(settings.modelId(),
                 new TrainingOutput.Partial(snapshotSerializer.serialize(null, snapshot)), timestamp));
     }
@@ -174,7 +200,7 @@ final class PartialStatsProcessor implements Processor<byte[], byte[], String, T
             return;
         }
         int partition = context.taskId().partition();
-        state = PartitionState.load(store, partition, settings.features());
+        state = PartitionState.load(store, partition, settings.features(), settings.categorical().features());
         checkAgainstPublishedLineage(partition);
         checkAgainstCommittedInput();
     }
@@ -203,7 +229,8 @@ final class PartialStatsProcessor implements Processor<byte[], byte[], String, T
      * those published so far and this partition's own; a label already among them adds nothing.
      */
     private String modelSizeLimit(String label, List<String> schema) {
-        long maxBySize = ModelSizeBound.maxClasses(schema, settings.maxModelBytes());
+        long maxBySize = ModelSizeBound.maxClasses(schema, settings.categorical().features(),
+                settings.categorical().maxValues(), settings.maxModelBytes());
         Set<String> published = publishedLabels();
         if (published.contains(label)) {
             return null;
@@ -233,8 +260,16 @@ final class PartialStatsProcessor implements Processor<byte[], byte[], String, T
             PublishedModel.parse(settings.modelId(), record)
                     .ifPresent(m -> labels.addAll(m.labels()));
             publishedLabels = labels;
+            publishedValues = categoricalSet.isEmpty() ? Map.of()
+                    : PublishedModel.categoricalValues(settings.modelId(), record);
         }
         return publishedLabels;
+    }
+
+    /** The categorical values of the newest valid model on the model topic, feature → values. */
+    private Map<String, Set<String>> publishedValues() {
+        publishedLabels();
+        return publishedValues;
     }
 
     /**

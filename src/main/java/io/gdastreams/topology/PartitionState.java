@@ -1,13 +1,19 @@
 package io.gdastreams.topology;
 
+import io.gdastreams.config.ConfigKey;
+import io.gdastreams.math.CategoryCounts;
 import io.gdastreams.math.RunningGaussian;
 import io.gdastreams.model.PartitionProgress;
 import io.gdastreams.serde.Json;
 import io.gdastreams.serde.SerdeFactory;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import org.apache.kafka.streams.KeyValue;
@@ -33,26 +39,45 @@ import org.apache.kafka.streams.state.KeyValueStore;
  *
  * <p>Store layout: {@code class:<label>} → {@link RunningGaussian#toBytes()}; {@code progress} → the counters
  * (partition, next offset, applied, dead-lettered; 29 bytes, see {@link #encodeCounters}); {@code schema} → the
- * feature names as a JSON array, written when the schema is fixed. Not thread-safe (one stream thread owns a
- * task).
+ * feature names as a JSON array, written when the schema is fixed; {@code categories:<label>} →
+ * {@link CategoryCounts#toBytes()}, only when categorical features are configured (a store written without them
+ * has no such key, and loads as before). Not thread-safe (one stream thread owns a task).
  */
 final class PartitionState {
 
     static final String PROGRESS_KEY = "progress";
     static final String SCHEMA_KEY = "schema";
     static final String CLASS_KEY_PREFIX = "class:";
+    static final String CATEGORIES_KEY_PREFIX = "categories:";
     /** First byte of the binary counters; a JSON progress (the layout before it) starts with '{'. */
     private static final byte COUNTERS_FORMAT = 1;
     private static final int COUNTERS_BYTES = 1 + Integer.BYTES + 3 * Long.BYTES;
 
     private final KeyValueStore<String, byte[]> store;
     private final SortedMap<String, RunningGaussian> classes = new TreeMap<>();
+    /** label → value counts of the categorical features; empty when none is configured. */
+    private final SortedMap<String, CategoryCounts> categories = new TreeMap<>();
+    private final List<String> categoricalFeatures;
+    /**
+     * Per categorical feature, the union of its values over the classes (kept beside the counts so that the
+     * vocabulary bound costs one lookup per event, not one per class).
+     */
+    private final List<Set<String>> vocabulary = new ArrayList<>();
     private PartitionProgress progress;
     /** The schema entry holds {@code progress.features()}. */
     private boolean schemaPersisted;
 
-    private PartitionState(KeyValueStore<String, byte[]> store) {
+    private PartitionState(KeyValueStore<String, byte[]> store, List<String> categoricalFeatures) {
         this.store = store;
+        this.categoricalFeatures = List.copyOf(categoricalFeatures);
+        for (int j = 0; j < categoricalFeatures.size(); j++) {
+            vocabulary.add(new HashSet<>());
+        }
+    }
+
+    /** As {@link #load(KeyValueStore, int, List, List)} without categorical features. */
+    static PartitionState load(KeyValueStore<String, byte[]> store, int partition, List<String> configuredFeatures) {
+        return load(store, partition, configuredFeatures, List.of());
     }
 
     /**
@@ -67,10 +92,13 @@ final class PartitionState {
      * @param store the task's store (not modified, except that a progress of the earlier JSON layout is rewritten)
      * @param partition the task's input partition (for a fresh progress)
      * @param configuredFeatures the schema to start with when nothing is persisted (may be empty)
+     * @param categoricalFeatures the configured categorical features: every class must have their counts (and
+     *                            none when there are none), else the configuration changed under a running training
      * @throws TrainingStateException when the store does not hold a consistent state
      */
-    static PartitionState load(KeyValueStore<String, byte[]> store, int partition, List<String> configuredFeatures) {
-        PartitionState state = new PartitionState(store);
+    static PartitionState load(KeyValueStore<String, byte[]> store, int partition, List<String> configuredFeatures,
+                               List<String> categoricalFeatures) {
+        PartitionState state = new PartitionState(store, categoricalFeatures);
         List<KeyValue<String, byte[]>> entries = new ArrayList<>();
         try (KeyValueIterator<String, byte[]> all = store.all()) {
             all.forEachRemaining(entries::add);
@@ -116,8 +144,22 @@ final class PartitionState {
                             + stats.dimension() + " but the schema has " + dimension + " features");
                 }
                 state.classes.put(label, stats);
+            } else if (entry.key.startsWith(CATEGORIES_KEY_PREFIX)) {
+                String label = entry.key.substring(CATEGORIES_KEY_PREFIX.length());
+                try {
+                    state.categories.put(label, CategoryCounts.fromBytes(entry.value));
+                } catch (RuntimeException e) {
+                    throw damaged(partition, "unreadable category counts of class '" + label + "': "
+                            + e.getMessage());
+                }
             } else if (!PROGRESS_KEY.equals(entry.key) && !SCHEMA_KEY.equals(entry.key)) {
                 throw damaged(partition, "unknown key '" + entry.key + "'");
+            }
+        }
+        state.checkCategories(partition);
+        for (CategoryCounts counts : state.categories.values()) {
+            for (int j = 0; j < state.vocabulary.size(); j++) {
+                state.vocabulary.get(j).addAll(counts.counts(j).keySet());
             }
         }
         long classTotal = state.classes.values().stream().mapToLong(RunningGaussian::count).sum();
@@ -135,6 +177,34 @@ final class PartitionState {
         return state;
     }
 
+    /**
+     * Every class has counts of exactly the configured categorical features, of its own count. The counts and the
+     * statistics are written in the same transaction, so anything else is damage, or a change of
+     * {@code gda.categorical.features} under a training that already holds events (which cannot be made good: the
+     * values of the events already counted are gone).
+     */
+    private void checkCategories(int partition) {
+        for (String label : categories.keySet()) {
+            if (!classes.containsKey(label)) {
+                throw damaged(partition, "category counts of class '" + label + "' but no statistics");
+            }
+        }
+        for (Map.Entry<String, RunningGaussian> entry : classes.entrySet()) {
+            CategoryCounts counts = categories.get(entry.getKey());
+            List<String> held = counts == null ? List.of() : counts.features();
+            if (!held.equals(categoricalFeatures)) {
+                throw new TrainingStateException("the training state of partition " + partition + " holds class '"
+                        + entry.getKey() + "' with the categorical features " + held + " but "
+                        + ConfigKey.CATEGORICAL_FEATURES.key() + " is " + categoricalFeatures + ": the categorical"
+                        + " features cannot change while a training holds events (start a new application id)");
+            }
+            if (counts != null && counts.count() != entry.getValue().count()) {
+                throw damaged(partition, "class '" + entry.getKey() + "' counts " + entry.getValue().count()
+                        + " events but its category counts " + counts.count());
+            }
+        }
+    }
+
     private static TrainingStateException damaged(int partition, String what) {
         return new TrainingStateException("the training state of partition " + partition + " is damaged: " + what);
     }
@@ -142,6 +212,25 @@ final class PartitionState {
     /** Read-only view of the statistics by label. */
     SortedMap<String, RunningGaussian> classes() {
         return Collections.unmodifiableSortedMap(classes);
+    }
+
+    /** Read-only view of the category counts by label (empty without categorical features). */
+    SortedMap<String, CategoryCounts> categories() {
+        return Collections.unmodifiableSortedMap(categories);
+    }
+
+    List<String> categoricalFeatures() {
+        return categoricalFeatures;
+    }
+
+    /** Whether any class of this partition has value {@code value} of categorical feature j. */
+    boolean hasValue(int j, String value) {
+        return vocabulary.get(j).contains(value);
+    }
+
+    /** The distinct values of categorical feature j over the classes of this partition (a read-only view). */
+    Set<String> values(int j) {
+        return Collections.unmodifiableSet(vocabulary.get(j));
     }
 
     int classCount() {
@@ -154,8 +243,33 @@ final class PartitionState {
 
     /** Adds {@code point} to the statistics of {@code label} (created if new) and writes them through. */
     void update(String label, double[] point) {
+        update(label, point, null);
+    }
+
+    /**
+     * As {@link #update(String, double[])}, with the values of the categorical features in their configured order
+     * ({@code values}: null exactly when none is configured).
+     */
+    void update(String label, double[] point, String[] values) {
+        if ((values == null) != categoricalFeatures.isEmpty()
+                || (values != null && (values.length != categoricalFeatures.size()
+                        || Arrays.asList(values).contains(null)))) {
+            throw new IllegalArgumentException("expected a value of each of " + categoricalFeatures);
+        }
         RunningGaussian stats = classes.computeIfAbsent(label, l -> new RunningGaussian(progress.features().size()));
-        stats.update(point);
+        if (values != null) {
+            // The values are checked above and the point by stats.update before it changes anything, so the
+            // counts are updated only with the statistics.
+            CategoryCounts counts = categories.computeIfAbsent(label, l -> new CategoryCounts(categoricalFeatures));
+            stats.update(point);
+            counts.update(values);
+            for (int j = 0; j < values.length; j++) {
+                vocabulary.get(j).add(values[j]);
+            }
+            store.put(CATEGORIES_KEY_PREFIX + label, counts.toBytes());
+        } else {
+            stats.update(point);
+        }
         store.put(CLASS_KEY_PREFIX + label, stats.toBytes());
     }
 

@@ -1,5 +1,6 @@
 package io.gdastreams.topology;
 
+import io.gdastreams.model.CategoricalTable;
 import io.gdastreams.model.ClassParameters;
 import io.gdastreams.model.ModelParameters;
 import io.gdastreams.serde.Json;
@@ -42,6 +43,30 @@ record PublishedModel(long version, String trainer, long totalCount, Map<String,
             return Optional.of(of(model, bytes));
         } catch (RuntimeException e) {
             return Optional.empty();
+        }
+    }
+
+    /**
+     * The vocabulary of each categorical feature of the record as a model of {@code modelId}, feature → values;
+     * empty when it is not a valid model or has no categorical feature. Not part of the summary (whose stored
+     * layout stays as it was): a training task reads it from the model record, as it reads the labels.
+     */
+    static Map<String, Set<String>> categoricalValues(String modelId, byte[] bytes) {
+        if (bytes == null || bytes.length == 0) {
+            return Map.of();
+        }
+        try {
+            ModelParameters model = SerdeFactory.model().deserializer().deserialize(null, bytes);
+            if (model == null || !modelId.equals(model.modelId()) || model.categorical() == null) {
+                return Map.of();
+            }
+            Map<String, Set<String>> values = new java.util.HashMap<>();
+            for (CategoricalTable table : model.categorical()) {
+                values.put(table.feature(), Set.copyOf(table.values()));
+            }
+            return values;
+        } catch (RuntimeException e) {
+            return Map.of();
         }
     }
 

@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.errors.StreamsException;
 import org.apache.kafka.streams.processor.PunctuationType;
@@ -61,6 +62,8 @@ final class ScoringProcessor implements Processor<byte[], byte[], byte[], Object
     static final int MAX_HELD_VALUE_BYTES = DeadLetters.MAX_KEPT_VALUE_BYTES;
 
     private final ScoringSettings settings;
+    /** {@code settings.categorical().features()} as a set, for the decoder. */
+    private final Set<String> categoricalSet;
     private final CompiledModelCache cache;
     private ProcessorContext<byte[], Object> context;
     private KeyValueStore<Long, PendingEvent> pending;
@@ -69,6 +72,7 @@ final class ScoringProcessor implements Processor<byte[], byte[], byte[], Object
 
     ScoringProcessor(ScoringSettings settings, CompiledModelCache cache) {
         this.settings = settings;
+        this.categoricalSet = settings.categorical().featureSet();
         this.cache = cache;
     }
 
@@ -143,7 +147,8 @@ final class ScoringProcessor implements Processor<byte[], byte[], byte[], Object
      * held for it), or held while there is none and it fits the bounds.
      */
     private ScoringOutcome outcome(Record<byte[], byte[]> record) {
-        Decoded<UnlabelledEvent> decoded = EventDecoder.decodeUnlabelled(record.value(), settings.maxFeatures());
+        Decoded<UnlabelledEvent> decoded = EventDecoder.decodeUnlabelled(record.value(), settings.maxFeatures(),
+                categoricalSet);
         Optional<CompiledModel> model = cache.current();
         ScoringOutcome.ModelStamp stamp = ScoringOutcome.ModelStamp.of(model);
         if (!OutputKey.fits(record.key())) {
@@ -161,7 +166,8 @@ final class ScoringProcessor implements Processor<byte[], byte[], byte[], Object
         }
         if (model.isPresent()) {
             releasePending(model.get());
-            return model.get().score(id, event.features(), settings.outlierThreshold(), settings.extras());
+            return model.get().score(id, event.features(), event.categories(), settings.outlierThreshold(),
+                    settings.extras());
         }
         if (record.value().length > MAX_HELD_VALUE_BYTES) {
             return new ScoringOutcome.Unscored(id, new UnscoredReason.NoModelTooLargeToHold(cache.absence(),
@@ -211,7 +217,8 @@ final class ScoringProcessor implements Processor<byte[], byte[], byte[], Object
             PendingEvent event = entry.value;
             ScoringOutcome.Answer answer;
             try {
-                answer = model.score(event.id(), heldFeatures(event, settings.maxFeatures()),
+                UnlabelledEvent decodedEvent = heldEvent(event, settings.maxFeatures(), categoricalSet);
+                answer = model.score(event.id(), decodedEvent.features(), decodedEvent.categories(),
                         settings.outlierThreshold(), settings.extras());
             } catch (RuntimeException e) {
                 LOG.error("Unexpected failure scoring a held event", e);
@@ -231,16 +238,19 @@ final class ScoringProcessor implements Processor<byte[], byte[], byte[], Object
                 model.version());
     }
 
-    /** The features of a held event: kept decoded (older entries), or decoded again from its original value. */
-    private static Map<String, Double> heldFeatures(PendingEvent event, int maxFeatures) {
+    /**
+     * The features of a held event: kept decoded (older entries, which have no categorical values), or decoded again
+     * from its original value.
+     */
+    private static UnlabelledEvent heldEvent(PendingEvent event, int maxFeatures, Set<String> categorical) {
         if (event.features() != null) {
-            return event.features();
+            return new UnlabelledEvent(event.id(), event.features());
         }
-        Decoded<UnlabelledEvent> decoded = EventDecoder.decodeUnlabelled(event.value(), maxFeatures);
+        Decoded<UnlabelledEvent> decoded = EventDecoder.decodeUnlabelled(event.value(), maxFeatures, categorical);
         if (!decoded.isOk()) {
             throw new IllegalStateException("held event no longer decodes: " + decoded.error());
         }
-        return decoded.value().features();
+        return decoded.value();
     }
 
     private static DeadLetter heldDeadLetter(PendingEvent event, String reason) {

@@ -35,11 +35,12 @@ import java.util.function.Consumer;
  *                             {@code gda.output.explain}, {@code gda.outlier.p})
  * @param decisionRule         how the predicted label is chosen from the posteriors ({@code gda.decision.threshold},
  *                             {@code gda.decision.costs}; the most probable class by default)
+ * @param categorical          the features decoded as text ({@code gda.categorical.features}) and the smoothing α
  */
 public record ScoringSettings(Topics topics, String modelId, FitOptions fitOptions, OptionalDouble outlierThreshold,
                               int maxPending, Duration pendingCheckInterval, int maxFeatures, int outputTopK,
                               boolean rejectOlderVersions, PredictionExtras extras,
-                              DecisionRule decisionRule) {
+                              DecisionRule decisionRule, CategoricalSettings categorical) {
 
     /** {@code gda.pending.max}. */
     public static final int DEFAULT_MAX_PENDING = ConfigValues.DEFAULTS.intValue(ConfigKey.PENDING_MAX);
@@ -58,6 +59,7 @@ public record ScoringSettings(Topics topics, String modelId, FitOptions fitOptio
         Objects.requireNonNull(pendingCheckInterval, "pendingCheckInterval");
         Objects.requireNonNull(extras, "extras");
         Objects.requireNonNull(decisionRule, "decisionRule");
+        Objects.requireNonNull(categorical, "categorical");
         if (modelId.isBlank()) {
             throw new IllegalArgumentException("modelId is blank");
         }
@@ -73,6 +75,7 @@ public record ScoringSettings(Topics topics, String modelId, FitOptions fitOptio
         if (maxFeatures < 1) {
             throw new IllegalArgumentException("maxFeatures must be >= 1, got " + maxFeatures);
         }
+        Objects.requireNonNull(categorical, "categorical");
         if (outputTopK < 0 || outputTopK > MAX_OUTPUT_TOP_K) {
             throw new IllegalArgumentException("outputTopK must be in [0, " + MAX_OUTPUT_TOP_K + "], got "
                     + outputTopK);
@@ -87,12 +90,16 @@ public record ScoringSettings(Topics topics, String modelId, FitOptions fitOptio
                 ConfigValues.DEFAULTS.booleanValue(ConfigKey.REJECT_OLDER_VERSIONS));
     }
 
-    /** The settings with the default {@link PredictionExtras} and decision rule (the most probable class). */
+    /**
+     * The settings with the default {@link PredictionExtras}, decision rule (the most probable class) and no
+     * categorical features.
+     */
     public ScoringSettings(Topics topics, String modelId, FitOptions fitOptions, OptionalDouble outlierThreshold,
                            int maxPending, Duration pendingCheckInterval, int maxFeatures, int outputTopK,
                            boolean rejectOlderVersions) {
         this(topics, modelId, fitOptions, outlierThreshold, maxPending, pendingCheckInterval, maxFeatures, outputTopK,
-                rejectOlderVersions, PredictionExtras.DEFAULTS, ConfigValues.DEFAULTS.decisionRule());
+                rejectOlderVersions, PredictionExtras.DEFAULTS, ConfigValues.DEFAULTS.decisionRule(),
+                CategoricalSettings.NONE);
     }
 
     /** The settings a configuration gives, on {@code topics} (from the same configuration, or a run's own). */
@@ -101,7 +108,8 @@ public record ScoringSettings(Topics topics, String modelId, FitOptions fitOptio
                 config.optionalDouble(ConfigKey.OUTLIER_THRESHOLD), config.intValue(ConfigKey.PENDING_MAX),
                 DEFAULT_PENDING_CHECK_INTERVAL, config.intValue(ConfigKey.MAX_FEATURES),
                 config.intValue(ConfigKey.OUTPUT_TOP_K), config.booleanValue(ConfigKey.REJECT_OLDER_VERSIONS),
-                PredictionExtras.from(config), config.decisionRule());
+                PredictionExtras.from(config), config.decisionRule(),
+                CategoricalSettings.from(config));
     }
 
     /** How many classes a prediction lists at most (in {@code probabilities}, and in {@code excluded}). */
@@ -161,6 +169,10 @@ public record ScoringSettings(Topics topics, String modelId, FitOptions fitOptio
         return with(b -> b.decisionRule = value);
     }
 
+    public ScoringSettings withCategorical(CategoricalSettings value) {
+        return with(b -> b.categorical = value);
+    }
+
     /** A copy with one change: every wither goes through here, so a new field is added in two places only. */
     private ScoringSettings with(Consumer<Copy> change) {
         Copy copy = new Copy(this);
@@ -181,6 +193,7 @@ public record ScoringSettings(Topics topics, String modelId, FitOptions fitOptio
         boolean rejectOlderVersions;
         PredictionExtras extras;
         DecisionRule decisionRule;
+        CategoricalSettings categorical;
 
         Copy(ScoringSettings s) {
             topics = s.topics;
@@ -194,11 +207,12 @@ public record ScoringSettings(Topics topics, String modelId, FitOptions fitOptio
             rejectOlderVersions = s.rejectOlderVersions;
             extras = s.extras;
             decisionRule = s.decisionRule;
+            categorical = s.categorical;
         }
 
         ScoringSettings build() {
             return new ScoringSettings(topics, modelId, fitOptions, outlierThreshold, maxPending, pendingCheckInterval,
-                    maxFeatures, outputTopK, rejectOlderVersions, extras, decisionRule);
+                    maxFeatures, outputTopK, rejectOlderVersions, extras, decisionRule, categorical);
         }
     }
 }

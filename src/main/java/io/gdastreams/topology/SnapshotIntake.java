@@ -33,11 +33,19 @@ final class SnapshotIntake {
     }
 
     private final String modelId;
+    /** The categorical features every snapshot with events must count ({@code gda.categorical.features}). */
+    private final List<String> categorical;
     private final Deserializer<PartialSnapshot> deserializer = SerdeFactory.partialSnapshot().deserializer();
 
     /** @param modelId the model the combiner builds */
     SnapshotIntake(String modelId) {
+        this(modelId, List.of());
+    }
+
+    /** @param categorical the categorical features of the model, in order (empty: none) */
+    SnapshotIntake(String modelId, List<String> categorical) {
         this.modelId = modelId;
+        this.categorical = List.copyOf(categorical);
     }
 
     /** The decision on record {@code value} from {@code topic}, given what the combiner keeps. */
@@ -75,6 +83,22 @@ final class SnapshotIntake {
                     + modelId + "' has " + state.schema() + "; its " + partial.progress().applied()
                     + " events up to offset " + partial.progress().nextOffset() + " are left out of the model";
         }
+        // Counts of other categorical features (or none) cannot be merged: the trainers disagree on the schema.
+        for (var entry : partial.categories().entrySet()) {
+            if (!entry.getValue().features().equals(categorical)) {
+                return categoricalConflict(partial, entry.getValue().features());
+            }
+        }
+        if (!categorical.isEmpty() && partial.categories().isEmpty() && !partial.classes().isEmpty()) {
+            return categoricalConflict(partial, List.of());
+        }
         return null;
+    }
+
+    private String categoricalConflict(PartialSnapshot partial, List<String> features) {
+        return "categorical schema conflict: partition " + partial.progress().partition() + " counts the categorical"
+                + " features " + features + " but model '" + modelId + "' has " + categorical + "; its "
+                + partial.progress().applied() + " events up to offset " + partial.progress().nextOffset()
+                + " are left out of the model";
     }
 }

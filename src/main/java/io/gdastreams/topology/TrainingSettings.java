@@ -26,9 +26,11 @@ import java.util.Objects;
  *                    by the decoder and so never fixes the schema; a configured schema may not be longer
  * @param maxModelBytes the largest model record the trainer may publish (the producer's record limit); an event
  *                      of a new class that could push the model past it is dead-lettered ({@link ModelSizeBound})
+ * @param categorical the categorical features ({@code gda.categorical.*}): not part of {@code features}, which are
+ *                    the continuous ones (the Gaussian part)
  */
 public record TrainingSettings(Topics topics, String modelId, List<String> features, Duration publishInterval,
-                               int maxClasses, int maxFeatures, long maxModelBytes) {
+                               int maxClasses, int maxFeatures, long maxModelBytes, CategoricalSettings categorical) {
 
     /** {@code gda.model.id}. */
     public static final String DEFAULT_MODEL_ID = ConfigValues.DEFAULTS.string(ConfigKey.MODEL_ID);
@@ -72,6 +74,20 @@ public record TrainingSettings(Topics topics, String modelId, List<String> featu
         if (maxModelBytes < 1) {
             throw new IllegalArgumentException("maxModelBytes must be >= 1, got " + maxModelBytes);
         }
+        Objects.requireNonNull(categorical, "categorical");
+        for (String name : categorical.features()) {
+            if (features.contains(name)) {
+                throw new IllegalArgumentException("feature '" + name + "' is both continuous (gda.features) and"
+                        + " categorical (gda.categorical.features)");
+            }
+        }
+    }
+
+    /** The settings without categorical features. */
+    public TrainingSettings(Topics topics, String modelId, List<String> features, Duration publishInterval,
+                            int maxClasses, int maxFeatures, long maxModelBytes) {
+        this(topics, modelId, features, publishInterval, maxClasses, maxFeatures, maxModelBytes,
+                CategoricalSettings.NONE);
     }
 
     /** The settings with the default feature and model size bounds. */
@@ -94,7 +110,7 @@ public record TrainingSettings(Topics topics, String modelId, List<String> featu
     public static TrainingSettings from(ConfigValues config, Topics topics, long maxModelBytes) {
         return new TrainingSettings(topics, config.string(ConfigKey.MODEL_ID), config.names(ConfigKey.FEATURES),
                 config.millis(ConfigKey.PUBLISH_INTERVAL_MS), config.intValue(ConfigKey.MAX_CLASSES),
-                config.intValue(ConfigKey.MAX_FEATURES), maxModelBytes);
+                config.intValue(ConfigKey.MAX_FEATURES), maxModelBytes, CategoricalSettings.from(config));
     }
 
     /** What a run without configuration gets (every key at its default), on {@code topics}. */
@@ -103,27 +119,38 @@ public record TrainingSettings(Topics topics, String modelId, List<String> featu
     }
 
     public TrainingSettings withModelId(String id) {
-        return new TrainingSettings(topics, id, features, publishInterval, maxClasses, maxFeatures, maxModelBytes);
+        return new TrainingSettings(topics, id, features, publishInterval, maxClasses, maxFeatures, maxModelBytes,
+                categorical);
     }
 
     public TrainingSettings withFeatures(List<String> schema) {
-        return new TrainingSettings(topics, modelId, schema, publishInterval, maxClasses, maxFeatures, maxModelBytes);
+        return new TrainingSettings(topics, modelId, schema, publishInterval, maxClasses, maxFeatures, maxModelBytes,
+                categorical);
     }
 
     public TrainingSettings withPublishInterval(Duration interval) {
-        return new TrainingSettings(topics, modelId, features, interval, maxClasses, maxFeatures, maxModelBytes);
+        return new TrainingSettings(topics, modelId, features, interval, maxClasses, maxFeatures, maxModelBytes,
+                categorical);
     }
 
     public TrainingSettings withMaxClasses(int value) {
-        return new TrainingSettings(topics, modelId, features, publishInterval, value, maxFeatures, maxModelBytes);
+        return new TrainingSettings(topics, modelId, features, publishInterval, value, maxFeatures, maxModelBytes,
+                categorical);
     }
 
     public TrainingSettings withMaxFeatures(int value) {
-        return new TrainingSettings(topics, modelId, features, publishInterval, maxClasses, value, maxModelBytes);
+        return new TrainingSettings(topics, modelId, features, publishInterval, maxClasses, value, maxModelBytes,
+                categorical);
     }
 
     public TrainingSettings withMaxModelBytes(long value) {
-        return new TrainingSettings(topics, modelId, features, publishInterval, maxClasses, maxFeatures, value);
+        return new TrainingSettings(topics, modelId, features, publishInterval, maxClasses, maxFeatures, value,
+                categorical);
+    }
+
+    public TrainingSettings withCategorical(CategoricalSettings value) {
+        return new TrainingSettings(topics, modelId, features, publishInterval, maxClasses, maxFeatures, maxModelBytes,
+                value);
     }
 
     /** True when the schema comes from the data rather than from the configuration. */

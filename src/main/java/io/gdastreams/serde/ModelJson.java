@@ -1,0 +1,22 @@
+package io.gdastreams.serde;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import java.util.List;
+
+/**
+ * How a model record differs from its record's plain mapping, as a Jackson mix-in registered on {@link Json}'s
+ * mapper (the model package knows nothing of Jackson): the category tables are left out when there are none, so a
+ * model without categorical features is written byte for byte as before they existed.
+ */
+final class ModelJson {
+
+    private ModelJson() {
+    }
+
+    /** Mix-in of {@code ModelParameters}. */
+    abstract static class Record {
+
+        @JsonInclude(JsonInclude.Include.NON_EMPTY)
+        abstract List<?> categorical();
+    }
+}
