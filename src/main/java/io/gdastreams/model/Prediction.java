@@ -43,6 +43,12 @@ import java.util.Objects;
  * Σ_k p(k | x_O) (μ_kj + Σ_k,jO Σ_k,OO⁻¹ (x_O − μ_k,O)) with the scorer's covariance type and regularisation (for
  * {@code diag} simply Σ_k p(k | x_O) μ_kj), unless {@code gda.output.imputed=false}. It lists the first missing
  * features in model order, at most 256 and 4096 characters of names in all; {@code otherImputed} counts the rest.
+ * Categorical features are imputed apart, as text, in {@code imputedCategories}: feature → the value
+ * argmax_v Σ_k p(k | x_O) θ_kv (θ the scorer's smoothed table; ties to the first value in the model's vocabulary,
+ * which is in String order), e.g. {@code "imputed": {"income": 33516.9}, "imputedCategories": {"student": "No"}};
+ * p(k | x_O) there, and in the conditional means above, is the posterior of everything observed, continuous and
+ * categorical. A categorical value the model never saw counts as missing: it is named in {@code unseenValues} and
+ * imputed. At most 8 are listed (model order); {@code otherImputedCategories} counts the rest.
  * With {@code gda.output.explain=true}:
  * <pre>{@code
  * "tailProbability": 0.93,
@@ -88,13 +94,19 @@ import java.util.Objects;
  * @param unseenValues  categorical feature → the event's value of it that the model never saw, which was treated as
  *                      missing (marginalised), e.g. {@code "unseenValues": {"student": "Maybe"}}; null when there is
  *                      none (scored only; at most a bounded number of entries, see the scorer)
+ * @param imputedCategories categorical feature → its most probable value given the observed features, for each
+ *                      categorical feature the event lacks or gives a value the model never saw (scored, with
+ *                      {@code gda.output.imputed}); null when none is missing. At most 8, the first in model order
+ * @param otherImputedCategories how many missing categorical features {@code imputedCategories} does not list; null
+ *                      when it lists them all
  */
 public record Prediction(Status status, String id, String label, Map<String, Double> probabilities,
                          Double otherProbability, Integer otherClasses, Double logDensity, String modelId,
                          Long modelVersion, Boolean outlier, String reason, Map<String, String> excluded,
                          Integer otherExcluded, Map<String, Double> imputed, Integer otherImputed,
                          Double tailProbability, Explanation explanation, String decision, Double expectedCost,
-                         Map<String, String> unseenValues) {
+                         Map<String, String> unseenValues, Map<String, String> imputedCategories,
+                         Integer otherImputedCategories) {
 
     /** The two shapes of a prediction record. */
     public enum Status {
@@ -159,6 +171,14 @@ public record Prediction(Status status, String id, String label, Map<String, Dou
         if (otherImputed != null && (imputed == null || otherImputed < 1)) {
             throw new IllegalArgumentException("otherImputed (>= 1) needs a listed imputed map");
         }
+        imputedCategories = imputedCategories == null || imputedCategories.isEmpty() ? null
+                : Collections.unmodifiableMap(new LinkedHashMap<>(imputedCategories));
+        if (imputedCategories != null && status != Status.SCORED) {
+            throw new IllegalArgumentException("imputedCategories belong to a scored prediction");
+        }
+        if (otherImputedCategories != null && (imputedCategories == null || otherImputedCategories < 1)) {
+            throw new IllegalArgumentException("otherImputedCategories (>= 1) needs a listed imputedCategories map");
+        }
     }
 
     /**
@@ -168,35 +188,48 @@ public record Prediction(Status status, String id, String label, Map<String, Dou
     public Prediction withImputed(Map<String, Double> imputed, Integer otherImputed) {
         return new Prediction(status, id, label, probabilities, otherProbability, otherClasses, logDensity, modelId,
                 modelVersion, outlier, reason, excluded, otherExcluded, imputed, otherImputed, tailProbability,
-                explanation, decision, expectedCost, unseenValues);
+                explanation, decision, expectedCost, unseenValues, imputedCategories,
+                otherImputedCategories);
     }
 
     /** This scored prediction with a tail probability (null: none). */
     public Prediction withTailProbability(Double tailProbability) {
         return new Prediction(status, id, label, probabilities, otherProbability, otherClasses, logDensity, modelId,
                 modelVersion, outlier, reason, excluded, otherExcluded, imputed, otherImputed, tailProbability,
-                explanation, decision, expectedCost, unseenValues);
+                explanation, decision, expectedCost, unseenValues, imputedCategories,
+                otherImputedCategories);
     }
 
     /** This scored prediction, stating the rule that chose its label and its expected cost (either may be null). */
     public Prediction withDecision(String rule, Double cost) {
         return new Prediction(status, id, label, probabilities, otherProbability, otherClasses, logDensity, modelId,
                 modelVersion, outlier, reason, excluded, otherExcluded, imputed, otherImputed, tailProbability,
-                explanation, rule, cost, unseenValues);
+                explanation, rule, cost, unseenValues, imputedCategories, otherImputedCategories);
     }
 
     /** This scored prediction naming the categorical values the model never saw (copied; null or empty: none). */
     public Prediction withUnseenValues(Map<String, String> unseen) {
         return new Prediction(status, id, label, probabilities, otherProbability, otherClasses, logDensity, modelId,
                 modelVersion, outlier, reason, excluded, otherExcluded, imputed, otherImputed, tailProbability,
-                explanation, decision, expectedCost, unseen);
+                explanation, decision, expectedCost, unseen, imputedCategories, otherImputedCategories);
+    }
+
+    /**
+     * This scored prediction with the imputed categorical values (copied; null or empty: none) and how many missing
+     * categorical features they do not list (null: none).
+     */
+    public Prediction withImputedCategories(Map<String, String> imputed, Integer others) {
+        return new Prediction(status, id, label, probabilities, otherProbability, otherClasses, logDensity, modelId,
+                modelVersion, outlier, reason, excluded, otherExcluded, this.imputed, otherImputed, tailProbability,
+                explanation, decision, expectedCost, unseenValues, imputed, others);
     }
 
     /** This scored prediction with an explanation (null: none). */
     public Prediction withExplanation(Explanation explanation) {
         return new Prediction(status, id, label, probabilities, otherProbability, otherClasses, logDensity, modelId,
                 modelVersion, outlier, reason, excluded, otherExcluded, imputed, otherImputed, tailProbability,
-                explanation, decision, expectedCost, unseenValues);
+                explanation, decision, expectedCost, unseenValues, imputedCategories,
+                otherImputedCategories);
     }
 
     /** A scored event. {@code probabilities}: copied, iteration order kept. */
@@ -210,7 +243,7 @@ public record Prediction(Status status, String id, String label, Map<String, Dou
                                     String modelId, long modelVersion, Boolean outlier,
                                     Map<String, String> excluded) {
         return new Prediction(Status.SCORED, id, label, probabilities, null, null, logDensity, modelId,
-                modelVersion, outlier, null, excluded, null, null, null, null, null, null, null, null);
+                modelVersion, outlier, null, excluded, null, null, null, null, null, null, null, null, null, null);
     }
 
     /**
@@ -223,7 +256,8 @@ public record Prediction(Status status, String id, String label, Map<String, Dou
                                     String modelId, long modelVersion, Boolean outlier,
                                     Map<String, String> excluded, Integer otherExcluded) {
         return new Prediction(Status.SCORED, id, label, probabilities, otherProbability, otherClasses, logDensity,
-                modelId, modelVersion, outlier, null, excluded, otherExcluded, null, null, null, null, null, null, null);
+                modelId, modelVersion, outlier, null, excluded, otherExcluded, null, null, null, null, null, null, null, null,
+                null);
     }
 
     /** An event that could not be scored; {@code modelId}/{@code modelVersion} null when no model was in force. */
@@ -241,6 +275,6 @@ public record Prediction(Status status, String id, String label, Map<String, Dou
     public static Prediction unscored(String id, String reason, String modelId, Long modelVersion,
                                       Map<String, String> excluded, Integer otherExcluded) {
         return new Prediction(Status.UNSCORED, id, null, null, null, null, null, modelId, modelVersion, null, reason,
-                excluded, otherExcluded, null, null, null, null, null, null, null);
+                excluded, otherExcluded, null, null, null, null, null, null, null, null, null);
     }
 }
