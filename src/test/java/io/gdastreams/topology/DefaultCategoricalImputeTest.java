@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.gdastreams.fixtures.DriverTopics;
 import io.gdastreams.math.CovarianceType;
 import io.gdastreams.math.DecisionRule;
 import io.gdastreams.math.FitOptions;
@@ -13,20 +12,12 @@ import io.gdastreams.model.ModelParameters;
 import io.gdastreams.model.Prediction;
 import io.gdastreams.serde.Json;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalDouble;
-import java.util.Properties;
 import java.util.function.IntPredicate;
-import org.apache.kafka.streams.StreamsConfig;
-import org.apache.kafka.streams.TestInputTopic;
-import org.apache.kafka.streams.TestOutputTopic;
-import org.apache.kafka.streams.TopologyTestDriver;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -43,7 +34,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class DefaultCategoricalImputeTest {
 
-    private static final Path FIXTURES = Path.of("src/test/resources/fixtures/default");
+    private static final Path FIXTURES = DefaultDataset.FIXTURES;
     /** float64 reference against Welford/Chan statistics and a JSON model; relative above 1 in magnitude. */
     static final double TOLERANCE = 1e-9;
 
@@ -56,8 +47,7 @@ class DefaultCategoricalImputeTest {
 
     @BeforeAll
     static void train() throws IOException {
-        rows = Files.readAllLines(FIXTURES.resolve("default.csv"), StandardCharsets.UTF_8).stream().skip(1)
-                .map(line -> line.split(",")).toList();
+        rows = DefaultDataset.rows();
         reference = Json.mapper().readTree(FIXTURES.resolve("categorical_impute_reference.json").toFile());
         MODELS.put("all", train(i -> true, "all"));
         MODELS.put("no-nonstudent-defaulters", train(i -> !(rows.get(i)[0].equals("Yes")
@@ -65,27 +55,7 @@ class DefaultCategoricalImputeTest {
     }
 
     private static ModelParameters train(IntPredicate include, String dir) {
-        Properties props = new Properties();
-        props.put(StreamsConfig.APPLICATION_ID_CONFIG, "default-impute");
-        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
-        props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.resolve(dir).toString());
-        Topics topics = Topics.defaults();
-        TrainingSettings settings = TrainingSettings.defaults(topics).withModelId("default")
-                .withFeatures(List.of("balance", "income")).withPublishInterval(Duration.ofSeconds(1))
-                .withCategorical(CategoricalSettings.NONE.withFeatures(List.of("student")));
-        try (TopologyTestDriver driver = new TopologyTestDriver(
-                TrainingTopology.build(settings, TrainingFixtures.NO_CONSUMER_GROUP), props)) {
-            TestInputTopic<byte[], byte[]> labelled = DriverTopics.input(driver, topics.labelled());
-            TestOutputTopic<String, ModelParameters> models = DriverTopics.output(driver, topics.model());
-            for (int i = 0; i < rows.size(); i++) {
-                if (include.test(i)) {
-                    labelled.pipeInput(null, DefaultCategoricalParityTest.event(rows.get(i), true));
-                }
-            }
-            driver.advanceWallClockTime(Duration.ofSeconds(1));
-            List<ModelParameters> published = models.readValuesToList();
-            return published.get(published.size() - 1);
-        }
+        return DefaultDataset.train(rows, include, stateDir.resolve(dir));
     }
 
     /** |expected − actual| within {@link #TOLERANCE}, relative to |expected| when that is above 1. */
