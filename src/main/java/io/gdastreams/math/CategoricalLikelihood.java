@@ -130,6 +130,11 @@ public final class CategoricalLikelihood {
         return values.get(j).size();
     }
 
+    /** Feature j's vocabulary, in the order of the value indices. */
+    public List<String> values(int j) {
+        return values.get(j);
+    }
+
     /** Value v of feature j's vocabulary. */
     public String value(int j, int v) {
         return values.get(j).get(v);

@@ -59,9 +59,8 @@ public final class EventSampler {
         this.draws = tables == null ? List.of(new GaussianDraw(classes, model.features()))
                 : List.of(new GaussianDraw(classes, model.features()), CategoricalDraw.of(tables));
         this.categorical = tables == null ? List.of() : tables.features();
-        this.vocabularies = tables == null ? List.of() : IntStream.range(0, categorical.size())
-                .mapToObj(j -> IntStream.range(0, tables.valueCount(j)).mapToObj(v -> tables.value(j, v)).toList())
-                .toList();
+        this.vocabularies = tables == null ? List.of()
+                : IntStream.range(0, categorical.size()).mapToObj(tables::values).toList();
     }
 
     /**
@@ -76,7 +75,7 @@ public final class EventSampler {
      * The sampler of {@code model} fitted with {@code options}; every event of class {@code classLabel} when it is
      * not null. A model that is not well formed, a class that is not in it or is left out by the fit, and a model
      * whose every class is left out are user errors. The category tables (if any) are smoothed with {@code alpha};
-     * under α = 0 a kept class must have observations (it does: a fit keeps classes of count ≥ 2).
+     * a drawn class has at least {@code gda.min.count} ≥ 1 observations, so even under α = 0 its θ is defined.
      */
     public static EventSampler of(ModelParameters model, FitOptions options, double alpha, String classLabel) {
         GaussianModel fitted;
