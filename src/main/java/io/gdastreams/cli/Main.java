@@ -24,13 +24,14 @@ import picocli.CommandLine.Spec;
 @Command(name = "gda-streams", mixinStandardHelpOptions = true, version = "gda-streams 0.1.0",
         description = "Streaming online Gaussian classifier (QDA / LDA / naive Bayes) on Kafka Streams.",
         subcommands = {DemoCommand.class, TrainCommand.class, ScoreCommand.class, ReplayCommand.class,
-                SampleCommand.class})
+                SampleCommand.class, InspectCommand.class, PlotCommand.class})
 public final class Main implements Runnable {
 
     /** The commands, as documented in the README (tests walk them). */
-    static final List<String> COMMANDS = List.of("demo", "train", "score", "replay", "sample", "bench");
+    static final List<String> COMMANDS = List.of("demo", "train", "score", "replay", "sample", "inspect", "plot",
+            "bench");
 
-    private static final Set<String> BATCH_COMMANDS = Set.of("demo", "replay", "sample", "bench");
+    private static final Set<String> BATCH_COMMANDS = Set.of("demo", "replay", "sample", "inspect", "plot", "bench");
     private static final Map<String, String> BATCH_LOG_LEVELS = Map.of(
             "org.slf4j.simpleLogger.log.org.apache.kafka", "error",
             "org.slf4j.simpleLogger.log.io.gdastreams.topology", "warn");
