@@ -64,7 +64,8 @@ class LayeringTest {
             "replay", "service broker settings topology serde model config math lifecycle",
             "sample", "topology serde model config math lifecycle",
             "view", "replay topology model math lifecycle",
-            "cli", "view sample replay service broker settings topology serde model config math lifecycle",
+            "console", "lifecycle",
+            "cli", "console view sample replay service broker settings topology serde model config math lifecycle",
             "bench", "cli replay service broker settings topology serde model config math lifecycle");
 
     /** What the slim service jar ships besides the JDK (pom.xml, execution "service"): no broker, no Scala. */
