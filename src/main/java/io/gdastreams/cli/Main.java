@@ -25,12 +25,12 @@ import picocli.CommandLine.Spec;
         description = "Streaming online Gaussian classifier (QDA / LDA / naive Bayes) on Kafka Streams.",
         subcommands = {DemoCommand.class, TrainCommand.class, ScoreCommand.class, ReplayCommand.class,
                 SampleCommand.class, InspectCommand.class, PlotCommand.class, BrokerCommand.class, ProduceCommand.class,
-                ConsumeCommand.class})
+                ConsumeCommand.class, ResetCommand.class})
 public final class Main implements Runnable {
 
     /** The commands, as documented in the README (tests walk them). */
     static final List<String> COMMANDS = List.of("demo", "train", "score", "replay", "sample", "inspect", "plot",
-            "broker", "produce", "consume", "bench");
+            "broker", "produce", "consume", "reset", "bench");
 
     private static final Set<String> BATCH_COMMANDS = Set.of("demo", "replay", "sample", "inspect", "plot", "produce",
             "consume", "bench");
