@@ -90,6 +90,7 @@ public final class Main implements Runnable {
         commandLine.setOut(out);
         commandLine.setErr(err);
         ConfigKeyHelp.addTo(commandLine);
+        HelpLayout.applyTo(commandLine);
         commandLine.setParameterExceptionHandler(Main::onBadArguments);
         commandLine.setExecutionExceptionHandler((e, failed, parseResult) -> onFailure(e, failed));
         return commandLine.execute(args);
