@@ -46,8 +46,8 @@ final class BrokerLauncher {
             Class.forName("kafka.Kafka", false, BrokerLauncher.class.getClassLoader());
         } catch (ClassNotFoundException e) {
             throw new UserError("this jar has no embedded broker (gda-streams-service.jar runs train and score "
-                    + "against a cluster): run demo, and replay or bench without --bootstrap-servers, with "
-                    + "gda-streams.jar");
+                    + "against a cluster): run demo and broker, and replay or bench without --bootstrap-servers, "
+                    + "with gda-streams.jar");
         }
     }
 

@@ -5,6 +5,7 @@ import io.gdastreams.lifecycle.ExitCodes;
 import io.gdastreams.lifecycle.UserError;
 import io.gdastreams.model.ModelParameters;
 import io.gdastreams.settings.AppConfig;
+import io.gdastreams.view.ChartSupport;
 import io.gdastreams.view.DecisionPlot;
 import io.gdastreams.view.PlotData;
 import java.io.IOException;
@@ -88,6 +89,7 @@ final class PlotCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         DecisionPlot.Format format = validate();
+        ChartSupport.require(); // before DecisionPlot, whose linking needs the chart classes
         // Before the first AWT class: no display is needed (or wanted) to draw into an image.
         System.setProperty("java.awt.headless", "true");
         AppConfig config = configOptions.load(main.environment());

@@ -3,7 +3,6 @@ package io.gdastreams.view;
 import de.erichseifert.vectorgraphics2d.VectorGraphics2D;
 import de.erichseifert.vectorgraphics2d.svg.SVGProcessor;
 import de.erichseifert.vectorgraphics2d.util.PageSize;
-import io.gdastreams.lifecycle.UserError;
 import io.gdastreams.math.CovarianceType;
 import io.gdastreams.math.Discriminant;
 import io.gdastreams.math.FitOptions;
@@ -126,7 +125,7 @@ public final class DecisionPlot {
      * when x or y is not a continuous feature of the model, they are the same, or every class is left out.
      */
     public static DecisionPlot render(Request request) {
-        requireChartClasses();
+        ChartSupport.require();
         ModelParameters model = request.model();
         List<String> features = model.features();
         for (String feature : List.of(request.x(), request.y())) {
@@ -164,16 +163,6 @@ public final class DecisionPlot {
         BufferedImage regions = regions(plane, fitted, colourIndex, frame, left, right, top, bottom,
                 request.density());
         return new DecisionPlot(request, chart, frame, regions, left, top);
-    }
-
-    /** XChart ships in gda-streams.jar only, not in the slim gda-streams-service.jar. */
-    private static void requireChartClasses() {
-        try {
-            Class.forName("org.knowm.xchart.XYChart", false, DecisionPlot.class.getClassLoader());
-        } catch (ClassNotFoundException e) {
-            throw new UserError("this jar cannot draw (gda-streams-service.jar runs train and score): run plot with "
-                    + "gda-streams.jar");
-        }
     }
 
     public Frame frame() {
