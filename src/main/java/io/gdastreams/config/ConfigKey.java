@@ -51,6 +51,8 @@ public enum ConfigKey {
             "most distinct values of a categorical feature; events of further values are dead-lettered"),
     CATEGORICAL_ALPHA("gda.categorical.alpha", "1.0", ValueType.NON_NEGATIVE_DOUBLE,
             "scorer: Laplace smoothing α of the categorical probabilities; 0: none"),
+    FORGETTING_HALF_LIFE_MS("gda.forgetting.half-life.ms", "", ValueType.OPTIONAL_POSITIVE_DOUBLE,
+            "trainer: half-life h (ms of event time): an event of time t weighs 2^(-(T-t)/h) at time T; empty: none"),
     COVARIANCE("gda.covariance", "full", ValueType.COVARIANCE,
             "scorer: full (QDA), tied (LDA) or diag (naive Bayes)"),
     ESTIMATOR("gda.estimator", "mle", ValueType.ESTIMATOR,

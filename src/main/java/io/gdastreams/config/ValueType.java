@@ -42,6 +42,8 @@ public enum ValueType {
     OPTIONAL_DOUBLE,
     /** An {@link OptionalDouble} in (0, 1): a probability threshold, empty for none. */
     OPTIONAL_PROBABILITY,
+    /** An {@link OptionalDouble}, finite and &gt; 0 (a half-life), empty for none. */
+    OPTIONAL_POSITIVE_DOUBLE,
     /** A {@link CovarianceType}, named in lower case. */
     COVARIANCE,
     /** An {@link Estimator}, named in lower case. */
@@ -83,6 +85,7 @@ public enum ValueType {
             case NON_NEGATIVE_DOUBLE -> "a finite number >= 0";
             case OPTIONAL_DOUBLE -> "a number, or empty for none";
             case OPTIONAL_PROBABILITY -> "a number in (0, 1), or empty for none";
+            case OPTIONAL_POSITIVE_DOUBLE -> "a finite number > 0, or empty for none";
             case COVARIANCE -> "one of " + String.join(", ", lowerCaseNames(CovarianceType.values()));
             case ESTIMATOR -> "one of " + String.join(", ", lowerCaseNames(Estimator.values()));
             case BOOLEAN -> "true or false";
@@ -116,6 +119,9 @@ public enum ValueType {
                     : Optional.ofNullable(number(v, x -> !Double.isNaN(x))).map(OptionalDouble::of).orElse(null);
             case OPTIONAL_PROBABILITY -> v.isEmpty() ? OptionalDouble.empty()
                     : Optional.ofNullable(number(v, x -> x > 0.0 && x < 1.0)).map(OptionalDouble::of).orElse(null);
+            case OPTIONAL_POSITIVE_DOUBLE -> v.isEmpty() ? OptionalDouble.empty()
+                    : Optional.ofNullable(number(v, x -> Double.isFinite(x) && x > 0.0)).map(OptionalDouble::of)
+                            .orElse(null);
             case COVARIANCE -> byLowerCaseName(CovarianceType.values(), v);
             case ESTIMATOR -> byLowerCaseName(Estimator.values(), v);
             case BOOLEAN -> v.equals("true") ? Boolean.TRUE : v.equals("false") ? Boolean.FALSE : null;

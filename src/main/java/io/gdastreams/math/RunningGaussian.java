@@ -94,9 +94,14 @@ public final class RunningGaussian {
         return squaredWeights;
     }
 
-    /** Kish's effective sample size W²/V (n while unweighted); 0 while W = 0. */
+    /** Kish's effective sample size W²/V (exactly n while unweighted); 0 while W = 0. */
     public double effectiveSampleSize() {
-        return squaredWeights > 0 ? weight * weight / squaredWeights : 0.0;
+        return ClassSummary.effectiveSampleSize(weight, squaredWeights);
+    }
+
+    /** The events this statistic absorbed: its count plus twice its retractions (each took one observation away). */
+    public long events() {
+        return n + 2 * retractions;
     }
 
     /** Observations retracted so far; the events this statistic absorbed are {@code count() + 2·retractions()}. */

@@ -39,19 +39,26 @@ public record ModelParameters(String modelId, long version, List<String> feature
 
     /**
      * The model of class statistics, as a trainer publishes it: the classes in {@code classes} order, each with
-     * count, prior and MLE covariance ({@link ClassParameters#of}); the total count is the sum of the class counts.
+     * count, prior and MLE covariance ({@link ClassParameters#of}, or {@link ClassParameters#ofWeighted} for all
+     * classes when any is weighted); the total count is the sum of the class counts.
      * {@code classes}: not modified.
      */
     public static ModelParameters ofStatistics(String modelId, long version, List<String> features,
                                                Map<String, RunningGaussian> classes, Map<String, Long> sources,
                                                String updatedAt, String trainer) {
         long total = 0;
+        double totalWeight = 0;
+        boolean weighted = false;
         for (RunningGaussian g : classes.values()) {
             total += g.count();
+            totalWeight += g.weight();
+            weighted |= g.isWeighted();
         }
         List<ClassParameters> parameters = new ArrayList<>(classes.size());
         for (Map.Entry<String, RunningGaussian> entry : classes.entrySet()) {
-            parameters.add(ClassParameters.of(entry.getKey(), entry.getValue(), total));
+            // Weighted statistics (weights, retractions, forgetting): priors W_k / ΣW and the effective counts.
+            parameters.add(weighted ? ClassParameters.ofWeighted(entry.getKey(), entry.getValue(), totalWeight)
+                    : ClassParameters.of(entry.getKey(), entry.getValue(), total));
         }
         return new ModelParameters(modelId, version, features, total, parameters, sources, updatedAt, trainer);
     }

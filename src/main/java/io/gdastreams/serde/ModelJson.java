@@ -19,4 +19,14 @@ final class ModelJson {
         @JsonInclude(JsonInclude.Include.NON_EMPTY)
         abstract List<?> categorical();
     }
+
+    /** Mix-in of {@code ClassParameters}: the weights are left out of an unweighted class. */
+    abstract static class ClassRecord {
+
+        @JsonInclude(JsonInclude.Include.NON_NULL)
+        abstract Double effectiveCount();
+
+        @JsonInclude(JsonInclude.Include.NON_NULL)
+        abstract Double effectiveSampleSize();
+    }
 }
