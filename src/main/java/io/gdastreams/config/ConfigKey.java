@@ -63,6 +63,9 @@ public enum ConfigKey {
             "scorer: relative variance floor that keeps a covariance positive definite"),
     MIN_COUNT("gda.min.count", "2", ValueType.POSITIVE_LONG,
             "scorer: classes with fewer observations are left out"),
+    PRIORS("gda.priors", "", ValueType.PRIORS,
+            "scorer: LABEL:P,... fixed prior beliefs P(y=k) (sum 1) instead of the learned ones; unlisted classes"
+                    + " are left out; empty: learned"),
     OUTLIER_THRESHOLD("gda.outlier.threshold", "", ValueType.OPTIONAL_DOUBLE,
             "scorer: when set, predictions carry outlier = logDensity < threshold"),
     OUTLIER_P("gda.outlier.p", "", ValueType.OPTIONAL_PROBABILITY,

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
@@ -22,7 +23,9 @@ import java.util.Set;
  *       left out when n ≤ K (n and K over the classes that passed the count test). A class is also left out
  *       when its covariance is not positive definite even after the jitter of step 6 (for TIED: all classes).
  *       Only included classes appear in {@link #labels()} and the per-class getters.</li>
- *   <li><b>Priors.</b> π_k = n_k / n with n = Σ n_k over the included classes (weighted: W_k / Σ W).</li>
+ *   <li><b>Priors.</b> π_k = n_k / n with n = Σ n_k over the included classes (weighted: W_k / Σ W). With
+ *       fixed priors p_k ({@link FitOptions#fixedPriors()}) π_k = p_k / Σ p_j over the included classes, and a
+ *       class they do not list is left out (first of the exclusions of rule 1).</li>
  *   <li><b>Estimator.</b> FULL: Σ_k = S_k / n_k (UNBIASED: n_k − 1). TIED: Σ = Σ_k S_k / n (UNBIASED: n − K),
  *       sums over the included classes. DIAG: Σ_k = diag(S_k) / n_k (UNBIASED: n_k − 1).</li>
  *   <li><b>Shrinkage.</b> Σ ← (1 − r)·Σ + r·(tr Σ / d)·I with r = regParam (skipped when r = 0).</li>
@@ -73,14 +76,16 @@ public final class GaussianModel {
         this.factors = factors;
         this.jitters = jitters;
         this.excluded = List.copyOf(excluded);
-        // W_k = n_k when unweighted, so these are n_k / n exactly as before weights existed.
+        // W_k = n_k when unweighted, so these are n_k / n exactly as before weights existed. Fixed priors replace
+        // them, renormalised over the classes that take part.
+        Map<String, Double> fixed = options.fixedPriors();
         double n = 0;
-        for (double w : weights) {
-            n += w;
+        for (int k = 0; k < weights.length; k++) {
+            n += fixed.isEmpty() ? weights[k] : fixed.get(this.labels.get(k));
         }
         this.priors = new double[counts.length];
         for (int k = 0; k < counts.length; k++) {
-            priors[k] = weights[k] / n;
+            priors[k] = (fixed.isEmpty() ? weights[k] : fixed.get(this.labels.get(k))) / n;
         }
     }
 
@@ -100,7 +105,8 @@ public final class GaussianModel {
         List<Exclusion> excluded = new ArrayList<>();
         List<ClassSummary> candidates = new ArrayList<>();
         for (ClassSummary c : classes) {
-            Optional<String> reason = belowMinimum(c, options.minCount())
+            Optional<String> reason = withoutFixedPrior(c, options)
+                    .or(() -> belowMinimum(c, options.minCount()))
                     .or(() -> structure.exclusion(c, options.estimator()));
             if (reason.isPresent()) {
                 excluded.add(new Exclusion(c.label(), reason.get()));
@@ -131,6 +137,12 @@ public final class GaussianModel {
         }
         return new GaussianModel(options, structure, d, labels, counts, weights, means, covariances, factors,
                 jitters, excluded);
+    }
+
+    /** With fixed priors, a class they do not list has no prior belief and takes no part. */
+    private static Optional<String> withoutFixedPrior(ClassSummary c, FitOptions options) {
+        return options.fixedPriors().isEmpty() || options.fixedPriors().containsKey(c.label()) ? Optional.empty()
+                : Optional.of("no fixed prior (the fixed priors list " + options.fixedPriors().keySet() + ")");
     }
 
     /**
