@@ -75,12 +75,12 @@ public record ClassSummary(String label, long count, double[] mean, double[][] s
 
     /**
      * The maximum-likelihood covariance S_k / W (a new matrix): rule 3 of {@link GaussianModel} for FULL and MLE,
-     * before shrinkage and floor. It is what a published model carries. Not finite when n_k = 0 and unweighted; a
-     * weighted class of W = 0 (all its weight retracted or forgotten) has the zero matrix, so that its model record
-     * stays finite (the scorer excludes it: its effective sample size is 0).
+     * before shrinkage and floor. It is what a published model carries. A class of W = 0 (every observation
+     * retracted, or all its weight forgotten) has the zero matrix, so that its model record stays finite (the scorer
+     * excludes it: its count or effective sample size is 0).
      */
     public double[][] mleCovariance() {
-        if (isWeighted() && weight == 0) {
+        if (weight == 0) {
             return new double[scatter.length][scatter.length];
         }
         return new FullCovariance().estimate(scatter, Estimator.MLE.divisor(this));

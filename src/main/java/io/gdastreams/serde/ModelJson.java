@@ -18,6 +18,9 @@ final class ModelJson {
 
         @JsonInclude(JsonInclude.Include.NON_EMPTY)
         abstract List<?> categorical();
+
+        @JsonInclude(JsonInclude.Include.NON_DEFAULT)
+        abstract long retracted();
     }
 
     /** Mix-in of {@code ClassParameters}: the weights are left out of an unweighted class. */

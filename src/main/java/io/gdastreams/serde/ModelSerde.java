@@ -28,7 +28,8 @@ import org.apache.kafka.common.serialization.Serializer;
  * model (dimensions, symmetry, finite values) is the scorer's check when it compiles the model.
  *
  * <p>The optional fields: {@code categorical} (the category tables): a model without it, as written before
- * categorical features existed and still written for a model without them, reads as a model with none; and per
+ * categorical features existed and still written for a model without them, reads as a model with none;
+ * {@code retracted} (the retractions absorbed): a model without it has none; and per
  * class {@code effectiveCount} with {@code effectiveSampleSize} (both or neither): a class without them is
  * unweighted (W = V = count), as every class was before sample weights and forgetting existed.
  *
@@ -40,6 +41,8 @@ public final class ModelSerde implements Serde<ModelParameters> {
     private static final ObjectReader READER = Json.strictMapper().readerFor(ModelParameters.class);
     /** The field a model record may leave out. */
     private static final String OPTIONAL = "categorical";
+    /** Another: the retractions absorbed, 0 when left out. */
+    private static final String OPTIONAL_RETRACTED = "retracted";
     /** The fields a class may leave out, together: an unweighted class, whose weights are its count. */
     private static final List<String> OPTIONAL_CLASS_FIELDS = List.of("effectiveCount", "effectiveSampleSize");
 
@@ -100,6 +103,9 @@ public final class ModelSerde implements Serde<ModelParameters> {
             if (!object.has(OPTIONAL)) {
                 object.set(OPTIONAL, object.arrayNode());
             }
+            if (!object.has(OPTIONAL_RETRACTED)) {
+                object.put(OPTIONAL_RETRACTED, 0L);
+            }
             if (object.get("classes") instanceof ArrayNode classes) {
                 for (JsonNode c : classes) {
                     // Both absent: unweighted, W = V = count. One alone stays missing and fails the read again.
@@ -120,7 +126,8 @@ public final class ModelSerde implements Serde<ModelParameters> {
     private static boolean missesAnOptionalField(MismatchedInputException e) {
         String message = String.valueOf(e.getOriginalMessage());
         if (e.getPath().size() == 1) {
-            return message.startsWith("Missing creator property '" + OPTIONAL + "'");
+            return message.startsWith("Missing creator property '" + OPTIONAL + "'")
+                    || message.startsWith("Missing creator property '" + OPTIONAL_RETRACTED + "'");
         }
         return e.getPath().size() == 3 && "classes".equals(e.getPath().get(0).getFieldName())
                 && OPTIONAL_CLASS_FIELDS.stream().anyMatch(f -> message.startsWith("Missing creator property '"
@@ -157,6 +164,9 @@ public final class ModelSerde implements Serde<ModelParameters> {
         }
         if (model.totalCount() < 0) {
             return "negative totalCount " + model.totalCount();
+        }
+        if (model.retracted() < 0) {
+            return "negative retracted " + model.retracted();
         }
         if (model.features().contains(null)) {
             return "null feature name";

@@ -62,7 +62,7 @@ record ModelDraft(String modelId, long maxBytes, Forgetting forgetting) {
         SortedSet<String> leftOut = new TreeSet<>();
         ModelParameters model = PartialMerge.model(partials, leftOut, features, modelId, version, updatedAt, trainer,
                 forgetting);
-        if (model.totalCount() == 0) {
+        if (model.eventsAbsorbed() == 0) { // every event retracted still makes a model (of empty classes)
             return new NoEvents();
         }
         byte[] bytes = SERIALIZER.serialize(null, model);

@@ -50,6 +50,20 @@ class ModelSerdeWeightsTest {
     }
 
     @Test
+    void theRetractionsAbsorbedAreOptionalAndNotNegative() {
+        String json = HEAD + Y + TAIL.substring(0, TAIL.length() - 1) + ",\"retracted\":2}";
+        ModelParameters model = read(json);
+        assertEquals(2, model.retracted());
+        assertEquals(8, model.eventsAbsorbed(), "totalCount 4 + 2·2");
+        assertEquals(json, write(model));
+        assertEquals(0, read(HEAD + Y + TAIL).retracted());
+        assertEquals(HEAD + Y + TAIL, write(read(HEAD + Y + TAIL)), "0: left out");
+        assertEquals("invalid model record from topic t: negative retracted -1", assertThrows(
+                SerializationException.class, () -> read(HEAD + Y + TAIL.substring(0, TAIL.length() - 1)
+                        + ",\"retracted\":-1}")).getMessage());
+    }
+
+    @Test
     void weightsAreStrict() {
         assertTrue(assertThrows(SerializationException.class,
                 () -> read(HEAD + X + ",\"effectiveCount\":2.5}," + Y + TAIL)).getMessage()

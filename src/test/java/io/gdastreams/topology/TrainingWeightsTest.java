@@ -189,6 +189,28 @@ class TrainingWeightsTest {
     }
 
     @Test
+    void aRetractionAfterAPublishLowersTheCountWithoutTrippingTheRegressionGuard() {
+        start(settings());
+        send("{\"features\":{\"x\":1.0},\"label\":\"a\"}", 0);
+        send("{\"features\":{\"x\":3.0},\"label\":\"a\"}", 0);
+        ModelParameters first = lastModel();
+        assertEquals(2, first.totalCount());
+        assertEquals(0, first.retracted());
+        send("{\"features\":{\"x\":3.0},\"label\":\"a\",\"retract\":true}", 0);
+        ModelParameters second = lastModel();
+        assertEquals(1, second.totalCount());
+        assertEquals(1, second.retracted());
+        assertEquals(3, second.eventsAbsorbed());
+        assertEquals(1.0, second.classes().get(0).mean()[0]);
+        send("{\"features\":{\"x\":1.0},\"label\":\"a\",\"retract\":true}", 0);
+        ModelParameters empty = lastModel();
+        assertEquals(0, empty.totalCount(), "every event retracted: a model of an empty class");
+        assertEquals(0, empty.classes().get(0).count());
+        assertEquals(0.0, empty.classes().get(0).covariance()[0][0]);
+        assertTrue(deadLetters.isEmpty());
+    }
+
+    @Test
     void weightsAndRetractionsAreDeadLetteredWithCategoricalFeatures() {
         start(settings().withCategorical(CategoricalSettings.NONE.withFeatures(List.of("student"))));
         send("{\"features\":{\"x\":1.0,\"student\":\"No\"},\"label\":\"a\"}", 0);
