@@ -1,7 +1,5 @@
 package io.gdastreams.math;
 
-import java.nio.BufferUnderflowException;
-import java.nio.ByteBuffer;
 import java.util.Arrays;
 
 /**
@@ -29,9 +27,6 @@ import java.util.Arrays;
  */
 public final class RunningGaussian {
 
-    private static final byte FORMAT_VERSION = 1;
-    /** The weighted layout: adds retractions, W, V and the reference time after the count. */
-    private static final byte FORMAT_VERSION_WEIGHTED = 2;
     /** No reference time: the statistic was never rescaled (no forgetting). */
     public static final long NO_REFERENCE_TIME = Long.MIN_VALUE;
     /**
@@ -41,24 +36,24 @@ public final class RunningGaussian {
      */
     public static final double RETRACTION_TOLERANCE = 1e-9;
 
-    private final int d;
-    private long n;
+    final int d;
+    long n;
     /** W = Σ w_i; equals n while unweighted. */
-    private double weight;
+    double weight;
     /** V = Σ w_i²; equals n while unweighted. */
-    private double squaredWeights;
-    private long retractions;
-    private long referenceTime = NO_REFERENCE_TIME;
-    private boolean weighted;
+    double squaredWeights;
+    long retractions;
+    long referenceTime = NO_REFERENCE_TIME;
+    boolean weighted;
     /** The first observation of positive weight; meaningless while W == 0. */
-    private final double[] pivot;
+    final double[] pivot;
     /** μ − pivot. */
-    private final double[] relativeMean;
+    final double[] relativeMean;
     /** Upper triangle of S, packed row by row: (0,0) (0,1) … (0,d−1) (1,1) … */
-    private final double[] packedScatter;
+    final double[] packedScatter;
     /** Scratch for one update: δ = (x − pivot) − μ_old and (x − pivot) − μ_new. */
-    private final double[] delta;
-    private final double[] centred;
+    final double[] delta;
+    final double[] centred;
 
     /** An empty statistic of the given dimension (d ≥ 1). */
     public RunningGaussian(int dimension) {
@@ -179,88 +174,7 @@ public final class RunningGaussian {
     public String retract(double[] x, double w) {
         checkPoint(x);
         checkWeight(w);
-        if (n == 0) {
-            return "the class count would become negative (it holds no observation)";
-        }
-        double remaining = weight - w;
-        double tolerance = RETRACTION_TOLERANCE * weight;
-        if (remaining < -tolerance) {
-            return "the retracted weight " + w + " exceeds the class's weight " + weight;
-        }
-        if (n == 1) {
-            if (Math.abs(remaining) > tolerance) {
-                return "the class's last observation has weight " + weight + ", not " + w;
-            }
-            clearWeight();
-        } else if (w == 0.0) {
-            // nothing but the count changes
-        } else if (remaining <= tolerance) {
-            // What remains has weight zero up to rounding: no mean, no scatter.
-            clearWeight();
-        } else {
-            for (int i = 0; i < d; i++) {
-                delta[i] = (x[i] - pivot[i]) - relativeMean[i];
-                // μ' = μ − (w/W')δ, and x − μ' = δ·W/W' (kept as centred)
-                centred[i] = delta[i] * weight / remaining;
-            }
-            String problem = downdateProblem(w);
-            if (problem != null) {
-                return problem;
-            }
-            int p = 0;
-            for (int i = 0; i < d; i++) {
-                double ci = w * centred[i];
-                for (int j = i; j < d; j++) {
-                    packedScatter[p] -= ci * delta[j];
-                    if (j == i && packedScatter[p] < 0) {
-                        packedScatter[p] = 0.0; // rounding, within the tolerance checked above
-                    }
-                    p++;
-                }
-            }
-            for (int i = 0; i < d; i++) {
-                relativeMean[i] -= delta[i] * w / remaining;
-            }
-            weight = remaining;
-            squaredWeights = Math.max(0.0, squaredWeights - w * w);
-        }
-        n--;
-        retractions++;
-        weighted = true;
-        if (n == 0) {
-            clearWeight();
-        }
-        return null;
-    }
-
-    /** The diagonal and 2×2-minor checks of {@link #retract}, on delta/centred, before anything changes. */
-    private String downdateProblem(double w) {
-        int p = 0;
-        double[] diagonal = new double[d];
-        double[] scale = new double[d];
-        for (int i = 0; i < d; i++) {
-            double removed = w * centred[i] * delta[i];
-            diagonal[i] = packedScatter[p] - removed;
-            scale[i] = packedScatter[p] + Math.abs(removed);
-            if (diagonal[i] < -RETRACTION_TOLERANCE * scale[i]) {
-                return "the scatter would lose positive semi-definiteness (variance of coordinate " + i
-                        + " would be " + diagonal[i] / weight + ")";
-            }
-            p += d - i;
-        }
-        p = 0;
-        for (int i = 0; i < d; i++) {
-            p++; // the diagonal
-            for (int j = i + 1; j < d; j++) {
-                double sij = packedScatter[p++] - w * centred[i] * delta[j];
-                double minor = Math.max(diagonal[i], 0) * Math.max(diagonal[j], 0) - sij * sij;
-                if (minor < -RETRACTION_TOLERANCE * scale[i] * scale[j]) {
-                    return "the scatter would lose positive semi-definiteness (coordinates " + i + " and " + j
-                            + ")";
-                }
-            }
-        }
-        return null;
+        return Retraction.apply(this, x, w);
     }
 
     /**
@@ -287,7 +201,7 @@ public final class RunningGaussian {
         }
     }
 
-    private void clearWeight() {
+    void clearWeight() {
         weight = 0.0;
         squaredWeights = 0.0;
         Arrays.fill(relativeMean, 0.0);
@@ -394,72 +308,16 @@ public final class RunningGaussian {
     }
 
     /**
-     * Compact, versioned binary form (for state stores and internal topics). Version 1 (unweighted): version byte,
-     * d int, n long, pivot, μ − pivot, packed S. Version 2 (weighted): version byte, d int, n long, retractions
-     * long, W, V doubles, reference time long, then the same vectors.
+     * Compact, versioned binary form (for state stores and internal topics): version 1 while unweighted, byte for
+     * byte the layout of before weights, version 2 once weighted ({@link RunningGaussianBytes}).
      */
     public byte[] toBytes() {
-        ByteBuffer buffer = ByteBuffer.allocate(serializedSize(d, weighted));
-        if (weighted) {
-            buffer.put(FORMAT_VERSION_WEIGHTED).putInt(d).putLong(n).putLong(retractions).putDouble(weight)
-                    .putDouble(squaredWeights).putLong(referenceTime);
-        } else {
-            buffer.put(FORMAT_VERSION).putInt(d).putLong(n);
-        }
-        // Bulk copies (a training task serialises its class after every event): same big-endian layout as
-        // putDouble one at a time, several times faster at large d (docs/BENCHMARKS.md).
-        buffer.asDoubleBuffer().put(pivot).put(relativeMean).put(packedScatter);
-        return buffer.array();
+        return RunningGaussianBytes.write(this);
     }
 
     /** Inverse of {@link #toBytes()}; throws IllegalArgumentException on a corrupt or foreign buffer. */
     public static RunningGaussian fromBytes(byte[] bytes) {
-        if (bytes == null || bytes.length < 13) {
-            throw new IllegalArgumentException("not a RunningGaussian: too short");
-        }
-        ByteBuffer buffer = ByteBuffer.wrap(bytes);
-        byte version = buffer.get();
-        if (version != FORMAT_VERSION && version != FORMAT_VERSION_WEIGHTED) {
-            throw new IllegalArgumentException("unsupported RunningGaussian format version " + version);
-        }
-        boolean isWeighted = version == FORMAT_VERSION_WEIGHTED;
-        int d = buffer.getInt();
-        if (d < 1 || (long) serializedSize(d, isWeighted) != bytes.length) {
-            throw new IllegalArgumentException("not a RunningGaussian: dimension " + d + " does not match "
-                    + bytes.length + " bytes");
-        }
-        long n = buffer.getLong();
-        if (n < 0) {
-            throw new IllegalArgumentException("not a RunningGaussian: negative count " + n);
-        }
-        RunningGaussian g = new RunningGaussian(d);
-        g.n = n;
-        g.weighted = isWeighted;
-        if (isWeighted) {
-            g.retractions = buffer.getLong();
-            g.weight = buffer.getDouble();
-            g.squaredWeights = buffer.getDouble();
-            g.referenceTime = buffer.getLong();
-            if (g.retractions < 0 || !(g.weight >= 0 && g.squaredWeights >= 0)
-                    || !Double.isFinite(g.weight) || !Double.isFinite(g.squaredWeights)
-                    || (n == 0 && g.weight != 0)) {
-                throw new IllegalArgumentException("not a RunningGaussian: invalid weights (retractions "
-                        + g.retractions + ", W " + g.weight + ", V " + g.squaredWeights + ", n " + n + ")");
-            }
-        } else {
-            g.weight = n;
-            g.squaredWeights = n;
-        }
-        try {
-            buffer.asDoubleBuffer().get(g.pivot).get(g.relativeMean).get(g.packedScatter);
-        } catch (BufferUnderflowException e) {
-            throw new IllegalArgumentException("not a RunningGaussian: truncated", e);
-        }
-        // A NaN or infinity would poison every later merge and model, so a damaged state is refused here.
-        if (!allFinite(g.pivot) || !allFinite(g.relativeMean) || !allFinite(g.packedScatter)) {
-            throw new IllegalArgumentException("not a RunningGaussian: non-finite values");
-        }
-        return g;
+        return RunningGaussianBytes.read(bytes);
     }
 
     private void copyFrom(RunningGaussian other) {
@@ -474,24 +332,8 @@ public final class RunningGaussian {
         System.arraycopy(other.packedScatter, 0, packedScatter, 0, packedScatter.length);
     }
 
-    private static boolean allFinite(double[] values) {
-        for (double v : values) {
-            if (!Double.isFinite(v)) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    private static int packedSize(int d) {
+    static int packedSize(int d) {
         return d * (d + 1) / 2;
     }
 
-    private static int serializedSize(int d, boolean weighted) {
-        long size = 1L + 4 + 8 + (weighted ? 32 : 0) + 8L * (2L * d + (long) d * (d + 1) / 2);
-        if (size > Integer.MAX_VALUE) {
-            throw new IllegalArgumentException("dimension too large: " + d);
-        }
-        return (int) size;
-    }
 }
