@@ -227,16 +227,14 @@ public final class RunningGaussian {
 
     /**
      * Chan et al. pairwise merge of {@code other} into this, with weights: W = W_a + W_b, δ = μ_b − μ_a,
-     * μ = μ_a + δ·W_b/W, S = S_a + S_b + δδᵀ·W_a·W_b/W. Weighted statistics must refer to the same time (align
-     * them with {@link Forgetting#alignTo} first). {@code other}: same dimension; not modified.
+     * μ = μ_a + δ·W_b/W, S = S_a + S_b + δδᵀ·W_a·W_b/W. The weights are merged as they are, and the result
+     * refers to the later reference time: under forgetting, align both first ({@link Forgetting#alignTo};
+     * {@link PooledClasses} does), without it (never configured, or turned off since) there is nothing to align.
+     * {@code other}: same dimension; not modified.
      */
     public void merge(RunningGaussian other) {
         if (other.d != d) {
             throw new IllegalArgumentException("dimension mismatch: " + d + " vs " + other.d);
-        }
-        if (referenceTime != other.referenceTime && weight > 0 && other.weight > 0) {
-            throw new IllegalArgumentException("reference times differ: " + referenceTime + " vs "
-                    + other.referenceTime + " (align them first)");
         }
         long rawTotal = n + other.n;
         long retracted = retractions + other.retractions;

@@ -155,13 +155,16 @@ class WeightedGaussianTest {
     }
 
     @Test
-    void mergeRefusesUnalignedWeightedStatistics() {
+    void mergeTakesTheWeightsAsTheyAreAndAlignmentDecaysTheEarlierOne() {
         Forgetting f = new Forgetting(1000);
         RunningGaussian a = new RunningGaussian(1);
         RunningGaussian b = new RunningGaussian(1);
         f.update(a, new double[] {1}, 1, 0);
         f.update(b, new double[] {2}, 1, 1000);
-        assertThrows(IllegalArgumentException.class, () -> a.merge(b));
+        RunningGaussian unaligned = a.copy();
+        unaligned.merge(b);
+        assertEquals(2.0, unaligned.weight(), "without forgetting: weights as they are");
+        assertEquals(1000, unaligned.referenceTime());
         f.alignTo(a, 1000);
         a.merge(b);
         assertEquals(1.5, a.weight(), HAND);
