@@ -168,6 +168,7 @@ class ForgettingGoldenTest {
 
     private static void assertGolden(JsonNode expected, SortedMap<String, RunningGaussian> actual) {
         assertEquals(expected.size(), actual.size());
+        double[] worst = {0};
         expected.fields().forEachRemaining(entry -> {
             String label = entry.getKey();
             JsonNode ref = entry.getValue();
@@ -175,6 +176,7 @@ class ForgettingGoldenTest {
             assertEquals(ref.get("count").asLong(), g.count(), label + " count");
             double w = ref.get("W").asDouble();
             assertEquals(w, g.weight(), GOLDEN_RELATIVE * w, label + " W");
+            worst[0] = Math.max(worst[0], Math.abs(g.weight() - w) / w);
             double v = ref.get("V").asDouble();
             assertEquals(v, g.squaredWeights(), GOLDEN_RELATIVE * v, label + " V");
             double[] mean = g.mean();
@@ -184,12 +186,16 @@ class ForgettingGoldenTest {
                 double sii = ref.get("scatter").get(i).get(i).asDouble();
                 double sigma = Math.sqrt(sii / w);
                 assertEquals(ref.get("mean").get(i).asDouble(), mean[i], GOLDEN_RELATIVE * sigma, label + " mean " + i);
+                worst[0] = Math.max(worst[0], Math.abs(mean[i] - ref.get("mean").get(i).asDouble()) / sigma);
                 for (int j = 0; j < d; j++) {
                     double scale = Math.sqrt(sii * ref.get("scatter").get(j).get(j).asDouble());
                     assertEquals(ref.get("scatter").get(i).get(j).asDouble(), scatter[i][j], GOLDEN_RELATIVE * scale,
                             label + " scatter " + i + "," + j);
+                    worst[0] = Math.max(worst[0],
+                            Math.abs(scatter[i][j] - ref.get("scatter").get(i).get(j).asDouble()) / scale);
                 }
             }
         });
+        System.out.printf("ForgettingGoldenTest: largest relative difference from the batch fit %.2e%n", worst[0]);
     }
 }
