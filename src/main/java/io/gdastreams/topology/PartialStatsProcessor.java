@@ -146,6 +146,8 @@ final class PartialStatsProcessor implements Processor<byte[], byte[], String, T
             return "sample weights and retractions are not supported with categorical features ("
                     + ConfigKey.CATEGORICAL_FEATURES.key() + "): category counts are not weighted";
         }
+        // Kafka Streams' default extractor refuses a record without a valid timestamp before this; kept so that an
+        // extractor that lets one through cannot turn a missing event time into a weight.
         if (settings.forgetting() != null && timestamp < 0) {
             return "no event time: the record timestamp is " + timestamp + " but "
                     + ConfigKey.FORGETTING_HALF_LIFE_MS.key() + " weighs events by it";
