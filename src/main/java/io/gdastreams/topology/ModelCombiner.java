@@ -61,7 +61,7 @@ final class ModelCombiner implements Processor<String, byte[], String, TrainingO
     ModelCombiner(TrainingSettings settings) {
         this.settings = settings;
         this.intake = new SnapshotIntake(settings.modelId(), settings.categorical().features());
-        this.draft = new ModelDraft(settings.modelId(), settings.maxModelBytes());
+        this.draft = new ModelDraft(settings.modelId(), settings.maxModelBytes(), settings.forgetting());
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.gdastreams.topology;
 
+import io.gdastreams.config.ConfigKey;
 import io.gdastreams.model.DeadLetter;
 import io.gdastreams.model.LabelledEvent;
 import io.gdastreams.model.PartialSnapshot;
@@ -85,7 +86,7 @@ final class PartialStatsProcessor implements Processor<byte[], byte[], String, T
         loadState();
         String reason;
         try {
-            reason = apply(record.value());
+            reason = apply(record.value(), record.timestamp());
         } catch (StreamsException | TrainingStateException e) {
             throw e; // the store and Kafka Streams' own failures (a migrated or corrupted task) are not the event's
         } catch (RuntimeException e) {
@@ -103,8 +104,11 @@ final class PartialStatsProcessor implements Processor<byte[], byte[], String, T
         }
     }
 
-    /** Applies one event to its class statistics; returns why it cannot be applied, or null when it was. */
-    private String apply(byte[] value) {
+    /**
+     * Applies one event to its class statistics; returns why it cannot be applied, or null when it was.
+     * {@code timestamp}: the record's timestamp, the event time of forgetting.
+     */
+    private String apply(byte[] value, long timestamp) {
         Decoded<LabelledEvent> decoded = EventDecoder.decodeLabelled(value, settings.maxFeatures(),
                 categoricalSet);
         if (!decoded.isOk()) {
@@ -138,6 +142,19 @@ final class PartialStatsProcessor implements Processor<byte[], byte[], String, T
             point[i] = event.features().get(schema.get(i));
         }
         String label = event.label();
+        if (event.isWeighted() && values != null) {
+            return "sample weights and retractions are not supported with categorical features ("
+                    + ConfigKey.CATEGORICAL_FEATURES.key() + "): category counts are not weighted";
+        }
+        // Kafka Streams' default extractor refuses a record without a valid timestamp before this; kept so that an
+        // extractor that lets one through cannot turn a missing event time into a weight.
+        if (settings.forgetting() != null && timestamp < 0) {
+            return "no event time: the record timestamp is " + timestamp + " but "
+                    + ConfigKey.FORGETTING_HALF_LIFE_MS.key() + " weighs events by it";
+        }
+        if (event.retract()) {
+            return state.retract(label, point, event.weight(), timestamp, settings.forgetting());
+        }
         if (!state.hasClass(label)) {
             String overSize = modelSizeLimit(label, schema);
             if (overSize != null) {
@@ -155,7 +172,11 @@ final class PartialStatsProcessor implements Processor<byte[], byte[], String, T
                 return tooMany;
             }
         }
-        state.update(label, point, values);
+        if (event.isWeighted() || settings.forgetting() != null) {
+            state.updateWeighted(label, point, event.weight(), timestamp, settings.forgetting());
+        } else {
+            state.update(label, point, values);
+        }
         return null;
     }
 
