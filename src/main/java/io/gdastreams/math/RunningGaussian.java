@@ -23,6 +23,10 @@ import java.util.Arrays;
  * (they change nothing else). The mean is defined while W &gt; 0; when W falls to 0 the next observation of
  * positive weight becomes the new pivot.
  *
+ * <p>This class holds the state and its checks; the recurrences that change it each live in a class of their
+ * own ({@link WestUpdate}, {@link Retraction}, {@link ChanMerge}; the binary form in {@link RunningGaussianBytes}),
+ * which reach the package-private fields directly so that an update still allocates nothing.
+ *
  * <p>Mutable and not thread-safe. Per update it allocates nothing.
  */
 public final class RunningGaussian {
@@ -126,38 +130,7 @@ public final class RunningGaussian {
     public void update(double[] x, double w) {
         checkPoint(x);
         checkWeight(w);
-        if (w != 1.0) {
-            weighted = true;
-        }
-        n++;
-        if (w == 0.0) {
-            return;
-        }
-        if (weight == 0.0) {
-            System.arraycopy(x, 0, pivot, 0, d);
-            Arrays.fill(relativeMean, 0.0);
-            Arrays.fill(packedScatter, 0.0);
-            weight = w;
-            squaredWeights = w * w;
-            return;
-        }
-        weight += w;
-        squaredWeights += w * w;
-        for (int i = 0; i < d; i++) {
-            double y = x[i] - pivot[i];
-            delta[i] = y - relativeMean[i];
-            // (δ·w)/W': with w = 1 exactly δ/n, the unweighted recurrence.
-            relativeMean[i] += delta[i] * w / weight;
-            centred[i] = y - relativeMean[i];
-        }
-        // The O(d²) loop reads two vectors only: δ (old mean) and x − μ_new, both computed once above.
-        int p = 0;
-        for (int i = 0; i < d; i++) {
-            double di = w * delta[i];
-            for (int j = i; j < d; j++) {
-                packedScatter[p++] += di * centred[j];
-            }
-        }
+        WestUpdate.apply(this, x, w);
     }
 
     /**
@@ -236,41 +209,7 @@ public final class RunningGaussian {
         if (other.d != d) {
             throw new IllegalArgumentException("dimension mismatch: " + d + " vs " + other.d);
         }
-        long rawTotal = n + other.n;
-        long retracted = retractions + other.retractions;
-        boolean anyWeighted = weighted || other.weighted;
-        long reference = Math.max(referenceTime, other.referenceTime);
-        if (other.weight == 0.0) {
-            // nothing but the counts
-        } else if (weight == 0.0) {
-            copyFrom(other);
-        } else {
-            double total = weight + other.weight;
-            double share = other.weight / total;
-            double cross = weight * other.weight / total;
-            for (int i = 0; i < d; i++) {
-                // other's mean relative to our pivot; the pivot difference of close values is exact.
-                double otherMean = other.relativeMean[i] + (other.pivot[i] - pivot[i]);
-                delta[i] = otherMean - relativeMean[i];
-            }
-            int p = 0;
-            for (int i = 0; i < d; i++) {
-                double di = delta[i] * cross;
-                for (int j = i; j < d; j++) {
-                    packedScatter[p] += other.packedScatter[p] + di * delta[j];
-                    p++;
-                }
-            }
-            for (int i = 0; i < d; i++) {
-                relativeMean[i] += delta[i] * share;
-            }
-            weight = total;
-            squaredWeights += other.squaredWeights;
-        }
-        n = rawTotal;
-        retractions = retracted;
-        weighted = anyWeighted;
-        referenceTime = reference;
+        ChanMerge.apply(this, other);
     }
 
     /** A copy of the mean (length d); zeros while W = 0. */
@@ -318,7 +257,7 @@ public final class RunningGaussian {
         return RunningGaussianBytes.read(bytes);
     }
 
-    private void copyFrom(RunningGaussian other) {
+    void copyFrom(RunningGaussian other) {
         n = other.n;
         weight = other.weight;
         squaredWeights = other.squaredWeights;
