@@ -1,24 +1,16 @@
 package io.gdastreams.topology;
 
-import io.gdastreams.config.ConfigKey;
 import io.gdastreams.math.CategoryCounts;
 import io.gdastreams.math.Forgetting;
 import io.gdastreams.math.RunningGaussian;
 import io.gdastreams.model.PartitionProgress;
 import io.gdastreams.serde.Json;
-import io.gdastreams.serde.SerdeFactory;
-import java.nio.ByteBuffer;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
-import org.apache.kafka.streams.KeyValue;
-import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 
 /**
@@ -39,12 +31,16 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * starts empty and loads from the store.
  *
  * <p>Store layout: {@code class:<label>} → {@link RunningGaussian#toBytes()}; {@code progress} → the counters
- * (partition, next offset, applied, dead-lettered; 29 bytes, see {@link #encodeCounters}); {@code schema} → the
+ * (partition, next offset, applied, dead-lettered; 29 bytes, see {@link ProgressCounters}); {@code schema} → the
  * feature names as a JSON array, written when the schema is fixed; {@code categories:<label>} →
  * {@link CategoryCounts#toBytes()}, only when categorical features are configured (a store written without them
  * has no such key, and loads as before). A class touched by a weight, a retraction or forgetting is stored in the
  * weighted form of {@link RunningGaussian} (its version 2); the progress counts every applied event, so the check
  * on load is applied = Σ (count + 2·retractions) over the classes. Not thread-safe (one stream thread owns a task).
+ *
+ * <p>Its parts: {@link PartitionStateReader} reads and checks the store on load, {@link ProgressCounters} is the
+ * binary form of the counters, {@link CategoryVocabulary} the values seen per categorical feature; this class keeps
+ * the state that every event updates, and writes it through.
  */
 final class PartitionState {
 
@@ -52,20 +48,13 @@ final class PartitionState {
     static final String SCHEMA_KEY = "schema";
     static final String CLASS_KEY_PREFIX = "class:";
     static final String CATEGORIES_KEY_PREFIX = "categories:";
-    /** First byte of the binary counters; a JSON progress (the layout before it) starts with '{'. */
-    private static final byte COUNTERS_FORMAT = 1;
-    private static final int COUNTERS_BYTES = 1 + Integer.BYTES + 3 * Long.BYTES;
 
     private final KeyValueStore<String, byte[]> store;
     private final SortedMap<String, RunningGaussian> classes = new TreeMap<>();
     /** label → value counts of the categorical features; empty when none is configured. */
     private final SortedMap<String, CategoryCounts> categories = new TreeMap<>();
     private final List<String> categoricalFeatures;
-    /**
-     * Per categorical feature, the union of its values over the classes (kept beside the counts so that the
-     * vocabulary bound costs one lookup per event, not one per class).
-     */
-    private final List<Set<String>> vocabulary = new ArrayList<>();
+    private final CategoryVocabulary vocabulary;
     private PartitionProgress progress;
     /** The schema entry holds {@code progress.features()}. */
     private boolean schemaPersisted;
@@ -73,9 +62,7 @@ final class PartitionState {
     private PartitionState(KeyValueStore<String, byte[]> store, List<String> categoricalFeatures) {
         this.store = store;
         this.categoricalFeatures = List.copyOf(categoricalFeatures);
-        for (int j = 0; j < categoricalFeatures.size(); j++) {
-            vocabulary.add(new HashSet<>());
-        }
+        this.vocabulary = new CategoryVocabulary(categoricalFeatures.size());
     }
 
     /** As {@link #load(KeyValueStore, int, List, List)} without categorical features. */
@@ -84,13 +71,8 @@ final class PartitionState {
     }
 
     /**
-     * Reads the state of a partition from {@code store}.
-     *
-     * <p>An entry that cannot be read, a class entry without the progress that counts it, or counters that do not
-     * match the class statistics mean the store does not hold what was committed (a damaged or partial restore):
-     * that is a {@link TrainingStateException}, never a reason to drop entries. Dropping them once turned a
-     * partial restore into a permanent loss: the deletions reached the changelog, and the rebuild from it then
-     * restored the loss (docs/RELIABILITY.md).
+     * Reads the state of a partition from {@code store} ({@link PartitionStateReader}, which says why a store that
+     * does not hold what was committed is refused rather than mended).
      *
      * @param store the task's store (not modified, except that a progress of the earlier JSON layout is rewritten)
      * @param partition the task's input partition (for a fresh progress)
@@ -102,114 +84,19 @@ final class PartitionState {
     static PartitionState load(KeyValueStore<String, byte[]> store, int partition, List<String> configuredFeatures,
                                List<String> categoricalFeatures) {
         PartitionState state = new PartitionState(store, categoricalFeatures);
-        List<KeyValue<String, byte[]>> entries = new ArrayList<>();
-        try (KeyValueIterator<String, byte[]> all = store.all()) {
-            all.forEachRemaining(entries::add);
-        }
-        byte[] counters = null;
-        List<String> schema = null;
-        for (KeyValue<String, byte[]> entry : entries) {
-            if (PROGRESS_KEY.equals(entry.key)) {
-                counters = entry.value;
-            } else if (SCHEMA_KEY.equals(entry.key)) {
-                try {
-                    schema = Json.stringList(entry.value);
-                } catch (RuntimeException e) {
-                    throw damaged(partition, "unreadable schema: " + e.getMessage());
-                }
-            }
-        }
-        if (counters != null) {
-            try {
-                state.progress = decodeProgress(counters, schema);
-            } catch (RuntimeException e) {
-                throw damaged(partition, "unreadable progress: " + e.getMessage());
-            }
-        } else {
-            state.progress = PartitionProgress.start(partition, configuredFeatures);
-        }
-        state.schemaPersisted = schema != null && schema.equals(state.progress.features());
-        int dimension = state.progress.features().size();
-        for (KeyValue<String, byte[]> entry : entries) {
-            if (entry.key.startsWith(CLASS_KEY_PREFIX)) {
-                String label = entry.key.substring(CLASS_KEY_PREFIX.length());
-                if (counters == null) {
-                    throw damaged(partition, "statistics of class '" + label + "' but no progress");
-                }
-                RunningGaussian stats;
-                try {
-                    stats = RunningGaussian.fromBytes(entry.value);
-                } catch (RuntimeException e) {
-                    throw damaged(partition, "unreadable statistics of class '" + label + "': " + e.getMessage());
-                }
-                if (stats.dimension() != dimension) {
-                    throw damaged(partition, "statistics of class '" + label + "' have dimension "
-                            + stats.dimension() + " but the schema has " + dimension + " features");
-                }
-                state.classes.put(label, stats);
-            } else if (entry.key.startsWith(CATEGORIES_KEY_PREFIX)) {
-                String label = entry.key.substring(CATEGORIES_KEY_PREFIX.length());
-                try {
-                    state.categories.put(label, CategoryCounts.fromBytes(entry.value));
-                } catch (RuntimeException e) {
-                    throw damaged(partition, "unreadable category counts of class '" + label + "': "
-                            + e.getMessage());
-                }
-            } else if (!PROGRESS_KEY.equals(entry.key) && !SCHEMA_KEY.equals(entry.key)) {
-                throw damaged(partition, "unknown key '" + entry.key + "'");
-            }
-        }
-        state.checkCategories(partition);
+        PartitionStateReader.Contents stored = PartitionStateReader.read(store, partition, configuredFeatures,
+                state.categoricalFeatures);
+        state.progress = stored.progress();
+        state.schemaPersisted = stored.schemaPersisted();
+        state.classes.putAll(stored.classes());
+        state.categories.putAll(stored.categories());
         for (CategoryCounts counts : state.categories.values()) {
-            for (int j = 0; j < state.vocabulary.size(); j++) {
-                state.vocabulary.get(j).addAll(counts.counts(j).keySet());
-            }
+            state.vocabulary.addAll(counts);
         }
-        long classTotal = state.classes.values().stream().mapToLong(RunningGaussian::events).sum();
-        PartitionProgress p = state.progress;
-        if (classTotal != p.applied()) {
-            // Both are written in the same transaction: a difference means the store does not hold what was
-            // committed. Refuse to go on rather than publish a model that lost events.
-            throw new TrainingStateException("the training state of partition " + p.partition()
-                    + " is inconsistent: its progress counts " + p.applied() + " applied events up to offset "
-                    + p.nextOffset() + " but its class statistics hold " + classTotal);
-        }
-        if (counters != null && counters.length > 0 && counters[0] != COUNTERS_FORMAT) {
-            state.setProgress(p); // rewrite a progress of the earlier (JSON) layout in the current one
+        if (stored.earlierLayout()) {
+            state.setProgress(state.progress); // rewrite a progress of the earlier (JSON) layout in the current one
         }
         return state;
-    }
-
-    /**
-     * Every class has counts of exactly the configured categorical features, of its own count. The counts and the
-     * statistics are written in the same transaction, so anything else is damage, or a change of
-     * {@code gda.categorical.features} under a training that already holds events (which cannot be made good: the
-     * values of the events already counted are gone).
-     */
-    private void checkCategories(int partition) {
-        for (String label : categories.keySet()) {
-            if (!classes.containsKey(label)) {
-                throw damaged(partition, "category counts of class '" + label + "' but no statistics");
-            }
-        }
-        for (Map.Entry<String, RunningGaussian> entry : classes.entrySet()) {
-            CategoryCounts counts = categories.get(entry.getKey());
-            List<String> held = counts == null ? List.of() : counts.features();
-            if (!held.equals(categoricalFeatures)) {
-                throw new TrainingStateException("the training state of partition " + partition + " holds class '"
-                        + entry.getKey() + "' with the categorical features " + held + " but "
-                        + ConfigKey.CATEGORICAL_FEATURES.key() + " is " + categoricalFeatures + ": the categorical"
-                        + " features cannot change while a training holds events (start a new application id)");
-            }
-            if (counts != null && counts.count() != entry.getValue().count()) {
-                throw damaged(partition, "class '" + entry.getKey() + "' counts " + entry.getValue().count()
-                        + " events but its category counts " + counts.count());
-            }
-        }
-    }
-
-    private static TrainingStateException damaged(int partition, String what) {
-        return new TrainingStateException("the training state of partition " + partition + " is damaged: " + what);
     }
 
     /** Read-only view of the statistics by label. */
@@ -228,12 +115,12 @@ final class PartitionState {
 
     /** Whether any class of this partition has value {@code value} of categorical feature j. */
     boolean hasValue(int j, String value) {
-        return vocabulary.get(j).contains(value);
+        return vocabulary.contains(j, value);
     }
 
     /** The distinct values of categorical feature j over the classes of this partition (a read-only view). */
     Set<String> values(int j) {
-        return Collections.unmodifiableSet(vocabulary.get(j));
+        return vocabulary.of(j);
     }
 
     int classCount() {
@@ -266,9 +153,7 @@ final class PartitionState {
             CategoryCounts counts = categories.computeIfAbsent(label, l -> new CategoryCounts(categoricalFeatures));
             stats.update(point);
             counts.update(values);
-            for (int j = 0; j < values.length; j++) {
-                vocabulary.get(j).add(values[j]);
-            }
+            vocabulary.add(values);
             store.put(CATEGORIES_KEY_PREFIX + label, counts.toBytes());
         } else {
             stats.update(point);
@@ -328,25 +213,11 @@ final class PartitionState {
             schemaPersisted = true;
         }
         progress = newProgress;
-        store.put(PROGRESS_KEY, encodeCounters(newProgress));
+        store.put(PROGRESS_KEY, ProgressCounters.encode(newProgress));
     }
 
-    /** Format 1: byte 1, int partition, long next offset, long applied, long dead-lettered (big-endian). */
+    /** The binary counters written under {@link #PROGRESS_KEY} ({@link ProgressCounters}). */
     static byte[] encodeCounters(PartitionProgress p) {
-        return ByteBuffer.allocate(COUNTERS_BYTES).put(COUNTERS_FORMAT).putInt(p.partition()).putLong(p.nextOffset())
-                .putLong(p.applied()).putLong(p.deadLettered()).array();
-    }
-
-    private static PartitionProgress decodeProgress(byte[] bytes, List<String> schema) {
-        if (bytes.length > 0 && bytes[0] == '{') {
-            return SerdeFactory.partitionProgress().deserializer().deserialize(null, bytes); // earlier layout
-        }
-        if (bytes.length != COUNTERS_BYTES || bytes[0] != COUNTERS_FORMAT) {
-            throw new IllegalArgumentException("expected " + COUNTERS_BYTES + " bytes of format " + COUNTERS_FORMAT
-                    + ", got " + bytes.length + " bytes");
-        }
-        ByteBuffer buffer = ByteBuffer.wrap(bytes, 1, COUNTERS_BYTES - 1);
-        return new PartitionProgress(buffer.getInt(), buffer.getLong(), buffer.getLong(), buffer.getLong(),
-                schema == null ? List.of() : schema);
+        return ProgressCounters.encode(p);
     }
 }
