@@ -3,16 +3,13 @@ package io.gdastreams.view;
 import de.erichseifert.vectorgraphics2d.VectorGraphics2D;
 import de.erichseifert.vectorgraphics2d.svg.SVGProcessor;
 import de.erichseifert.vectorgraphics2d.util.PageSize;
-import io.gdastreams.math.CovarianceType;
 import io.gdastreams.math.Discriminant;
 import io.gdastreams.math.FitOptions;
 import io.gdastreams.math.GaussianModel;
-import io.gdastreams.math.Posterior;
 import io.gdastreams.model.ClassParameters;
 import io.gdastreams.model.ModelParameters;
 import io.gdastreams.topology.ModelConversion;
 import java.awt.Color;
-import java.awt.Font;
 import java.awt.Graphics2D;
 import java.awt.RenderingHints;
 import java.awt.image.BufferedImage;
@@ -20,19 +17,12 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import javax.imageio.ImageIO;
 import org.knowm.xchart.XYChart;
-import org.knowm.xchart.XYChartBuilder;
-import org.knowm.xchart.XYSeries;
-import org.knowm.xchart.style.Styler;
-import org.knowm.xchart.style.XYStyler;
-import org.knowm.xchart.style.lines.SeriesLines;
-import org.knowm.xchart.style.markers.SeriesMarkers;
 
 /**
  * The picture of a fitted classifier in the plane of two features: its decision regions (each pixel coloured by
@@ -41,6 +31,10 @@ import org.knowm.xchart.style.markers.SeriesMarkers;
  * contours of log p(x). XChart draws the frame (axes, title, legend, ellipses, points) over a raster of the regions
  * computed pixel by pixel, so the picture is the classifier's prediction at each pixel centre
  * ({@link Frame#xAt}, {@link Frame#yAt}), not an interpolation.
+ *
+ * <p>This class lays the picture out and writes it; its parts are {@link PlotRanges} (what the frame spans),
+ * {@link DecisionChart} (the XChart drawing: axes, title, legend, ellipses, points) and {@link RegionRaster} (the
+ * regions and density contours, scored pixel by pixel).
  */
 public final class DecisionPlot {
 
@@ -51,10 +45,6 @@ public final class DecisionPlot {
     /** Contours of log p(x) every DENSITY_STEP nats below its maximum in the frame, DENSITY_LEVELS of them. */
     public static final double DENSITY_STEP = 1.0;
     public static final int DENSITY_LEVELS = 12;
-    /** Half-widths of the frame around each class: 3 marginal standard deviations. */
-    private static final double FRAME_SIGMAS = 3.0;
-    private static final double FRAME_PAD = 0.04;
-    private static final Color TRANSPARENT = new Color(0, 0, 0, 0);
 
     /** PNG or SVG, from the file name. */
     public enum Format {
@@ -146,8 +136,8 @@ public final class DecisionPlot {
         for (ClassParameters c : model.classes()) {
             colourIndex.put(c.label(), colourIndex.size());
         }
-        double[] ranges = ranges(fitted, plane, request.data());
-        XYChart chart = chart(request, fitted, plane, colourIndex, ranges);
+        double[] ranges = PlotRanges.of(fitted, plane, request.data());
+        XYChart chart = DecisionChart.of(request, fitted, plane, colourIndex, ranges);
         // A first paint lays the chart out: only then does it know where the data ranges fall on the screen.
         BufferedImage layout = new BufferedImage(request.width(), request.height(), BufferedImage.TYPE_INT_ARGB);
         Graphics2D g = layout.createGraphics();
@@ -160,7 +150,7 @@ public final class DecisionPlot {
         int right = (int) Math.floor(frame.right() - 0.5);
         int top = (int) Math.ceil(frame.top() - 0.5);
         int bottom = (int) Math.floor(frame.bottom() - 0.5);
-        BufferedImage regions = regions(plane, fitted, colourIndex, frame, left, right, top, bottom,
+        BufferedImage regions = RegionRaster.of(plane, fitted, colourIndex, frame, left, right, top, bottom,
                 request.density());
         return new DecisionPlot(request, chart, frame, regions, left, top);
     }
@@ -194,190 +184,5 @@ public final class DecisionPlot {
         g.fillRect(0, 0, request.width(), request.height());
         g.drawImage(regions, regionLeft, regionTop, null);
         chart.paint(g, request.width(), request.height());
-    }
-
-    private static BufferedImage regions(PlaneClassifier plane, GaussianModel fitted,
-                                         Map<String, Integer> colourIndex, Frame frame, int left, int right,
-                                         int top, int bottom, boolean density) {
-        int width = right - left + 1;
-        int height = bottom - top + 1;
-        int[] colours = new int[fitted.labels().size()];
-        for (int k = 0; k < colours.length; k++) {
-            colours[k] = PlotPalette.region(colourIndex.get(fitted.labels().get(k))).getRGB();
-        }
-        BufferedImage image = new BufferedImage(width, height, BufferedImage.TYPE_INT_RGB);
-        double[][] logDensity = density ? new double[height][width] : null;
-        double max = Double.NEGATIVE_INFINITY;
-        for (int row = 0; row < height; row++) {
-            double y = frame.yAt(top + row);
-            for (int column = 0; column < width; column++) {
-                Posterior posterior = plane.score(frame.xAt(left + column), y);
-                image.setRGB(column, row, colours[posterior.predicted()]);
-                if (density) {
-                    logDensity[row][column] = posterior.logDensity();
-                    max = Math.max(max, posterior.logDensity());
-                }
-            }
-        }
-        if (density) {
-            contours(image, logDensity, max);
-        }
-        return image;
-    }
-
-    /** A pixel is on a contour when the level band of log p(x) changes to its right or below it. */
-    private static void contours(BufferedImage image, double[][] logDensity, double max) {
-        int height = logDensity.length;
-        int width = logDensity[0].length;
-        int contour = PlotPalette.CONTOUR.getRGB();
-        for (int row = 0; row < height; row++) {
-            for (int column = 0; column < width; column++) {
-                long band = band(logDensity[row][column], max);
-                if (band >= DENSITY_LEVELS) {
-                    continue;
-                }
-                boolean edge = column + 1 < width && band(logDensity[row][column + 1], max) != band
-                        || row + 1 < height && band(logDensity[row + 1][column], max) != band;
-                if (edge) {
-                    image.setRGB(column, row, contour);
-                }
-            }
-        }
-    }
-
-    private static long band(double logDensity, double max) {
-        return (long) Math.floor((max - logDensity) / DENSITY_STEP);
-    }
-
-    /** {xMin, xMax, yMin, yMax}: every class's mean ± 3 marginal σ and every point, padded. */
-    private static double[] ranges(GaussianModel fitted, PlaneClassifier plane, PlotData data) {
-        double[] r = {Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY, Double.POSITIVE_INFINITY,
-                Double.NEGATIVE_INFINITY};
-        double[][] means = fitted.means();
-        for (int k = 0; k < means.length; k++) {
-            double[][] covariance = fitted.covariance(k);
-            double sx = FRAME_SIGMAS * Math.sqrt(covariance[plane.xIndex()][plane.xIndex()]);
-            double sy = FRAME_SIGMAS * Math.sqrt(covariance[plane.yIndex()][plane.yIndex()]);
-            include(r, 0, means[k][plane.xIndex()] - sx, means[k][plane.xIndex()] + sx);
-            include(r, 2, means[k][plane.yIndex()] - sy, means[k][plane.yIndex()] + sy);
-        }
-        if (data != null) {
-            for (PlotData.Point p : data.points()) {
-                include(r, 0, p.x(), p.x());
-                include(r, 2, p.y(), p.y());
-            }
-        }
-        for (int i = 0; i < 4; i += 2) {
-            double span = r[i + 1] - r[i];
-            double pad = span > 0 ? FRAME_PAD * span : Math.max(1e-9, Math.abs(r[i]) * FRAME_PAD);
-            r[i] -= pad;
-            r[i + 1] += pad;
-        }
-        return r;
-    }
-
-    private static void include(double[] r, int i, double low, double high) {
-        r[i] = Math.min(r[i], low);
-        r[i + 1] = Math.max(r[i + 1], high);
-    }
-
-    private static XYChart chart(Request request, GaussianModel fitted, PlaneClassifier plane,
-                                 Map<String, Integer> colourIndex, double[] ranges) {
-        XYChart chart = new XYChartBuilder().width(request.width()).height(request.height())
-                .title(title(request)).xAxisTitle(request.x() + marginalised(request)).yAxisTitle(request.y()).build();
-        XYStyler styler = chart.getStyler();
-        // Transparent: the regions are painted first and must show through.
-        styler.setChartBackgroundColor(TRANSPARENT);
-        styler.setPlotBackgroundColor(TRANSPARENT);
-        styler.setPlotGridLinesVisible(false);
-        styler.setPlotContentSize(1.0); // the data ranges fill the plot area, as the regions do
-        styler.setXAxisMin(ranges[0]).setXAxisMax(ranges[1]).setYAxisMin(ranges[2]).setYAxisMax(ranges[3]);
-        styler.setLegendPosition(Styler.LegendPosition.OutsideE);
-        styler.setLegendBackgroundColor(Color.WHITE);
-        styler.setChartTitleFont(new Font(Font.SANS_SERIF, Font.BOLD, 14));
-        styler.setAxisTitleFont(new Font(Font.SANS_SERIF, Font.PLAIN, 14));
-        styler.setAxisTickLabelsFont(new Font(Font.SANS_SERIF, Font.PLAIN, 12));
-        styler.setLegendFont(new Font(Font.SANS_SERIF, Font.PLAIN, 13));
-        styler.setChartTitleBoxVisible(false);
-        styler.setMarkerSize(7);
-        styler.setXAxisDecimalPattern("0.0##");
-        styler.setYAxisDecimalPattern("0.0##");
-        styler.setAntiAlias(true);
-        boolean points = request.data() != null && !request.data().points().isEmpty();
-        double[][] means = fitted.means();
-        for (int k = 0; k < fitted.labels().size(); k++) {
-            String label = fitted.labels().get(k);
-            Color colour = PlotPalette.of(colourIndex.get(label));
-            double[][] covariance = fitted.covariance(k);
-            int xi = plane.xIndex();
-            int yi = plane.yIndex();
-            double[][] planar = {{covariance[xi][xi], covariance[xi][yi]}, {covariance[yi][xi], covariance[yi][yi]}};
-            double[] mean = {means[k][xi], means[k][yi]};
-            for (int r = 1; r <= 2; r++) {
-                double[][] ellipse = Ellipses.of(mean, planar, r);
-                String name = points || r == 2 ? label + " " + r + "σ" : label;
-                XYSeries series = chart.addSeries(name, ellipse[0], ellipse[1]);
-                series.setXYSeriesRenderStyle(org.knowm.xchart.XYSeries.XYSeriesRenderStyle.Line);
-                series.setMarker(SeriesMarkers.NONE);
-                series.setLineColor(colour);
-                series.setLineStyle(r == 1 ? SeriesLines.SOLID : SeriesLines.DASH_DASH);
-                series.setLineWidth(r == 1 ? 2.0f : 1.5f);
-                series.setShowInLegend(!points && r == 1);
-            }
-        }
-        if (points) {
-            addPoints(chart, request.data(), colourIndex);
-        }
-        return chart;
-    }
-
-    private static void addPoints(XYChart chart, PlotData data, Map<String, Integer> colourIndex) {
-        Map<String, List<double[]>> byLabel = new java.util.LinkedHashMap<>();
-        for (String label : colourIndex.keySet().stream().sorted((a, b) -> colourIndex.get(a) - colourIndex.get(b))
-                .toList()) {
-            byLabel.put(label, new ArrayList<>());
-        }
-        String other = "other labels";
-        for (PlotData.Point p : data.points()) {
-            String key = colourIndex.containsKey(p.label()) ? p.label() : other;
-            byLabel.computeIfAbsent(key, k -> new ArrayList<>()).add(new double[] {p.x(), p.y()});
-        }
-        for (Map.Entry<String, List<double[]>> e : byLabel.entrySet()) {
-            if (e.getValue().isEmpty()) {
-                continue;
-            }
-            double[] xs = e.getValue().stream().mapToDouble(p -> p[0]).toArray();
-            double[] ys = e.getValue().stream().mapToDouble(p -> p[1]).toArray();
-            XYSeries series = chart.addSeries(e.getKey(), xs, ys);
-            series.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter);
-            series.setMarker(SeriesMarkers.CIRCLE);
-            Integer index = colourIndex.get(e.getKey());
-            series.setMarkerColor(index == null ? PlotPalette.UNKNOWN : PlotPalette.of(index));
-        }
-    }
-
-    /** "   (sepal_length, sepal_width marginalised)": what the picture is of, said where one reads the axis. */
-    static String marginalised(Request request) {
-        List<String> others = new ArrayList<>(request.model().features());
-        others.remove(request.x());
-        others.remove(request.y());
-        if (others.isEmpty()) {
-            return "";
-        }
-        String listed = others.size() <= 3 ? String.join(", ", others) : others.size() + " other features";
-        return "      (" + listed + " marginalised)";
-    }
-
-    static String title(Request request) {
-        ModelParameters model = request.model();
-        CovarianceType type = request.options().covarianceType();
-        String classifier = switch (type) {
-            case FULL -> "QDA";
-            case TIED -> "LDA";
-            case DIAG -> "naive Bayes";
-        };
-        return String.format(Locale.ROOT, "model '%s' v%d · %s (%s covariance) · ellipses 1σ solid, 2σ dashed%s",
-                model.modelId(), model.version(), classifier, type.name().toLowerCase(Locale.ROOT),
-                request.density() ? " · log p(x) contours " + DENSITY_STEP + " nat apart" : "");
     }
 }

@@ -1,0 +1,135 @@
+package io.gdastreams.view;
+
+import io.gdastreams.math.CovarianceType;
+import io.gdastreams.math.GaussianModel;
+import io.gdastreams.model.ModelParameters;
+import java.awt.Color;
+import java.awt.Font;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.knowm.xchart.XYChart;
+import org.knowm.xchart.XYChartBuilder;
+import org.knowm.xchart.XYSeries;
+import org.knowm.xchart.style.Styler;
+import org.knowm.xchart.style.XYStyler;
+import org.knowm.xchart.style.lines.SeriesLines;
+import org.knowm.xchart.style.markers.SeriesMarkers;
+
+/**
+ * The XChart part of a {@link DecisionPlot}: frame, axes, title, legend, each class's 1σ and 2σ ellipses in the
+ * plane ({@link Ellipses}) and the data points, over transparent backgrounds so that the {@link RegionRaster}
+ * painted first shows through. Apart from the plot because it is all styling: what the picture says lives in
+ * {@link DecisionPlot}, how it looks here.
+ */
+final class DecisionChart {
+
+    private static final Color TRANSPARENT = new Color(0, 0, 0, 0);
+
+    private DecisionChart() {
+    }
+
+    /** The chart of {@code request} with axes fixed to {@code ranges} ({xMin, xMax, yMin, yMax}). */
+    static XYChart of(DecisionPlot.Request request, GaussianModel fitted, PlaneClassifier plane,
+                      Map<String, Integer> colourIndex, double[] ranges) {
+        XYChart chart = new XYChartBuilder().width(request.width()).height(request.height())
+                .title(title(request)).xAxisTitle(request.x() + marginalised(request)).yAxisTitle(request.y()).build();
+        XYStyler styler = chart.getStyler();
+        // Transparent: the regions are painted first and must show through.
+        styler.setChartBackgroundColor(TRANSPARENT);
+        styler.setPlotBackgroundColor(TRANSPARENT);
+        styler.setPlotGridLinesVisible(false);
+        styler.setPlotContentSize(1.0); // the data ranges fill the plot area, as the regions do
+        styler.setXAxisMin(ranges[0]).setXAxisMax(ranges[1]).setYAxisMin(ranges[2]).setYAxisMax(ranges[3]);
+        styler.setLegendPosition(Styler.LegendPosition.OutsideE);
+        styler.setLegendBackgroundColor(Color.WHITE);
+        styler.setChartTitleFont(new Font(Font.SANS_SERIF, Font.BOLD, 14));
+        styler.setAxisTitleFont(new Font(Font.SANS_SERIF, Font.PLAIN, 14));
+        styler.setAxisTickLabelsFont(new Font(Font.SANS_SERIF, Font.PLAIN, 12));
+        styler.setLegendFont(new Font(Font.SANS_SERIF, Font.PLAIN, 13));
+        styler.setChartTitleBoxVisible(false);
+        styler.setMarkerSize(7);
+        styler.setXAxisDecimalPattern("0.0##");
+        styler.setYAxisDecimalPattern("0.0##");
+        styler.setAntiAlias(true);
+        boolean points = request.data() != null && !request.data().points().isEmpty();
+        double[][] means = fitted.means();
+        for (int k = 0; k < fitted.labels().size(); k++) {
+            String label = fitted.labels().get(k);
+            Color colour = PlotPalette.of(colourIndex.get(label));
+            double[][] covariance = fitted.covariance(k);
+            int xi = plane.xIndex();
+            int yi = plane.yIndex();
+            double[][] planar = {{covariance[xi][xi], covariance[xi][yi]}, {covariance[yi][xi], covariance[yi][yi]}};
+            double[] mean = {means[k][xi], means[k][yi]};
+            for (int r = 1; r <= 2; r++) {
+                double[][] ellipse = Ellipses.of(mean, planar, r);
+                String name = points || r == 2 ? label + " " + r + "σ" : label;
+                XYSeries series = chart.addSeries(name, ellipse[0], ellipse[1]);
+                series.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Line);
+                series.setMarker(SeriesMarkers.NONE);
+                series.setLineColor(colour);
+                series.setLineStyle(r == 1 ? SeriesLines.SOLID : SeriesLines.DASH_DASH);
+                series.setLineWidth(r == 1 ? 2.0f : 1.5f);
+                series.setShowInLegend(!points && r == 1);
+            }
+        }
+        if (points) {
+            addPoints(chart, request.data(), colourIndex);
+        }
+        return chart;
+    }
+
+    /** One scatter series per label, in the classes' colour order; labels the model does not know share one. */
+    private static void addPoints(XYChart chart, PlotData data, Map<String, Integer> colourIndex) {
+        Map<String, List<double[]>> byLabel = new LinkedHashMap<>();
+        for (String label : colourIndex.keySet().stream().sorted((a, b) -> colourIndex.get(a) - colourIndex.get(b))
+                .toList()) {
+            byLabel.put(label, new ArrayList<>());
+        }
+        String other = "other labels";
+        for (PlotData.Point p : data.points()) {
+            String key = colourIndex.containsKey(p.label()) ? p.label() : other;
+            byLabel.computeIfAbsent(key, k -> new ArrayList<>()).add(new double[] {p.x(), p.y()});
+        }
+        for (Map.Entry<String, List<double[]>> e : byLabel.entrySet()) {
+            if (e.getValue().isEmpty()) {
+                continue;
+            }
+            double[] xs = e.getValue().stream().mapToDouble(p -> p[0]).toArray();
+            double[] ys = e.getValue().stream().mapToDouble(p -> p[1]).toArray();
+            XYSeries series = chart.addSeries(e.getKey(), xs, ys);
+            series.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter);
+            series.setMarker(SeriesMarkers.CIRCLE);
+            Integer index = colourIndex.get(e.getKey());
+            series.setMarkerColor(index == null ? PlotPalette.UNKNOWN : PlotPalette.of(index));
+        }
+    }
+
+    /** "   (sepal_length, sepal_width marginalised)": what the picture is of, said where one reads the axis. */
+    static String marginalised(DecisionPlot.Request request) {
+        List<String> others = new ArrayList<>(request.model().features());
+        others.remove(request.x());
+        others.remove(request.y());
+        if (others.isEmpty()) {
+            return "";
+        }
+        String listed = others.size() <= 3 ? String.join(", ", others) : others.size() + " other features";
+        return "      (" + listed + " marginalised)";
+    }
+
+    static String title(DecisionPlot.Request request) {
+        ModelParameters model = request.model();
+        CovarianceType type = request.options().covarianceType();
+        String classifier = switch (type) {
+            case FULL -> "QDA";
+            case TIED -> "LDA";
+            case DIAG -> "naive Bayes";
+        };
+        return String.format(Locale.ROOT, "model '%s' v%d · %s (%s covariance) · ellipses 1σ solid, 2σ dashed%s",
+                model.modelId(), model.version(), classifier, type.name().toLowerCase(Locale.ROOT),
+                request.density() ? " · log p(x) contours " + DecisionPlot.DENSITY_STEP + " nat apart" : "");
+    }
+}
