@@ -95,6 +95,8 @@ public enum ConfigKey {
             "train/score: address the HTTP endpoint binds (0.0.0.0 = every interface)"),
     HTTP_MAX_REQUEST_BYTES("gda.http.max-request-bytes", "1048576", ValueType.POSITIVE_INT,
             "largest request body the HTTP endpoint reads (POST /score); larger: 413"),
+    BROKER_TIMEOUT_MS("gda.broker.timeout.ms", "15000", ValueType.POSITIVE_LONG,
+            "train/score: how long start-up waits for the cluster to answer before it fails (exit 1)"),
     PROGRESS_INTERVAL_MS("gda.progress.interval.ms", "30000", ValueType.POSITIVE_LONG,
             "train/score: how often one progress line is logged (events, rate, dead letters, model version and age)");
 

@@ -60,6 +60,7 @@ public final class ServiceRunner {
                           Consumer<StreamsApp> onStart) {
         String bootstrap = config.bootstrapServers();
         StartupWarnings.emit(config, role, out);
+        ClusterProbe.awaitReachable(bootstrap, config.clientProperties(), config.brokerTimeout());
         if (config.createTopics()) {
             var adminProperties = config.kafkaProperties();
             adminProperties.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);

@@ -223,6 +223,11 @@ public final class AppConfig implements ConfigValues {
         return intValue(ConfigKey.HTTP_MAX_REQUEST_BYTES);
     }
 
+    /** How long train/score wait at start-up for the cluster to answer. */
+    public java.time.Duration brokerTimeout() {
+        return java.time.Duration.ofMillis(value(ConfigKey.BROKER_TIMEOUT_MS, Long.class));
+    }
+
     /** How often train/score log a progress line. */
     public java.time.Duration progressInterval() {
         return java.time.Duration.ofMillis(value(ConfigKey.PROGRESS_INTERVAL_MS, Long.class));
