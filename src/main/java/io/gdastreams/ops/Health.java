@@ -19,11 +19,19 @@ final class Health {
     record Answer(int status, Map<String, Object> body) {
     }
 
+    /** What health needs of the running Kafka Streams client: its state and its restores in progress. */
+    interface Client {
+        KafkaStreams.State state();
+
+        List<StreamsApp.Restoring> restoring();
+    }
+
     private final String role;
     private final boolean needsModel;
     private final Supplier<Optional<ModelParameters>> model;
     private final Supplier<String> absence;
-    private volatile StreamsApp app;
+    /** Null until the first client starts (topics are being created). */
+    private volatile Client app;
 
     /**
      * @param needsModel true for a scorer: not ready until a model is in force ({@code absence} says why not)
@@ -37,12 +45,26 @@ final class Health {
 
     /** The client that runs from now on. */
     void follow(StreamsApp app) {
-        this.app = app;
+        follow(new Client() {
+            @Override
+            public KafkaStreams.State state() {
+                return app.state();
+            }
+
+            @Override
+            public List<StreamsApp.Restoring> restoring() {
+                return app.restoring();
+            }
+        });
+    }
+
+    void follow(Client client) {
+        this.app = client;
     }
 
     /** 200 while Kafka Streams is not in ERROR or NOT_RUNNING (also while topics are created and it starts). */
     Answer live() {
-        StreamsApp current = app;
+        Client current = app;
         KafkaStreams.State state = current == null ? null : current.state();
         boolean live = state != KafkaStreams.State.ERROR && state != KafkaStreams.State.NOT_RUNNING;
         Map<String, Object> body = new LinkedHashMap<>();
@@ -54,7 +76,7 @@ final class Health {
 
     /** 200 when RUNNING and (scorer) a model is in force; else 503 with the reason and any restore progress. */
     Answer ready() {
-        StreamsApp current = app;
+        Client current = app;
         KafkaStreams.State state = current == null ? null : current.state();
         Optional<ModelParameters> inForce = model.get();
         Map<String, Object> body = new LinkedHashMap<>();
