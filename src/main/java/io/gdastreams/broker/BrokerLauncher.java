@@ -46,8 +46,8 @@ final class BrokerLauncher {
             Class.forName("kafka.Kafka", false, BrokerLauncher.class.getClassLoader());
         } catch (ClassNotFoundException e) {
             throw new UserError("this jar has no embedded broker (gda-streams-service.jar runs train and score "
-                    + "against a cluster): run demo, and replay or bench without --bootstrap-servers, with "
-                    + "gda-streams.jar");
+                    + "against a cluster): run demo and broker, and replay or bench without --bootstrap-servers, "
+                    + "with gda-streams.jar");
         }
     }
 
@@ -64,6 +64,38 @@ final class BrokerLauncher {
         writeServerProperties(serverProperties, dataDir, brokerPort, controllerPort);
         format(workspace, serverProperties, Uuid.randomUuid().toString(), logFile);
         return "127.0.0.1:" + brokerPort;
+    }
+
+    /**
+     * The configuration of a broker whose data outlives it ({@code broker --data-dir}): the broker listens on
+     * {@code brokerPort}; the controller keeps the port it was formatted with (the standalone quorum records its
+     * voter's endpoint in the metadata log), read back from the previous {@code serverProperties}. Formats the
+     * storage only when {@code dataDir} holds none yet. Returns the bootstrap address.
+     */
+    static String configureKept(BrokerWorkspace workspace, Path serverProperties, Path dataDir, Path logFile,
+                                int brokerPort) {
+        boolean formatted = Files.exists(dataDir.resolve("meta.properties"));
+        int controllerPort = formatted ? keptControllerPort(serverProperties) : freePort();
+        while (controllerPort == brokerPort) {
+            controllerPort = freePort();
+        }
+        writeServerProperties(serverProperties, dataDir, brokerPort, controllerPort);
+        if (!formatted) {
+            format(workspace, serverProperties, Uuid.randomUuid().toString(), logFile);
+        }
+        return "127.0.0.1:" + brokerPort;
+    }
+
+    private static int keptControllerPort(Path serverProperties) {
+        java.util.Properties previous = new java.util.Properties();
+        try (java.io.Reader in = Files.newBufferedReader(serverProperties, StandardCharsets.UTF_8)) {
+            previous.load(in);
+            String voters = previous.getProperty("controller.quorum.bootstrap.servers", "");
+            return Integer.parseInt(voters.substring(voters.lastIndexOf(':') + 1).strip());
+        } catch (IOException | RuntimeException e) {
+            throw new BrokerException("the data directory holds a broker's data but no readable "
+                    + serverProperties.getFileName() + " (its controller port): " + e.getMessage());
+        }
     }
 
     /** Starts the broker JVM; its output is appended to {@code logFile}. */

@@ -24,6 +24,8 @@ final class BrokerWorkspace {
     private static final String DIRECTORY_PREFIX = "gda-streams-broker-";
 
     private final Path directory;
+    /** A directory the user named (broker --data-dir): kept on exit, never treated as stale. */
+    private final boolean kept;
     private final Thread hook = new Thread(this::release, "embedded-broker-cleanup");
     private Process child;
     private boolean paused;
@@ -35,7 +37,27 @@ final class BrokerWorkspace {
         } catch (IOException e) {
             throw new BrokerException("cannot create a temporary directory for the broker: " + e.getMessage());
         }
+        kept = false;
         Runtime.getRuntime().addShutdownHook(hook);
+    }
+
+    /** A workspace in {@code directory} (created if missing) that outlives the process: its data is kept. */
+    BrokerWorkspace(Path directory) {
+        try {
+            Files.createDirectories(directory);
+        } catch (IOException e) {
+            throw new BrokerException("cannot create the data directory " + directory + ": " + e.getMessage());
+        }
+        if (!Files.isWritable(directory)) {
+            throw new BrokerException("the data directory " + directory + " is not writable");
+        }
+        this.directory = directory;
+        this.kept = true;
+        Runtime.getRuntime().addShutdownHook(hook);
+    }
+
+    boolean kept() {
+        return kept;
     }
 
     Path directory() {
@@ -116,7 +138,9 @@ final class BrokerWorkspace {
             }
             BrokerProcesses.stop(child);
         }
-        Directories.deleteQuietly(directory);
+        if (!kept) {
+            Directories.deleteQuietly(directory);
+        }
     }
 
     /** Directories left by an owner that was killed outright (no shutdown hook ran); its broker exited with it. */

@@ -67,6 +67,50 @@ public final class EmbeddedBroker implements AutoCloseable {
         }
     }
 
+    /**
+     * A broker on {@code port} whose data lives in {@code dataDir} and is kept when it stops ({@code broker
+     * --data-dir}): started again on the same directory it has every topic, offset and committed record of the
+     * previous run. {@code dataDir} null: a temporary directory, deleted on exit, as for {@link #start}. A port
+     * already in use is a BrokerException naming it.
+     */
+    public static EmbeddedBroker startAt(int port, Path dataDir, Duration timeout) {
+        BrokerLauncher.requireBrokerClasses();
+        BrokerWorkspace.deleteStaleDirectories();
+        BrokerWorkspace workspace = dataDir == null ? new BrokerWorkspace() : new BrokerWorkspace(dataDir);
+        try {
+            Path directory = workspace.directory();
+            Path logFile = directory.resolve("broker.log");
+            Path serverProperties = directory.resolve("server.properties");
+            String bootstrap = BrokerLauncher.configureKept(workspace, serverProperties, directory.resolve("data"),
+                    logFile, port);
+            Process process = BrokerLauncher.launch(workspace, serverProperties, logFile);
+            try {
+                BrokerReadiness.await(process, bootstrap, logFile, timeout);
+            } catch (PortTakenException e) {
+                BrokerProcesses.stop(process);
+                throw new BrokerException("port " + port + " (or the controller's) is in use: stop what listens "
+                        + "there or choose another --port" + e.getMessage());
+            } catch (RuntimeException e) {
+                BrokerProcesses.stop(process);
+                throw e;
+            }
+            return new EmbeddedBroker(workspace, logFile, serverProperties, bootstrap, process);
+        } catch (RuntimeException e) {
+            workspace.close();
+            throw e;
+        }
+    }
+
+    /** The directory of the broker's data and log (deleted on exit unless it was given to {@link #startAt}). */
+    public Path directory() {
+        return workspace.directory();
+    }
+
+    /** Whether the data outlives this process. */
+    public boolean keepsData() {
+        return workspace.kept();
+    }
+
     private static EmbeddedBroker startIn(BrokerWorkspace workspace, Duration timeout) {
         Path directory = workspace.directory();
         workspace.clear();

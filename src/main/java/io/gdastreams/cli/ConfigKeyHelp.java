@@ -12,7 +12,8 @@ import picocli.CommandLine;
 final class ConfigKeyHelp {
 
     /** The commands that take {@code --set} (train, score, replay and sample through {@link ConfigOptions}). */
-    static final List<String> COMMANDS = List.of("train", "score", "replay", "sample", "bench");
+    static final List<String> COMMANDS = List.of("train", "score", "replay", "sample", "inspect", "plot",
+            "reset", "bench");
 
     /** picocli's usage width: a longer footer line would be wrapped with no indent. */
     private static final int WIDTH = 80;

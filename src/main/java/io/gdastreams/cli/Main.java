@@ -24,13 +24,16 @@ import picocli.CommandLine.Spec;
 @Command(name = "gda-streams", mixinStandardHelpOptions = true, version = "gda-streams 0.1.0",
         description = "Streaming online Gaussian classifier (QDA / LDA / naive Bayes) on Kafka Streams.",
         subcommands = {DemoCommand.class, TrainCommand.class, ScoreCommand.class, ReplayCommand.class,
-                SampleCommand.class})
+                SampleCommand.class, InspectCommand.class, PlotCommand.class, BrokerCommand.class, ProduceCommand.class,
+                ConsumeCommand.class, ResetCommand.class})
 public final class Main implements Runnable {
 
     /** The commands, as documented in the README (tests walk them). */
-    static final List<String> COMMANDS = List.of("demo", "train", "score", "replay", "sample", "bench");
+    static final List<String> COMMANDS = List.of("demo", "train", "score", "replay", "sample", "inspect", "plot",
+            "broker", "produce", "consume", "reset", "bench");
 
-    private static final Set<String> BATCH_COMMANDS = Set.of("demo", "replay", "sample", "bench");
+    private static final Set<String> BATCH_COMMANDS = Set.of("demo", "replay", "sample", "inspect", "plot", "produce",
+            "consume", "bench");
     private static final Map<String, String> BATCH_LOG_LEVELS = Map.of(
             "org.slf4j.simpleLogger.log.org.apache.kafka", "error",
             "org.slf4j.simpleLogger.log.io.gdastreams.topology", "warn");
@@ -51,7 +54,7 @@ public final class Main implements Runnable {
 
     @Override
     public void run() {
-        throw new ParameterException(spec.commandLine(), "missing command: demo, train, score, replay or sample");
+        throw new ParameterException(spec.commandLine(), "missing command: " + String.join(", ", COMMANDS));
     }
 
     public static void main(String[] args) {
@@ -87,6 +90,7 @@ public final class Main implements Runnable {
         commandLine.setOut(out);
         commandLine.setErr(err);
         ConfigKeyHelp.addTo(commandLine);
+        HelpLayout.applyTo(commandLine);
         commandLine.setParameterExceptionHandler(Main::onBadArguments);
         commandLine.setExecutionExceptionHandler((e, failed, parseResult) -> onFailure(e, failed));
         return commandLine.execute(args);

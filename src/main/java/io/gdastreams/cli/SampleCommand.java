@@ -35,12 +35,13 @@ import picocli.CommandLine.Spec;
 @Command(name = "sample", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Draw labelled events from a model: a class y ~ π (or --class), then x ~ N(μ_y, Σ_y) with "
                 + "the covariance the fit options give (full, tied or diag; estimator, shrinkage and floor as a "
-                + "scorer would apply them), through a Cholesky factor.",
+                + "scorer would apply them), through a Cholesky factor; each categorical feature of the model from "
+                + "its class's table, smoothed with gda.categorical.alpha as a scorer would.",
                 "The model is a file (--model, as replay --model-output writes it) or the newest record under "
                         + "the model id (--model-id, default gda.model.id) on the model topic of the cluster.",
                 "The same seed, model and options give byte-identical output; without --seed one is chosen "
                         + "and printed on stderr.",
-                "Writes CSV (the features, then label) or JSON lines to --output or stdout, or, with "
+                "Writes CSV (the numeric features, the categorical ones, then label) or JSON lines to --output or stdout, or, with "
                         + "--to-topic, produces labelled events at --rate per second."})
 final class SampleCommand implements Callable<Integer> {
 
@@ -120,9 +121,10 @@ final class SampleCommand implements Callable<Integer> {
         ModelParameters model = modelFile != null ? ModelSource.readFile(modelFile)
                 : ModelSource.readTopic(config.topics().modelRecords(), config.modelId(), config.bootstrapServers(),
                         config.clientProperties(), timeout);
-        EventSampler sampler = EventSampler.of(model, config.fitOptions(), classLabel);
+        EventSampler sampler = EventSampler.of(model, config.fitOptions(),
+                config.doubleValue(ConfigKey.CATEGORICAL_ALPHA), classLabel);
         if (load == null) {
-            EventWriter.check(eventFormat, sampler.features()); // before a file is created
+            EventWriter.check(eventFormat, sampler); // before a file is created
         }
         PrintWriter err = spec.commandLine().getErr();
         long runSeed = seed != null ? seed : ThreadLocalRandom.current().nextLong();
@@ -152,7 +154,7 @@ final class SampleCommand implements Callable<Integer> {
     }
 
     private void write(EventSampler sampler, RandomGenerator random, EventFormat eventFormat, Writer out) {
-        EventWriter writer = new EventWriter(out, eventFormat, sampler.features());
+        EventWriter writer = new EventWriter(out, eventFormat, sampler.features(), sampler.categoricalFeatures());
         for (long i = 0; i < count; i++) {
             writer.write(sampler.next(random));
             // A PrintWriter (stdout) swallows write errors: a closed pipe (sample ... | head) would otherwise draw
@@ -216,9 +218,12 @@ final class SampleCommand implements Callable<Integer> {
 
     /** One line on stderr: what is drawn from and the seed; one more when the fit leaves classes out. */
     private void describe(EventSampler sampler, AppConfig config, long runSeed, PrintWriter err) {
-        err.printf(Locale.ROOT, "Sampling %,d events from %s (%d classes, %d features; %s), seed %d%s%n", count,
+        String categorical = sampler.categoricalFeatures().isEmpty() ? ""
+                : String.format(Locale.ROOT, " and %d categorical (alpha %s)", sampler.categoricalFeatures().size(),
+                        config.doubleValue(ConfigKey.CATEGORICAL_ALPHA));
+        err.printf(Locale.ROOT, "Sampling %,d events from %s (%d classes, %d features%s; %s), seed %d%s%n", count,
                 EventSampler.describe(sampler.model()), sampler.labels().size(), sampler.features().size(),
-                EventSampler.describeOptions(config.fitOptions()), runSeed,
+                categorical, EventSampler.describeOptions(config.fitOptions()), runSeed,
                 seed == null ? " (chosen; --seed " + runSeed + " repeats this sample)" : "");
         if (!sampler.excluded().isEmpty()) {
             err.println("  never drawn, left out by the fit: " + EventSampler.exclusions(sampler.excluded()));

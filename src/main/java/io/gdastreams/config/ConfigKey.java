@@ -71,7 +71,8 @@ public enum ConfigKey {
             "scorer: classes a prediction lists, the rest summarised; 0 = every class up to "
                     + ValueType.MAX_TOP_K),
     OUTPUT_IMPUTED("gda.output.imputed", "true", ValueType.BOOLEAN,
-            "scorer: an event with missing features gets imputed = their conditional means"),
+            "scorer: an event with missing features gets imputed = their conditional means, and missing "
+                    + "categorical features imputedCategories = their most probable values"),
     OUTPUT_EXPLAIN("gda.output.explain", "false", ValueType.BOOLEAN,
             "scorer: predictions carry the per-class log prior, log-likelihood, Mahalanobis distance"),
     DECISION_THRESHOLD("gda.decision.threshold", "", ValueType.DECISION_THRESHOLD,

@@ -22,13 +22,16 @@ public final class CategoricalLikelihood {
 
     private final List<String> features;
     private final List<Map<String, Integer>> valueIndex;
+    /** Per feature its vocabulary, in the order of the value indices. */
+    private final List<List<String>> values;
     /** log θ_kjv, [class][feature][value]. */
     private final double[][][] logTheta;
 
     private CategoricalLikelihood(List<String> features, List<Map<String, Integer>> valueIndex,
-                                  double[][][] logTheta) {
+                                  List<List<String>> values, double[][][] logTheta) {
         this.features = features;
         this.valueIndex = valueIndex;
+        this.values = values;
         this.logTheta = logTheta;
     }
 
@@ -99,7 +102,8 @@ public final class CategoricalLikelihood {
                 }
             }
         }
-        return new CategoricalLikelihood(List.copyOf(features), List.copyOf(index), logTheta);
+        return new CategoricalLikelihood(List.copyOf(features), List.copyOf(index),
+                values.stream().map(List::copyOf).toList(), logTheta);
     }
 
     public List<String> features() {
@@ -119,6 +123,47 @@ public final class CategoricalLikelihood {
     /** log θ_kjv. */
     public double logTheta(int k, int j, int v) {
         return logTheta[k][j][v];
+    }
+
+    /** How many values feature j has in the vocabulary (V_j). */
+    public int valueCount(int j) {
+        return values.get(j).size();
+    }
+
+    /** Feature j's vocabulary, in the order of the value indices. */
+    public List<String> values(int j) {
+        return values.get(j);
+    }
+
+    /** Value v of feature j's vocabulary. */
+    public String value(int j, int v) {
+        return values.get(j).get(v);
+    }
+
+    /**
+     * The value of the missing feature j most probable under the mixture given the observed data:
+     * argmax_v Σ_k p_k θ_kjv, with {@code p} the posterior p(k | x_o) (which already holds the observed categorical
+     * values and continuous features). Ties go to the lowest index, the first value in the vocabulary's order.
+     * Returns the value index.
+     */
+    public int mostProbableValue(int j, double[] p) {
+        if (p.length != logTheta.length) {
+            throw new IllegalArgumentException("expected " + logTheta.length + " probabilities, got " + p.length);
+        }
+        int best = 0;
+        double bestMass = Double.NEGATIVE_INFINITY;
+        for (int v = 0; v < valueCount(j); v++) {
+            double mass = 0;
+            for (int k = 0; k < p.length; k++) {
+                // exp(−∞) = 0: a value class k never had (α = 0) adds nothing, never a NaN.
+                mass += p[k] * Math.exp(logTheta[k][j][v]);
+            }
+            if (mass > bestMass) {
+                best = v;
+                bestMass = mass;
+            }
+        }
+        return best;
     }
 
     /**

@@ -4,12 +4,14 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Consumer;
 
 /**
  * The one output per unlabelled event on the predictions topic (same key as the input). Two shapes, told apart
  * by {@code status}; fields that do not apply to a shape are left out of the JSON (never written as null). The JSON
  * mapping is the serde package's ({@code serde/PredictionJson}): this record knows nothing of Jackson. Adding a
- * field: docs/ARCHITECTURE.md, "Where to change what".
+ * field: docs/ARCHITECTURE.md, "Where to change what". This file is longer than most on purpose: its Javadoc is the
+ * reference of the prediction format, one entry per field; the code is the record, its checks and its withers.
  *
  * <p>Scored:
  * <pre>{@code
@@ -43,6 +45,12 @@ import java.util.Objects;
  * Σ_k p(k | x_O) (μ_kj + Σ_k,jO Σ_k,OO⁻¹ (x_O − μ_k,O)) with the scorer's covariance type and regularisation (for
  * {@code diag} simply Σ_k p(k | x_O) μ_kj), unless {@code gda.output.imputed=false}. It lists the first missing
  * features in model order, at most 256 and 4096 characters of names in all; {@code otherImputed} counts the rest.
+ * Categorical features are imputed apart, as text, in {@code imputedCategories}: feature → the value
+ * argmax_v Σ_k p(k | x_O) θ_kv (θ the scorer's smoothed table; ties to the first value in the model's vocabulary,
+ * which is in String order), e.g. {@code "imputed": {"income": 33516.9}, "imputedCategories": {"student": "No"}};
+ * p(k | x_O) there, and in the conditional means above, is the posterior of everything observed, continuous and
+ * categorical. A categorical value the model never saw counts as missing: it is named in {@code unseenValues} and
+ * imputed. At most 8 are listed (model order); {@code otherImputedCategories} counts the rest.
  * With {@code gda.output.explain=true}:
  * <pre>{@code
  * "tailProbability": 0.93,
@@ -88,13 +96,19 @@ import java.util.Objects;
  * @param unseenValues  categorical feature → the event's value of it that the model never saw, which was treated as
  *                      missing (marginalised), e.g. {@code "unseenValues": {"student": "Maybe"}}; null when there is
  *                      none (scored only; at most a bounded number of entries, see the scorer)
+ * @param imputedCategories categorical feature → its most probable value given the observed features, for each
+ *                      categorical feature the event lacks or gives a value the model never saw (scored, with
+ *                      {@code gda.output.imputed}); null when none is missing. At most 8, the first in model order
+ * @param otherImputedCategories how many missing categorical features {@code imputedCategories} does not list; null
+ *                      when it lists them all
  */
 public record Prediction(Status status, String id, String label, Map<String, Double> probabilities,
                          Double otherProbability, Integer otherClasses, Double logDensity, String modelId,
                          Long modelVersion, Boolean outlier, String reason, Map<String, String> excluded,
                          Integer otherExcluded, Map<String, Double> imputed, Integer otherImputed,
                          Double tailProbability, Explanation explanation, String decision, Double expectedCost,
-                         Map<String, String> unseenValues) {
+                         Map<String, String> unseenValues, Map<String, String> imputedCategories,
+                         Integer otherImputedCategories) {
 
     /** The two shapes of a prediction record. */
     public enum Status {
@@ -145,19 +159,21 @@ public record Prediction(Status status, String id, String label, Map<String, Dou
         if (otherExcluded != null && (excluded == null || otherExcluded < 1)) {
             throw new IllegalArgumentException("otherExcluded (>= 1) needs a listed excluded map");
         }
-        if (status != Status.SCORED && (imputed != null || tailProbability != null || explanation != null
-                || decision != null || expectedCost != null)) {
-            throw new IllegalArgumentException("imputed, tailProbability, explanation, decision and expectedCost go on"
-                    + " a scored prediction");
-        }
         imputed = imputed == null ? null : Collections.unmodifiableMap(new LinkedHashMap<>(imputed));
         unseenValues = unseenValues == null || unseenValues.isEmpty() ? null
                 : Collections.unmodifiableMap(new LinkedHashMap<>(unseenValues));
-        if (unseenValues != null && status != Status.SCORED) {
-            throw new IllegalArgumentException("unseenValues belong to a scored prediction");
-        }
         if (otherImputed != null && (imputed == null || otherImputed < 1)) {
             throw new IllegalArgumentException("otherImputed (>= 1) needs a listed imputed map");
+        }
+        imputedCategories = imputedCategories == null || imputedCategories.isEmpty() ? null
+                : Collections.unmodifiableMap(new LinkedHashMap<>(imputedCategories));
+        if (status != Status.SCORED && (imputed != null || tailProbability != null || explanation != null
+                || decision != null || expectedCost != null || unseenValues != null || imputedCategories != null)) {
+            throw new IllegalArgumentException("imputed, tailProbability, explanation, decision, expectedCost,"
+                    + " unseenValues and imputedCategories go on a scored prediction");
+        }
+        if (otherImputedCategories != null && (imputedCategories == null || otherImputedCategories < 1)) {
+            throw new IllegalArgumentException("otherImputedCategories (>= 1) needs a listed imputedCategories map");
         }
     }
 
@@ -166,37 +182,109 @@ public record Prediction(Status status, String id, String label, Map<String, Dou
      * every missing feature).
      */
     public Prediction withImputed(Map<String, Double> imputed, Integer otherImputed) {
-        return new Prediction(status, id, label, probabilities, otherProbability, otherClasses, logDensity, modelId,
-                modelVersion, outlier, reason, excluded, otherExcluded, imputed, otherImputed, tailProbability,
-                explanation, decision, expectedCost, unseenValues);
+        return with(c -> {
+            c.imputed = imputed;
+            c.otherImputed = otherImputed;
+        });
     }
 
     /** This scored prediction with a tail probability (null: none). */
     public Prediction withTailProbability(Double tailProbability) {
-        return new Prediction(status, id, label, probabilities, otherProbability, otherClasses, logDensity, modelId,
-                modelVersion, outlier, reason, excluded, otherExcluded, imputed, otherImputed, tailProbability,
-                explanation, decision, expectedCost, unseenValues);
+        return with(c -> c.tailProbability = tailProbability);
     }
 
     /** This scored prediction, stating the rule that chose its label and its expected cost (either may be null). */
     public Prediction withDecision(String rule, Double cost) {
-        return new Prediction(status, id, label, probabilities, otherProbability, otherClasses, logDensity, modelId,
-                modelVersion, outlier, reason, excluded, otherExcluded, imputed, otherImputed, tailProbability,
-                explanation, rule, cost, unseenValues);
+        return with(c -> {
+            c.decision = rule;
+            c.expectedCost = cost;
+        });
     }
 
     /** This scored prediction naming the categorical values the model never saw (copied; null or empty: none). */
     public Prediction withUnseenValues(Map<String, String> unseen) {
-        return new Prediction(status, id, label, probabilities, otherProbability, otherClasses, logDensity, modelId,
-                modelVersion, outlier, reason, excluded, otherExcluded, imputed, otherImputed, tailProbability,
-                explanation, decision, expectedCost, unseen);
+        return with(c -> c.unseenValues = unseen);
+    }
+
+    /**
+     * This scored prediction with the imputed categorical values (copied; null or empty: none) and how many missing
+     * categorical features they do not list (null: none).
+     */
+    public Prediction withImputedCategories(Map<String, String> imputed, Integer others) {
+        return with(c -> {
+            c.imputedCategories = imputed;
+            c.otherImputedCategories = others;
+        });
     }
 
     /** This scored prediction with an explanation (null: none). */
     public Prediction withExplanation(Explanation explanation) {
-        return new Prediction(status, id, label, probabilities, otherProbability, otherClasses, logDensity, modelId,
-                modelVersion, outlier, reason, excluded, otherExcluded, imputed, otherImputed, tailProbability,
-                explanation, decision, expectedCost, unseenValues);
+        return with(c -> c.explanation = explanation);
+    }
+
+    /** A copy with some fields changed: the withers go through here, so a new field is added in two places only. */
+    private Prediction with(Consumer<Copy> change) {
+        Copy copy = new Copy(this);
+        change.accept(copy);
+        return copy.build();
+    }
+
+    /** The components, mutable for {@link #with}; the canonical constructor validates the result again. */
+    private static final class Copy {
+        Status status;
+        String id;
+        String label;
+        Map<String, Double> probabilities;
+        Double otherProbability;
+        Integer otherClasses;
+        Double logDensity;
+        String modelId;
+        Long modelVersion;
+        Boolean outlier;
+        String reason;
+        Map<String, String> excluded;
+        Integer otherExcluded;
+        Map<String, Double> imputed;
+        Integer otherImputed;
+        Double tailProbability;
+        Explanation explanation;
+        String decision;
+        Double expectedCost;
+        Map<String, String> unseenValues;
+        Map<String, String> imputedCategories;
+        Integer otherImputedCategories;
+
+        Copy(Prediction p) {
+            status = p.status;
+            id = p.id;
+            label = p.label;
+            probabilities = p.probabilities;
+            otherProbability = p.otherProbability;
+            otherClasses = p.otherClasses;
+            logDensity = p.logDensity;
+            modelId = p.modelId;
+            modelVersion = p.modelVersion;
+            outlier = p.outlier;
+            reason = p.reason;
+            excluded = p.excluded;
+            otherExcluded = p.otherExcluded;
+            imputed = p.imputed;
+            otherImputed = p.otherImputed;
+            tailProbability = p.tailProbability;
+            explanation = p.explanation;
+            decision = p.decision;
+            expectedCost = p.expectedCost;
+            unseenValues = p.unseenValues;
+            imputedCategories = p.imputedCategories;
+            otherImputedCategories = p.otherImputedCategories;
+        }
+
+        Prediction build() {
+            return new Prediction(status, id, label, probabilities, otherProbability, otherClasses, logDensity,
+                    modelId, modelVersion, outlier, reason, excluded, otherExcluded, imputed, otherImputed,
+                    tailProbability, explanation, decision, expectedCost, unseenValues, imputedCategories,
+                    otherImputedCategories);
+        }
     }
 
     /** A scored event. {@code probabilities}: copied, iteration order kept. */
@@ -210,7 +298,7 @@ public record Prediction(Status status, String id, String label, Map<String, Dou
                                     String modelId, long modelVersion, Boolean outlier,
                                     Map<String, String> excluded) {
         return new Prediction(Status.SCORED, id, label, probabilities, null, null, logDensity, modelId,
-                modelVersion, outlier, null, excluded, null, null, null, null, null, null, null, null);
+                modelVersion, outlier, null, excluded, null, null, null, null, null, null, null, null, null, null);
     }
 
     /**
@@ -223,7 +311,8 @@ public record Prediction(Status status, String id, String label, Map<String, Dou
                                     String modelId, long modelVersion, Boolean outlier,
                                     Map<String, String> excluded, Integer otherExcluded) {
         return new Prediction(Status.SCORED, id, label, probabilities, otherProbability, otherClasses, logDensity,
-                modelId, modelVersion, outlier, null, excluded, otherExcluded, null, null, null, null, null, null, null);
+                modelId, modelVersion, outlier, null, excluded, otherExcluded, null, null, null, null, null, null, null, null,
+                null);
     }
 
     /** An event that could not be scored; {@code modelId}/{@code modelVersion} null when no model was in force. */
@@ -241,6 +330,6 @@ public record Prediction(Status status, String id, String label, Map<String, Dou
     public static Prediction unscored(String id, String reason, String modelId, Long modelVersion,
                                       Map<String, String> excluded, Integer otherExcluded) {
         return new Prediction(Status.UNSCORED, id, null, null, null, null, null, modelId, modelVersion, null, reason,
-                excluded, otherExcluded, null, null, null, null, null, null, null);
+                excluded, otherExcluded, null, null, null, null, null, null, null, null, null);
     }
 }

@@ -1,6 +1,9 @@
 package io.gdastreams.sample;
 
+import io.gdastreams.config.ConfigKey;
+import io.gdastreams.config.ConfigValues;
 import io.gdastreams.lifecycle.UserError;
+import io.gdastreams.math.CategoricalLikelihood;
 import io.gdastreams.math.Exclusion;
 import io.gdastreams.math.FitOptions;
 import io.gdastreams.math.GaussianModel;
@@ -14,9 +17,12 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.random.RandomGenerator;
+import java.util.stream.IntStream;
 
 /**
- * Labelled events drawn from a model: y ~ π (or one fixed class), then the features given y ({@link FeatureDraw}).
+ * Labelled events drawn from a model: y ~ π (or one fixed class), then the features given y ({@link FeatureDraw}):
+ * the numeric ones from N(μ_y, Σ_y), then each categorical one (if the model has any) from its smoothed table θ_yj
+ * with the given α, as a scorer with {@code gda.categorical.alpha} = α would smooth it.
  * The model's statistics are fitted with the given {@link FitOptions} first, as a scorer with those options would
  * fit them: the covariance type and estimator decide the Σ_k drawn from (tied: the pooled Σ for every class; diag:
  * its diagonal), shrinkage, floor and jitter are part of it, and a class the fit leaves out is never drawn.
@@ -40,21 +46,38 @@ public final class EventSampler {
     /** The class every event gets, or −1 to draw it from the priors. */
     private final int fixedClass;
     private final List<FeatureDraw> draws;
+    /** The categorical features in model order (empty for a Gaussian model). */
+    private final List<String> categorical;
+    /** Per categorical feature its vocabulary, in model order. */
+    private final List<List<String>> vocabularies;
 
-    private EventSampler(ModelParameters model, GaussianModel fitted, int fixedClass) {
+    private EventSampler(ModelParameters model, GaussianModel fitted, CategoricalLikelihood tables, int fixedClass) {
         this.model = model;
         this.fitted = fitted;
         this.classes = new GaussianSampler(fitted);
         this.fixedClass = fixedClass;
-        this.draws = List.of(new GaussianDraw(classes, model.features()));
+        this.draws = tables == null ? List.of(new GaussianDraw(classes, model.features()))
+                : List.of(new GaussianDraw(classes, model.features()), CategoricalDraw.of(tables));
+        this.categorical = tables == null ? List.of() : tables.features();
+        this.vocabularies = tables == null ? List.of()
+                : IntStream.range(0, categorical.size()).mapToObj(tables::values).toList();
+    }
+
+    /**
+     * As {@link #of(ModelParameters, FitOptions, double, String)} with the default α of
+     * {@code gda.categorical.alpha}.
+     */
+    public static EventSampler of(ModelParameters model, FitOptions options, String classLabel) {
+        return of(model, options, ConfigValues.DEFAULTS.doubleValue(ConfigKey.CATEGORICAL_ALPHA), classLabel);
     }
 
     /**
      * The sampler of {@code model} fitted with {@code options}; every event of class {@code classLabel} when it is
      * not null. A model that is not well formed, a class that is not in it or is left out by the fit, and a model
-     * whose every class is left out are user errors.
+     * whose every class is left out are user errors. The category tables (if any) are smoothed with {@code alpha};
+     * a drawn class has at least {@code gda.min.count} ≥ 1 observations, so even under α = 0 its θ is defined.
      */
-    public static EventSampler of(ModelParameters model, FitOptions options, String classLabel) {
+    public static EventSampler of(ModelParameters model, FitOptions options, double alpha, String classLabel) {
         GaussianModel fitted;
         try {
             fitted = GaussianModel.fit(ModelConversion.classSummaries(model), options);
@@ -72,7 +95,13 @@ public final class EventSampler {
                 throw new UserError(classProblem(model, fitted, classLabel, options));
             }
         }
-        return new EventSampler(model, fitted, fixed);
+        CategoricalLikelihood tables;
+        try {
+            tables = ModelConversion.categoricalLikelihood(model, fitted.labels(), alpha);
+        } catch (IllegalArgumentException e) {
+            throw new UserError(describe(model) + " cannot be sampled: " + e.getMessage());
+        }
+        return new EventSampler(model, fitted, tables, fixed);
     }
 
     /** The random stream of a seed: every draw of a run comes from it, in order. */
@@ -84,15 +113,26 @@ public final class EventSampler {
     public LabelledEvent next(RandomGenerator random) {
         int k = fixedClass >= 0 ? fixedClass : classes.sampleClass(random);
         Map<String, Double> features = new LinkedHashMap<>();
+        Map<String, String> categories = categorical.isEmpty() ? Map.of() : new LinkedHashMap<>();
         for (FeatureDraw draw : draws) {
-            draw.draw(k, random, features);
+            draw.draw(k, random, features, categories);
         }
-        return new LabelledEvent(features, fitted.labels().get(k));
+        return new LabelledEvent(features, fitted.labels().get(k), categories);
     }
 
-    /** The model's features, in its order: the columns of every event. */
+    /** The model's numeric features, in its order: the first columns of every event. */
     public List<String> features() {
         return model.features();
+    }
+
+    /** The model's categorical features, in its order (empty for a Gaussian model): the columns after the numeric. */
+    public List<String> categoricalFeatures() {
+        return categorical;
+    }
+
+    /** Per categorical feature (in {@link #categoricalFeatures()} order) the values it may take. */
+    public List<List<String>> categoricalValues() {
+        return vocabularies;
     }
 
     /** The classes that are drawn (those the fit keeps), in model order. */

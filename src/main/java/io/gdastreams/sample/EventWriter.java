@@ -14,6 +14,11 @@ import java.util.List;
  * numbers are written so that they read back as the same double (CSV: {@link Double#toString}; JSON: the shortest
  * such decimal), so the same events give the same bytes and a refit sees exactly the values drawn.
  *
+ * <p>The columns are the numeric features, then the categorical ones (their text values, as {@code replay} sends a
+ * column of {@code gda.categorical.features}), then {@code label}; in JSON a categorical value is a string, which
+ * {@code train} accepts for a categorical feature (a Bernoulli value {@code true} is the string "true", which the
+ * trainer counts as the same value as the JSON boolean).
+ *
  * <p>CSV follows RFC 4180 as {@code replay} reads it: a cell is quoted when it holds a comma, a double quote, a line
  * break or leading or trailing white space (which an unquoted cell loses), with {@code ""} for a quote inside.
  */
@@ -25,19 +30,34 @@ public final class EventWriter {
     private final Writer out;
     private final EventFormat format;
     private final List<String> features;
+    private final List<String> categorical;
     private final StringBuilder line = new StringBuilder();
 
     /**
-     * A writer of events with {@code features} (in column order) to {@code out}; writes the CSV header at once. A
-     * feature named {@value #LABEL_COLUMN} cannot be a CSV column beside the label: a user error.
+     * A writer of events with the numeric {@code features} (in column order) to {@code out}; writes the CSV header
+     * at once. A feature named {@value #LABEL_COLUMN} cannot be a CSV column beside the label: a user error.
      */
     public EventWriter(Writer out, EventFormat format, List<String> features) {
+        this(out, format, features, List.of());
+    }
+
+    /**
+     * A writer of events with the numeric {@code features}, then the {@code categorical} ones (their text values:
+     * CSV cells, JSON strings), to {@code out}; writes the CSV header at once.
+     */
+    public EventWriter(Writer out, EventFormat format, List<String> features, List<String> categorical) {
         this.out = out;
         this.format = format;
         this.features = List.copyOf(features);
+        this.categorical = List.copyOf(categorical);
         check(format, features);
+        check(format, categorical);
         if (format == EventFormat.CSV) {
             for (String name : features) {
+                appendCell(name);
+                line.append(',');
+            }
+            for (String name : categorical) {
                 appendCell(name);
                 line.append(',');
             }
@@ -54,6 +74,25 @@ public final class EventWriter {
         }
     }
 
+    /**
+     * A user error when the events of {@code sampler} cannot be written in {@code format}: a column named like the
+     * label's, or, in CSV, a categorical value that is the empty text (an empty cell reads back as a missing value).
+     */
+    public static void check(EventFormat format, EventSampler sampler) {
+        check(format, sampler.features());
+        check(format, sampler.categoricalFeatures());
+        if (format != EventFormat.CSV) {
+            return;
+        }
+        for (int j = 0; j < sampler.categoricalFeatures().size(); j++) {
+            if (sampler.categoricalValues().get(j).contains("")) {
+                throw new UserError("categorical feature '" + sampler.categoricalFeatures().get(j) + "' has the "
+                        + "empty value, which a CSV cell cannot carry (an empty cell is a missing value): use "
+                        + "--format jsonl");
+            }
+        }
+    }
+
     /** One event: its features must be exactly this writer's, all finite. */
     public void write(LabelledEvent event) {
         if (format == EventFormat.JSONL) {
@@ -61,6 +100,10 @@ public final class EventWriter {
         } else {
             for (String name : features) {
                 line.append(Double.toString(event.features().get(name))).append(',');
+            }
+            for (String name : categorical) {
+                appendCell(event.categories().get(name));
+                line.append(',');
             }
             appendCell(event.label());
         }

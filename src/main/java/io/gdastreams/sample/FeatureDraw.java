@@ -5,15 +5,16 @@ import java.util.random.RandomGenerator;
 
 /**
  * The features of one event, drawn given its class: the generative model below y ~ π. {@link GaussianDraw} draws the
- * numeric features, x ~ N(μ_k, Σ_k). Categorical features (a category per feature from class k's table) are meant
- * to be a second implementation that {@link EventSampler} calls after this one for the same class and the same
- * random stream: the class draw, the seed and the writers stay as they are.
+ * numeric features, x ~ N(μ_k, Σ_k); {@link CategoricalDraw} then draws each categorical feature from class k's
+ * smoothed table θ_kj, for the same class and from the same random stream ({@link EventSampler} calls them in that
+ * order, so a model without categorical features draws exactly what it drew before they existed).
  */
 interface FeatureDraw {
 
     /**
      * Puts this draw's features of one event of class {@code k} (an index into {@link EventSampler#labels()}) into
-     * {@code features}, drawing only from {@code random}: the same stream gives the same values.
+     * {@code numbers} (numeric features) or {@code categories} (categorical ones), drawing only from
+     * {@code random}: the same stream gives the same values.
      */
-    void draw(int k, RandomGenerator random, Map<String, Double> features);
+    void draw(int k, RandomGenerator random, Map<String, Double> numbers, Map<String, String> categories);
 }

@@ -19,7 +19,7 @@ record GaussianDraw(GaussianSampler sampler, List<String> names) implements Feat
     }
 
     @Override
-    public void draw(int k, RandomGenerator random, Map<String, Double> features) {
+    public void draw(int k, RandomGenerator random, Map<String, Double> features, Map<String, String> categories) {
         double[] x = sampler.sample(k, random);
         for (int j = 0; j < x.length; j++) {
             // Only a model with values near the double range gets here (μ + Lz overflows); a written ±Infinity

@@ -31,8 +31,17 @@ public final class ModelSource {
     private ModelSource() {
     }
 
+    /** A model with the bytes it was read from (one model-topic record's value), for {@code inspect --json}. */
+    public record ModelRecord(ModelParameters model, byte[] bytes) {
+    }
+
     /** The model in {@code file}. */
     public static ModelParameters readFile(Path file) {
+        return readFileRecord(file).model();
+    }
+
+    /** {@link #readFile}, with the file's bytes. */
+    public static ModelRecord readFileRecord(Path file) {
         byte[] bytes;
         try {
             bytes = Files.readAllBytes(file);
@@ -40,7 +49,7 @@ public final class ModelSource {
             throw new UserError("cannot read " + file + (Files.exists(file) ? ": " + e.getMessage() : " (no such file)"));
         }
         try {
-            return ModelSerde.read(bytes);
+            return new ModelRecord(ModelSerde.read(bytes), bytes);
         } catch (IllegalArgumentException e) {
             throw new UserError(file + " is not a valid model: " + e.getMessage());
         }
@@ -53,6 +62,12 @@ public final class ModelSource {
      */
     public static ModelParameters readTopic(Topic<String, byte[]> topic, String modelId, String bootstrapServers,
                                             Properties client, Duration timeout) {
+        return readTopicRecord(topic, modelId, bootstrapServers, client, timeout).model();
+    }
+
+    /** {@link #readTopic}, with the record's value as it is on the topic. */
+    public static ModelRecord readTopicRecord(Topic<String, byte[]> topic, String modelId, String bootstrapServers,
+                                              Properties client, Duration timeout) {
         long deadline = System.nanoTime() + timeout.toNanos();
         ConsumerRecord<String, byte[]> newest = null;
         long read = 0;
@@ -92,7 +107,7 @@ public final class ModelSource {
         return model(newest, modelId, topic, read);
     }
 
-    private static ModelParameters model(ConsumerRecord<String, byte[]> newest, String modelId,
+    private static ModelRecord model(ConsumerRecord<String, byte[]> newest, String modelId,
                                          Topic<String, byte[]> topic, long read) {
         if (newest == null) {
             throw new UserError("no model '" + modelId + "' on topic '" + topic.name() + "' (" + read
@@ -112,7 +127,7 @@ public final class ModelSource {
         if (!modelId.equals(model.modelId())) {
             throw new UserError(where + " carries model id '" + model.modelId() + "'");
         }
-        return model;
+        return new ModelRecord(model, newest.value());
     }
 
     private static boolean atEnd(KafkaConsumer<?, ?> consumer, Map<TopicPartition, Long> ends) {
@@ -134,7 +149,7 @@ public final class ModelSource {
         properties.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
         // Looking for the topic must not create it.
         properties.put(ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, "false");
-        properties.put(ConsumerConfig.CLIENT_ID_CONFIG, "gda-streams-sample");
+        properties.put(ConsumerConfig.CLIENT_ID_CONFIG, "gda-streams-model-reader");
         return new KafkaConsumer<>(properties, topic.keyDeserializer(), topic.valueDeserializer());
     }
 }

@@ -1,7 +1,6 @@
 package io.gdastreams.topology;
 
 import io.gdastreams.math.CategoricalLikelihood;
-import io.gdastreams.model.CategoricalTable;
 import io.gdastreams.model.ModelParameters;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -24,6 +23,14 @@ final class CompiledCategories {
      * about 50 kB and keep a prediction within its size bound ({@link ScoringSettings#MAX_OUTPUT_TOP_K}).
      */
     static final int MAX_UNSEEN_LISTED = 16;
+    /**
+     * Most imputed categorical values a prediction lists ({@code imputedCategories}, the first missing features in
+     * model order); the rest are counted in {@code otherImputedCategories}. A name and a value of the model each have
+     * at most 256 characters without control characters (at most 768 bytes of JSON each), so 8 entries add at most
+     * about 12 kB: with the unseen values, the imputed map and an explanation of 32 classes the largest prediction
+     * stays within its size bound (ScoringOutputBoundTest adds them up).
+     */
+    static final int MAX_IMPUTED_LISTED = 8;
 
     /** A model without categorical features. */
     static final CompiledCategories NONE = new CompiledCategories(Map.of(), null);
@@ -44,28 +51,15 @@ final class CompiledCategories {
      * scored or not ("any class").
      */
     static CompiledCategories of(ModelParameters model, List<String> labels, double alpha) {
-        List<CategoricalTable> tables = ModelConversion.categoricalTables(model);
-        if (tables.isEmpty()) {
+        CategoricalLikelihood likelihood = ModelConversion.categoricalLikelihood(model, labels, alpha);
+        if (likelihood == null) {
             return NONE;
         }
-        Map<String, Integer> classIndex = new HashMap<>();
-        for (int k = 0; k < model.classes().size(); k++) {
-            classIndex.put(model.classes().get(k).label(), k);
-        }
-        long[][][] counts = new long[labels.size()][tables.size()][];
-        for (int k = 0; k < labels.size(); k++) {
-            int modelClass = classIndex.get(labels.get(k));
-            for (int j = 0; j < tables.size(); j++) {
-                counts[k][j] = tables.get(j).counts().get(modelClass);
-            }
-        }
         Map<String, Integer> index = new HashMap<>();
-        for (int j = 0; j < tables.size(); j++) {
-            index.put(tables.get(j).feature(), j);
+        for (int j = 0; j < likelihood.features().size(); j++) {
+            index.put(likelihood.features().get(j), j);
         }
-        return new CompiledCategories(Map.copyOf(index), CategoricalLikelihood.of(
-                tables.stream().map(CategoricalTable::feature).toList(),
-                tables.stream().map(CategoricalTable::values).toList(), counts, alpha));
+        return new CompiledCategories(Map.copyOf(index), likelihood);
     }
 
     /**
@@ -77,8 +71,55 @@ final class CompiledCategories {
      * @param unknown      names that are no feature of the model at all; null when none
      * @param mismatch     a feature given as the wrong kind (the scorer's and trainer's categorical lists disagree)
      *                     with what is wrong, or null
+     * @param values       per categorical feature of the model the index of the event's value, −1 when the event
+     *                     has none or one the model never saw (both missing); null for a Gaussian model
      */
-    record Resolution(double[] added, Map<String, String> unseen, List<String> unknown, String[] mismatch) {
+    record Resolution(double[] added, Map<String, String> unseen, List<String> unknown, String[] mismatch,
+                      int[] values) {
+
+        /** Whether a categorical feature of the model is missing (absent or unseen) in the event. */
+        boolean anyMissing() {
+            if (values != null) {
+                for (int v : values) {
+                    if (v < 0) {
+                        return true;
+                    }
+                }
+            }
+            return false;
+        }
+    }
+
+    /**
+     * The imputed categorical values of an event: the first {@link #MAX_IMPUTED_LISTED} missing features in model
+     * order, each → its most probable value.
+     *
+     * @param values feature → value; never empty
+     * @param others how many more missing features there are; null when none
+     */
+    record Imputed(Map<String, String> values, Integer others) {
+    }
+
+    /**
+     * For each categorical feature missing from the event ({@code values[j] < 0}, absent or never seen in
+     * training) the value argmax_v Σ_k p(k | x_o) θ_kjv under the event's posterior {@code p} (over the scored
+     * classes; it holds the observed categorical values and continuous features); ties go to the first value in
+     * the vocabulary's (String) order. Null when none is missing.
+     */
+    Imputed impute(int[] values, double[] p) {
+        Map<String, String> imputed = new LinkedHashMap<>();
+        int others = 0;
+        for (int j = 0; j < values.length; j++) {
+            if (values[j] >= 0) {
+                continue;
+            }
+            if (imputed.size() < MAX_IMPUTED_LISTED) {
+                imputed.put(likelihood.features().get(j), likelihood.value(j, likelihood.mostProbableValue(j, p)));
+            } else {
+                others++;
+            }
+        }
+        return imputed.isEmpty() ? null : new Imputed(imputed, others == 0 ? null : others);
     }
 
     /**
@@ -87,7 +128,7 @@ final class CompiledCategories {
      */
     Resolution resolve(Set<String> numbers, Map<String, String> categories, Set<String> continuous, int classes) {
         if (categories.isEmpty() && likelihood == null) {
-            return new Resolution(null, null, null, null);
+            return new Resolution(null, null, null, null, null);
         }
         for (String feature : numbers) {
             if (index.containsKey(feature)) {
@@ -122,10 +163,10 @@ final class CompiledCategories {
             added = new double[classes];
             likelihood.addTo(values, added);
         }
-        return new Resolution(added, unseen, unknown, null);
+        return new Resolution(added, unseen, unknown, null, likelihood == null ? null : values);
     }
 
     private static Resolution mismatch(String feature, String what) {
-        return new Resolution(null, null, null, new String[] {feature, what});
+        return new Resolution(null, null, null, new String[] {feature, what}, null);
     }
 }

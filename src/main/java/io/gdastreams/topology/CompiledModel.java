@@ -183,6 +183,12 @@ final class CompiledModel {
             prediction = PredictionDetails.withImputed(prediction, featureNames, x,
                     discriminant.impute(x, posterior));
         }
+        // A categorical feature absent from the event, or of a value the model never saw (both marginalised above),
+        // gets its most probable value under the same posterior, which holds every observed value of either kind.
+        if (extras.imputed() && resolved.anyMissing()) {
+            CompiledCategories.Imputed imputed = this.categories.impute(resolved.values(), p);
+            prediction = prediction.withImputedCategories(imputed.values(), imputed.others());
+        }
         if (tail != null) {
             prediction = prediction.withTailProbability(tail);
         }

@@ -1,13 +1,16 @@
 package io.gdastreams.topology;
 
+import io.gdastreams.math.CategoricalLikelihood;
 import io.gdastreams.math.ClassSummary;
 import io.gdastreams.model.CategoricalTable;
 import io.gdastreams.model.ClassParameters;
 import io.gdastreams.model.ModelParameters;
 import io.gdastreams.serde.EventDecoder;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -70,6 +73,38 @@ public final class ModelConversion {
             summaries.add(classSummary(c, d));
         }
         return summaries;
+    }
+
+    /**
+     * The category tables of {@code model} (checked as {@link #categoricalTables}) for the classes {@code labels} (a
+     * subset of the model's, e.g. those a fit keeps), in their order, smoothed with {@code alpha}
+     * ({@code gda.categorical.alpha}); null for a model without categorical features. V_j is the size of the model's
+     * vocabulary of feature j, which counts the values of every class, kept or not ("any class"). The one place
+     * where the scorer ({@code CompiledCategories}) and the {@code sample} command get θ_kjv. Throws
+     * IllegalArgumentException when the model is not well formed or a class's θ is 0/0 (no observation, α = 0).
+     */
+    public static CategoricalLikelihood categoricalLikelihood(ModelParameters model, List<String> labels,
+                                                              double alpha) {
+        List<CategoricalTable> tables = categoricalTables(model);
+        if (tables.isEmpty()) {
+            return null;
+        }
+        Map<String, Integer> classIndex = new HashMap<>();
+        for (int k = 0; k < model.classes().size(); k++) {
+            classIndex.put(model.classes().get(k).label(), k);
+        }
+        long[][][] counts = new long[labels.size()][tables.size()][];
+        for (int k = 0; k < labels.size(); k++) {
+            Integer modelClass = classIndex.get(labels.get(k));
+            if (modelClass == null) {
+                throw new IllegalArgumentException("model has no class '" + labels.get(k) + "'");
+            }
+            for (int j = 0; j < tables.size(); j++) {
+                counts[k][j] = tables.get(j).counts().get(modelClass);
+            }
+        }
+        return CategoricalLikelihood.of(tables.stream().map(CategoricalTable::feature).toList(),
+                tables.stream().map(CategoricalTable::values).toList(), counts, alpha);
     }
 
     /**

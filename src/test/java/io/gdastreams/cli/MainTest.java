@@ -12,6 +12,8 @@ import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.ServiceLoader;
+import picocli.CommandLine;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -44,6 +46,35 @@ class MainTest {
             Outcome outcome = run(Map.of(), command, "--help");
             assertEquals(ExitCodes.OK, outcome.code(), command);
             assertTrue(outcome.out().contains("Usage: gda-streams " + command), outcome.out());
+        }
+    }
+
+    /**
+     * Help lines break between words only (picocli alone breaks after a '.' inside a word: "gda.", "estimator"):
+     * no line is wider than 80 characters unless it is one word, and the help is the unwrapped help (picocli at a
+     * width nothing needs wrapping in) with only spaces turned into line breaks.
+     */
+    @Test
+    void shouldWrapHelpBetweenWordsOnly() {
+        CommandLine unwrapped = new CommandLine(new Main(Map.of()));
+        ServiceLoader.load(CommandPlugin.class, Main.class.getClassLoader()).forEach(unwrapped::addSubcommand);
+        ConfigKeyHelp.addTo(unwrapped);
+        for (String command : Main.COMMANDS) {
+            String help = run(Map.of(), command, "--help").out();
+            for (String line : help.lines().toList()) {
+                assertTrue(line.codePointCount(0, line.length()) <= HelpLayout.WIDTH || !line.strip().contains(" "),
+                        command + ": " + line);
+            }
+            CommandLine sub = unwrapped.getSubcommands().get(command);
+            sub.getCommandSpec().usageMessage().width(100_000);
+            assertEquals(sub.getUsageMessage().replaceAll("\\s+", " ").strip(), help.replaceAll("\\s+", " ").strip(),
+                    command);
+        }
+        String replay = run(Map.of(), "replay", "--help").out();
+        assertTrue(replay.contains("gda.estimator.") && replay.contains("[--output=predictions.jsonl]"), replay);
+        String usage = run(Map.of(), "--help").out();
+        for (String command : Main.COMMANDS) {
+            assertTrue(usage.lines().anyMatch(line -> line.startsWith("  " + command + " ")), command + ": " + usage);
         }
     }
 

@@ -100,6 +100,43 @@ class CategoricalLikelihoodTest {
         }
     }
 
+    /** argmax_v Σ_k p_k θ_kv by hand at α = 0: θ_0 = (¾, ¼), θ_1 = (0, 1) over (red, blue). */
+    @Test
+    void shouldImputeTheValueOfLargestMixtureProbability() {
+        CategoricalLikelihood likelihood = CategoricalLikelihood.of(COLOUR, VALUES, COUNTS, 0.0);
+        assertEquals(1, likelihood.mostProbableValue(0, new double[] {0.5, 0.5}), "blue: 0.625 against 0.375");
+        assertEquals(0, likelihood.mostProbableValue(0, new double[] {0.8, 0.2}), "red: 0.6 against 0.4");
+        assertEquals(0, likelihood.mostProbableValue(0, new double[] {1.0, 0.0}), "a θ of 0 adds nothing");
+        assertEquals("blue", likelihood.value(0, 1));
+        // An exact tie (every θ is ½) goes to the first value of the vocabulary as given, red, not String order.
+        CategoricalLikelihood even = CategoricalLikelihood.of(COLOUR, VALUES, new long[][][] {{{2, 2}}, {{1, 1}}},
+                1.0);
+        assertEquals(0, even.mostProbableValue(0, new double[] {0.3, 0.7}));
+    }
+
+    /**
+     * The sampler draws θ_kv: 100,000 draws of each class within 5 binomial standard errors (α = 1: θ_0(red) = 4/6,
+     * θ_1(red) = 1/4), and never a value of θ = 0 (α = 0: class 1 never had red).
+     */
+    @Test
+    void shouldSampleTheSmoothedProbabilities() {
+        int draws = 100_000;
+        java.util.random.RandomGenerator random = new java.util.SplittableRandom(3);
+        CategoricalSampler smoothed = new CategoricalSampler(CategoricalLikelihood.of(COLOUR, VALUES, COUNTS, 1.0));
+        double[] red = {4.0 / 6, 1.0 / 4};
+        for (int k = 0; k < 2; k++) {
+            int reds = 0;
+            for (int i = 0; i < draws; i++) {
+                reds += smoothed.sample(k, 0, random) == 0 ? 1 : 0;
+            }
+            assertEquals(red[k], (double) reds / draws, 5 * Math.sqrt(red[k] * (1 - red[k]) / draws), "class " + k);
+        }
+        CategoricalSampler unsmoothed = new CategoricalSampler(CategoricalLikelihood.of(COLOUR, VALUES, COUNTS, 0.0));
+        for (int i = 0; i < draws; i++) {
+            assertEquals(1, unsmoothed.sample(1, 0, random));
+        }
+    }
+
     @Test
     void shouldRefuseWhatIsNotATable() {
         assertThrows(IllegalArgumentException.class, () -> CategoricalLikelihood.of(COLOUR, VALUES, COUNTS, -1));

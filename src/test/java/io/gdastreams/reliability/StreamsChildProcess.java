@@ -15,7 +15,7 @@ import java.util.jar.Manifest;
  * Starts {@link StreamsChild} in a new JVM on the test classpath and kills it with SIGKILL. Its output goes to
  * a log file (one per start) for diagnosis.
  */
-final class StreamsChildProcess implements AutoCloseable {
+public final class StreamsChildProcess implements AutoCloseable {
 
     private final List<String> command;
     private final Path logDir;
@@ -94,7 +94,7 @@ final class StreamsChildProcess implements AutoCloseable {
      * The test JVM's classpath. Surefire/failsafe may start tests from a manifest-only jar; its Class-Path entries
      * are then expanded so that the child does not depend on that temporary jar's URL handling.
      */
-    static String classpath() {
+    public static String classpath() {
         String own = System.getProperty("java.class.path");
         String[] entries = own.split(java.io.File.pathSeparator);
         if (entries.length != 1 || !entries[0].endsWith(".jar")) {

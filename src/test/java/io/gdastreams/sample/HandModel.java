@@ -1,5 +1,6 @@
 package io.gdastreams.sample;
 
+import io.gdastreams.model.CategoricalTable;
 import io.gdastreams.model.ClassParameters;
 import io.gdastreams.model.ModelParameters;
 import java.util.ArrayList;
@@ -24,7 +25,37 @@ final class HandModel {
             {{1, -0.3, 0, 0}, {-0.3, 2, 0.5, 0}, {0, 0.5, 1.5, -0.4}, {0, 0, -0.4, 0.8}},
             {{9, 0, 2, 1}, {0, 0.25, 0, 0.1}, {2, 0, 3, 0}, {1, 0.1, 0, 1}}};
 
+    /** The categorical features of {@link #categoricalModel()}: a three-valued one and a Bernoulli 0/1 one. */
+    static final List<String> CATEGORICAL = List.of("colour", "flag");
+    static final List<List<String>> VALUES = List.of(List.of("blue", "green", "red"), List.of("false", "true"));
+    /**
+     * n_kjv, [class][feature][value], each row summing to the class's count. Class a never had "red": under α = 0
+     * it never draws it.
+     */
+    static final long[][][] CATEGORY_COUNTS = {
+            {{12, 8, 0}, {5, 15}},
+            {{3, 9, 18}, {27, 3}},
+            {{10, 10, 30}, {25, 25}}};
+
     private HandModel() {
+    }
+
+    /** {@link #model()} with the category tables of {@link #CATEGORY_COUNTS}. */
+    static ModelParameters categoricalModel() {
+        List<CategoricalTable> tables = new ArrayList<>();
+        for (int j = 0; j < CATEGORICAL.size(); j++) {
+            List<long[]> counts = new ArrayList<>();
+            for (int k = 0; k < LABELS.size(); k++) {
+                counts.add(CATEGORY_COUNTS[k][j].clone());
+            }
+            tables.add(new CategoricalTable(CATEGORICAL.get(j), VALUES.get(j), counts));
+        }
+        return model().withCategorical(tables);
+    }
+
+    /** θ_kjv = (n_kjv + α) / (n_k + α·V_j), the README's smoothing, from the hand counts. */
+    static double theta(int k, int j, int v, double alpha) {
+        return (CATEGORY_COUNTS[k][j][v] + alpha) / (COUNTS[k] + alpha * VALUES.get(j).size());
     }
 
     static ModelParameters model() {

@@ -12,10 +12,12 @@ import io.gdastreams.it.PipelineUnderTest;
 import io.gdastreams.it.StreamsInstances;
 import io.gdastreams.it.UniqueNames;
 import io.gdastreams.lifecycle.ExitCodes;
+import io.gdastreams.model.CategoricalTable;
 import io.gdastreams.model.ClassParameters;
 import io.gdastreams.model.DeadLetter;
 import io.gdastreams.model.ModelParameters;
 import io.gdastreams.serde.Json;
+import io.gdastreams.topology.CategoricalSettings;
 import io.gdastreams.topology.TrainingTopology;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -24,6 +26,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -108,6 +111,56 @@ class SampleIT {
                     HandModel.prior(2)}, HandModel.MEANS, HandModel.COVARIANCES, estimates, "trained on the sample");
 
             assertReadsTheNewestModelFromTheTopic(broker, pipeline);
+        }
+    }
+
+    /**
+     * Categorical sampling on the broker: 20,000 events of {@link HandModel#categoricalModel()} drawn with
+     * {@code --set gda.categorical.alpha=0} and produced to the topic, a trainer with the same categorical features:
+     * the category tables it publishes hold, per class, each value's count within 5 binomial standard errors of
+     * θ_kjv·n_k from the hand counts (a value class a never had: none), the Bernoulli feature's values are the
+     * strings "false" and "true", and the numeric part is reproduced as above.
+     */
+    @Test
+    void shouldTrainTheCategoryTablesOfItsCategoricalEvents(KafkaBroker broker) throws Exception {
+        try (PipelineUnderTest pipeline = PipelineUnderTest.create(broker, 2);
+             StreamsInstances instances = new StreamsInstances()) {
+            Outcome sent = run("sample", "--model", modelFile("categorical.json", HandModel.categoricalModel())
+                            .toString(), "--count", Integer.toString(EVENTS), "--seed", "12", "--to-topic",
+                    pipeline.topics().labelled().name(), "--rate", "20000", "--bootstrap-servers",
+                    broker.bootstrapServers(), "--set", "gda.categorical.alpha=0");
+            assertEquals(ExitCodes.OK, sent.code(), sent.err());
+            assertTrue(sent.err().contains("4 features and 2 categorical (alpha 0.0)"), sent.err());
+
+            instances.start(TrainingTopology.build(pipeline.trainingSettings().withCategorical(
+                            CategoricalSettings.NONE.withFeatures(HandModel.CATEGORICAL))),
+                    broker.streamsProperties(UniqueNames.of("training"), dir.resolve("training")));
+            ModelParameters trained = pipeline.awaitModelAbsorbingAllLabelled();
+            assertEquals(EVENTS, trained.totalCount());
+            assertEquals(List.of(), broker.readAll(pipeline.topics().deadLetters(), PipelineUnderTest.TIMEOUT)
+                    .stream().map(ConsumerRecord::value).toList(), "train accepts them");
+            assertEquals(HandModel.CATEGORICAL, trained.categoricalFeatures());
+            List<SamplingTolerance.Estimate> estimates = new ArrayList<>();
+            long[][][] counts = new long[HandModel.LABELS.size()][HandModel.CATEGORICAL.size()][];
+            long[] classCounts = new long[HandModel.LABELS.size()];
+            for (int k = 0; k < HandModel.LABELS.size(); k++) {
+                String label = HandModel.LABELS.get(k);
+                int modelClass = trained.classes().stream().map(ClassParameters::label).toList().indexOf(label);
+                assertTrue(modelClass >= 0, "class " + label + " in " + trained.classes());
+                ClassParameters c = trained.classes().get(modelClass);
+                estimates.add(new SamplingTolerance.Estimate(label, c.count(), c.mean(), c.covariance()));
+                classCounts[k] = c.count();
+                for (int j = 0; j < HandModel.CATEGORICAL.size(); j++) {
+                    CategoricalTable table = trained.categorical().get(j);
+                    assertEquals(HandModel.VALUES.get(j), table.values(), table.feature());
+                    counts[k][j] = table.counts().get(modelClass);
+                }
+            }
+            SamplingTolerance.assertReproduces(new double[] {HandModel.prior(0), HandModel.prior(1),
+                    HandModel.prior(2)}, HandModel.MEANS, HandModel.COVARIANCES, estimates, "trained, categorical");
+            SampleCategoricalRefitTest.assertCategoryFrequencies(counts, classCounts, 0.0, "trained on the sample");
+            System.out.printf("categorical sample trained: class a %s, b %s, c %s%n",
+                    Arrays.deepToString(counts[0]), Arrays.deepToString(counts[1]), Arrays.deepToString(counts[2]));
         }
     }
 

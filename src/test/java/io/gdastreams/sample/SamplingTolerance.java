@@ -46,6 +46,19 @@ public final class SamplingTolerance {
         }
     }
 
+    /**
+     * Asserts that {@code observed} of {@code n} draws is the frequency of a value of probability {@code theta}:
+     * within {@value #STANDARD_ERRORS} binomial standard errors √(θ(1−θ)/n), and exactly 0 when θ = 0.
+     */
+    public static void assertFrequency(double theta, long observed, long n, String where) {
+        double frequency = (double) observed / n;
+        assertEquals(theta, frequency, STANDARD_ERRORS * Math.sqrt(theta * (1 - theta) / n),
+                where + ": frequency " + observed + "/" + n);
+        if (theta == 0) {
+            assertEquals(0, observed, where + ": a value of probability 0 is never drawn");
+        }
+    }
+
     /** Asserts that one class's statistics reproduce the mean and covariance it was drawn from. */
     public static void assertClass(double[] mean, double[][] covariance, Estimate e, String where) {
         int d = mean.length;

@@ -79,6 +79,21 @@ class PredictionJsonTest {
         assertEquals(original, SerdeFactory.prediction().deserializer().deserialize(TOPIC, write(original)));
     }
 
+    /** Categorical imputation: text values in a map of their own, after the unseen values, read back equal. */
+    @Test
+    void shouldWriteTheImputedCategoriesAsTextAndReadThemBack() throws IOException {
+        Prediction original = scored().withImputed(Map.of("income", 33516.9), null)
+                .withUnseenValues(Map.of("student", "Maybe"))
+                .withImputedCategories(Map.of("student", "No"), 2);
+        JsonNode json = tree(write(original));
+        assertEquals(List.of("status", "id", "label", "probabilities", "logDensity", "modelId", "modelVersion",
+                "outlier", "imputed", "unseenValues", "imputedCategories", "otherImputedCategories"),
+                fieldNames(json));
+        assertEquals("{\"student\":\"No\"}", json.get("imputedCategories").toString());
+        assertEquals(2, json.get("otherImputedCategories").asInt());
+        assertEquals(original, SerdeFactory.prediction().deserializer().deserialize(TOPIC, write(original)));
+    }
+
     @Test
     void shouldReadBackWhatItWrites() {
         Prediction original = scored();

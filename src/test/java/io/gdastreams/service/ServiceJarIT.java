@@ -65,6 +65,22 @@ class ServiceJarIT {
         assertTrue(output.contains("this jar has no embedded broker") && output.contains("gda-streams.jar"), output);
     }
 
+    /** The service jar has no charting library: plot says so (exit 2) instead of failing on a missing class. */
+    @Test
+    void shouldRefusePlotWithAMessageNamingTheFullJar() throws Exception {
+        Path model = dir.resolve("model.json");
+        Files.write(model, new io.gdastreams.serde.ModelSerde().serializer().serialize("m",
+                Iris.model("iris", 1, Iris.rows())));
+        Process plot = new ProcessBuilder(Paths.get(System.getProperty("java.home"), "bin", "java").toString(),
+                "-jar", SERVICE_JAR.toString(), "plot", "--model", model.toString(), "--x", "petal_length", "--y",
+                "petal_width", "--output", dir.resolve("plot.png").toString()).redirectErrorStream(true).start();
+        String output = new String(plot.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(plot.waitFor(60, TimeUnit.SECONDS));
+        assertEquals(ExitCodes.USAGE, plot.exitValue(), output);
+        assertTrue(output.contains("this jar cannot draw") && output.contains("gda-streams.jar"), output);
+        assertEquals(1, output.strip().lines().count(), output);
+    }
+
     @Test
     void shouldTrainTheBatchMleFromTheServiceJar(KafkaBroker broker) throws Exception {
         Topics topics = new Topics(UniqueNames.of("labelled"), UniqueNames.of("unlabelled"), UniqueNames.of("model"),

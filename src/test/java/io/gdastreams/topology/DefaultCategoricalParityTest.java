@@ -4,8 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.gdastreams.fixtures.DriverTopics;
 import io.gdastreams.math.CovarianceType;
 import io.gdastreams.math.DecisionRule;
 import io.gdastreams.math.Estimator;
@@ -14,19 +12,11 @@ import io.gdastreams.model.ModelParameters;
 import io.gdastreams.model.Prediction;
 import io.gdastreams.serde.Json;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalDouble;
-import java.util.Properties;
 import java.util.function.IntPredicate;
-import org.apache.kafka.streams.StreamsConfig;
-import org.apache.kafka.streams.TestInputTopic;
-import org.apache.kafka.streams.TestOutputTopic;
-import org.apache.kafka.streams.TopologyTestDriver;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -43,7 +33,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class DefaultCategoricalParityTest {
 
-    private static final Path FIXTURES = Path.of("src/test/resources/fixtures/default");
+    private static final Path FIXTURES = DefaultDataset.FIXTURES;
     /** Posteriors and log densities of float64 references, after Welford/Chan statistics and a JSON model. */
     private static final double TOLERANCE = 1e-9;
 
@@ -58,8 +48,7 @@ class DefaultCategoricalParityTest {
 
     @BeforeAll
     static void train() throws IOException {
-        rows = Files.readAllLines(FIXTURES.resolve("default.csv"), StandardCharsets.UTF_8).stream().skip(1)
-                .map(line -> line.split(",")).toList();
+        rows = DefaultDataset.rows();
         r = Json.mapper().readTree(FIXTURES.resolve("naive_bayes_reference.json").toFile());
         numpy = Json.mapper().readTree(FIXTURES.resolve("gaussian_categorical_reference.json").toFile());
         all = train(i -> true, "all");
@@ -68,40 +57,7 @@ class DefaultCategoricalParityTest {
     }
 
     private static ModelParameters train(IntPredicate include, String dir) {
-        Properties props = new Properties();
-        props.put(StreamsConfig.APPLICATION_ID_CONFIG, "default-parity");
-        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
-        props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.resolve(dir).toString());
-        Topics topics = Topics.defaults();
-        TrainingSettings settings = TrainingSettings.defaults(topics).withModelId("default")
-                .withFeatures(List.of("balance", "income")).withPublishInterval(Duration.ofSeconds(1))
-                .withCategorical(CategoricalSettings.NONE.withFeatures(List.of("student")));
-        try (TopologyTestDriver driver = new TopologyTestDriver(
-                TrainingTopology.build(settings, TrainingFixtures.NO_CONSUMER_GROUP), props)) {
-            TestInputTopic<byte[], byte[]> labelled = DriverTopics.input(driver, topics.labelled());
-            TestOutputTopic<String, ModelParameters> models = DriverTopics.output(driver, topics.model());
-            for (int i = 0; i < rows.size(); i++) {
-                if (include.test(i)) {
-                    labelled.pipeInput(null, event(rows.get(i), true));
-                }
-            }
-            driver.advanceWallClockTime(Duration.ofSeconds(1));
-            List<ModelParameters> published = models.readValuesToList();
-            return published.get(published.size() - 1);
-        }
-    }
-
-    /** The event of a CSV row: default, student, balance, income. */
-    static byte[] event(String[] row, boolean labelled) {
-        ObjectNode root = Json.mapper().createObjectNode();
-        ObjectNode features = root.putObject("features");
-        features.put("student", row[1]);
-        features.put("balance", Double.parseDouble(row[2]));
-        features.put("income", Double.parseDouble(row[3]));
-        if (labelled) {
-            root.put("label", row[0]);
-        }
-        return root.toString().getBytes(StandardCharsets.UTF_8);
+        return DefaultDataset.train(rows, include, stateDir.resolve(dir));
     }
 
     private static JsonNode referenceCase(JsonNode reference, String name) {

@@ -60,6 +60,14 @@ class ScoringOutputBoundTest {
      */
     private static final int IMPUTED_BOUND_BYTES = 6 * PredictionDetails.MAX_IMPUTED_NAME_CHARS
             + 28 * PredictionDetails.MAX_IMPUTED_FEATURES;
+    /**
+     * The most a map of categorical feature → value can take on the wire, per entry: a name and a value of at most
+     * 256 characters without control characters (the label's rules: at most 3 bytes of JSON each), the quotes, colon
+     * and comma. {@code unseenValues} lists at most 16 entries, {@code imputedCategories} at most 8.
+     */
+    private static final int CATEGORY_ENTRY_BYTES = 2 * 3 * EventDecoder.MAX_LABEL_CHARS + 6;
+    private static final int CATEGORY_MAPS_BOUND_BYTES = CATEGORY_ENTRY_BYTES
+            * (CompiledCategories.MAX_UNSEEN_LISTED + CompiledCategories.MAX_IMPUTED_LISTED);
 
     @TempDir
     Path stateDir;
@@ -214,8 +222,9 @@ class ScoringOutputBoundTest {
         assertTrue(p.probabilities().keySet().containsAll(p.explanation().classes().keySet()));
         assertEquals(1, p.imputed().size());
         assertTrue(p.tailProbability() > 0.01 && !p.outlier(), "a point among the class means is no outlier");
-        assertTrue(value.length + IMPUTED_BOUND_BYTES <= PREDICTION_VALUE_BOUND,
-                "prediction value of " + value.length + " bytes leaves no room for the imputed map");
+        assertTrue(value.length + IMPUTED_BOUND_BYTES + CATEGORY_MAPS_BOUND_BYTES <= PREDICTION_VALUE_BOUND,
+                "prediction value of " + value.length + " bytes leaves no room for the imputed map, the unseen values "
+                        + "and the imputed categories");
     }
 
     /**

@@ -1,0 +1,162 @@
+package io.gdastreams.cli;
+
+import io.gdastreams.lifecycle.ExitCodes;
+import io.gdastreams.lifecycle.RunFailure;
+import io.gdastreams.lifecycle.UserError;
+import io.gdastreams.model.ModelParameters;
+import io.gdastreams.sample.ModelSource;
+import io.gdastreams.service.ApplicationReset;
+import io.gdastreams.settings.AppConfig;
+import java.io.PrintWriter;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.Callable;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.common.TopicPartition;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Spec;
+
+/** {@code gda-streams reset}: remove an application's internal topics, offsets and local state (dry run first). */
+@Command(name = "reset", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"Reset the training and/or scoring application of this configuration, so that it starts "
+                + "again from the beginning of its input: delete its consumer group (the committed offsets), "
+                + "its internal topics (<application.id>-…-changelog and -repartition) and its local state "
+                + "directory (<state.dir>/<application.id>, on this machine).",
+                "For training, the newest model the trainer published is handed over first: republished one "
+                        + "version above with no trainer, so that the retrained trainer publishes above it "
+                        + "instead of refusing to go back below its lineage.",
+                "A dry run by default: it lists what would go. --execute removes it; every instance of the "
+                        + "application must be stopped (one still in the group is refused). The labelled, "
+                        + "unlabelled, model, predictions and dead-letter topics are never touched."})
+final class ResetCommand implements Callable<Integer> {
+
+    private static final int LISTED_OFFSETS = 10;
+
+    @ParentCommand
+    private Main main;
+
+    @Spec
+    private CommandSpec spec;
+
+    @Option(names = "--role", paramLabel = "training|scoring|both", defaultValue = "both",
+            description = "Which application (default: ${DEFAULT-VALUE}).")
+    private String role;
+
+    @Option(names = "--execute", description = "Remove what the dry run lists.")
+    private boolean execute;
+
+    @Mixin
+    private ConfigOptions configOptions;
+
+    @Option(names = "--timeout", paramLabel = "SECONDS", defaultValue = "30",
+            description = "Wait this long for each answer of the cluster (default: ${DEFAULT-VALUE}).")
+    private long timeoutSeconds;
+
+    @Override
+    public Integer call() {
+        List<String> roles = switch (role) {
+            case "training" -> List.of("training");
+            case "scoring" -> List.of("scoring");
+            case "both" -> List.of("training", "scoring");
+            default -> throw new UserError("--role must be training, scoring or both, got '" + role + "'");
+        };
+        if (timeoutSeconds < 1) {
+            throw new UserError("--timeout must be at least 1 second");
+        }
+        Duration timeout = Duration.ofSeconds(timeoutSeconds);
+        AppConfig config = configOptions.load(main.environment());
+        PrintWriter out = spec.commandLine().getOut();
+        Properties adminProperties = new Properties();
+        adminProperties.putAll(config.clientProperties());
+        adminProperties.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers());
+        try (Admin admin = Admin.create(adminProperties)) {
+            List<ApplicationReset.Plan> plans = new ArrayList<>();
+            for (String r : roles) {
+                Properties streams = config.streamsProperties(r);
+                String applicationId = streams.getProperty("application.id");
+                plans.add(ApplicationReset.plan(admin, applicationId,
+                        ApplicationReset.stateDirectory(streams, applicationId), timeout));
+            }
+            ModelParameters handedOver = roles.contains("training") ? trainersModel(config, timeout) : null;
+            out.println(execute ? "Resetting:" : "Dry run (nothing is changed; --execute does it):");
+            for (ApplicationReset.Plan plan : plans) {
+                describe(plan, out);
+            }
+            if (roles.contains("training")) {
+                out.println(handedOver == null
+                        ? "  model '" + config.modelId() + "': nothing to hand over (no model of this trainer is "
+                        + "the newest on " + config.topics().model() + ")"
+                        : "  model '" + config.modelId() + "' version " + handedOver.version() + " (published by "
+                        + handedOver.trainer() + "): republished as version " + (handedOver.version() + 1)
+                        + " with no trainer, so that the retrained trainer publishes above it");
+            }
+            out.flush();
+            if (!execute) {
+                return ExitCodes.OK;
+            }
+            for (ApplicationReset.Plan plan : plans) {
+                if (plan.members() > 0) {
+                    throw new UserError("application '" + plan.applicationId() + "' still has " + plan.members()
+                            + " running instance(s) in its group: stop every instance of it first");
+                }
+            }
+            if (handedOver != null) {
+                ApplicationReset.releaseModel(config.topics().model(), handedOver, config.bootstrapServers(),
+                        config.clientProperties(), Clock.systemUTC().instant(), timeout);
+            }
+            for (ApplicationReset.Plan plan : plans) {
+                ApplicationReset.execute(admin, plan, timeout);
+                out.println("Reset " + plan.applicationId() + (plan.isEmpty() ? " (there was nothing)" : ""));
+            }
+            out.flush();
+        }
+        return ExitCodes.OK;
+    }
+
+    /** The newest model under the model id when this configuration's trainer published it; otherwise null. */
+    private static ModelParameters trainersModel(AppConfig config, Duration timeout) {
+        ModelParameters newest;
+        try {
+            newest = ModelSource.readTopicRecord(config.topics().modelRecords(), config.modelId(),
+                    config.bootstrapServers(), config.clientProperties(), timeout).model();
+        } catch (UserError e) {
+            return null; // no topic, no model, a tombstone or an invalid record: nothing of this trainer's
+        }
+        String trainer = config.streamsProperties("training").getProperty("application.id");
+        return trainer.equals(newest.trainer()) ? newest : null;
+    }
+
+    private static void describe(ApplicationReset.Plan plan, PrintWriter out) {
+        out.println("  application '" + plan.applicationId() + "':");
+        out.println("    internal topics: " + (plan.internalTopics().isEmpty() ? "none"
+                : plan.internalTopics().size() + ": " + String.join(", ", plan.internalTopics())));
+        if (!plan.groupExists()) {
+            out.println("    consumer group: none");
+        } else {
+            StringBuilder offsets = new StringBuilder();
+            int listed = 0;
+            for (Map.Entry<TopicPartition, Long> e : plan.committed().entrySet()) {
+                if (listed++ == LISTED_OFFSETS) {
+                    offsets.append(", …");
+                    break;
+                }
+                offsets.append(listed == 1 ? "" : ", ").append(e.getKey()).append(" at ").append(e.getValue());
+            }
+            out.println(String.format(Locale.ROOT, "    consumer group '%s': %d member(s)%s; committed offsets of "
+                    + "%d partition(s)%s", plan.applicationId(), plan.members(), plan.members() > 0
+                    ? " (RUNNING: stop them before --execute)" : "", plan.committed().size(),
+                    plan.committed().isEmpty() ? "" : ": " + offsets));
+        }
+        out.println("    local state: " + plan.stateDirectory() + (plan.stateExists() ? "" : " (none)"));
+    }
+}

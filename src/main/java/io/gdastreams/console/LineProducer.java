@@ -1,0 +1,116 @@
+package io.gdastreams.console;
+
+import io.gdastreams.lifecycle.RunFailure;
+import io.gdastreams.lifecycle.UserError;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Properties;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
+import java.util.concurrent.atomic.AtomicReference;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+
+/**
+ * {@code produce}: each line of a text stream becomes one record of a topic (UTF-8 value; with a key separator,
+ * the text before its first occurrence is the key), for trying the services without Kafka's console scripts. Blank
+ * lines are skipped. Sends are acknowledged by every in-sync replica (acks=all, idempotent); the first failure
+ * stops the run.
+ */
+public final class LineProducer {
+
+    /** A longer line is refused rather than buffered: an event of gda-streams is far smaller. */
+    public static final int MAX_LINE_CHARS = 1_000_000;
+
+    private LineProducer() {
+    }
+
+    /** Sends the lines of {@code in} to {@code topic}; returns how many records were sent. */
+    public static long run(BufferedReader in, String topic, String keySeparator, String bootstrapServers,
+                           Properties client, Duration timeout) throws IOException {
+        Properties properties = new Properties();
+        properties.putAll(client);
+        properties.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        properties.put(ProducerConfig.ACKS_CONFIG, "all");
+        properties.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
+        properties.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, Long.toString(timeout.toMillis()));
+        properties.put(ProducerConfig.CLIENT_ID_CONFIG, "gda-streams-produce");
+        requireTopic(topic, bootstrapServers, properties, timeout);
+        AtomicReference<Exception> failure = new AtomicReference<>();
+        long sent = 0;
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(properties, new ByteArraySerializer(),
+                new ByteArraySerializer())) {
+            String line;
+            long number = 0;
+            while ((line = in.readLine()) != null) {
+                number++;
+                if (line.length() > MAX_LINE_CHARS) {
+                    throw new UserError("line " + number + " is longer than " + MAX_LINE_CHARS + " characters");
+                }
+                if (line.isBlank()) {
+                    continue;
+                }
+                byte[] key = null;
+                String value = line;
+                int at = keySeparator == null ? -1 : line.indexOf(keySeparator);
+                if (at >= 0) {
+                    key = line.substring(0, at).getBytes(StandardCharsets.UTF_8);
+                    value = line.substring(at + keySeparator.length());
+                }
+                if (failure.get() != null) {
+                    break;
+                }
+                producer.send(new ProducerRecord<>(topic, key, value.getBytes(StandardCharsets.UTF_8)),
+                        (metadata, e) -> {
+                            if (e != null) {
+                                failure.compareAndSet(null, e);
+                            }
+                        });
+                sent++;
+            }
+            producer.flush();
+        } catch (KafkaException e) {
+            throw new RunFailure("cannot produce to '" + topic + "' on " + bootstrapServers + ": " + e.getMessage(),
+                    e);
+        }
+        if (failure.get() != null) {
+            Exception e = failure.get();
+            throw new RunFailure("a record was not acknowledged by " + bootstrapServers + ": "
+                    + (e instanceof ExecutionException ? e.getCause() : e).getMessage(), e);
+        }
+        return sent;
+    }
+
+    /** A producer would wait max.block.ms for a missing topic and then say only "not present in metadata". */
+    private static void requireTopic(String topic, String bootstrapServers, Properties properties,
+                                     Duration timeout) {
+        Properties adminProperties = new Properties();
+        adminProperties.putAll(properties);
+        adminProperties.keySet().removeIf(key -> key.toString().startsWith("acks")
+                || key.toString().startsWith("enable.idempotence") || key.toString().startsWith("max.block.ms")
+                || key.toString().equals(ProducerConfig.CLIENT_ID_CONFIG));
+        try (Admin admin = Admin.create(adminProperties)) {
+            admin.describeTopics(List.of(topic)).allTopicNames().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof UnknownTopicOrPartitionException) {
+                throw new UserError("no topic '" + topic + "' on " + bootstrapServers);
+            }
+            throw new RunFailure("cannot look up '" + topic + "' on " + bootstrapServers + ": "
+                    + e.getCause().getMessage(), e.getCause());
+        } catch (TimeoutException e) {
+            throw new RunFailure("no answer from " + bootstrapServers + " within " + timeout.toSeconds() + " s", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new RunFailure("interrupted", e);
+        }
+    }
+}

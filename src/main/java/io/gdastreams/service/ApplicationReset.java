@@ -1,0 +1,197 @@
+package io.gdastreams.service;
+
+import io.gdastreams.lifecycle.Directories;
+import io.gdastreams.lifecycle.RunFailure;
+import io.gdastreams.lifecycle.UserError;
+import io.gdastreams.model.ModelParameters;
+import io.gdastreams.topology.Topic;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.TreeMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.ConsumerGroupDescription;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.GroupIdNotFoundException;
+
+/**
+ * What resetting one Kafka Streams application removes, and removing it: its internal topics (the
+ * {@code <application.id>-…-changelog} and {@code -repartition} topics, recognised by name as Kafka's
+ * StreamsResetter recognises them), its consumer group with the committed input offsets (the next start reads its
+ * input from the beginning: auto.offset.reset is Kafka Streams' default, earliest) and its local state directory
+ * ({@code <state.dir>/<application.id>}, on this machine only). Nothing is removed while an instance of the
+ * application is still in the group.
+ *
+ * <p>Kafka's StreamsResetter (kafka-tools) does the same for the topics and offsets but is not on the class path
+ * of either jar (it brings argparse4j and the tools' dependencies) and cannot see the local state; the three Admin
+ * calls here are what it runs for a reset to the earliest offsets.
+ */
+public final class ApplicationReset {
+
+    private static final String DEFAULT_STATE_DIR = "kafka-streams";
+
+    /**
+     * What is there to remove. {@code committed}: partition → committed offset (empty when the group has none);
+     * {@code members}: instances still in the group.
+     */
+    public record Plan(String applicationId, List<String> internalTopics, boolean groupExists,
+                       Map<TopicPartition, Long> committed, int members, Path stateDirectory, boolean stateExists) {
+
+        public Plan {
+            internalTopics = List.copyOf(internalTopics);
+            committed = Map.copyOf(committed);
+        }
+
+        /** Nothing of the application is left to remove. */
+        public boolean isEmpty() {
+            return internalTopics.isEmpty() && !groupExists && !stateExists;
+        }
+    }
+
+    private ApplicationReset() {
+    }
+
+    /** The state directory of {@code applicationId} under the {@code state.dir} of {@code streams}. */
+    public static Path stateDirectory(Properties streams, String applicationId) {
+        String root = streams.getProperty("state.dir");
+        Path base = root == null ? Paths.get(System.getProperty("java.io.tmpdir"), DEFAULT_STATE_DIR) : Path.of(root);
+        return base.resolve(applicationId);
+    }
+
+    /** Looks at the cluster and the disk; changes nothing. */
+    public static Plan plan(Admin admin, String applicationId, Path stateDirectory, Duration timeout) {
+        List<String> topics = new ArrayList<>();
+        for (String name : await(admin.listTopics().names(), timeout, "list the topics")) {
+            if (isInternalTopic(applicationId, name)) {
+                topics.add(name);
+            }
+        }
+        topics.sort(String::compareTo);
+        boolean groupExists = false;
+        int members = 0;
+        Map<TopicPartition, Long> committed = new TreeMap<>((a, b) -> a.topic().equals(b.topic())
+                ? Integer.compare(a.partition(), b.partition()) : a.topic().compareTo(b.topic()));
+        try {
+            ConsumerGroupDescription group = await(admin.describeConsumerGroups(List.of(applicationId))
+                    .describedGroups().get(applicationId), timeout, "describe the group " + applicationId);
+            members = group.members().size();
+            Map<TopicPartition, OffsetAndMetadata> offsets = await(admin.listConsumerGroupOffsets(applicationId)
+                    .partitionsToOffsetAndMetadata(), timeout, "read the offsets of " + applicationId);
+            offsets.forEach((partition, offset) -> {
+                if (offset != null) {
+                    committed.put(partition, offset.offset());
+                }
+            });
+            groupExists = members > 0 || !committed.isEmpty()
+                    || !"DEAD".equals(group.groupState().name());
+        } catch (GroupMissing e) {
+            groupExists = false;
+        }
+        return new Plan(applicationId, topics, groupExists, committed, members, stateDirectory,
+                Files.exists(stateDirectory));
+    }
+
+    /** Removes what {@code plan} lists: the group (and its offsets), the internal topics, the local state. */
+    public static void execute(Admin admin, Plan plan, Duration timeout) {
+        if (plan.members() > 0) {
+            throw new UserError("application '" + plan.applicationId() + "' still has " + plan.members()
+                    + " running instance(s) in its group: stop every train/score instance of it first");
+        }
+        if (plan.groupExists()) {
+            try {
+                await(admin.deleteConsumerGroups(List.of(plan.applicationId())).all(), timeout,
+                        "delete the group " + plan.applicationId());
+            } catch (GroupMissing e) {
+                // Gone meanwhile: what was to be removed is removed.
+            }
+        }
+        if (!plan.internalTopics().isEmpty()) {
+            await(admin.deleteTopics(plan.internalTopics()).all(), timeout, "delete the internal topics");
+        }
+        if (plan.stateExists()) {
+            try {
+                Directories.delete(plan.stateDirectory());
+            } catch (IOException e) {
+                throw new RunFailure("cannot delete the state directory " + plan.stateDirectory() + ": "
+                        + e.getMessage(), e);
+            }
+        }
+    }
+
+    /** Kafka Streams' internal topics of {@code applicationId}: {@code <id>-<name>-changelog | -repartition}. */
+    static boolean isInternalTopic(String applicationId, String topic) {
+        return topic.startsWith(applicationId + "-")
+                && (topic.endsWith("-changelog") || topic.endsWith("-repartition"));
+    }
+
+    /** A group that does not exist (or no longer). */
+    private static final class GroupMissing extends RuntimeException {
+        GroupMissing() {
+            super(null, null, false, false);
+        }
+    }
+
+    private static <T> T await(org.apache.kafka.common.KafkaFuture<T> future, Duration timeout, String what) {
+        try {
+            return future.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof GroupIdNotFoundException) {
+                throw new GroupMissing();
+            }
+            throw new RunFailure("cannot " + what + ": " + e.getCause().getMessage(), e.getCause());
+        } catch (TimeoutException e) {
+            throw new RunFailure("cannot " + what + ": no answer within " + timeout.toSeconds() + " s", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new RunFailure("interrupted while trying to " + what, e);
+        }
+    }
+
+    /**
+     * Hands the model a trainer published over to no trainer: its statistics again, one version above, with an
+     * empty {@code trainer}. A trainer reset to zero would otherwise find its own model on the topic with a lineage
+     * its new state is behind, and refuse to run (docs/TRAINING.md, "Guards against lost state"); with the
+     * hand-over it publishes above it, as above any model it did not publish. Scorers switch to the same
+     * statistics, then to the retrained models. Returns the record written.
+     */
+    public static ModelParameters releaseModel(Topic<String, ModelParameters> topic, ModelParameters published,
+                                               String bootstrapServers, Properties client, Instant now,
+                                               Duration timeout) {
+        ModelParameters released = new ModelParameters(published.modelId(), published.version() + 1,
+                published.features(), published.totalCount(), published.classes(), published.sources(),
+                now.toString(), "", published.categorical());
+        Properties properties = new Properties();
+        properties.putAll(client);
+        properties.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        properties.put(ProducerConfig.ACKS_CONFIG, "all");
+        properties.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, Long.toString(timeout.toMillis()));
+        try (KafkaProducer<String, ModelParameters> producer = new KafkaProducer<>(properties,
+                topic.keySerializer(), topic.valueSerializer())) {
+            producer.send(new ProducerRecord<>(topic.name(), released.modelId(), released))
+                    .get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (ExecutionException e) {
+            throw new RunFailure("cannot write the model topic " + topic.name() + ": " + e.getCause().getMessage(),
+                    e.getCause());
+        } catch (TimeoutException | org.apache.kafka.common.KafkaException e) {
+            throw new RunFailure("cannot write the model topic " + topic.name() + ": " + e.getMessage(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new RunFailure("interrupted while writing the model topic", e);
+        }
+        return released;
+    }
+}

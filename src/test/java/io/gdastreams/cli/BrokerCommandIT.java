@@ -1,0 +1,134 @@
+package io.gdastreams.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.gdastreams.lifecycle.ExitCodes;
+import io.gdastreams.reliability.StreamsChildProcess;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code broker}, {@code produce} and {@code consume} as a user runs them: the broker command in a JVM of its own
+ * (from the test class path), lines piped into {@code produce} in another, read back with {@code consume}; then
+ * the broker stopped with SIGTERM and started again on the same --data-dir still holds them.
+ */
+class BrokerCommandIT {
+
+    private static final Duration START_TIMEOUT = Duration.ofSeconds(120);
+    private static final String READY = "Kafka broker ready at ";
+    /** Exit status of a JVM stopped by SIGTERM, whatever its shutdown hooks did: 128 + 15. */
+    private static final int SIGTERM_EXIT = 143;
+    private static final List<String> EVENTS = List.of(
+            "{\"features\": {\"x\": 1.0, \"y\": 2.0}, \"label\": \"a\"}",
+            "{\"features\": {\"x\": 3.0, \"y\": 1.5}, \"label\": \"b\"}",
+            "{\"features\": {\"x\": 0.5, \"y\": 2.5}, \"label\": \"a\"}");
+
+    @TempDir
+    Path dir;
+
+    private final List<Process> started = new ArrayList<>();
+
+    @AfterEach
+    void stopEverything() {
+        started.forEach(Process::destroyForcibly);
+    }
+
+    @Test
+    void shouldServeProduceAndConsumeAndKeepTheDataAcrossARestart() throws Exception {
+        Path data = dir.resolve("kafka-data");
+        int port = freePort();
+        String bootstrap = "127.0.0.1:" + port;
+        Process broker = startBroker(data, port, "broker-1.log");
+
+        Process produce = java(List.of("produce", "--bootstrap-servers", bootstrap, "--topic", "labelled-events"),
+                dir.resolve("produce-missing.log"));
+        produce.getOutputStream().close();
+        assertEquals(ExitCodes.USAGE, waitFor(produce), Files.readString(dir.resolve("produce-missing.log")));
+        assertTrue(Files.readString(dir.resolve("produce-missing.log")).contains("no topic 'labelled-events'"));
+
+        try (var admin = org.apache.kafka.clients.admin.Admin.create(Map.of("bootstrap.servers", bootstrap))) {
+            admin.createTopics(List.of(new org.apache.kafka.clients.admin.NewTopic("labelled-events", 1, (short) 1)))
+                    .all().get(30, TimeUnit.SECONDS);
+        }
+        produce = java(List.of("produce", "--bootstrap-servers", bootstrap, "--topic", "labelled-events"),
+                dir.resolve("produce.log"));
+        try (OutputStream in = produce.getOutputStream()) {
+            in.write((String.join("\n", EVENTS) + "\n\n").getBytes(StandardCharsets.UTF_8));
+        }
+        assertEquals(ExitCodes.OK, waitFor(produce), Files.readString(dir.resolve("produce.log")));
+        assertTrue(Files.readString(dir.resolve("produce.log")).contains("Sent 3 records to labelled-events"));
+        assertEquals(EVENTS, consume(bootstrap));
+
+        broker.destroy(); // SIGTERM, as Ctrl-C or a service manager
+        assertEquals(SIGTERM_EXIT, waitFor(broker), Files.readString(dir.resolve("broker-1.log")));
+        assertTrue(Files.exists(data.resolve("data").resolve("meta.properties")), "the data directory is kept");
+
+        Process again = startBroker(data, port, "broker-2.log");
+        assertEquals(EVENTS, consume(bootstrap), "the records are still there after a restart");
+        again.destroy();
+        assertEquals(SIGTERM_EXIT, waitFor(again));
+    }
+
+    private List<String> consume(String bootstrap) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int code = Main.run(new String[] {"consume", "--bootstrap-servers", bootstrap, "--topic", "labelled-events",
+                "--from-beginning", "--max-records", "3", "--idle-seconds", "30"}, Map.of(),
+                new PrintWriter(out, true), new PrintWriter(err, true));
+        assertEquals(ExitCodes.OK, code, err.toString());
+        return out.toString().lines().toList();
+    }
+
+    private Process startBroker(Path data, int port, String log) throws IOException, InterruptedException {
+        Path logFile = dir.resolve(log);
+        Process broker = java(List.of("broker", "--port", Integer.toString(port), "--data-dir", data.toString()),
+                logFile);
+        long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
+        while (!Files.readString(logFile).contains(READY + "127.0.0.1:" + port)) {
+            assertTrue(broker.isAlive(), "the broker command exited: " + Files.readString(logFile));
+            assertTrue(System.nanoTime() < deadline, "no broker within " + START_TIMEOUT + ": "
+                    + Files.readString(logFile));
+            Thread.sleep(200);
+        }
+        return broker;
+    }
+
+    private Process java(List<String> args, Path log) throws IOException {
+        List<String> command = new ArrayList<>(List.of(Paths.get(System.getProperty("java.home"), "bin", "java")
+                .toString(), "-Xmx256m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-cp",
+                StreamsChildProcess.classpath(), Main.class.getName()));
+        command.addAll(args);
+        Process process = new ProcessBuilder(command).redirectErrorStream(true)
+                .redirectOutput(log.toFile()).start();
+        started.add(process);
+        return process;
+    }
+
+    private static int waitFor(Process process) throws InterruptedException {
+        assertTrue(process.waitFor(60, TimeUnit.SECONDS), "still running after 60 s");
+        return process.exitValue();
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
+            return socket.getLocalPort();
+        }
+    }
+}

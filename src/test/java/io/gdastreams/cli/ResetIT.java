@@ -1,0 +1,157 @@
+package io.gdastreams.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.gdastreams.fixtures.Iris;
+import io.gdastreams.fixtures.LabelledRow;
+import io.gdastreams.it.KafkaBroker;
+import io.gdastreams.it.KafkaBrokerExtension;
+import io.gdastreams.it.UniqueNames;
+import io.gdastreams.lifecycle.ExitCodes;
+import io.gdastreams.model.ModelParameters;
+import io.gdastreams.reliability.HostileRecords;
+import io.gdastreams.reliability.ProductProcess;
+import io.gdastreams.reliability.ProductProcess.Command;
+import io.gdastreams.topology.Topics;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code reset} on a real broker after the product's {@code train} ran: the dry run lists the internal topics, the
+ * committed offsets and the local state and changes nothing; --execute removes them and hands the trainer's model
+ * over; the same trainer started again retrains from zero (every event counted once, not twice) and publishes above.
+ */
+@ExtendWith(KafkaBrokerExtension.class)
+class ResetIT {
+
+    private static final Duration TIMEOUT = Duration.ofSeconds(90);
+    private static final int PARTITIONS = 2;
+
+    @TempDir
+    Path dir;
+
+    private record Outcome(int code, String out, String err) {
+    }
+
+    private static Outcome run(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int code = Main.run(args, Map.of(), new PrintWriter(out, true), new PrintWriter(err, true));
+        return new Outcome(code, out.toString(), err.toString());
+    }
+
+    @Test
+    void shouldListThenRemoveTheTrainersStateSoThatItRetrainsFromZero(KafkaBroker broker) throws Exception {
+        Topics topics = new Topics(UniqueNames.of("labelled"), UniqueNames.of("unlabelled"), UniqueNames.of("model"),
+                UniqueNames.of("predictions"), UniqueNames.of("dead-letters"));
+        String appId = UniqueNames.of("reset");
+        String trainer = appId + "-training";
+        Path stateDir = dir.resolve("state");
+        Map<String, String> config = ProductProcess.testConfig(broker.bootstrapServers(), topics, "iris", appId,
+                stateDir, PARTITIONS);
+        List<LabelledRow> rows = Iris.rows();
+        try (ProductProcess train = new ProductProcess(Command.TRAIN, config, dir, "train");
+             KafkaProducer<byte[], byte[]> producer = broker.producer()) {
+            train.start();
+            train.awaitRunning(TIMEOUT);
+            for (int i = 0; i < rows.size(); i++) {
+                producer.send(new ProducerRecord<>(topics.labelled().name(), ("row-" + i).getBytes(
+                        StandardCharsets.UTF_8), HostileRecords.validEvent(rows.get(i).x(), rows.get(i).label())))
+                        .get();
+            }
+            List<ConsumerRecord<String, ModelParameters>> before = broker.readModelsUntilAbsorbed(topics.labelled(),
+                    topics.model(), TIMEOUT, train::assertAlive);
+            ModelParameters trained = before.get(before.size() - 1).value();
+            assertEquals(150, trained.totalCount());
+            train.sigterm();
+            Set<String> internal = internalTopics(broker, appId);
+            assertFalse(internal.isEmpty());
+            assertTrue(Files.exists(stateDir.resolve(trainer)));
+
+            String[] reset = {"reset", "--config", train.configFile().toString(), "--role", "training"};
+            Outcome dry = run(reset);
+            assertEquals(ExitCodes.OK, dry.code(), dry.err());
+            assertTrue(dry.out().startsWith("Dry run"), dry.out());
+            for (String topic : internal) {
+                assertTrue(dry.out().contains(topic), topic + " listed: " + dry.out());
+            }
+            Map<Integer, Long> ends = broker.endOffsets(topics.labelled());
+            for (Map.Entry<Integer, Long> end : ends.entrySet()) {
+                assertTrue(dry.out().contains(topics.labelled().name() + "-" + end.getKey() + " at " + end.getValue()),
+                        "committed offset listed: " + dry.out());
+            }
+            assertTrue(dry.out().contains("local state: " + stateDir.resolve(trainer)) && !dry.out().contains(
+                    "(none)"), dry.out());
+            assertTrue(dry.out().contains("version " + trained.version() + " (published by " + trainer
+                    + "): republished as version " + (trained.version() + 1)), dry.out());
+            assertEquals(internal, internalTopics(broker, appId), "a dry run changes nothing");
+            assertTrue(Files.exists(stateDir.resolve(trainer)));
+            assertFalse(broker.admin().listConsumerGroupOffsets(trainer).partitionsToOffsetAndMetadata().get()
+                    .isEmpty());
+
+            Outcome done = run(concat(reset, "--execute"));
+            assertEquals(ExitCodes.OK, done.code(), done.out() + done.err());
+            long deadline = System.nanoTime() + TIMEOUT.toNanos();
+            while (!internalTopics(broker, appId).isEmpty()) {
+                assertTrue(System.nanoTime() < deadline, "internal topics still listed");
+                Thread.sleep(100);
+            }
+            assertTrue(broker.admin().listConsumerGroupOffsets(trainer).partitionsToOffsetAndMetadata().get()
+                    .isEmpty(), "committed offsets gone");
+            assertFalse(Files.exists(stateDir.resolve(trainer)), "local state gone");
+            List<ConsumerRecord<String, ModelParameters>> handedOver = broker.readAll(topics.model(), TIMEOUT);
+            ModelParameters released = handedOver.get(handedOver.size() - 1).value();
+            assertEquals(trained.version() + 1, released.version());
+            assertEquals("", released.trainer());
+            assertEquals(trained.totalCount(), released.totalCount());
+
+            // The same trainer again: from the first offset, every event once.
+            train.start();
+            Map<String, Long> allOffsets = new TreeMap<>();
+            ends.forEach((p, end) -> allOffsets.put(Integer.toString(p), end));
+            List<ConsumerRecord<String, ModelParameters>> after = broker.readUntil(topics.model(), records -> {
+                train.assertAlive();
+                ModelParameters last = records.isEmpty() ? null : records.get(records.size() - 1).value();
+                return last != null && trainer.equals(last.trainer())
+                        && allOffsets.equals(new TreeMap<>(last.sources()));
+            }, TIMEOUT);
+            ModelParameters retrained = after.get(after.size() - 1).value();
+            assertEquals(150, retrained.totalCount(), "every event counted once");
+            assertTrue(retrained.version() > released.version(), retrained.version() + " above " + released.version());
+            for (ConsumerRecord<String, ModelParameters> r : after.subList(handedOver.size(), after.size())) {
+                assertTrue(r.value().totalCount() <= 150, "no model counts an event twice: " + r.value().totalCount());
+            }
+            train.sigterm();
+        }
+    }
+
+    private static Set<String> internalTopics(KafkaBroker broker, String appId) throws Exception {
+        return broker.admin().listTopics().names().get().stream()
+                .filter(name -> name.startsWith(appId + "-") && (name.endsWith("-changelog")
+                        || name.endsWith("-repartition")))
+                .collect(Collectors.toSet());
+    }
+
+    private static String[] concat(String[] a, String b) {
+        String[] all = java.util.Arrays.copyOf(a, a.length + 1);
+        all[a.length] = b;
+        return all;
+    }
+}

@@ -1,0 +1,165 @@
+package io.gdastreams.view;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.gdastreams.fixtures.Iris;
+import io.gdastreams.math.CovarianceType;
+import io.gdastreams.math.Estimator;
+import io.gdastreams.math.FitOptions;
+import io.gdastreams.model.ModelParameters;
+import io.gdastreams.serde.Json;
+import java.awt.image.BufferedImage;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import javax.imageio.ImageIO;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * The picture is the classifier: read back from the PNG, the region colour under each Iris point is the class that
+ * numpy predicts there (src/test/resources/fixtures/make_golden.py, the two-feature sepal cases: a fit on the two
+ * features alone, which is what marginalising the other two gives for a Gaussian).
+ */
+class DecisionPlotTest {
+
+    /**
+     * Points whose golden posterior is below this may lie within a pixel or two of a boundary: not checked (a pixel
+     * is about 0.006 cm of sepal here).
+     */
+    private static final double CONFIDENT = 0.9;
+    /** An ellipse's stroke may cover a point: the nearest region pixel within this many pixels is read instead. */
+    private static final int SEARCH = 2;
+    /** Iris points checked at least (the rest are near a boundary: versicolor and virginica overlap in sepals). */
+    private static final int MIN_CHECKED = 40;
+
+    private static JsonNode golden;
+
+    @TempDir
+    Path dir;
+
+    @BeforeAll
+    static void readGolden() throws IOException {
+        golden = Json.mapper().readTree(Files.readAllBytes(Path.of("src/test/resources/fixtures/iris_golden.json")));
+    }
+
+    private static FitOptions options(String covariance) {
+        return FitOptions.defaults().withCovarianceType(CovarianceType.valueOf(covariance.toUpperCase()))
+                .withEstimator(Estimator.MLE).withVarianceFloor(golden.get("varianceFloor").asDouble())
+                .withRegParam(golden.get("regParam").asDouble()).withMinCount(golden.get("minCount").asLong());
+    }
+
+    private static JsonNode sepalCase(String covariance) {
+        for (JsonNode c : golden.get("cases")) {
+            if (c.get("features").size() == 2 && c.get("covarianceType").asText().equals(covariance)
+                    && c.get("estimator").asText().equals("mle")) {
+                return c;
+            }
+        }
+        throw new AssertionError("no golden case " + covariance);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource({"full", "tied", "diag"})
+    void shouldColourEachIrisPointsRegionAsNumpyClassifiesIt(String covariance) throws IOException {
+        ModelParameters model = Iris.model("iris", 7, Iris.rows());
+        DecisionPlot plot = DecisionPlot.render(new DecisionPlot.Request(model, options(covariance), "sepal_length",
+                "sepal_width", null, false, 1000, 750));
+        Path png = dir.resolve("plot.png");
+        plot.write(png, DecisionPlot.Format.PNG);
+        BufferedImage image = ImageIO.read(png.toFile());
+        assertEquals(1000, image.getWidth());
+        assertEquals(750, image.getHeight());
+
+        Map<Integer, String> regionColours = new HashMap<>();
+        List<String> labels = List.of("setosa", "versicolor", "virginica"); // model order: first seen in iris.csv
+        for (int k = 0; k < labels.size(); k++) {
+            regionColours.put(PlotPalette.region(k).getRGB() & 0xffffff, labels.get(k));
+        }
+        int checked = 0;
+        for (JsonNode row : sepalCase(covariance).get("rows")) {
+            String expected = null;
+            double best = 0;
+            for (Iterator<Map.Entry<String, JsonNode>> it = row.get("probabilities").fields(); it.hasNext(); ) {
+                Map.Entry<String, JsonNode> p = it.next();
+                if (p.getValue().asDouble() > best) {
+                    best = p.getValue().asDouble();
+                    expected = p.getKey();
+                }
+            }
+            double x = row.get("x").get(0).asDouble();
+            double y = row.get("x").get(1).asDouble();
+            String drawn = regionAround(image, regionColours, plot.frame().column(x), plot.frame().row(y));
+            if (best < CONFIDENT || drawn == null) {
+                continue; // near a boundary, or an ellipse is drawn over the point
+            }
+            assertEquals(expected, drawn, "row " + row.get("row") + " at (" + x + ", " + y + ")");
+            checked++;
+        }
+        System.out.println(covariance + ": " + checked + " Iris points checked");
+        assertTrue(checked >= MIN_CHECKED, "only " + checked + " points checked");
+    }
+
+    private static String regionAround(BufferedImage image, Map<Integer, String> regionColours, int column,
+                                       int row) {
+        for (int radius = 0; radius <= SEARCH; radius++) {
+            for (int dc = -radius; dc <= radius; dc++) {
+                for (int dr = -radius; dr <= radius; dr++) {
+                    String label = regionColours.get(image.getRGB(column + dc, row + dr) & 0xffffff);
+                    if (label != null) {
+                        return label;
+                    }
+                }
+            }
+        }
+        return null;
+    }
+
+    /** Pixel → data → pixel is the identity: the test above reads the pixel the picture was computed for. */
+    @Test
+    void shouldMapPixelsAndDataBothWays() {
+        ModelParameters model = Iris.model("iris", 7, Iris.rows());
+        DecisionPlot.Frame frame = DecisionPlot.render(new DecisionPlot.Request(model, FitOptions.defaults(),
+                "petal_length", "petal_width", null, false, 800, 600)).frame();
+        assertTrue(frame.left() < frame.right() && frame.top() < frame.bottom());
+        for (int column : new int[] {(int) frame.left() + 1, 400, (int) frame.right() - 1}) {
+            assertEquals(column, frame.column(frame.xAt(column)));
+        }
+        for (int row : new int[] {(int) frame.top() + 1, 300, (int) frame.bottom() - 1}) {
+            assertEquals(row, frame.row(frame.yAt(row)));
+        }
+    }
+
+    @Test
+    void shouldWriteAnSvgOfTheRequestedSizeWithTheRegionsEmbedded() throws IOException {
+        ModelParameters model = Iris.model("iris", 7, Iris.rows());
+        DecisionPlot plot = DecisionPlot.render(new DecisionPlot.Request(model, FitOptions.defaults(),
+                "petal_length", "petal_width", null, true, 900, 700));
+        Path svg = dir.resolve("plot.svg");
+        plot.write(svg, DecisionPlot.Format.SVG);
+        String text = Files.readString(svg, StandardCharsets.UTF_8);
+        assertTrue(text.contains("<svg"), text.substring(0, 200));
+        assertTrue(text.contains("width=\"900") && text.contains("height=\"700"), text.substring(0, 400));
+        assertTrue(text.contains("data:image/png;base64,"), "the regions' raster is embedded");
+    }
+
+    @Test
+    void shouldRefuseAFeatureTheModelDoesNotHave() {
+        ModelParameters model = Iris.model("iris", 7, Iris.rows());
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> DecisionPlot.render(
+                new DecisionPlot.Request(model, FitOptions.defaults(), "petal_length", "colour", null, false, 800,
+                        600)));
+        assertTrue(e.getMessage().contains("'colour' is not a feature"), e.getMessage());
+    }
+}

@@ -1,0 +1,55 @@
+package io.gdastreams.view;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.gdastreams.fixtures.Iris;
+import io.gdastreams.math.Conditioning;
+import io.gdastreams.model.ModelParameters;
+import java.time.Instant;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class ModelTableTest {
+
+    private static final double TOLERANCE = 1e-12;
+
+    /** κ of diag(4, 1) is 4; rotating it keeps its eigenvalues; a rank-1 matrix is singular. */
+    @Test
+    void shouldComputeConditionNumbersOfHandMatrices() {
+        assertEquals(4.0, Conditioning.conditionNumber(new double[][] {{4, 0}, {0, 1}}), TOLERANCE);
+        // R diag(9, 1) Rᵀ with R the rotation by 45°: [[5, 4], [4, 5]], eigenvalues 9 and 1.
+        assertEquals(9.0, Conditioning.conditionNumber(new double[][] {{5, 4}, {4, 5}}), TOLERANCE);
+        assertEquals(Double.POSITIVE_INFINITY, Conditioning.conditionNumber(new double[][] {{1, 1}, {1, 1}}));
+        assertEquals(1.0, Conditioning.conditionNumber(new double[][] {{2.5}}), TOLERANCE);
+        assertEquals("∞", ModelTable.condition(new double[][] {{1, 1}, {1, 1}}));
+        assertEquals("9.00", ModelTable.condition(new double[][] {{5, 4}, {4, 5}}));
+    }
+
+    @Test
+    void shouldListLineageInPartitionOrderWithItsSum() {
+        assertEquals("3 partitions, next offsets summing to 150: 0→50, 2→60, 10→40",
+                ModelTable.lineage(Map.of("10", 40L, "0", 50L, "2", 60L)));
+        assertEquals("(none)", ModelTable.lineage(Map.of()));
+    }
+
+    @Test
+    void shouldSayHowOldTheModelIs() {
+        Instant now = Instant.parse("2026-01-01T03:12:30Z");
+        assertEquals(" (3 h 12 min ago)", ModelTable.age("2026-01-01T00:00:00Z", now));
+        assertEquals(" (30 s ago)", ModelTable.age("2026-01-01T03:12:00Z", now));
+        assertEquals("", ModelTable.age("yesterday", now));
+    }
+
+    /** Iris class means (Fisher's data: setosa 5.006, 3.428, 1.462, 0.246) and counts 50 each. */
+    @Test
+    void shouldPrintEveryClassWithCountPriorAndMean() {
+        ModelParameters model = Iris.model("iris", 7, Iris.rows());
+        String table = ModelTable.render(model, Instant.parse("2026-01-01T00:01:00Z"));
+        assertTrue(table.contains("version:     7"), table);
+        assertTrue(table.contains("published:   2026-01-01T00:00:00Z (1 min ago)"), table);
+        assertTrue(table.lines().anyMatch(l -> l.matches("setosa\\s+50\\s+0\\.3333\\s+\\S+\\s+"
+                + "\\[5\\.0060, 3\\.4280, 1\\.4620, 0\\.24600]")), table);
+        assertTrue(table.lines().anyMatch(l -> l.startsWith("virginica ")), table);
+    }
+}
