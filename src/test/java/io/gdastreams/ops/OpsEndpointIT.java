@@ -40,8 +40,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The HTTP endpoint of the product's own {@code train} and {@code score} commands (child JVMs, configured by file,
- * {@code gda.http.port=0}) on a real broker: every route, with the figures checked against what the topics hold.
+ * The HTTP endpoint of the product's own {@code train} and {@code score} commands (child JVMs running the slim
+ * service jar, configured by file, {@code gda.http.port=0}) on a real broker: every route, with the figures checked against what the topics hold.
  * {@code /metrics} is read by an independent Prometheus text-format parser (Hawkular's), not by the registry that
  * wrote it. {@code POST /score} must give, byte for byte, the record the topology wrote for the same event.
  * The tied scorer form is checked by identities (Σβ_k = μ_k with the pooled Σ computed here from the published
@@ -60,6 +60,8 @@ class OpsEndpointIT {
     private static final int HELD = 5;
     private static final int SCORED = 30;
     private static final int MAX_REQUEST_BYTES = 4096;
+    /** Both commands run from the slim jar, as an operator runs them: it must ship what the endpoint needs. */
+    private static final Path SERVICE_JAR = Path.of("target", "gda-streams-service.jar");
 
     @TempDir
     Path dir;
@@ -78,8 +80,10 @@ class OpsEndpointIT {
         scoreConfig.put("gda.covariance", "tied");
         scoreConfig.put("gda.http.max-request-bytes", Integer.toString(MAX_REQUEST_BYTES));
 
-        try (ProductProcess scorer = new ProductProcess(ProductProcess.Command.SCORE, scoreConfig, dir, "scorer");
-             ProductProcess trainer = new ProductProcess(ProductProcess.Command.TRAIN, trainConfig, dir, "trainer");
+        try (ProductProcess scorer = new ProductProcess(ProductProcess.Command.SCORE, scoreConfig, dir, "scorer")
+                     .fromJar(SERVICE_JAR);
+             ProductProcess trainer = new ProductProcess(ProductProcess.Command.TRAIN, trainConfig, dir, "trainer")
+                     .fromJar(SERVICE_JAR);
              KafkaProducer<byte[], byte[]> producer = broker.producer()) {
             scorer.start();
             scorer.awaitRunning(TIMEOUT);
