@@ -51,6 +51,8 @@ public enum ConfigKey {
             "most distinct values of a categorical feature; events of further values are dead-lettered"),
     CATEGORICAL_ALPHA("gda.categorical.alpha", "1.0", ValueType.NON_NEGATIVE_DOUBLE,
             "scorer: Laplace smoothing α of the categorical probabilities; 0: none"),
+    FORGETTING_HALF_LIFE_MS("gda.forgetting.half-life.ms", "", ValueType.OPTIONAL_POSITIVE_DOUBLE,
+            "trainer: half-life h (ms of event time): an event of time t weighs 2^(-(T-t)/h) at time T; empty: none"),
     COVARIANCE("gda.covariance", "full", ValueType.COVARIANCE,
             "scorer: full (QDA), tied (LDA) or diag (naive Bayes)"),
     ESTIMATOR("gda.estimator", "mle", ValueType.ESTIMATOR,
@@ -61,6 +63,9 @@ public enum ConfigKey {
             "scorer: relative variance floor that keeps a covariance positive definite"),
     MIN_COUNT("gda.min.count", "2", ValueType.POSITIVE_LONG,
             "scorer: classes with fewer observations are left out"),
+    PRIORS("gda.priors", "", ValueType.PRIORS,
+            "scorer: LABEL:P,... fixed prior beliefs P(y=k) (sum 1) instead of the learned ones; unlisted classes"
+                    + " are left out; empty: learned"),
     OUTLIER_THRESHOLD("gda.outlier.threshold", "", ValueType.OPTIONAL_DOUBLE,
             "scorer: when set, predictions carry outlier = logDensity < threshold"),
     OUTLIER_P("gda.outlier.p", "", ValueType.OPTIONAL_PROBABILITY,

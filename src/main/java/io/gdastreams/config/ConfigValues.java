@@ -6,6 +6,7 @@ import io.gdastreams.math.Estimator;
 import io.gdastreams.math.FitOptions;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalDouble;
 
@@ -85,6 +86,13 @@ public interface ConfigValues {
     default FitOptions fitOptions() {
         return new FitOptions(value(ConfigKey.COVARIANCE, CovarianceType.class),
                 value(ConfigKey.ESTIMATOR, Estimator.class), doubleValue(ConfigKey.REG_PARAM),
-                doubleValue(ConfigKey.VARIANCE_FLOOR), longValue(ConfigKey.MIN_COUNT));
+                doubleValue(ConfigKey.VARIANCE_FLOOR), longValue(ConfigKey.MIN_COUNT),
+                fixedPriors());
+    }
+
+    /** {@code gda.priors}: label → fixed prior, in the order given; empty for learned priors. */
+    @SuppressWarnings("unchecked")
+    default Map<String, Double> fixedPriors() {
+        return value(ConfigKey.PRIORS, Map.class);
     }
 }

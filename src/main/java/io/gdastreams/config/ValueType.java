@@ -3,6 +3,7 @@ package io.gdastreams.config;
 import io.gdastreams.math.CovarianceType;
 import io.gdastreams.math.DecisionRule;
 import io.gdastreams.math.Estimator;
+import io.gdastreams.math.FitOptions;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -42,6 +43,10 @@ public enum ValueType {
     OPTIONAL_DOUBLE,
     /** An {@link OptionalDouble} in (0, 1): a probability threshold, empty for none. */
     OPTIONAL_PROBABILITY,
+    /** An {@link OptionalDouble}, finite and &gt; 0 (a half-life), empty for none. */
+    OPTIONAL_POSITIVE_DOUBLE,
+    /** A {@code Map<String, Double>} of fixed priors {@code label:p,...}, in order; empty for none. */
+    PRIORS,
     /** A {@link CovarianceType}, named in lower case. */
     COVARIANCE,
     /** An {@link Estimator}, named in lower case. */
@@ -85,6 +90,9 @@ public enum ValueType {
             case NON_NEGATIVE_DOUBLE -> "a finite number >= 0";
             case OPTIONAL_DOUBLE -> "a number, or empty for none";
             case OPTIONAL_PROBABILITY -> "a number in (0, 1), or empty for none";
+            case OPTIONAL_POSITIVE_DOUBLE -> "a finite number > 0, or empty for none";
+            case PRIORS -> "a comma-separated list of LABEL:P (labels without ',', each once, P in (0, 1], summing"
+                    + " to 1), or empty for none";
             case COVARIANCE -> "one of " + String.join(", ", lowerCaseNames(CovarianceType.values()));
             case ESTIMATOR -> "one of " + String.join(", ", lowerCaseNames(Estimator.values()));
             case BOOLEAN -> "true or false";
@@ -119,6 +127,10 @@ public enum ValueType {
                     : Optional.ofNullable(number(v, x -> !Double.isNaN(x))).map(OptionalDouble::of).orElse(null);
             case OPTIONAL_PROBABILITY -> v.isEmpty() ? OptionalDouble.empty()
                     : Optional.ofNullable(number(v, x -> x > 0.0 && x < 1.0)).map(OptionalDouble::of).orElse(null);
+            case OPTIONAL_POSITIVE_DOUBLE -> v.isEmpty() ? OptionalDouble.empty()
+                    : Optional.ofNullable(number(v, x -> Double.isFinite(x) && x > 0.0)).map(OptionalDouble::of)
+                            .orElse(null);
+            case PRIORS -> v.isEmpty() ? Map.of() : priors(v).orElse(null);
             case COVARIANCE -> byLowerCaseName(CovarianceType.values(), v);
             case ESTIMATOR -> byLowerCaseName(Estimator.values(), v);
             case BOOLEAN -> v.equals("true") ? Boolean.TRUE : v.equals("false") ? Boolean.FALSE : null;
@@ -136,6 +148,20 @@ public enum ValueType {
         Double p = colon < 0 ? null : number(v.substring(colon + 1).trim(), x -> x >= 0.0 && x <= 1.0);
         return label.isEmpty() || label.contains(",") || p == null ? Optional.empty()
                 : Optional.of(new DecisionRule.Threshold(label, p));
+    }
+
+    /** {@code label:p,...}: the last ':' of an entry starts its probability; checked as {@link FitOptions} does. */
+    private static Optional<Map<String, Double>> priors(String v) {
+        Map<String, Double> priors = new LinkedHashMap<>();
+        for (String entry : v.split(",", -1)) {
+            int colon = entry.lastIndexOf(':');
+            String label = colon < 0 ? "" : entry.substring(0, colon).trim();
+            Double p = colon < 0 ? null : number(entry.substring(colon + 1).trim(), x -> x > 0.0 && x <= 1.0);
+            if (label.isEmpty() || p == null || priors.put(label, p) != null) {
+                return Optional.empty();
+            }
+        }
+        return FitOptions.fixedPriorsProblem(priors) == null ? Optional.of(priors) : Optional.empty();
     }
 
     /** {@code true->predicted:cost,...}: the last ':' of an entry starts its cost, its first "->" ends the truth. */

@@ -3,19 +3,51 @@ package io.gdastreams.math;
 /**
  * Sufficient statistics of one class: the input from which every classifier variant is fitted.
  *
+ * <p>With sample weights or forgetting, W = Σ w_i takes the place of n_k wherever the count weighs the class
+ * (priors, MLE divisor, pooling), and the unbiased divisor is the one of reliability weights, W − V/W with
+ * V = Σ w_i² (n_k − 1 when every weight is 1). The minimum count applies to Kish's effective sample size W²/V,
+ * which is n_k when every weight is 1. Unweighted, W = V = n_k and every result is what it was without weights.
+ *
  * <p>A published model carries the maximum-likelihood covariance Σ_k = S_k / n_k of each class rather than the
  * scatter; {@link #mleCovariance()} and {@link #ofMleCovariance} are the two directions of that one conversion.
  *
  * @param label   class label
  * @param count   number of observations n_k
  * @param mean    μ_k, length d (not copied: callers hand over ownership)
- * @param scatter S_k = Σ (x−μ_k)(x−μ_k)ᵀ, d × d symmetric (not copied)
+ * @param scatter S_k = Σ w_i (x−μ_k)(x−μ_k)ᵀ, d × d symmetric (not copied)
+ * @param weight  W = Σ w_i (n_k when unweighted)
+ * @param squaredWeights V = Σ w_i² (n_k when unweighted)
  */
-public record ClassSummary(String label, long count, double[] mean, double[][] scatter) {
+public record ClassSummary(String label, long count, double[] mean, double[][] scatter, double weight,
+                           double squaredWeights) {
+
+    /** Unweighted statistics: W = V = n_k. */
+    public ClassSummary(String label, long count, double[] mean, double[][] scatter) {
+        this(label, count, mean, scatter, count, count);
+    }
 
     /** Summary of a running statistic (copies its mean and scatter). */
     public static ClassSummary of(String label, RunningGaussian stats) {
-        return new ClassSummary(label, stats.count(), stats.mean(), stats.scatter());
+        return new ClassSummary(label, stats.count(), stats.mean(), stats.scatter(), stats.weight(),
+                stats.squaredWeights());
+    }
+
+    /** W²/V, exactly W when V = W (every weight 1); 0 when W = 0. */
+    static double effectiveSampleSize(double weight, double squaredWeights) {
+        if (squaredWeights == weight) {
+            return weight;
+        }
+        return squaredWeights > 0 ? weight * weight / squaredWeights : 0.0;
+    }
+
+    /** Kish's effective sample size W²/V (n_k when unweighted): what the minimum count applies to. */
+    public double effectiveSampleSize() {
+        return effectiveSampleSize(weight, squaredWeights);
+    }
+
+    /** Whether the weights are not all 1 (W or V differs from n_k). */
+    public boolean isWeighted() {
+        return weight != count || squaredWeights != count;
     }
 
     /**
@@ -25,21 +57,32 @@ public record ClassSummary(String label, long count, double[] mean, double[][] s
      * of the result.
      */
     public static ClassSummary ofMleCovariance(String label, long count, double[] mean, double[][] covariance) {
+        return ofMleCovariance(label, count, mean, covariance, count, count);
+    }
+
+    /** As {@link #ofMleCovariance(String, long, double[], double[][])} with weights: S_k = Σ_k · W. */
+    public static ClassSummary ofMleCovariance(String label, long count, double[] mean, double[][] covariance,
+                                               double weight, double squaredWeights) {
         double[][] scatter = new double[covariance.length][];
         for (int i = 0; i < covariance.length; i++) {
             scatter[i] = new double[covariance[i].length];
             for (int j = 0; j < scatter[i].length; j++) {
-                scatter[i][j] = covariance[i][j] * count;
+                scatter[i][j] = covariance[i][j] * weight;
             }
         }
-        return new ClassSummary(label, count, mean, scatter);
+        return new ClassSummary(label, count, mean, scatter, weight, squaredWeights);
     }
 
     /**
-     * The maximum-likelihood covariance S_k / n_k (a new matrix; not finite when n_k = 0): rule 3 of
-     * {@link GaussianModel} for FULL and MLE, before shrinkage and floor. It is what a published model carries.
+     * The maximum-likelihood covariance S_k / W (a new matrix): rule 3 of {@link GaussianModel} for FULL and MLE,
+     * before shrinkage and floor. It is what a published model carries. A class of W = 0 (every observation
+     * retracted, or all its weight forgotten) has the zero matrix, so that its model record stays finite (the scorer
+     * excludes it: its count or effective sample size is 0).
      */
     public double[][] mleCovariance() {
-        return new FullCovariance().estimate(scatter, Estimator.MLE.divisor(count, 1));
+        if (weight == 0) {
+            return new double[scatter.length][scatter.length];
+        }
+        return new FullCovariance().estimate(scatter, Estimator.MLE.divisor(this));
     }
 }

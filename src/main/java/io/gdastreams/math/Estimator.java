@@ -22,4 +22,21 @@ public enum Estimator {
     long divisor(long count, int means) {
         return count - (long) lostPerMean * means;
     }
+
+    /**
+     * The divisor of one class's scatter: W for MLE, W − V/W for UNBIASED (reliability weights; exactly n_k − 1
+     * when every weight is 1, since then V/W = 1).
+     */
+    double divisor(ClassSummary c) {
+        return lostPerMean == 0 ? c.weight() : c.weight() - c.squaredWeights() / c.weight();
+    }
+
+    /** The divisor of the scatter pooled over {@code classes}: ΣW for MLE, Σ (W_k − V_k/W_k) for UNBIASED. */
+    double pooledDivisor(Iterable<ClassSummary> classes) {
+        double divisor = 0;
+        for (ClassSummary c : classes) {
+            divisor += divisor(c);
+        }
+        return divisor;
+    }
 }

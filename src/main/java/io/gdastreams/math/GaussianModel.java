@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
@@ -13,14 +14,18 @@ import java.util.Set;
  * Immutable; getters return copies.
  *
  * <h2>Exact rules</h2>
- * With S_k the scatter and n_k the count of class k, applied in this order:
+ * With S_k the scatter and n_k the count of class k, applied in this order (with sample weights or forgetting,
+ * W_k = Σ w_i stands for n_k, the unbiased divisors are W_k − V_k/W_k and Σ_k (W_k − V_k/W_k), and the minimum
+ * count applies to the effective sample size W_k²/V_k: see {@link ClassSummary}):
  * <ol>
  *   <li><b>Exclusion.</b> A class is left out of scoring (with a readable reason in {@link #excluded()}) when
  *       n_k &lt; minCount; with UNBIASED and FULL or DIAG when n_k &lt; 2; with UNBIASED and TIED every class is
  *       left out when n ≤ K (n and K over the classes that passed the count test). A class is also left out
  *       when its covariance is not positive definite even after the jitter of step 6 (for TIED: all classes).
  *       Only included classes appear in {@link #labels()} and the per-class getters.</li>
- *   <li><b>Priors.</b> π_k = n_k / n with n = Σ n_k over the included classes.</li>
+ *   <li><b>Priors.</b> π_k = n_k / n with n = Σ n_k over the included classes (weighted: W_k / Σ W). With
+ *       fixed priors p_k ({@link FitOptions#fixedPriors()}) π_k = p_k / Σ p_j over the included classes, and a
+ *       class they do not list is left out (first of the exclusions of rule 1).</li>
  *   <li><b>Estimator.</b> FULL: Σ_k = S_k / n_k (UNBIASED: n_k − 1). TIED: Σ = Σ_k S_k / n (UNBIASED: n − K),
  *       sums over the included classes. DIAG: Σ_k = diag(S_k) / n_k (UNBIASED: n_k − 1).</li>
  *   <li><b>Shrinkage.</b> Σ ← (1 − r)·Σ + r·(tr Σ / d)·I with r = regParam (skipped when r = 0).</li>
@@ -59,7 +64,7 @@ public final class GaussianModel {
     private final List<Exclusion> excluded;
 
     private GaussianModel(FitOptions options, CovarianceStructure structure, int d, List<String> labels,
-                          long[] counts, double[][] means, double[][][] covariances, CholeskyFactor[] factors,
+                          long[] counts, double[] weights, double[][] means, double[][][] covariances, CholeskyFactor[] factors,
                           double[] jitters, List<Exclusion> excluded) {
         this.options = options;
         this.structure = structure;
@@ -71,13 +76,16 @@ public final class GaussianModel {
         this.factors = factors;
         this.jitters = jitters;
         this.excluded = List.copyOf(excluded);
-        long n = 0;
-        for (long c : counts) {
-            n += c;
+        // W_k = n_k when unweighted, so these are n_k / n exactly as before weights existed. Fixed priors replace
+        // them, renormalised over the classes that take part.
+        Map<String, Double> fixed = options.fixedPriors();
+        double n = 0;
+        for (int k = 0; k < weights.length; k++) {
+            n += fixed.isEmpty() ? weights[k] : fixed.get(this.labels.get(k));
         }
         this.priors = new double[counts.length];
         for (int k = 0; k < counts.length; k++) {
-            priors[k] = (double) counts[k] / n;
+            priors[k] = (fixed.isEmpty() ? weights[k] : fixed.get(this.labels.get(k))) / n;
         }
     }
 
@@ -97,9 +105,9 @@ public final class GaussianModel {
         List<Exclusion> excluded = new ArrayList<>();
         List<ClassSummary> candidates = new ArrayList<>();
         for (ClassSummary c : classes) {
-            Optional<String> reason = c.count() < options.minCount()
-                    ? Optional.of("count " + c.count() + " below minimum " + options.minCount())
-                    : structure.exclusion(c, options.estimator());
+            Optional<String> reason = withoutFixedPrior(c, options)
+                    .or(() -> belowMinimum(c, options.minCount()))
+                    .or(() -> structure.exclusion(c, options.estimator()));
             if (reason.isPresent()) {
                 excluded.add(new Exclusion(c.label(), reason.get()));
             } else {
@@ -112,6 +120,7 @@ public final class GaussianModel {
         int k = included.size();
         List<String> labels = new ArrayList<>(k);
         long[] counts = new long[k];
+        double[] weights = new double[k];
         double[][] means = new double[k][];
         double[][][] covariances = new double[k][][];
         CholeskyFactor[] factors = new CholeskyFactor[k];
@@ -120,13 +129,34 @@ public final class GaussianModel {
             CovarianceStructure.Fitted c = included.get(i);
             labels.add(c.summary().label());
             counts[i] = c.summary().count();
+            weights[i] = c.summary().weight();
             means[i] = c.summary().mean().clone();
             covariances[i] = c.fit().covariance();
             factors[i] = c.fit().factor();
             jitters[i] = c.fit().jitter();
         }
-        return new GaussianModel(options, structure, d, labels, counts, means, covariances, factors, jitters,
-                excluded);
+        return new GaussianModel(options, structure, d, labels, counts, weights, means, covariances, factors,
+                jitters, excluded);
+    }
+
+    /** With fixed priors, a class they do not list has no prior belief and takes no part. */
+    private static Optional<String> withoutFixedPrior(ClassSummary c, FitOptions options) {
+        return options.fixedPriors().isEmpty() || options.fixedPriors().containsKey(c.label()) ? Optional.empty()
+                : Optional.of("no fixed prior (the fixed priors list " + options.fixedPriors().keySet() + ")");
+    }
+
+    /**
+     * Rule 1's count test: n_k &lt; minCount, or for weighted statistics Kish's effective sample size W²/V &lt;
+     * minCount (n_k when every weight is 1; a class whose weight decayed or was retracted away has 0).
+     */
+    private static Optional<String> belowMinimum(ClassSummary c, long minCount) {
+        if (!c.isWeighted()) {
+            return c.count() < minCount ? Optional.of("count " + c.count() + " below minimum " + minCount)
+                    : Optional.empty();
+        }
+        double effective = c.effectiveSampleSize();
+        return effective < minCount ? Optional.of("effective sample size " + effective + " (W = " + c.weight()
+                + " over " + c.count() + " events) below minimum " + minCount) : Optional.empty();
     }
 
     public FitOptions options() {

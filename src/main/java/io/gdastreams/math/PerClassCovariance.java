@@ -16,8 +16,10 @@ sealed interface PerClassCovariance extends CovarianceStructure permits FullCova
     @Override
     default Optional<String> exclusion(ClassSummary c, Estimator estimator) {
         // Only UNBIASED gets here: the MLE divisor is n_k ≥ minCount ≥ 1.
-        if (estimator.divisor(c.count(), 1) <= 0) {
-            return Optional.of("unbiased covariance needs a count of at least 2, got " + c.count());
+        if (c.isWeighted() ? !(estimator.divisor(c) > 0) : estimator.divisor(c.count(), 1) <= 0) {
+            return Optional.of(c.isWeighted()
+                    ? "unbiased covariance needs an effective sample size above 1, got " + c.effectiveSampleSize()
+                    : "unbiased covariance needs a count of at least 2, got " + c.count());
         }
         return Optional.empty();
     }
@@ -27,7 +29,7 @@ sealed interface PerClassCovariance extends CovarianceStructure permits FullCova
                              List<Exclusion> excluded) {
         List<Fitted> fitted = new ArrayList<>(candidates.size());
         for (ClassSummary c : candidates) {
-            double divisor = estimator.divisor(c.count(), 1);
+            double divisor = estimator.divisor(c);
             Optional<Regularisation.Regularised> r = regularisation.apply(estimate(c.scatter(), divisor));
             if (r.isPresent()) {
                 fitted.add(new Fitted(c, r.get()));

@@ -32,4 +32,38 @@ public final class PooledClasses {
         }
         return pooled;
     }
+
+    /**
+     * As {@link #of(Iterable, Predicate)} under exponential forgetting: every statistic is first advanced to the
+     * latest reference time T of them all ({@link Forgetting#alignTo}, on a copy), so that the pooled classes
+     * (and the priors W_k/ΣW) all refer to T. {@code forgetting} null: exactly {@link #of(Iterable, Predicate)}.
+     */
+    public static SortedMap<String, RunningGaussian> of(Iterable<? extends Map<String, RunningGaussian>> sources,
+                                                        Predicate<String> include, Forgetting forgetting) {
+        if (forgetting == null) {
+            return of(sources, include);
+        }
+        long latest = RunningGaussian.NO_REFERENCE_TIME;
+        for (Map<String, RunningGaussian> source : sources) {
+            for (Map.Entry<String, RunningGaussian> entry : source.entrySet()) {
+                if (include.test(entry.getKey())) {
+                    latest = Math.max(latest, entry.getValue().referenceTime());
+                }
+            }
+        }
+        SortedMap<String, RunningGaussian> pooled = new TreeMap<>();
+        for (Map<String, RunningGaussian> source : sources) {
+            for (Map.Entry<String, RunningGaussian> entry : source.entrySet()) {
+                if (include.test(entry.getKey())) {
+                    RunningGaussian aligned = entry.getValue().copy();
+                    if (latest != RunningGaussian.NO_REFERENCE_TIME) {
+                        forgetting.alignTo(aligned, latest);
+                    }
+                    pooled.computeIfAbsent(entry.getKey(), l -> new RunningGaussian(aligned.dimension()))
+                            .merge(aligned);
+                }
+            }
+        }
+        return pooled;
+    }
 }

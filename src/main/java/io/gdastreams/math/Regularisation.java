@@ -92,11 +92,11 @@ final class Regularisation {
      */
     static double[] totalVariance(List<ClassSummary> classes, int d) {
         double[] v = new double[d];
-        long n = 0;
+        double n = 0;
         double[] pivot = null;
         for (ClassSummary c : classes) {
-            if (c.count() > 0) {
-                n += c.count();
+            if (c.weight() > 0) {
+                n += c.weight();
                 if (pivot == null) {
                     pivot = c.mean();
                 }
@@ -108,14 +108,14 @@ final class Regularisation {
         for (int j = 0; j < d; j++) {
             double mean = 0.0;
             for (ClassSummary c : classes) {
-                mean += c.count() * (c.mean()[j] - pivot[j]);
+                mean += c.weight() * (c.mean()[j] - pivot[j]);
             }
             mean /= n;
             double scatter = 0.0;
             for (ClassSummary c : classes) {
-                if (c.count() > 0) {
+                if (c.weight() > 0) {
                     double dev = (c.mean()[j] - pivot[j]) - mean;
-                    scatter += c.scatter()[j][j] + c.count() * dev * dev;
+                    scatter += c.scatter()[j][j] + c.weight() * dev * dev;
                 }
             }
             v[j] = Math.max(scatter / n, 0.0);
@@ -130,14 +130,14 @@ final class Regularisation {
     static double[] floorScale(List<ClassSummary> classes, int d) {
         double[] total = totalVariance(classes, d);
         double[] scale = new double[d];
-        long n = 0;
+        double n = 0;
         for (ClassSummary c : classes) {
-            n += Math.max(c.count(), 0);
+            n += Math.max(c.weight(), 0);
         }
         for (int j = 0; j < d; j++) {
             double within = 0.0;
             for (ClassSummary c : classes) {
-                if (c.count() > 0) {
+                if (c.weight() > 0) {
                     within += c.scatter()[j][j];
                 }
             }

@@ -1,34 +1,59 @@
 package io.gdastreams.math;
 
-import java.nio.BufferUnderflowException;
-import java.nio.ByteBuffer;
 import java.util.Arrays;
 
 /**
- * Running count, mean and scatter matrix S = Σ (x−μ)(x−μ)ᵀ of a stream of d-dimensional points.
+ * Running count, mean and scatter matrix S = Σ (x−μ)(x−μ)ᵀ of a stream of d-dimensional points, optionally
+ * weighted: with weights w_i the statistics are W = Σ w_i, μ = Σ w_i x_i / W, S = Σ w_i (x_i−μ)(x_i−μ)ᵀ and
+ * V = Σ w_i² (for the effective sample size W²/V).
  *
  * <p>Updates use Welford's recurrence and merges Chan et al.'s pairwise formula. Both work on coordinates
  * relative to a pivot (the first observation): data such as 1e12 ± 1e-3 then keeps its full precision,
  * because the differences x − pivot are exact and small. The scatter is translation invariant, so only the
  * mean needs the pivot added back. Only the upper triangle of S is stored (row-major, packed).
  *
+ * <p>Weighted updates follow West (1979): W' = W + w, μ' = μ + (w/W')δ with δ = x − μ, S' = S + w·δ(x − μ')ᵀ;
+ * a retraction ({@link #retract}) runs the same recurrence backwards. With every weight 1 and no retraction or
+ * rescale the arithmetic is exactly the unweighted Welford recurrence (w/W' = 1/n and w·δ = δ are exact), so the
+ * statistic stays <em>unweighted</em>: W = V = n, and its binary form is version 1, byte for byte as before. A
+ * weight other than 1, a retraction or a {@link #rescale} makes it weighted (version 2, which carries W, V, the
+ * number of retractions and the reference time of {@link Forgetting}).
+ *
+ * <p>{@link #count()} is the raw count: observations added less observations retracted, weight-0 ones included
+ * (they change nothing else). The mean is defined while W &gt; 0; when W falls to 0 the next observation of
+ * positive weight becomes the new pivot.
+ *
  * <p>Mutable and not thread-safe. Per update it allocates nothing.
  */
 public final class RunningGaussian {
 
-    private static final byte FORMAT_VERSION = 1;
+    /** No reference time: the statistic was never rescaled (no forgetting). */
+    public static final long NO_REFERENCE_TIME = Long.MIN_VALUE;
+    /**
+     * Relative tolerance of a retraction: a weight or scatter entry that would go below zero by more than this
+     * fraction of its scale is not rounding, so the retraction is refused; within it, the value is rounding and is
+     * set to zero.
+     */
+    public static final double RETRACTION_TOLERANCE = 1e-9;
 
-    private final int d;
-    private long n;
-    /** The first observation; meaningless while n == 0. */
-    private final double[] pivot;
+    final int d;
+    long n;
+    /** W = Σ w_i; equals n while unweighted. */
+    double weight;
+    /** V = Σ w_i²; equals n while unweighted. */
+    double squaredWeights;
+    long retractions;
+    long referenceTime = NO_REFERENCE_TIME;
+    boolean weighted;
+    /** The first observation of positive weight; meaningless while W == 0. */
+    final double[] pivot;
     /** μ − pivot. */
-    private final double[] relativeMean;
+    final double[] relativeMean;
     /** Upper triangle of S, packed row by row: (0,0) (0,1) … (0,d−1) (1,1) … */
-    private final double[] packedScatter;
+    final double[] packedScatter;
     /** Scratch for one update: δ = (x − pivot) − μ_old and (x − pivot) − μ_new. */
-    private final double[] delta;
-    private final double[] centred;
+    final double[] delta;
+    final double[] centred;
 
     /** An empty statistic of the given dimension (d ≥ 1). */
     public RunningGaussian(int dimension) {
@@ -47,12 +72,143 @@ public final class RunningGaussian {
         return d;
     }
 
+    /**
+     * The raw count: observations added less observations retracted (weight-0 ones included).
+     */
     public long count() {
         return n;
     }
 
+    /** W = Σ w_i, the effective count (n while unweighted). */
+    public double weight() {
+        return weight;
+    }
+
+    /** V = Σ w_i² (n while unweighted). */
+    public double squaredWeights() {
+        return squaredWeights;
+    }
+
+    /** Kish's effective sample size W²/V (exactly n while unweighted); 0 while W = 0. */
+    public double effectiveSampleSize() {
+        return ClassSummary.effectiveSampleSize(weight, squaredWeights);
+    }
+
+    /** The events this statistic absorbed: its count plus twice its retractions (each took one observation away). */
+    public long events() {
+        return n + 2 * retractions;
+    }
+
+    /** Observations retracted so far; the events this statistic absorbed are {@code count() + 2·retractions()}. */
+    public long retractions() {
+        return retractions;
+    }
+
+    /** The time the weights refer to ({@link Forgetting}), or {@link #NO_REFERENCE_TIME}. */
+    public long referenceTime() {
+        return referenceTime;
+    }
+
+    /** Whether a weight other than 1, a retraction or a rescale has touched this statistic. */
+    public boolean isWeighted() {
+        return weighted;
+    }
+
     /** Welford update with one observation. {@code x}: length d, all finite; not modified. */
     public void update(double[] x) {
+        update(x, 1.0);
+    }
+
+    /**
+     * West's weighted update with one observation of weight {@code w} (finite, ≥ 0; 0 only counts it).
+     * {@code x}: length d, all finite; not modified.
+     */
+    public void update(double[] x, double w) {
+        checkPoint(x);
+        checkWeight(w);
+        if (w != 1.0) {
+            weighted = true;
+        }
+        n++;
+        if (w == 0.0) {
+            return;
+        }
+        if (weight == 0.0) {
+            System.arraycopy(x, 0, pivot, 0, d);
+            Arrays.fill(relativeMean, 0.0);
+            Arrays.fill(packedScatter, 0.0);
+            weight = w;
+            squaredWeights = w * w;
+            return;
+        }
+        weight += w;
+        squaredWeights += w * w;
+        for (int i = 0; i < d; i++) {
+            double y = x[i] - pivot[i];
+            delta[i] = y - relativeMean[i];
+            // (δ·w)/W': with w = 1 exactly δ/n, the unweighted recurrence.
+            relativeMean[i] += delta[i] * w / weight;
+            centred[i] = y - relativeMean[i];
+        }
+        // The O(d²) loop reads two vectors only: δ (old mean) and x − μ_new, both computed once above.
+        int p = 0;
+        for (int i = 0; i < d; i++) {
+            double di = w * delta[i];
+            for (int j = i; j < d; j++) {
+                packedScatter[p++] += di * centred[j];
+            }
+        }
+    }
+
+    /**
+     * Removes one earlier observation of weight {@code w} exactly (the Welford/West recurrence backwards:
+     * W' = W − w, μ' = μ − (w/W')(x − μ), S' = S − w·(x − μ')(x − μ)ᵀ, V' = V − w²). Refused, leaving the
+     * statistic unchanged, when the count would become negative, the weight W' negative, or the scatter would
+     * lose positive semi-definiteness beyond rounding: a diagonal entry below zero, or a 2×2 principal minor
+     * S'_ii·S'_jj − S'_ij² below zero, by more than {@link #RETRACTION_TOLERANCE} of its scale. These are the
+     * O(d²) necessary conditions; a full test would need an O(d³) factorisation per retraction. Retracting the
+     * last observation leaves the empty statistic.
+     *
+     * @return null when done, else the reason it was refused
+     */
+    public String retract(double[] x, double w) {
+        checkPoint(x);
+        checkWeight(w);
+        return Retraction.apply(this, x, w);
+    }
+
+    /**
+     * Multiplies the weights by {@code factor} (in (0, 1]) and sets the reference time: W ← fW, S ← fS,
+     * V ← f²V, the mean unchanged ({@link Forgetting} computes f = 2^(−(T'−T)/h)). A weight that underflows to 0
+     * leaves no mean.
+     */
+    public void rescale(double factor, long newReferenceTime) {
+        if (!(factor > 0.0 && factor <= 1.0)) {
+            throw new IllegalArgumentException("rescale factor must be in (0, 1], got " + factor);
+        }
+        weighted = true;
+        referenceTime = newReferenceTime;
+        if (factor == 1.0) {
+            return;
+        }
+        weight *= factor;
+        squaredWeights *= factor * factor;
+        for (int p = 0; p < packedScatter.length; p++) {
+            packedScatter[p] *= factor;
+        }
+        if (weight == 0.0) {
+            clearWeight();
+        }
+    }
+
+    void clearWeight() {
+        weight = 0.0;
+        squaredWeights = 0.0;
+        Arrays.fill(relativeMean, 0.0);
+        Arrays.fill(packedScatter, 0.0);
+    }
+
+    private void checkPoint(double[] x) {
         if (x.length != d) {
             throw new IllegalArgumentException("expected " + d + " values, got " + x.length);
         }
@@ -61,68 +217,66 @@ public final class RunningGaussian {
                 throw new IllegalArgumentException("non-finite value " + v);
             }
         }
-        if (n == 0) {
-            System.arraycopy(x, 0, pivot, 0, d);
-            Arrays.fill(relativeMean, 0.0);
-            Arrays.fill(packedScatter, 0.0);
-            n = 1;
-            return;
-        }
-        n++;
-        for (int i = 0; i < d; i++) {
-            double y = x[i] - pivot[i];
-            delta[i] = y - relativeMean[i];
-            relativeMean[i] += delta[i] / n;
-            centred[i] = y - relativeMean[i];
-        }
-        // The O(d²) loop reads two vectors only: δ (old mean) and x − μ_new, both computed once above.
-        int p = 0;
-        for (int i = 0; i < d; i++) {
-            double di = delta[i];
-            for (int j = i; j < d; j++) {
-                packedScatter[p++] += di * centred[j];
-            }
+    }
+
+    private static void checkWeight(double w) {
+        if (!(Double.isFinite(w) && w >= 0.0)) {
+            throw new IllegalArgumentException("weight must be finite and >= 0, got " + w);
         }
     }
 
-    /** Chan et al. pairwise merge of {@code other} into this. {@code other}: same dimension; not modified. */
+    /**
+     * Chan et al. pairwise merge of {@code other} into this, with weights: W = W_a + W_b, δ = μ_b − μ_a,
+     * μ = μ_a + δ·W_b/W, S = S_a + S_b + δδᵀ·W_a·W_b/W. The weights are merged as they are, and the result
+     * refers to the later reference time: under forgetting, align both first ({@link Forgetting#alignTo};
+     * {@link PooledClasses} does), without it (never configured, or turned off since) there is nothing to align.
+     * {@code other}: same dimension; not modified.
+     */
     public void merge(RunningGaussian other) {
         if (other.d != d) {
             throw new IllegalArgumentException("dimension mismatch: " + d + " vs " + other.d);
         }
-        if (other.n == 0) {
-            return;
-        }
-        if (n == 0) {
+        long rawTotal = n + other.n;
+        long retracted = retractions + other.retractions;
+        boolean anyWeighted = weighted || other.weighted;
+        long reference = Math.max(referenceTime, other.referenceTime);
+        if (other.weight == 0.0) {
+            // nothing but the counts
+        } else if (weight == 0.0) {
             copyFrom(other);
-            return;
-        }
-        long total = n + other.n;
-        double weight = (double) other.n / total;
-        double cross = (double) n * other.n / total;
-        for (int i = 0; i < d; i++) {
-            // other's mean relative to our pivot; the pivot difference of close values is exact.
-            double otherMean = other.relativeMean[i] + (other.pivot[i] - pivot[i]);
-            delta[i] = otherMean - relativeMean[i];
-        }
-        int p = 0;
-        for (int i = 0; i < d; i++) {
-            double di = delta[i] * cross;
-            for (int j = i; j < d; j++) {
-                packedScatter[p] += other.packedScatter[p] + di * delta[j];
-                p++;
+        } else {
+            double total = weight + other.weight;
+            double share = other.weight / total;
+            double cross = weight * other.weight / total;
+            for (int i = 0; i < d; i++) {
+                // other's mean relative to our pivot; the pivot difference of close values is exact.
+                double otherMean = other.relativeMean[i] + (other.pivot[i] - pivot[i]);
+                delta[i] = otherMean - relativeMean[i];
             }
+            int p = 0;
+            for (int i = 0; i < d; i++) {
+                double di = delta[i] * cross;
+                for (int j = i; j < d; j++) {
+                    packedScatter[p] += other.packedScatter[p] + di * delta[j];
+                    p++;
+                }
+            }
+            for (int i = 0; i < d; i++) {
+                relativeMean[i] += delta[i] * share;
+            }
+            weight = total;
+            squaredWeights += other.squaredWeights;
         }
-        for (int i = 0; i < d; i++) {
-            relativeMean[i] += delta[i] * weight;
-        }
-        n = total;
+        n = rawTotal;
+        retractions = retracted;
+        weighted = anyWeighted;
+        referenceTime = reference;
     }
 
-    /** A copy of the mean (length d); zeros while empty. */
+    /** A copy of the mean (length d); zeros while W = 0. */
     public double[] mean() {
         double[] mean = new double[d];
-        if (n > 0) {
+        if (weight > 0) {
             for (int i = 0; i < d; i++) {
                 mean[i] = pivot[i] + relativeMean[i];
             }
@@ -151,74 +305,33 @@ public final class RunningGaussian {
         return copy;
     }
 
-    /** Compact, versioned binary form (for state stores and internal topics). */
+    /**
+     * Compact, versioned binary form (for state stores and internal topics): version 1 while unweighted, byte for
+     * byte the layout of before weights, version 2 once weighted ({@link RunningGaussianBytes}).
+     */
     public byte[] toBytes() {
-        ByteBuffer buffer = ByteBuffer.allocate(serializedSize(d));
-        buffer.put(FORMAT_VERSION).putInt(d).putLong(n);
-        // Bulk copies (a training task serialises its class after every event): same big-endian layout as
-        // putDouble one at a time, several times faster at large d (docs/BENCHMARKS.md).
-        buffer.asDoubleBuffer().put(pivot).put(relativeMean).put(packedScatter);
-        return buffer.array();
+        return RunningGaussianBytes.write(this);
     }
 
     /** Inverse of {@link #toBytes()}; throws IllegalArgumentException on a corrupt or foreign buffer. */
     public static RunningGaussian fromBytes(byte[] bytes) {
-        if (bytes == null || bytes.length < 13) {
-            throw new IllegalArgumentException("not a RunningGaussian: too short");
-        }
-        ByteBuffer buffer = ByteBuffer.wrap(bytes);
-        byte version = buffer.get();
-        if (version != FORMAT_VERSION) {
-            throw new IllegalArgumentException("unsupported RunningGaussian format version " + version);
-        }
-        int d = buffer.getInt();
-        if (d < 1 || (long) serializedSize(d) != bytes.length) {
-            throw new IllegalArgumentException("not a RunningGaussian: dimension " + d + " does not match "
-                    + bytes.length + " bytes");
-        }
-        long n = buffer.getLong();
-        if (n < 0) {
-            throw new IllegalArgumentException("not a RunningGaussian: negative count " + n);
-        }
-        RunningGaussian g = new RunningGaussian(d);
-        g.n = n;
-        try {
-            buffer.asDoubleBuffer().get(g.pivot).get(g.relativeMean).get(g.packedScatter);
-        } catch (BufferUnderflowException e) {
-            throw new IllegalArgumentException("not a RunningGaussian: truncated", e);
-        }
-        // A NaN or infinity would poison every later merge and model, so a damaged state is refused here.
-        if (!allFinite(g.pivot) || !allFinite(g.relativeMean) || !allFinite(g.packedScatter)) {
-            throw new IllegalArgumentException("not a RunningGaussian: non-finite values");
-        }
-        return g;
+        return RunningGaussianBytes.read(bytes);
     }
 
     private void copyFrom(RunningGaussian other) {
         n = other.n;
+        weight = other.weight;
+        squaredWeights = other.squaredWeights;
+        retractions = other.retractions;
+        referenceTime = other.referenceTime;
+        weighted = other.weighted;
         System.arraycopy(other.pivot, 0, pivot, 0, d);
         System.arraycopy(other.relativeMean, 0, relativeMean, 0, d);
         System.arraycopy(other.packedScatter, 0, packedScatter, 0, packedScatter.length);
     }
 
-    private static boolean allFinite(double[] values) {
-        for (double v : values) {
-            if (!Double.isFinite(v)) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    private static int packedSize(int d) {
+    static int packedSize(int d) {
         return d * (d + 1) / 2;
     }
 
-    private static int serializedSize(int d) {
-        long size = 1L + 4 + 8 + 8L * (2L * d + (long) d * (d + 1) / 2);
-        if (size > Integer.MAX_VALUE) {
-            throw new IllegalArgumentException("dimension too large: " + d);
-        }
-        return (int) size;
-    }
 }

@@ -25,17 +25,18 @@ final class TiedCovariance implements CovarianceStructure {
         if (candidates.isEmpty()) {
             return fitted;
         }
-        long n = 0;
+        double n = 0;
         for (ClassSummary c : candidates) {
-            n += c.count();
+            n += c.weight();
         }
         int k = candidates.size();
-        long divisor = estimator.divisor(n, k);
+        // ΣW − Σ V_k/W_k: with every weight 1 exactly n − K.
+        double divisor = estimator.pooledDivisor(candidates);
         // Only UNBIASED gets here: the MLE divisor is n ≥ K·minCount ≥ 1.
-        if (divisor <= 0) {
+        if (!(divisor > 0)) {
             for (ClassSummary c : candidates) {
                 excluded.add(new Exclusion(c.label(), "unbiased pooled covariance needs a total count above the "
-                        + "number of classes (n=" + n + ", K=" + k + ")"));
+                        + "number of classes (n=" + count(n) + ", K=" + k + ")"));
             }
             return fitted;
         }
@@ -58,6 +59,11 @@ final class TiedCovariance implements CovarianceStructure {
             }
         }
         return fitted;
+    }
+
+    /** A total weight as the message shows it: an integer when it is one (every weight 1), as it read before. */
+    private static String count(double n) {
+        return n == Math.rint(n) && Math.abs(n) < 1e15 ? Long.toString((long) n) : Double.toString(n);
     }
 
     @Override

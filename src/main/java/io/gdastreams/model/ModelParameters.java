@@ -19,10 +19,25 @@ import java.util.Map;
  * @param categorical the category tables of the categorical features, one per feature in model order (their names
  *                    are not in {@code features}); empty for a Gaussian model, and then left out of the JSON, so that
  *                    a model without categorical features reads and writes as before
+ * @param retracted the retractions its classes absorbed (each an applied event that took one observation away, so
+ *                  {@link #eventsAbsorbed()} = totalCount + 2·retracted never shrinks while the counts may); 0, and
+ *                  then left out of the JSON, for a model without retractions
  */
 public record ModelParameters(String modelId, long version, List<String> features, long totalCount,
                               List<ClassParameters> classes, Map<String, Long> sources, String updatedAt,
-                              String trainer, List<CategoricalTable> categorical) {
+                              String trainer, List<CategoricalTable> categorical, long retracted) {
+
+    /** A model without retractions. */
+    public ModelParameters(String modelId, long version, List<String> features, long totalCount,
+                           List<ClassParameters> classes, Map<String, Long> sources, String updatedAt,
+                           String trainer, List<CategoricalTable> categorical) {
+        this(modelId, version, features, totalCount, classes, sources, updatedAt, trainer, categorical, 0L);
+    }
+
+    /** The labelled events the model's classes absorbed: totalCount + 2·retracted. */
+    public long eventsAbsorbed() {
+        return totalCount + 2 * retracted;
+    }
 
     /** A model without categorical features. */
     public ModelParameters(String modelId, long version, List<String> features, long totalCount,
@@ -39,21 +54,31 @@ public record ModelParameters(String modelId, long version, List<String> feature
 
     /**
      * The model of class statistics, as a trainer publishes it: the classes in {@code classes} order, each with
-     * count, prior and MLE covariance ({@link ClassParameters#of}); the total count is the sum of the class counts.
+     * count, prior and MLE covariance ({@link ClassParameters#of}, or {@link ClassParameters#ofWeighted} for all
+     * classes when any is weighted); the total count is the sum of the class counts.
      * {@code classes}: not modified.
      */
     public static ModelParameters ofStatistics(String modelId, long version, List<String> features,
                                                Map<String, RunningGaussian> classes, Map<String, Long> sources,
                                                String updatedAt, String trainer) {
         long total = 0;
+        long retracted = 0;
+        double totalWeight = 0;
+        boolean weighted = false;
         for (RunningGaussian g : classes.values()) {
             total += g.count();
+            retracted += g.retractions();
+            totalWeight += g.weight();
+            weighted |= g.isWeighted();
         }
         List<ClassParameters> parameters = new ArrayList<>(classes.size());
         for (Map.Entry<String, RunningGaussian> entry : classes.entrySet()) {
-            parameters.add(ClassParameters.of(entry.getKey(), entry.getValue(), total));
+            // Weighted statistics (weights, retractions, forgetting): priors W_k / ΣW and the effective counts.
+            parameters.add(weighted ? ClassParameters.ofWeighted(entry.getKey(), entry.getValue(), totalWeight)
+                    : ClassParameters.of(entry.getKey(), entry.getValue(), total));
         }
-        return new ModelParameters(modelId, version, features, total, parameters, sources, updatedAt, trainer);
+        return new ModelParameters(modelId, version, features, total, parameters, sources, updatedAt, trainer,
+                List.of(), retracted);
     }
 
     /**
@@ -76,7 +101,7 @@ public record ModelParameters(String modelId, long version, List<String> feature
     /** This model with {@code tables} as its category tables. */
     public ModelParameters withCategorical(List<CategoricalTable> tables) {
         return new ModelParameters(modelId, version, features, totalCount, classes, sources, updatedAt, trainer,
-                tables);
+                tables, retracted);
     }
 
     /** The categorical feature names in model order (empty for a Gaussian model). */

@@ -31,11 +31,14 @@ public record PartialSnapshot(String modelId, PartitionProgress progress, Sorted
         this(modelId, progress, classes, new TreeMap<>());
     }
 
-    /** Events summarised by the class statistics. */
+    /**
+     * Events summarised by the class statistics: each class's count plus twice its retractions (a retraction is an
+     * applied event that took one observation away).
+     */
     public long classCount() {
         long n = 0;
         for (RunningGaussian g : classes.values()) {
-            n += g.count();
+            n += g.events();
         }
         return n;
     }

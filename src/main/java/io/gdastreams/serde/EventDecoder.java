@@ -27,6 +27,12 @@ public final class EventDecoder {
     public static final double MAX_ABS_VALUE = 1e100;
 
     /**
+     * Largest sample weight. With values up to {@link #MAX_ABS_VALUE} a scatter entry grows by at most
+     * w·4·10²⁰⁰ per event and V = Σw² by w²; at 10¹² both stay finite for any realistic count (below ~10⁹⁵).
+     */
+    public static final double MAX_WEIGHT = 1e12;
+
+    /**
      * Longest label (UTF-16 characters). A label is repeated in every model and prediction, once per class; this
      * bound (with no control characters, which JSON would escape to 6 bytes) keeps a prediction of
      * {@code gda.max.classes} classes within a broker record.
@@ -82,7 +88,39 @@ public final class EventDecoder {
         if (!features.isOk()) {
             return Decoded.failed(features.error());
         }
-        return Decoded.ok(new LabelledEvent(features.value(), label, categories));
+        JsonNode weightNode = root.value().get("weight");
+        double weight = LabelledEvent.DEFAULT_WEIGHT;
+        if (weightNode != null) {
+            String weightProblem = weightProblem(weightNode);
+            if (weightProblem != null) {
+                return Decoded.failed(weightProblem);
+            }
+            weight = weightNode.doubleValue();
+        }
+        JsonNode retractNode = root.value().get("retract");
+        if (retractNode != null && !retractNode.isBoolean()) {
+            return Decoded.failed("retract must be true or false, got " + abbreviate(retractNode.toString()));
+        }
+        boolean retract = retractNode != null && retractNode.booleanValue();
+        return Decoded.ok(new LabelledEvent(features.value(), label, categories, weight, retract));
+    }
+
+    /** Why {@code node} cannot be a sample weight (a finite JSON number in [0, {@link #MAX_WEIGHT}]), or null. */
+    private static String weightProblem(JsonNode node) {
+        if (!node.isNumber()) {
+            return "weight must be a number, got " + abbreviate(node.toString());
+        }
+        double w = node.doubleValue();
+        if (!Double.isFinite(w)) {
+            return "weight is not finite: " + abbreviate(node.toString());
+        }
+        if (w < 0) {
+            return "weight is negative: " + abbreviate(node.toString());
+        }
+        if (w > MAX_WEIGHT) {
+            return "weight exceeds " + MAX_WEIGHT + ": " + abbreviate(node.toString());
+        }
+        return null;
     }
 
     /**

@@ -16,6 +16,7 @@ import com.fasterxml.jackson.databind.cfg.CoercionAction;
 import com.fasterxml.jackson.databind.cfg.CoercionInputShape;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.type.LogicalType;
+import io.gdastreams.model.ClassParameters;
 import io.gdastreams.model.ModelParameters;
 import io.gdastreams.model.Prediction;
 
@@ -37,6 +38,7 @@ public final class Json {
             .disable(SerializationFeature.FAIL_ON_EMPTY_BEANS)
             .addMixIn(Prediction.class, PredictionJson.Record.class)
             .addMixIn(ModelParameters.class, ModelJson.Record.class)
+            .addMixIn(ClassParameters.class, ModelJson.ClassRecord.class)
             .addMixIn(Prediction.Status.class, PredictionJson.Status.class)
             .build();
 

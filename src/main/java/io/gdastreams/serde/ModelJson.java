@@ -18,5 +18,18 @@ final class ModelJson {
 
         @JsonInclude(JsonInclude.Include.NON_EMPTY)
         abstract List<?> categorical();
+
+        @JsonInclude(JsonInclude.Include.NON_DEFAULT)
+        abstract long retracted();
+    }
+
+    /** Mix-in of {@code ClassParameters}: the weights are left out of an unweighted class. */
+    abstract static class ClassRecord {
+
+        @JsonInclude(JsonInclude.Include.NON_NULL)
+        abstract Double effectiveCount();
+
+        @JsonInclude(JsonInclude.Include.NON_NULL)
+        abstract Double effectiveSampleSize();
     }
 }

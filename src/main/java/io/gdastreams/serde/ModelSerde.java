@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.gdastreams.model.CategoricalTable;
 import io.gdastreams.model.ClassParameters;
@@ -26,8 +27,11 @@ import org.apache.kafka.common.serialization.Serializer;
  * version of at least 1 (the trainer's first version) and no negative count or offset. Whether the numbers make a
  * model (dimensions, symmetry, finite values) is the scorer's check when it compiles the model.
  *
- * <p>The one optional field is {@code categorical} (the category tables): a model without it, as written before
- * categorical features existed and still written for a model without them, reads as a model with none.
+ * <p>The optional fields: {@code categorical} (the category tables): a model without it, as written before
+ * categorical features existed and still written for a model without them, reads as a model with none;
+ * {@code retracted} (the retractions absorbed): a model without it has none; and per
+ * class {@code effectiveCount} with {@code effectiveSampleSize} (both or neither): a class without them is
+ * unweighted (W = V = count), as every class was before sample weights and forgetting existed.
  *
  * <p>A null value (a tombstone) reads as null; the JSON literal {@code null} is invalid.
  */
@@ -37,6 +41,10 @@ public final class ModelSerde implements Serde<ModelParameters> {
     private static final ObjectReader READER = Json.strictMapper().readerFor(ModelParameters.class);
     /** The field a model record may leave out. */
     private static final String OPTIONAL = "categorical";
+    /** Another: the retractions absorbed, 0 when left out. */
+    private static final String OPTIONAL_RETRACTED = "retracted";
+    /** The fields a class may leave out, together: an unweighted class, whose weights are its count. */
+    private static final List<String> OPTIONAL_CLASS_FIELDS = List.of("effectiveCount", "effectiveSampleSize");
 
     @Override
     public Serializer<ModelParameters> serializer() {
@@ -85,18 +93,45 @@ public final class ModelSerde implements Serde<ModelParameters> {
         try {
             return READER.readValue(bytes);
         } catch (MismatchedInputException e) {
-            // The path of a missing top-level property is that property alone ($.categorical).
-            if (!String.valueOf(e.getOriginalMessage()).startsWith("Missing creator property '" + OPTIONAL + "'")
-                    || e.getPath().size() != 1) {
+            if (!missesAnOptionalField(e)) {
                 throw e;
             }
             JsonNode tree = Json.strictMapper().readTree(bytes);
-            if (!(tree instanceof ObjectNode object) || object.has(OPTIONAL)) {
+            if (!(tree instanceof ObjectNode object)) {
                 throw e;
             }
-            object.set(OPTIONAL, object.arrayNode());
+            if (!object.has(OPTIONAL)) {
+                object.set(OPTIONAL, object.arrayNode());
+            }
+            if (!object.has(OPTIONAL_RETRACTED)) {
+                object.put(OPTIONAL_RETRACTED, 0L);
+            }
+            if (object.get("classes") instanceof ArrayNode classes) {
+                for (JsonNode c : classes) {
+                    // Both absent: unweighted, W = V = count. One alone stays missing and fails the read again.
+                    if (c instanceof ObjectNode cls && cls.has("count")
+                            && OPTIONAL_CLASS_FIELDS.stream().noneMatch(cls::has)) {
+                        OPTIONAL_CLASS_FIELDS.forEach(field -> cls.set(field, cls.get("count")));
+                    }
+                }
+            }
             return READER.readValue(object);
         }
+    }
+
+    /**
+     * Whether Jackson stopped at a missing optional field: {@code categorical} at the top ($.categorical), or a
+     * class's weight ($.classes[i].effectiveCount).
+     */
+    private static boolean missesAnOptionalField(MismatchedInputException e) {
+        String message = String.valueOf(e.getOriginalMessage());
+        if (e.getPath().size() == 1) {
+            return message.startsWith("Missing creator property '" + OPTIONAL + "'")
+                    || message.startsWith("Missing creator property '" + OPTIONAL_RETRACTED + "'");
+        }
+        return e.getPath().size() == 3 && "classes".equals(e.getPath().get(0).getFieldName())
+                && OPTIONAL_CLASS_FIELDS.stream().anyMatch(f -> message.startsWith("Missing creator property '"
+                        + f + "'"));
     }
 
     /**
@@ -129,6 +164,9 @@ public final class ModelSerde implements Serde<ModelParameters> {
         }
         if (model.totalCount() < 0) {
             return "negative totalCount " + model.totalCount();
+        }
+        if (model.retracted() < 0) {
+            return "negative retracted " + model.retracted();
         }
         if (model.features().contains(null)) {
             return "null feature name";
@@ -168,6 +206,10 @@ public final class ModelSerde implements Serde<ModelParameters> {
         return null;
     }
 
+    private static boolean nonNegative(double value) {
+        return Double.isFinite(value) && value >= 0;
+    }
+
     private static String classesProblem(List<ClassParameters> classes) {
         for (int k = 0; k < classes.size(); k++) {
             ClassParameters c = classes.get(k);
@@ -176,6 +218,10 @@ public final class ModelSerde implements Serde<ModelParameters> {
             }
             if (c.count() < 0) {
                 return "class '" + c.label() + "': negative count " + c.count();
+            }
+            if (c.carriesWeights() && !(nonNegative(c.effectiveCount()) && nonNegative(c.effectiveSampleSize()))) {
+                return "class '" + c.label() + "': effectiveCount " + c.effectiveCount() + " and effectiveSampleSize "
+                        + c.effectiveSampleSize() + " must be finite and >= 0";
             }
             for (double[] row : c.covariance()) {
                 if (row == null) {

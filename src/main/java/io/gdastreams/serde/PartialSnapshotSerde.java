@@ -32,12 +32,19 @@ import org.apache.kafka.common.serialization.Serializer;
  * <p>Version 2, for a snapshot with categorical features, appends to the layout of version 1 a count int and per
  * class (label, byte length int, {@link CategoryCounts#toBytes()}), for exactly the labels of the classes. A
  * snapshot without categorical features is written as version 1, byte for byte as before; both versions are read.
+ *
+ * <p>Version 3, for a snapshot with weighted statistics (sample weights, retractions or forgetting), has the layout
+ * of version 1 with classes in the weighted form of {@link RunningGaussian#toBytes()} (its version 2); it is written
+ * only when some class is weighted, so a training without weights, retractions or forgetting never sends it, and a
+ * version 1 or 2 snapshot with a weighted class is refused. Its applied count is Σ (count + 2·retractions).
  */
 final class PartialSnapshotSerde implements Serde<PartialSnapshot> {
 
     private static final byte FORMAT_VERSION = 1;
     /** The layout with category counts after the classes. */
     private static final byte FORMAT_VERSION_CATEGORIES = 2;
+    /** The layout of version 1 with weighted class statistics. */
+    private static final byte FORMAT_VERSION_WEIGHTED = 3;
     /** Guards against absurd lengths in damaged input before anything is allocated. */
     private static final int MAX_ITEMS = 1_000_000;
 
@@ -57,7 +64,13 @@ final class PartialSnapshotSerde implements Serde<PartialSnapshot> {
             DataOutputStream out = new DataOutputStream(buffer);
             PartitionProgress progress = snapshot.progress();
             boolean categorical = !snapshot.categories().isEmpty();
-            out.writeByte(categorical ? FORMAT_VERSION_CATEGORIES : FORMAT_VERSION);
+            boolean weighted = snapshot.classes().values().stream().anyMatch(RunningGaussian::isWeighted);
+            if (categorical && weighted) {
+                throw new IllegalArgumentException("a snapshot cannot have both weighted statistics and category"
+                        + " counts");
+            }
+            out.writeByte(weighted ? FORMAT_VERSION_WEIGHTED : categorical ? FORMAT_VERSION_CATEGORIES
+                    : FORMAT_VERSION);
             writeString(out, snapshot.modelId());
             out.writeInt(progress.partition());
             out.writeLong(progress.nextOffset());
@@ -94,7 +107,8 @@ final class PartialSnapshotSerde implements Serde<PartialSnapshot> {
         try {
             ByteBuffer in = ByteBuffer.wrap(bytes);
             byte version = in.get();
-            if (version != FORMAT_VERSION && version != FORMAT_VERSION_CATEGORIES) {
+            if (version != FORMAT_VERSION && version != FORMAT_VERSION_CATEGORIES
+                    && version != FORMAT_VERSION_WEIGHTED) {
                 throw new SerializationException("unsupported partial snapshot format version " + version);
             }
             String modelId = readString(in);
@@ -123,7 +137,11 @@ final class PartialSnapshotSerde implements Serde<PartialSnapshot> {
                 if (classes.put(label, g) != null) {
                     throw new SerializationException("class '" + label + "' appears twice");
                 }
-                classTotal += g.count();
+                if (g.isWeighted() && version != FORMAT_VERSION_WEIGHTED) {
+                    throw new SerializationException("class '" + label + "' has weighted statistics in a version "
+                            + version + " snapshot");
+                }
+                classTotal += g.events();
             }
             SortedMap<String, CategoryCounts> categories = new TreeMap<>();
             if (version == FORMAT_VERSION_CATEGORIES) {

@@ -67,7 +67,7 @@ final class ModelCombiner implements Processor<String, byte[], String, TrainingO
         this.observer = observer;
         this.settings = settings;
         this.intake = new SnapshotIntake(settings.modelId(), settings.categorical().features());
-        this.draft = new ModelDraft(settings.modelId(), settings.maxModelBytes());
+        this.draft = new ModelDraft(settings.modelId(), settings.maxModelBytes(), settings.forgetting());
     }
 
     @Override

@@ -24,6 +24,9 @@ final class ModelContent {
         if (a.totalCount() != b.totalCount()) {
             return "totalCount " + a.totalCount() + " vs " + b.totalCount();
         }
+        if (a.retracted() != b.retracted()) {
+            return "retracted " + a.retracted() + " vs " + b.retracted();
+        }
         if (!a.sources().equals(b.sources())) {
             return "sources " + a.sources() + " vs " + b.sources();
         }
@@ -51,6 +54,10 @@ final class ModelContent {
             }
             if (!Arrays.deepEquals(x.covariance(), y.covariance())) {
                 return "class '" + x.label() + "': covariance differs";
+            }
+            if (!java.util.Objects.equals(x.effectiveCount(), y.effectiveCount())
+                    || !java.util.Objects.equals(x.effectiveSampleSize(), y.effectiveSampleSize())) {
+                return "class '" + x.label() + "': weights differ";
             }
         }
         return null;

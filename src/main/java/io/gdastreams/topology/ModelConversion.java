@@ -191,7 +191,21 @@ public final class ModelConversion {
                 throw new IllegalArgumentException(where + "covariance must be " + d + " x " + d);
             }
         }
-        ClassSummary summary = ClassSummary.ofMleCovariance(c.label(), c.count(), mean.clone(), covariance);
+        ClassSummary summary;
+        if (c.carriesWeights()) {
+            double w = c.effectiveCount();
+            double ess = c.effectiveSampleSize();
+            if (!(Double.isFinite(w) && w >= 0 && Double.isFinite(ess) && ess >= 0)) {
+                throw new IllegalArgumentException(where + "effectiveCount and effectiveSampleSize must be finite"
+                        + " and >= 0");
+            }
+            // V = W²/n_eff; a class of no weight (or no effective sample) has V = 0 and is excluded by the fit.
+            double squaredWeights = ess > 0 ? w * w / ess : 0.0;
+            summary = ClassSummary.ofMleCovariance(c.label(), c.count(), mean.clone(), covariance, w,
+                    squaredWeights);
+        } else {
+            summary = ClassSummary.ofMleCovariance(c.label(), c.count(), mean.clone(), covariance);
+        }
         double[][] scatter = summary.scatter();
         for (double[] row : scatter) {
             for (double s : row) {

@@ -1,5 +1,6 @@
 package io.gdastreams.topology;
 
+import io.gdastreams.math.Forgetting;
 import io.gdastreams.model.ClassParameters;
 import io.gdastreams.model.ModelParameters;
 import io.gdastreams.model.PartialSnapshot;
@@ -23,8 +24,15 @@ import org.apache.kafka.common.serialization.Serializer;
  *
  * @param modelId the model the combiner builds
  * @param maxBytes the largest model record it may publish
+ * @param forgetting exponential forgetting of the training, null for none: the partitions' statistics are then
+ *                   advanced to their latest reference time before they are merged
  */
-record ModelDraft(String modelId, long maxBytes) {
+record ModelDraft(String modelId, long maxBytes, Forgetting forgetting) {
+
+    /** A draft without forgetting. */
+    ModelDraft(String modelId, long maxBytes) {
+        this(modelId, maxBytes, null);
+    }
 
     private static final Serializer<ModelParameters> SERIALIZER = SerdeFactory.model().serializer();
 
@@ -52,8 +60,9 @@ record ModelDraft(String modelId, long maxBytes) {
     Result draft(Collection<PartialSnapshot> partials, List<String> features, long version, String updatedAt,
                  String trainer, Set<String> published) {
         SortedSet<String> leftOut = new TreeSet<>();
-        ModelParameters model = PartialMerge.model(partials, leftOut, features, modelId, version, updatedAt, trainer);
-        if (model.totalCount() == 0) {
+        ModelParameters model = PartialMerge.model(partials, leftOut, features, modelId, version, updatedAt, trainer,
+                forgetting);
+        if (model.eventsAbsorbed() == 0) { // every event retracted still makes a model (of empty classes)
             return new NoEvents();
         }
         byte[] bytes = SERIALIZER.serialize(null, model);
@@ -65,7 +74,7 @@ record ModelDraft(String modelId, long maxBytes) {
                         + maxBytes + ", with only the classes it already published; not published");
             }
             leftOut.add(newest.get());
-            model = PartialMerge.model(partials, leftOut, features, modelId, version, updatedAt, trainer);
+            model = PartialMerge.model(partials, leftOut, features, modelId, version, updatedAt, trainer, forgetting);
             bytes = SERIALIZER.serialize(null, model);
         }
         return new Ready(model, bytes, Collections.unmodifiableSortedSet(leftOut));

@@ -24,7 +24,7 @@ final class ModelSizeBound {
     static final long NUMBER_BYTES = 25;
     /** A label of 256 characters, each escaped as at most 6 bytes ({@code \\uXXXX}). */
     static final long LABEL_BYTES = 256 * 6;
-    /** Per class: field names, count, prior, brackets. */
+    /** Per class: field names, count, prior, brackets, and the weights of a weighted class (about 90 bytes). */
     static final long CLASS_OVERHEAD_BYTES = 256;
     /** Model fields but features and classes, and the lineage of up to 20,000 partitions (~48 bytes each). */
     static final long HEADER_BYTES = 1 << 20;

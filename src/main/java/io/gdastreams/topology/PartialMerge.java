@@ -1,6 +1,7 @@
 package io.gdastreams.topology;
 
 import io.gdastreams.math.CategoryCounts;
+import io.gdastreams.math.Forgetting;
 import io.gdastreams.math.PooledClasses;
 import io.gdastreams.model.ModelParameters;
 import io.gdastreams.model.PartialSnapshot;
@@ -27,12 +28,23 @@ final class PartialMerge {
      */
     static ModelParameters model(Collection<PartialSnapshot> partials, Set<String> leftOut, List<String> features,
                                  String modelId, long version, String updatedAt, String trainer) {
+        return model(partials, leftOut, features, modelId, version, updatedAt, trainer, null);
+    }
+
+    /**
+     * As {@link #model(Collection, Set, List, String, long, String, String)} under {@code forgetting} (null: none):
+     * every class of every partition is first advanced to the latest reference time among them, then merged
+     * ({@link PooledClasses#of(Iterable, java.util.function.Predicate, Forgetting)}).
+     */
+    static ModelParameters model(Collection<PartialSnapshot> partials, Set<String> leftOut, List<String> features,
+                                 String modelId, long version, String updatedAt, String trainer,
+                                 Forgetting forgetting) {
         Map<String, Long> sources = new LinkedHashMap<>();
         for (PartialSnapshot partial : partials) {
             sources.put(Integer.toString(partial.progress().partition()), partial.progress().nextOffset());
         }
         var classes = PooledClasses.of(partials.stream().map(PartialSnapshot::classes).toList(),
-                label -> !leftOut.contains(label));
+                label -> !leftOut.contains(label), forgetting);
         // Counts add exactly: the pooled counts are those of all the partitions' events.
         var categories = CategoryCounts.pooled(partials.stream().map(PartialSnapshot::categories).toList(),
                 label -> !leftOut.contains(label));

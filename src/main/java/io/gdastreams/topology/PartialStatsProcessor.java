@@ -1,5 +1,6 @@
 package io.gdastreams.topology;
 
+import io.gdastreams.config.ConfigKey;
 import io.gdastreams.model.DeadLetter;
 import io.gdastreams.model.LabelledEvent;
 import io.gdastreams.model.PartialSnapshot;
@@ -91,7 +92,7 @@ final class PartialStatsProcessor implements Processor<byte[], byte[], String, T
         loadState();
         Refusal refusal;
         try {
-            refusal = apply(record.value());
+            refusal = apply(record.value(), record.timestamp());
         } catch (StreamsException | TrainingStateException e) {
             throw e; // the store and Kafka Streams' own failures (a migrated or corrupted task) are not the event's
         } catch (RuntimeException e) {
@@ -116,8 +117,11 @@ final class PartialStatsProcessor implements Processor<byte[], byte[], String, T
     private record Refusal(DeadLetterCategory category, String reason) {
     }
 
-    /** Applies one event to its class statistics; returns why it cannot be applied, or null when it was. */
-    private Refusal apply(byte[] value) {
+    /**
+     * Applies one event to its class statistics; returns why it cannot be applied, or null when it was.
+     * {@code timestamp}: the record's timestamp, the event time of forgetting.
+     */
+    private Refusal apply(byte[] value, long timestamp) {
         Decoded<LabelledEvent> decoded = EventDecoder.decodeLabelled(value, settings.maxFeatures(),
                 categoricalSet);
         if (!decoded.isOk()) {
@@ -152,6 +156,21 @@ final class PartialStatsProcessor implements Processor<byte[], byte[], String, T
             point[i] = event.features().get(schema.get(i));
         }
         String label = event.label();
+        if (event.isWeighted() && values != null) {
+            return new Refusal(DeadLetterCategory.INVALID_EVENT, "sample weights and retractions are not supported"
+                    + " with categorical features (" + ConfigKey.CATEGORICAL_FEATURES.key() + "): category counts are"
+                    + " not weighted");
+        }
+        // Kafka Streams' default extractor refuses a record without a valid timestamp before this; kept so that an
+        // extractor that lets one through cannot turn a missing event time into a weight.
+        if (settings.forgetting() != null && timestamp < 0) {
+            return new Refusal(DeadLetterCategory.INVALID_EVENT, "no event time: the record timestamp is " + timestamp
+                    + " but " + ConfigKey.FORGETTING_HALF_LIFE_MS.key() + " weighs events by it");
+        }
+        if (event.retract()) {
+            String refused = state.retract(label, point, event.weight(), timestamp, settings.forgetting());
+            return refused == null ? null : new Refusal(DeadLetterCategory.INVALID_EVENT, refused);
+        }
         if (!state.hasClass(label)) {
             String overSize = modelSizeLimit(label, schema);
             if (overSize != null) {
@@ -169,7 +188,11 @@ final class PartialStatsProcessor implements Processor<byte[], byte[], String, T
                 return new Refusal(DeadLetterCategory.MODEL_BOUND, tooMany);
             }
         }
-        state.update(label, point, values);
+        if (event.isWeighted() || settings.forgetting() != null) {
+            state.updateWeighted(label, point, event.weight(), timestamp, settings.forgetting());
+        } else {
+            state.update(label, point, values);
+        }
         return null;
     }
 

@@ -2,6 +2,7 @@ package io.gdastreams.topology;
 
 import io.gdastreams.config.ConfigKey;
 import io.gdastreams.math.CategoryCounts;
+import io.gdastreams.math.Forgetting;
 import io.gdastreams.math.RunningGaussian;
 import io.gdastreams.model.PartitionProgress;
 import io.gdastreams.serde.Json;
@@ -41,7 +42,9 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * (partition, next offset, applied, dead-lettered; 29 bytes, see {@link #encodeCounters}); {@code schema} → the
  * feature names as a JSON array, written when the schema is fixed; {@code categories:<label>} →
  * {@link CategoryCounts#toBytes()}, only when categorical features are configured (a store written without them
- * has no such key, and loads as before). Not thread-safe (one stream thread owns a task).
+ * has no such key, and loads as before). A class touched by a weight, a retraction or forgetting is stored in the
+ * weighted form of {@link RunningGaussian} (its version 2); the progress counts every applied event, so the check
+ * on load is applied = Σ (count + 2·retractions) over the classes. Not thread-safe (one stream thread owns a task).
  */
 final class PartitionState {
 
@@ -162,7 +165,7 @@ final class PartitionState {
                 state.vocabulary.get(j).addAll(counts.counts(j).keySet());
             }
         }
-        long classTotal = state.classes.values().stream().mapToLong(RunningGaussian::count).sum();
+        long classTotal = state.classes.values().stream().mapToLong(RunningGaussian::events).sum();
         PartitionProgress p = state.progress;
         if (classTotal != p.applied()) {
             // Both are written in the same transaction: a difference means the store does not hold what was
@@ -271,6 +274,46 @@ final class PartitionState {
             stats.update(point);
         }
         store.put(CLASS_KEY_PREFIX + label, stats.toBytes());
+    }
+
+    /**
+     * Adds {@code point} with sample weight {@code weight} and event time {@code time} to the statistics of
+     * {@code label} (created if new) and writes them through: with {@code forgetting} (not null) the weight decays
+     * by event time ({@link Forgetting#update}), else it is the weight alone. Only without categorical features.
+     */
+    void updateWeighted(String label, double[] point, double weight, long time, Forgetting forgetting) {
+        if (!categoricalFeatures.isEmpty()) {
+            throw new IllegalStateException("weighted statistics with categorical features");
+        }
+        RunningGaussian stats = classes.computeIfAbsent(label, l -> new RunningGaussian(progress.features().size()));
+        if (forgetting != null) {
+            forgetting.update(stats, point, weight, time);
+        } else {
+            stats.update(point, weight);
+        }
+        store.put(CLASS_KEY_PREFIX + label, stats.toBytes());
+    }
+
+    /**
+     * Removes one earlier observation ({@code point}, {@code weight}, original event time {@code time}) from the
+     * statistics of {@code label} and writes them through; returns why it cannot (nothing changes then), or null.
+     */
+    String retract(String label, double[] point, double weight, long time, Forgetting forgetting) {
+        if (!categoricalFeatures.isEmpty()) {
+            throw new IllegalStateException("retraction with categorical features");
+        }
+        RunningGaussian stats = classes.get(label);
+        if (stats == null) {
+            return "retraction: class '" + label + "' has no observation in partition " + progress.partition()
+                    + " (its count would become negative)";
+        }
+        String refused = forgetting != null ? forgetting.retract(stats, point, weight, time)
+                : stats.retract(point, weight);
+        if (refused != null) {
+            return "retraction refused for class '" + label + "': " + refused;
+        }
+        store.put(CLASS_KEY_PREFIX + label, stats.toBytes());
+        return null;
     }
 
     PartitionProgress progress() {

@@ -76,7 +76,8 @@ record PublishedModel(long version, String trainer, long totalCount, Map<String,
         for (ClassParameters c : model.classes()) {
             labels.add(c.label());
         }
-        return new PublishedModel(model.version(), model.trainer(), model.totalCount(), model.sources(), labels,
+        // Events absorbed, not the count: retractions lower the count but never this (= totalCount without them).
+        return new PublishedModel(model.version(), model.trainer(), model.eventsAbsorbed(), model.sources(), labels,
                 sha256(bytes));
     }
 
@@ -121,9 +122,9 @@ record PublishedModel(long version, String trainer, long totalCount, Map<String,
                         + " (version " + version + ") to " + now;
             }
         }
-        if (missingPartitions(candidate).isEmpty() && candidate.totalCount() < totalCount) {
+        if (missingPartitions(candidate).isEmpty() && candidate.eventsAbsorbed() < totalCount) {
             return "the total count would go back from " + totalCount + " (version " + version + ") to "
-                    + candidate.totalCount();
+                    + candidate.eventsAbsorbed();
         }
         return null;
     }

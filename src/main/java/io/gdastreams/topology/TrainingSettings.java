@@ -3,6 +3,7 @@ package io.gdastreams.topology;
 import io.gdastreams.config.ConfigKey;
 import io.gdastreams.config.ConfigValues;
 import io.gdastreams.config.RecordBounds;
+import io.gdastreams.math.Forgetting;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
@@ -28,9 +29,12 @@ import java.util.Objects;
  *                      of a new class that could push the model past it is dead-lettered ({@link ModelSizeBound})
  * @param categorical the categorical features ({@code gda.categorical.*}): not part of {@code features}, which are
  *                    the continuous ones (the Gaussian part)
+ * @param forgetting exponential forgetting by event time ({@code gda.forgetting.half-life.ms}); null: none (every
+ *                   event keeps its weight). Not combined with categorical features (their counts are not weighted)
  */
 public record TrainingSettings(Topics topics, String modelId, List<String> features, Duration publishInterval,
-                               int maxClasses, int maxFeatures, long maxModelBytes, CategoricalSettings categorical) {
+                               int maxClasses, int maxFeatures, long maxModelBytes, CategoricalSettings categorical,
+                               Forgetting forgetting) {
 
     /** {@code gda.model.id}. */
     public static final String DEFAULT_MODEL_ID = ConfigValues.DEFAULTS.string(ConfigKey.MODEL_ID);
@@ -81,6 +85,16 @@ public record TrainingSettings(Topics topics, String modelId, List<String> featu
                         + " categorical (gda.categorical.features)");
             }
         }
+        if (forgetting != null && !categorical.features().isEmpty()) {
+            throw new IllegalArgumentException(ConfigKey.FORGETTING_HALF_LIFE_MS.key() + " cannot be combined with "
+                    + ConfigKey.CATEGORICAL_FEATURES.key() + ": category counts are not weighted");
+        }
+    }
+
+    /** The settings without forgetting. */
+    public TrainingSettings(Topics topics, String modelId, List<String> features, Duration publishInterval,
+                            int maxClasses, int maxFeatures, long maxModelBytes, CategoricalSettings categorical) {
+        this(topics, modelId, features, publishInterval, maxClasses, maxFeatures, maxModelBytes, categorical, null);
     }
 
     /** The settings without categorical features. */
@@ -110,7 +124,13 @@ public record TrainingSettings(Topics topics, String modelId, List<String> featu
     public static TrainingSettings from(ConfigValues config, Topics topics, long maxModelBytes) {
         return new TrainingSettings(topics, config.string(ConfigKey.MODEL_ID), config.names(ConfigKey.FEATURES),
                 config.millis(ConfigKey.PUBLISH_INTERVAL_MS), config.intValue(ConfigKey.MAX_CLASSES),
-                config.intValue(ConfigKey.MAX_FEATURES), maxModelBytes, CategoricalSettings.from(config));
+                config.intValue(ConfigKey.MAX_FEATURES), maxModelBytes, CategoricalSettings.from(config),
+                forgetting(config));
+    }
+
+    private static Forgetting forgetting(ConfigValues config) {
+        var halfLife = config.optionalDouble(ConfigKey.FORGETTING_HALF_LIFE_MS);
+        return halfLife.isPresent() ? new Forgetting(halfLife.getAsDouble()) : null;
     }
 
     /** What a run without configuration gets (every key at its default), on {@code topics}. */
@@ -120,37 +140,42 @@ public record TrainingSettings(Topics topics, String modelId, List<String> featu
 
     public TrainingSettings withModelId(String id) {
         return new TrainingSettings(topics, id, features, publishInterval, maxClasses, maxFeatures, maxModelBytes,
-                categorical);
+                categorical, forgetting);
     }
 
     public TrainingSettings withFeatures(List<String> schema) {
         return new TrainingSettings(topics, modelId, schema, publishInterval, maxClasses, maxFeatures, maxModelBytes,
-                categorical);
+                categorical, forgetting);
     }
 
     public TrainingSettings withPublishInterval(Duration interval) {
         return new TrainingSettings(topics, modelId, features, interval, maxClasses, maxFeatures, maxModelBytes,
-                categorical);
+                categorical, forgetting);
     }
 
     public TrainingSettings withMaxClasses(int value) {
         return new TrainingSettings(topics, modelId, features, publishInterval, value, maxFeatures, maxModelBytes,
-                categorical);
+                categorical, forgetting);
     }
 
     public TrainingSettings withMaxFeatures(int value) {
         return new TrainingSettings(topics, modelId, features, publishInterval, maxClasses, value, maxModelBytes,
-                categorical);
+                categorical, forgetting);
     }
 
     public TrainingSettings withMaxModelBytes(long value) {
         return new TrainingSettings(topics, modelId, features, publishInterval, maxClasses, maxFeatures, value,
-                categorical);
+                categorical, forgetting);
     }
 
     public TrainingSettings withCategorical(CategoricalSettings value) {
         return new TrainingSettings(topics, modelId, features, publishInterval, maxClasses, maxFeatures, maxModelBytes,
-                value);
+                value, forgetting);
+    }
+
+    public TrainingSettings withForgetting(Forgetting value) {
+        return new TrainingSettings(topics, modelId, features, publishInterval, maxClasses, maxFeatures, maxModelBytes,
+                categorical, value);
     }
 
     /** True when the schema comes from the data rather than from the configuration. */

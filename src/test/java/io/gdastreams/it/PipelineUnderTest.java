@@ -107,6 +107,19 @@ public final class PipelineUnderTest implements AutoCloseable {
         }
     }
 
+    /** As {@link #send(String, int, String, byte[])} with the record timestamp {@code timestamp} (event time). */
+    public RecordMetadata send(String topic, int partition, String key, byte[] value, long timestamp) {
+        try {
+            return producer.send(new ProducerRecord<>(topic, partition, timestamp,
+                    key == null ? null : key.getBytes(StandardCharsets.UTF_8), value)).get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("cannot send to " + topic + "-" + partition, e.getCause());
+        }
+    }
+
     /**
      * The first model on the model topic whose lineage ({@code sources}) covers every record now on the labelled
      * topic. Asserts that it is keyed by the model id and that versions grew along the way.

@@ -200,6 +200,23 @@ class AppConfigTest {
     }
 
     @Test
+    void shouldReadForgettingAndFixedPriorsAndRefuseForgettingWithCategoricalFeatures() throws IOException {
+        assertEquals(null, AppConfig.defaults().trainingSettings().forgetting());
+        assertEquals(Map.of(), AppConfig.defaults().scoringSettings().fitOptions().fixedPriors());
+        assertEquals(60000.0, AppConfig.load(file("gda.forgetting.half-life.ms=60000"), Map.of()).trainingSettings()
+                .forgetting().halfLifeMs());
+        assertEquals(Map.of("No", 0.25, "Yes", 0.75), AppConfig.load(null, Map.of("GDA_PRIORS", "No:0.25, Yes:0.75"))
+                .scoringSettings().fitOptions().fixedPriors());
+        assertThrows(ConfigException.class, () -> AppConfig.load(file("gda.priors=No:0.25,Yes:0.7"), Map.of()));
+        assertThrows(ConfigException.class, () -> AppConfig.load(file("gda.priors=No:0,Yes:1"), Map.of()));
+        assertThrows(ConfigException.class, () -> AppConfig.load(file("gda.priors=No:0.5,No:0.5"), Map.of()));
+        assertThrows(ConfigException.class, () -> AppConfig.load(file("gda.forgetting.half-life.ms=0"), Map.of()));
+        ConfigException e = assertThrows(ConfigException.class, () -> AppConfig.load(
+                file("gda.forgetting.half-life.ms=1000", "gda.categorical.features=student"), Map.of()));
+        assertTrue(e.getMessage().contains("category counts are not weighted"), e.getMessage());
+    }
+
+    @Test
     void shouldRejectOutOfRangeAndUnknownEnumValues() throws IOException {
         assertThrows(ConfigException.class, () -> AppConfig.load(file("gda.reg.param=1.5"), Map.of()));
         assertThrows(ConfigException.class, () -> AppConfig.load(file("gda.min.count=0"), Map.of()));

@@ -1,0 +1,106 @@
+package io.gdastreams.math;
+
+/**
+ * {@link RunningGaussian#retract}: the West recurrence backwards, W' = W − w, μ' = μ − (w/W')(x − μ),
+ * S' = S − w·(x − μ')(x − μ)ᵀ, V' = V − w², after the checks that refuse it (nothing changes then). Since
+ * x − μ' = (x − μ)·W/W', the downdate is the rank-one S' = S − (wW/W')·δδᵀ.
+ */
+final class Retraction {
+
+    private Retraction() {
+    }
+
+    /** Retracts (x, w) from {@code g} (x and w already checked); null when done, else why not. */
+    static String apply(RunningGaussian g, double[] x, double w) {
+        int d = g.d;
+        double[] delta = g.delta;
+        double[] centred = g.centred;
+        double[] packedScatter = g.packedScatter;
+        if (g.n == 0) {
+            return "the class count would become negative (it holds no observation)";
+        }
+        double remaining = g.weight - w;
+        double tolerance = RunningGaussian.RETRACTION_TOLERANCE * g.weight;
+        if (remaining < -tolerance) {
+            return "the retracted weight " + w + " exceeds the class's weight " + g.weight;
+        }
+        if (g.n == 1) {
+            if (Math.abs(remaining) > tolerance) {
+                return "the class's last observation has weight " + g.weight + ", not " + w;
+            }
+            g.clearWeight();
+        } else if (w == 0.0) {
+            // nothing but the count changes
+        } else if (remaining <= tolerance) {
+            // What remains has weight zero up to rounding: no mean, no scatter.
+            g.clearWeight();
+        } else {
+            for (int i = 0; i < d; i++) {
+                delta[i] = (x[i] - g.pivot[i]) - g.relativeMean[i];
+                // μ' = μ − (w/W')δ, and x − μ' = δ·W/W' (kept as centred)
+                centred[i] = delta[i] * g.weight / remaining;
+            }
+            String problem = problem(g, w);
+            if (problem != null) {
+                return problem;
+            }
+            int p = 0;
+            for (int i = 0; i < d; i++) {
+                double ci = w * centred[i];
+                for (int j = i; j < d; j++) {
+                    packedScatter[p] -= ci * delta[j];
+                    if (j == i && packedScatter[p] < 0) {
+                        packedScatter[p] = 0.0; // rounding, within the tolerance checked above
+                    }
+                    p++;
+                }
+            }
+            for (int i = 0; i < d; i++) {
+                g.relativeMean[i] -= delta[i] * w / remaining;
+            }
+            g.weight = remaining;
+            g.squaredWeights = Math.max(0.0, g.squaredWeights - w * w);
+        }
+        g.n--;
+        g.retractions++;
+        g.weighted = true;
+        if (g.n == 0) {
+            g.clearWeight();
+        }
+        return null;
+    }
+
+    /** The diagonal and 2×2-minor checks, on delta/centred, before anything changes; null when they pass. */
+    private static String problem(RunningGaussian g, double w) {
+        int d = g.d;
+        double[] delta = g.delta;
+        double[] centred = g.centred;
+        double[] packedScatter = g.packedScatter;
+        int p = 0;
+        double[] diagonal = new double[d];
+        double[] scale = new double[d];
+        for (int i = 0; i < d; i++) {
+            double removed = w * centred[i] * delta[i];
+            diagonal[i] = packedScatter[p] - removed;
+            scale[i] = packedScatter[p] + Math.abs(removed);
+            if (diagonal[i] < -RunningGaussian.RETRACTION_TOLERANCE * scale[i]) {
+                return "the scatter would lose positive semi-definiteness (variance of coordinate " + i
+                        + " would be " + diagonal[i] / g.weight + ")";
+            }
+            p += d - i;
+        }
+        p = 0;
+        for (int i = 0; i < d; i++) {
+            p++; // the diagonal
+            for (int j = i + 1; j < d; j++) {
+                double sij = packedScatter[p++] - w * centred[i] * delta[j];
+                double minor = Math.max(diagonal[i], 0) * Math.max(diagonal[j], 0) - sij * sij;
+                if (minor < -RunningGaussian.RETRACTION_TOLERANCE * scale[i] * scale[j]) {
+                    return "the scatter would lose positive semi-definiteness (coordinates " + i + " and " + j
+                            + ")";
+                }
+            }
+        }
+        return null;
+    }
+}

@@ -1,0 +1,101 @@
+package io.gdastreams.math;
+
+import java.nio.BufferUnderflowException;
+import java.nio.ByteBuffer;
+
+/**
+ * The binary form of a {@link RunningGaussian} (big-endian). Version 1, unweighted: version byte, d int, n long,
+ * then d doubles of pivot, d of μ − pivot and d(d+1)/2 of the packed upper triangle of S. Version 2, weighted:
+ * version byte, d int, n long, retractions long, W double, V double, reference time long, then the same vectors.
+ * An unweighted statistic is always written as version 1, so that a training without weights writes what it
+ * wrote before they existed; both versions are read.
+ */
+final class RunningGaussianBytes {
+
+    private static final byte FORMAT_VERSION = 1;
+    /** The weighted layout: adds retractions, W, V and the reference time after the count. */
+    private static final byte FORMAT_VERSION_WEIGHTED = 2;
+
+    private RunningGaussianBytes() {
+    }
+
+    static byte[] write(RunningGaussian g) {
+        ByteBuffer buffer = ByteBuffer.allocate(serializedSize(g.d, g.weighted));
+        if (g.weighted) {
+            buffer.put(FORMAT_VERSION_WEIGHTED).putInt(g.d).putLong(g.n).putLong(g.retractions).putDouble(g.weight)
+                    .putDouble(g.squaredWeights).putLong(g.referenceTime);
+        } else {
+            buffer.put(FORMAT_VERSION).putInt(g.d).putLong(g.n);
+        }
+        // Bulk copies (a training task serialises its class after every event): same big-endian layout as
+        // putDouble one at a time, several times faster at large d (docs/BENCHMARKS.md).
+        buffer.asDoubleBuffer().put(g.pivot).put(g.relativeMean).put(g.packedScatter);
+        return buffer.array();
+    }
+
+    static RunningGaussian read(byte[] bytes) {
+        if (bytes == null || bytes.length < 13) {
+            throw new IllegalArgumentException("not a RunningGaussian: too short");
+        }
+        ByteBuffer buffer = ByteBuffer.wrap(bytes);
+        byte version = buffer.get();
+        if (version != FORMAT_VERSION && version != FORMAT_VERSION_WEIGHTED) {
+            throw new IllegalArgumentException("unsupported RunningGaussian format version " + version);
+        }
+        boolean isWeighted = version == FORMAT_VERSION_WEIGHTED;
+        int d = buffer.getInt();
+        if (d < 1 || (long) serializedSize(d, isWeighted) != bytes.length) {
+            throw new IllegalArgumentException("not a RunningGaussian: dimension " + d + " does not match "
+                    + bytes.length + " bytes");
+        }
+        long n = buffer.getLong();
+        if (n < 0) {
+            throw new IllegalArgumentException("not a RunningGaussian: negative count " + n);
+        }
+        RunningGaussian g = new RunningGaussian(d);
+        g.n = n;
+        g.weighted = isWeighted;
+        if (isWeighted) {
+            g.retractions = buffer.getLong();
+            g.weight = buffer.getDouble();
+            g.squaredWeights = buffer.getDouble();
+            g.referenceTime = buffer.getLong();
+            if (g.retractions < 0 || !(g.weight >= 0 && g.squaredWeights >= 0)
+                    || !Double.isFinite(g.weight) || !Double.isFinite(g.squaredWeights)
+                    || (n == 0 && g.weight != 0)) {
+                throw new IllegalArgumentException("not a RunningGaussian: invalid weights (retractions "
+                        + g.retractions + ", W " + g.weight + ", V " + g.squaredWeights + ", n " + n + ")");
+            }
+        } else {
+            g.weight = n;
+            g.squaredWeights = n;
+        }
+        try {
+            buffer.asDoubleBuffer().get(g.pivot).get(g.relativeMean).get(g.packedScatter);
+        } catch (BufferUnderflowException e) {
+            throw new IllegalArgumentException("not a RunningGaussian: truncated", e);
+        }
+        // A NaN or infinity would poison every later merge and model, so a damaged state is refused here.
+        if (!allFinite(g.pivot) || !allFinite(g.relativeMean) || !allFinite(g.packedScatter)) {
+            throw new IllegalArgumentException("not a RunningGaussian: non-finite values");
+        }
+        return g;
+    }
+
+    private static boolean allFinite(double[] values) {
+        for (double v : values) {
+            if (!Double.isFinite(v)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static int serializedSize(int d, boolean weighted) {
+        long size = 1L + 4 + 8 + (weighted ? 32 : 0) + 8L * (2L * d + (long) d * (d + 1) / 2);
+        if (size > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException("dimension too large: " + d);
+        }
+        return (int) size;
+    }
+}
