@@ -1,6 +1,6 @@
 package io.gdastreams.cli;
 
-import io.gdastreams.service.LiveTopologies;
+import io.gdastreams.ops.OperatedService;
 import picocli.CommandLine.Command;
 
 /** {@code gda-streams score}: the scoring topology as a service. */
@@ -10,6 +10,6 @@ import picocli.CommandLine.Command;
 final class ScoreCommand extends ServiceCommand {
 
     ScoreCommand() {
-        super("scoring", LiveTopologies.INSTANCE::scoring);
+        super(OperatedService::score);
     }
 }

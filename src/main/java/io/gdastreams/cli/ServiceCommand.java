@@ -1,10 +1,8 @@
 package io.gdastreams.cli;
 
-import io.gdastreams.service.ServiceRunner;
 import io.gdastreams.settings.AppConfig;
+import java.io.PrintWriter;
 import java.util.concurrent.Callable;
-import java.util.function.Function;
-import org.apache.kafka.streams.Topology;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParentCommand;
@@ -12,9 +10,17 @@ import picocli.CommandLine.Spec;
 
 /**
  * A command that runs one production topology as a service against a cluster ({@code train}, {@code score}):
- * the configuration from the shared options, then {@link ServiceRunner} until Ctrl-C.
+ * the configuration from the shared options, then the operated service ({@link io.gdastreams.ops.OperatedService}:
+ * the topology under {@link io.gdastreams.service.ServiceRunner}, with progress lines and the HTTP endpoint) until
+ * Ctrl-C.
  */
 abstract class ServiceCommand implements Callable<Integer> {
+
+    /** Runs the service with a configuration, printing to {@code out}; returns the exit code. */
+    @FunctionalInterface
+    interface Service {
+        int run(AppConfig config, PrintWriter out);
+    }
 
     @ParentCommand
     private Main main;
@@ -25,18 +31,15 @@ abstract class ServiceCommand implements Callable<Integer> {
     @Mixin
     private ConfigOptions configOptions;
 
-    private final String role;
-    private final Function<AppConfig, Topology> topology;
+    private final Service service;
 
-    ServiceCommand(String role, Function<AppConfig, Topology> topology) {
-        this.role = role;
-        this.topology = topology;
+    ServiceCommand(Service service) {
+        this.service = service;
     }
 
     @Override
     public Integer call() {
         AppConfig config = configOptions.load(main.environment());
-        return ServiceRunner.run(role, () -> topology.apply(config), config,
-                spec.commandLine().getOut());
+        return service.run(config, spec.commandLine().getOut());
     }
 }

@@ -1,6 +1,6 @@
 package io.gdastreams.cli;
 
-import io.gdastreams.service.LiveTopologies;
+import io.gdastreams.ops.OperatedService;
 import picocli.CommandLine.Command;
 
 /** {@code gda-streams train}: the training topology as a service. */
@@ -11,6 +11,6 @@ import picocli.CommandLine.Command;
 final class TrainCommand extends ServiceCommand {
 
     TrainCommand() {
-        super("training", LiveTopologies.INSTANCE::training);
+        super(OperatedService::train);
     }
 }

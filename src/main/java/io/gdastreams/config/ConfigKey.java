@@ -93,7 +93,18 @@ public enum ConfigKey {
     CREATE_TOPICS("gda.create.topics", "true", ValueType.BOOLEAN,
             "create missing topics at start-up"),
     APPLICATION_ID("gda.application.id", "gda-streams", ValueType.NAME,
-            "Kafka Streams application.id base: <id>-training, <id>-scoring");
+            "Kafka Streams application.id base: <id>-training, <id>-scoring"),
+    HTTP_PORT("gda.http.port", "", ValueType.OPTIONAL_PORT,
+            "train/score: port of the HTTP endpoint (health, metrics, models, score); empty = no endpoint, 0 = any"
+                    + " free port"),
+    HTTP_HOST("gda.http.host", "127.0.0.1", ValueType.NAME,
+            "train/score: address the HTTP endpoint binds (0.0.0.0 = every interface)"),
+    HTTP_MAX_REQUEST_BYTES("gda.http.max-request-bytes", "1048576", ValueType.POSITIVE_INT,
+            "largest request body the HTTP endpoint reads (POST /score); larger: 413"),
+    BROKER_TIMEOUT_MS("gda.broker.timeout.ms", "15000", ValueType.POSITIVE_LONG,
+            "train/score: how long start-up waits for the cluster to answer before it fails (exit 1)"),
+    PROGRESS_INTERVAL_MS("gda.progress.interval.ms", "30000", ValueType.POSITIVE_LONG,
+            "train/score: how often one progress line is logged (events, rate, dead letters, model version and age)");
 
     /** Every application key starts with it; any other key belongs to Kafka Streams. */
     public static final String PREFIX = "gda.";

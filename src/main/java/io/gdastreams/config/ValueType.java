@@ -56,7 +56,9 @@ public enum ValueType {
     /** An {@code Optional<DecisionRule.Threshold>}: {@code label:p}, or empty for none. */
     DECISION_THRESHOLD,
     /** An {@code Optional<DecisionRule.MinimumExpectedCost>}: {@code true->predicted:cost,...}, or empty for none. */
-    DECISION_COSTS;
+    DECISION_COSTS,
+    /** An {@link java.util.OptionalInt}: a TCP port in [0, 65535] (0 = any free port), or empty for none. */
+    OPTIONAL_PORT;
 
     /**
      * Longest model or application id: as long as a topic name may be. The model id is written in every
@@ -97,6 +99,7 @@ public enum ValueType {
             case DECISION_THRESHOLD -> "LABEL:P with P in [0, 1] (the label may not contain ','), or empty for none";
             case DECISION_COSTS -> "a comma-separated list of TRUE->PREDICTED:COST (labels without ',' or '->',"
                     + " each pair once, costs finite and >= 0), or empty for none";
+            case OPTIONAL_PORT -> "a port in [0, 65535] (0 = any free port), or empty for none";
         };
     }
 
@@ -133,6 +136,8 @@ public enum ValueType {
             case BOOLEAN -> v.equals("true") ? Boolean.TRUE : v.equals("false") ? Boolean.FALSE : null;
             case DECISION_THRESHOLD -> v.isEmpty() ? Optional.empty() : threshold(v).map(Optional::of).orElse(null);
             case DECISION_COSTS -> v.isEmpty() ? Optional.empty() : costs(v).map(Optional::of).orElse(null);
+            case OPTIONAL_PORT -> v.isEmpty() ? java.util.OptionalInt.empty()
+                    : Optional.ofNullable(intOrNull(inRange(v, 0, 65535))).map(java.util.OptionalInt::of).orElse(null);
         });
     }
 

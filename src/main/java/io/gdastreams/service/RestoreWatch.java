@@ -58,6 +58,11 @@ final class RestoreWatch implements StateRestoreListener {
         reported.remove(partition);
     }
 
+    /** Every restore in progress now. */
+    List<Progress> inProgress() {
+        return List.copyOf(restoring.values());
+    }
+
     /**
      * The restores that have not moved for {@code patience} and were not reported in the last {@code patience};
      * each is then counted as reported now (a stall is repeated once per {@code patience}, not every call).

@@ -9,6 +9,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.streams.KafkaStreams;
@@ -47,8 +48,19 @@ public final class ServiceRunner {
     }
 
     public static int run(String role, Supplier<Topology> topology, AppConfig config, PrintWriter out) {
+        return run(role, topology, config, out, app -> { });
+    }
+
+    /**
+     * As {@link #run(String, Supplier, AppConfig, PrintWriter)}; {@code onStart} is given each Kafka Streams client
+     * just before it starts (the first, and each one started after a failure), so that what reports on the service
+     * (health, metrics) follows the client that runs.
+     */
+    public static int run(String role, Supplier<Topology> topology, AppConfig config, PrintWriter out,
+                          Consumer<StreamsApp> onStart) {
         String bootstrap = config.bootstrapServers();
         StartupWarnings.emit(config, role, out);
+        ClusterProbe.awaitReachable(bootstrap, config.clientProperties(), config.brokerTimeout());
         if (config.createTopics()) {
             var adminProperties = config.kafkaProperties();
             adminProperties.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
@@ -69,6 +81,7 @@ public final class ServiceRunner {
             stopped.countDown();
         }, role + "-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
+        onStart.accept(app.get());
         app.get().start();
         out.printf("%s: running as application %s against %s (model '%s'); Ctrl-C stops%n", role,
                 StreamsApp.applicationId(properties), bootstrap, config.modelId());
@@ -127,6 +140,7 @@ public final class ServiceRunner {
                         app.get().cleanUp();
                     }
                     app.set(new StreamsApp(role, topology.get(), properties));
+                    onStart.accept(app.get());
                     app.get().start();
                 }
             }

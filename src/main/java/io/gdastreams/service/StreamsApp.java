@@ -122,8 +122,25 @@ public final class StreamsApp implements AutoCloseable {
         return applicationId;
     }
 
-    KafkaStreams.State state() {
+    /** Kafka Streams' state of this client now. */
+    public KafkaStreams.State state() {
         return streams.state();
+    }
+
+    /** The Kafka Streams client itself, for metrics binders; the service alone starts and closes it. */
+    public KafkaStreams kafkaStreams() {
+        return streams;
+    }
+
+    /** One changelog partition being restored: at {@code position} of {@code end} (offsets). */
+    public record Restoring(String changelog, String store, long position, long end) {
+    }
+
+    /** The changelog restores in progress, by partition name. */
+    public List<Restoring> restoring() {
+        return restores.inProgress().stream()
+                .map(p -> new Restoring(p.changelog().toString(), p.store(), p.position(), p.end()))
+                .sorted(java.util.Comparator.comparing(Restoring::changelog)).toList();
     }
 
     /** Throws {@link RunFailure} when the application has stopped on an error. */

@@ -214,6 +214,31 @@ public final class AppConfig implements ConfigValues {
         return string(ConfigKey.APPLICATION_ID);
     }
 
+    /** Port of the HTTP endpoint of train/score; empty: no endpoint (0: any free port). */
+    public java.util.OptionalInt httpPort() {
+        return value(ConfigKey.HTTP_PORT, java.util.OptionalInt.class);
+    }
+
+    /** Address the HTTP endpoint binds. */
+    public String httpHost() {
+        return string(ConfigKey.HTTP_HOST);
+    }
+
+    /** Largest request body the HTTP endpoint reads. */
+    public int httpMaxRequestBytes() {
+        return intValue(ConfigKey.HTTP_MAX_REQUEST_BYTES);
+    }
+
+    /** How long train/score wait at start-up for the cluster to answer. */
+    public java.time.Duration brokerTimeout() {
+        return java.time.Duration.ofMillis(value(ConfigKey.BROKER_TIMEOUT_MS, Long.class));
+    }
+
+    /** How often train/score log a progress line. */
+    public java.time.Duration progressInterval() {
+        return java.time.Duration.ofMillis(value(ConfigKey.PROGRESS_INTERVAL_MS, Long.class));
+    }
+
     /** What the training topology needs, from this configuration. */
     public TrainingSettings trainingSettings() {
         return trainingSettings(topics());

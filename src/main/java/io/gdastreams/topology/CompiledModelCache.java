@@ -62,8 +62,11 @@ final class CompiledModelCache {
     private final AtomicBoolean absenceReported = new AtomicBoolean();
     private volatile CompiledModel current;
     private volatile String lastInvalid;
-    /** The record in force, to compare a record of the same version with. Guarded by this. */
-    private ModelParameters inForce;
+    /**
+     * The record in force, to compare a record of the same version with (written under this lock; volatile for
+     * readers that show it, such as the HTTP endpoint).
+     */
+    private volatile ModelParameters inForce;
 
     /** @param alpha the Laplace smoothing of the category tables ({@code gda.categorical.alpha}) */
     CompiledModelCache(String modelId, FitOptions options, int listed, boolean rejectOlderVersions,
@@ -93,6 +96,11 @@ final class CompiledModelCache {
     /** The model in force, if any. */
     Optional<CompiledModel> current() {
         return Optional.ofNullable(current);
+    }
+
+    /** The model in force as it was published (the record {@link #current()} was compiled from), if any. */
+    Optional<ModelParameters> modelInForce() {
+        return Optional.ofNullable(inForce);
     }
 
     /** How many times a model was compiled (fitted and factorised) and put in force by this cache. */

@@ -46,6 +46,7 @@ final class ModelCombiner implements Processor<String, byte[], String, TrainingO
     private static final int CHECKS_PER_INTERVAL = 10;
 
     private final TrainingSettings settings;
+    private final StreamObserver observer;
     private final SnapshotIntake intake;
     private final ModelDraft draft;
     private ProcessorContext<String, TrainingOutput> context;
@@ -59,6 +60,11 @@ final class ModelCombiner implements Processor<String, byte[], String, TrainingO
     private String lastNotice;
 
     ModelCombiner(TrainingSettings settings) {
+        this(settings, StreamObserver.NONE);
+    }
+
+    ModelCombiner(TrainingSettings settings, StreamObserver observer) {
+        this.observer = observer;
         this.settings = settings;
         this.intake = new SnapshotIntake(settings.modelId(), settings.categorical().features());
         this.draft = new ModelDraft(settings.modelId(), settings.maxModelBytes(), settings.forgetting());
@@ -171,6 +177,7 @@ final class ModelCombiner implements Processor<String, byte[], String, TrainingO
         schedule.published(now);
         lastNotice = null;
         context.forward(new Record<>(settings.modelId(), new TrainingOutput.Model(ready.bytes()), now));
+        observer.modelPublished(model);
     }
 
     /** Logs a waiting or conflicting state once (until it changes). */
@@ -196,6 +203,7 @@ final class ModelCombiner implements Processor<String, byte[], String, TrainingO
     private void deadLetterStoreEntry(CombinerState.Discarded entry) {
         String reason = "state store " + store.name() + ": " + entry.problem();
         LOG.error(reason);
+        observer.deadLettered(DeadLetterCategory.INVALID_STATE);
         DeadLetter letter = DeadLetters.ofStoreEntry(reason, context.applicationId(), store.name(),
                 context.taskId().partition(), entry.key(), entry.value());
         context.forward(new Record<>(settings.modelId(), new TrainingOutput.Rejected(
@@ -204,6 +212,7 @@ final class ModelCombiner implements Processor<String, byte[], String, TrainingO
 
     private void reject(Record<String, byte[]> record, RecordMetadata source, String reason) {
         byte[] key = record.key() == null ? null : record.key().getBytes(StandardCharsets.UTF_8);
+        observer.deadLettered(DeadLetterCategory.INVALID_STATE);
         context.forward(record.withValue(new TrainingOutput.Rejected(OutputKey.of(key),
                 DeadLetters.of(reason, source.topic(), source.partition(), source.offset(), key, record.value()))));
     }

@@ -59,8 +59,14 @@ final class PartialStatsProcessor implements Processor<byte[], byte[], String, T
     private Map<String, Set<String>> publishedValues = Map.of();
     /** Set by every record read; a restart sets it too (re-sending a cumulative snapshot is harmless). */
     private boolean changedSinceSnapshot;
+    private final StreamObserver observer;
 
     PartialStatsProcessor(TrainingSettings settings, CommittedInput.Source committedInput) {
+        this(settings, committedInput, StreamObserver.NONE);
+    }
+
+    PartialStatsProcessor(TrainingSettings settings, CommittedInput.Source committedInput, StreamObserver observer) {
+        this.observer = observer;
         this.settings = settings;
         this.committedInput = committedInput;
         this.categoricalSet = settings.categorical().featureSet();
@@ -84,46 +90,54 @@ final class PartialStatsProcessor implements Processor<byte[], byte[], String, T
         RecordMetadata source = context.recordMetadata().orElseThrow(
                 () -> new IllegalStateException("labelled events must come from a topic"));
         loadState();
-        String reason;
+        Refusal refusal;
         try {
-            reason = apply(record.value(), record.timestamp());
+            refusal = apply(record.value(), record.timestamp());
         } catch (StreamsException | TrainingStateException e) {
             throw e; // the store and Kafka Streams' own failures (a migrated or corrupted task) are not the event's
         } catch (RuntimeException e) {
             LOG.error("Unexpected failure applying {}-{}@{}; it goes to dead letters", source.topic(),
                     source.partition(), source.offset(), e);
-            reason = "internal error: " + e;
+            refusal = new Refusal(DeadLetterCategory.INTERNAL_ERROR, "internal error: " + e);
         }
-        state.setProgress(state.progress().afterRecord(source.offset(), reason == null));
+        state.setProgress(state.progress().afterRecord(source.offset(), refusal == null));
         changedSinceSnapshot = true;
-        if (reason != null) {
-            DeadLetter letter = DeadLetters.of(reason, source.topic(), source.partition(), source.offset(),
+        if (refusal == null) {
+            observer.eventApplied();
+        } else {
+            observer.deadLettered(refusal.category());
+            DeadLetter letter = DeadLetters.of(refusal.reason(), source.topic(), source.partition(), source.offset(),
                     record.key(), record.value());
             context.forward(record.withKey(settings.modelId())
                     .withValue(new TrainingOutput.Rejected(OutputKey.of(record.key()), letter)));
         }
     }
 
+    /** Why an event was not applied: the dead letter's reason and its category. */
+    private record Refusal(DeadLetterCategory category, String reason) {
+    }
+
     /**
      * Applies one event to its class statistics; returns why it cannot be applied, or null when it was.
      * {@code timestamp}: the record's timestamp, the event time of forgetting.
      */
-    private String apply(byte[] value, long timestamp) {
+    private Refusal apply(byte[] value, long timestamp) {
         Decoded<LabelledEvent> decoded = EventDecoder.decodeLabelled(value, settings.maxFeatures(),
                 categoricalSet);
         if (!decoded.isOk()) {
-            return decoded.error();
+            return new Refusal(DeadLetterCategory.INVALID_EVENT, decoded.error());
         }
         LabelledEvent event = decoded.value();
         if (event.features().isEmpty()) {
-            return "no continuous feature: the Gaussian part of a model needs at least one (the event has only"
-                    + " categorical features " + abbreviate(List.copyOf(event.categories().keySet())) + ")";
+            return new Refusal(DeadLetterCategory.INVALID_EVENT, "no continuous feature: the Gaussian part of a"
+                    + " model needs at least one (the event has only categorical features "
+                    + abbreviate(List.copyOf(event.categories().keySet())) + ")");
         }
         String[] values = null;
         if (!categoricalSet.isEmpty()) {
             values = categoricalChecks.valuesOf(event);
             if (values == null) {
-                return categoricalChecks.missing(event);
+                return new Refusal(DeadLetterCategory.INVALID_EVENT, categoricalChecks.missing(event));
             }
         }
         List<String> schema = state.progress().features();
@@ -133,7 +147,7 @@ final class PartialStatsProcessor implements Processor<byte[], byte[], String, T
         }
         String mismatch = schemaMismatch(event.features(), schema);
         if (mismatch != null) {
-            return mismatch;
+            return new Refusal(DeadLetterCategory.SCHEMA_MISMATCH, mismatch);
         }
         if (point == null || point.length != schema.size()) {
             point = new double[schema.size()];
@@ -143,33 +157,35 @@ final class PartialStatsProcessor implements Processor<byte[], byte[], String, T
         }
         String label = event.label();
         if (event.isWeighted() && values != null) {
-            return "sample weights and retractions are not supported with categorical features ("
-                    + ConfigKey.CATEGORICAL_FEATURES.key() + "): category counts are not weighted";
+            return new Refusal(DeadLetterCategory.INVALID_EVENT, "sample weights and retractions are not supported"
+                    + " with categorical features (" + ConfigKey.CATEGORICAL_FEATURES.key() + "): category counts are"
+                    + " not weighted");
         }
         // Kafka Streams' default extractor refuses a record without a valid timestamp before this; kept so that an
         // extractor that lets one through cannot turn a missing event time into a weight.
         if (settings.forgetting() != null && timestamp < 0) {
-            return "no event time: the record timestamp is " + timestamp + " but "
-                    + ConfigKey.FORGETTING_HALF_LIFE_MS.key() + " weighs events by it";
+            return new Refusal(DeadLetterCategory.INVALID_EVENT, "no event time: the record timestamp is " + timestamp
+                    + " but " + ConfigKey.FORGETTING_HALF_LIFE_MS.key() + " weighs events by it");
         }
         if (event.retract()) {
-            return state.retract(label, point, event.weight(), timestamp, settings.forgetting());
+            String refused = state.retract(label, point, event.weight(), timestamp, settings.forgetting());
+            return refused == null ? null : new Refusal(DeadLetterCategory.INVALID_EVENT, refused);
         }
         if (!state.hasClass(label)) {
             String overSize = modelSizeLimit(label, schema);
             if (overSize != null) {
-                return overSize;
+                return new Refusal(DeadLetterCategory.MODEL_BOUND, overSize);
             }
         }
         if (state.classCount() >= settings.maxClasses() && !state.hasClass(label)) {
-            return "too many classes: label '" + label + "' would be class " + (state.classCount() + 1)
-                    + " of partition " + context.taskId().partition() + " (at most " + settings.maxClasses()
-                    + ", gda.max.classes)";
+            return new Refusal(DeadLetterCategory.MODEL_BOUND, "too many classes: label '" + label
+                    + "' would be class " + (state.classCount() + 1) + " of partition " + context.taskId().partition()
+                    + " (at most " + settings.maxClasses() + ", gda.max.classes)");
         }
         if (values != null) {
             String tooMany = categoricalChecks.vocabularyLimit(values, state, publishedValues());
             if (tooMany != null) {
-                return tooMany;
+                return new Refusal(DeadLetterCategory.MODEL_BOUND, tooMany);
             }
         }
         if (event.isWeighted() || settings.forgetting() != null) {

@@ -6,7 +6,6 @@ import io.gdastreams.model.PendingEvent;
 import io.gdastreams.model.UnlabelledEvent;
 import io.gdastreams.serde.Decoded;
 import io.gdastreams.serde.EventDecoder;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -65,15 +64,23 @@ final class ScoringProcessor implements Processor<byte[], byte[], byte[], Object
     /** {@code settings.categorical().features()} as a set, for the decoder. */
     private final Set<String> categoricalSet;
     private final CompiledModelCache cache;
+    private final EventIntake intake;
+    private final StreamObserver observer;
     private ProcessorContext<byte[], Object> context;
     private KeyValueStore<Long, PendingEvent> pending;
     private long pendingCount;
     private long nextSequence;
 
     ScoringProcessor(ScoringSettings settings, CompiledModelCache cache) {
+        this(settings, cache, StreamObserver.NONE);
+    }
+
+    ScoringProcessor(ScoringSettings settings, CompiledModelCache cache, StreamObserver observer) {
         this.settings = settings;
-        this.categoricalSet = settings.categorical().featureSet();
+        this.intake = new EventIntake(settings);
+        this.categoricalSet = intake.categorical();
         this.cache = cache;
+        this.observer = observer;
     }
 
     @Override
@@ -92,7 +99,16 @@ final class ScoringProcessor implements Processor<byte[], byte[], byte[], Object
                 nextSequence = Math.max(nextSequence, sequence + 1);
             }
         }
+        observer.pendingEvents(context.taskId().toString(), pendingCount);
         context.schedule(settings.pendingCheckInterval(), PunctuationType.WALL_CLOCK_TIME, now -> releasePending());
+    }
+
+    @Override
+    public void close() {
+        // The task's held events leave this process with it (they stay in the store and its changelog).
+        if (context != null) {
+            observer.pendingEvents(context.taskId().toString(), 0);
+        }
     }
 
     /**
@@ -137,8 +153,18 @@ final class ScoringProcessor implements Processor<byte[], byte[], byte[], Object
         } else if (outcome instanceof ScoringOutcome.Answer answer) {
             byte[] key = OutputKey.of(record.key());
             context.forward(record.withKey(key).withValue(answer.prediction()), ScoringTopology.PREDICTIONS_SINK);
+            observed(answer, record.timestamp());
             answer.deadLetterReason().ifPresent(reason -> context.forward(
                     record.withKey(key).withValue(deadLetter(record, reason)), ScoringTopology.DEAD_LETTERS_SINK));
+        }
+    }
+
+    /** Tells the observer of an answer written for an input record of {@code inputTimestamp}. */
+    private void observed(ScoringOutcome.Answer answer, long inputTimestamp) {
+        observer.predicted(answer.prediction().status(), inputTimestamp);
+        if (answer instanceof ScoringOutcome.Unscored unscored
+                && unscored.reason() instanceof UnscoredReason.DeadLettered deadLettered) {
+            observer.deadLettered(deadLettered.category());
         }
     }
 
@@ -147,27 +173,16 @@ final class ScoringProcessor implements Processor<byte[], byte[], byte[], Object
      * held for it), or held while there is none and it fits the bounds.
      */
     private ScoringOutcome outcome(Record<byte[], byte[]> record) {
-        Decoded<UnlabelledEvent> decoded = EventDecoder.decodeUnlabelled(record.value(), settings.maxFeatures(),
-                categoricalSet);
         Optional<CompiledModel> model = cache.current();
         ScoringOutcome.ModelStamp stamp = ScoringOutcome.ModelStamp.of(model);
-        if (!OutputKey.fits(record.key())) {
-            return new ScoringOutcome.Unscored(null, new UnscoredReason.KeyTooLong(record.key().length), stamp);
+        EventIntake.Checked checked = intake.check(record.key(), record.value(), stamp);
+        if (checked.refused() != null) {
+            return checked.refused();
         }
-        if (!decoded.isOk()) {
-            return new ScoringOutcome.Unscored(idOrNull(keyText(record.key())),
-                    new UnscoredReason.InvalidEvent(decoded.error()), stamp);
-        }
-        UnlabelledEvent event = decoded.value();
-        String id = event.id() != null ? event.id() : keyText(record.key());
-        if (id != null && utf8Length(id) > MAX_ID_BYTES) {
-            return new ScoringOutcome.Unscored(null, new UnscoredReason.IdTooLong(utf8Length(id), event.id() == null),
-                    stamp);
-        }
+        String id = checked.id();
         if (model.isPresent()) {
             releasePending(model.get());
-            return model.get().score(id, event.features(), event.categories(), settings.outlierThreshold(),
-                    settings.extras());
+            return intake.score(model.get(), id, checked.event());
         }
         if (record.value().length > MAX_HELD_VALUE_BYTES) {
             return new ScoringOutcome.Unscored(id, new UnscoredReason.NoModelTooLargeToHold(cache.absence(),
@@ -187,6 +202,7 @@ final class ScoringProcessor implements Processor<byte[], byte[], byte[], Object
         pending.put(nextSequence, event);
         nextSequence++;
         pendingCount++;
+        observer.pendingEvents(context.taskId().toString(), pendingCount);
     }
 
     private void releasePending() {
@@ -218,8 +234,7 @@ final class ScoringProcessor implements Processor<byte[], byte[], byte[], Object
             ScoringOutcome.Answer answer;
             try {
                 UnlabelledEvent decodedEvent = heldEvent(event, settings.maxFeatures(), categoricalSet);
-                answer = model.score(event.id(), decodedEvent.features(), decodedEvent.categories(),
-                        settings.outlierThreshold(), settings.extras());
+                answer = intake.score(model, event.id(), decodedEvent);
             } catch (RuntimeException e) {
                 LOG.error("Unexpected failure scoring a held event", e);
                 answer = new ScoringOutcome.Unscored(event.id(), new UnscoredReason.InternalError(e),
@@ -228,12 +243,14 @@ final class ScoringProcessor implements Processor<byte[], byte[], byte[], Object
             byte[] key = OutputKey.of(event.key());
             context.forward(new Record<byte[], Object>(key, answer.prediction(), event.timestamp()),
                     ScoringTopology.PREDICTIONS_SINK);
+            observed(answer, event.timestamp());
             answer.deadLetterReason().ifPresent(reason -> context.forward(
                     new Record<byte[], Object>(key, heldDeadLetter(event, reason), event.timestamp()),
                     ScoringTopology.DEAD_LETTERS_SINK));
             pending.delete(entry.key);
         }
         pendingCount = 0;
+        observer.pendingEvents(context.taskId().toString(), 0);
         LOG.info("Scored {} held events with model '{}' version {}", held.size(), model.modelId(),
                 model.version());
     }
@@ -269,12 +286,11 @@ final class ScoringProcessor implements Processor<byte[], byte[], byte[], Object
     }
 
     private static String keyText(byte[] key) {
-        return key == null ? null : new String(key, StandardCharsets.UTF_8);
+        return EventIntake.keyText(key);
     }
 
-    /** {@code id} when it may appear on an output, else null (it is too long). */
     private static String idOrNull(String id) {
-        return id == null || utf8Length(id) <= MAX_ID_BYTES ? id : null;
+        return EventIntake.idOrNull(id);
     }
 
     /** Bytes of {@code text} in UTF-8, without encoding it; an unpaired surrogate counts 3 (an upper bound). */

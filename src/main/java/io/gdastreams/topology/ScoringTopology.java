@@ -43,6 +43,11 @@ public final class ScoringTopology {
 
     /** As {@link #build(ScoringSettings)}, with a cache the caller can inspect (tests count compilations). */
     static Topology build(ScoringSettings settings, CompiledModelCache cache) {
+        return build(settings, cache, StreamObserver.NONE);
+    }
+
+    /** As {@link #build(ScoringSettings, CompiledModelCache)}, telling {@code observer} what the scorer does. */
+    static Topology build(ScoringSettings settings, CompiledModelCache cache, StreamObserver observer) {
         Topics topics = settings.topics();
         Topology topology = new Topology();
         // The global store is kept in memory and rebuilt from the compacted topic on start-up, which runs every
@@ -55,7 +60,8 @@ public final class ScoringTopology {
                 topics.modelRecords().name(), MODEL_UPDATER, () -> new ModelStoreUpdater(cache));
         topology.addSource(EVENTS_SOURCE, topics.unlabelled().keyDeserializer(),
                 topics.unlabelled().valueDeserializer(), topics.unlabelled().name());
-        topology.addProcessor(SCORER, () -> new ScoringProcessor(settings, cache), EVENTS_SOURCE);
+        topology.addProcessor(SCORER, () -> new ScoringProcessor(settings, cache, observer),
+                EVENTS_SOURCE);
         topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(PENDING_STORE),
                 SerdeFactory.sequence(), SerdeFactory.pendingEvent()), SCORER);
         topology.addSink(PREDICTIONS_SINK, topics.predictions().name(), topics.predictions().keySerializer(),

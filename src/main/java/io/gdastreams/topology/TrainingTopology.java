@@ -72,6 +72,17 @@ public final class TrainingTopology {
      * consumer group, pass fixed answers).
      */
     public static Topology build(TrainingSettings settings, CommittedInput.Source committedInput) {
+        return build(settings, committedInput, StreamObserver.NONE);
+    }
+
+    /** The topology as services run it, telling {@code observer} what the trainer does. */
+    public static Topology build(TrainingSettings settings, StreamObserver observer) {
+        return build(settings, GroupCommittedInput::open, observer);
+    }
+
+    /** As {@link #build(TrainingSettings, CommittedInput.Source)}, telling {@code observer} what it does. */
+    public static Topology build(TrainingSettings settings, CommittedInput.Source committedInput,
+                                 StreamObserver observer) {
         Topics topics = settings.topics();
         StreamsBuilder builder = new StreamsBuilder();
         // The record cache makes the per-event write-through of PartitionState cost one changelog record per
@@ -90,7 +101,7 @@ public final class TrainingTopology {
 
         KStream<String, TrainingOutput> partialStats = builder
                 .stream(topics.labelled().name(), topics.labelled().consumed().withName(SOURCE))
-                .process(() -> new PartialStatsProcessor(settings, committedInput), Named.as(PARTIAL_STATS), CLASS_STATS_STORE);
+                .process(() -> new PartialStatsProcessor(settings, committedInput, observer), Named.as(PARTIAL_STATS), CLASS_STATS_STORE);
         sendDeadLetters(partialStats, topics, PARTIAL_STATS);
 
         KStream<String, TrainingOutput> combined = partialStats
@@ -100,7 +111,7 @@ public final class TrainingTopology {
                         .withKeySerde(PARTIALS.keySerde())
                         .withValueSerde(PARTIALS.valueSerde())
                         .withNumberOfPartitions(1))
-                .process(() -> new ModelCombiner(settings), Named.as(COMBINER), COMBINER_STORE);
+                .process(() -> new ModelCombiner(settings, observer), Named.as(COMBINER), COMBINER_STORE);
         combined
                 .filter((modelId, out) -> out instanceof TrainingOutput.Model, Named.as("models"))
                 .mapValues(out -> ((TrainingOutput.Model) out).model(), Named.as("model-values"))

@@ -29,6 +29,9 @@ sealed interface UnscoredReason permits UnscoredReason.DeadLettered, UnscoredRea
         default boolean deadLettered() {
             return true;
         }
+
+        /** The dead letter's reason as one of a fixed set (a metric's label). */
+        DeadLetterCategory category();
     }
 
     /** The input is fine; the scorer cannot answer it (yet): the unscored answer says why, nothing else. */
@@ -43,6 +46,11 @@ sealed interface UnscoredReason permits UnscoredReason.DeadLettered, UnscoredRea
     /** The record key does not fit an output record's key; the answer and the dead letter go without a key. */
     record KeyTooLong(int bytes) implements DeadLettered {
         @Override
+        public DeadLetterCategory category() {
+            return DeadLetterCategory.OVERSIZED;
+        }
+
+        @Override
         public String text() {
             return "record key too long: " + bytes + " bytes > " + OutputKey.MAX_BYTES
                     + " (this answer and the dead letter are written without a key)";
@@ -52,6 +60,11 @@ sealed interface UnscoredReason permits UnscoredReason.DeadLettered, UnscoredRea
     /** The value is not a valid unlabelled event ({@code error}: the decoder's message). */
     record InvalidEvent(String error) implements DeadLettered {
         @Override
+        public DeadLetterCategory category() {
+            return DeadLetterCategory.INVALID_EVENT;
+        }
+
+        @Override
         public String text() {
             return "invalid event: " + error;
         }
@@ -59,6 +72,11 @@ sealed interface UnscoredReason permits UnscoredReason.DeadLettered, UnscoredRea
 
     /** The id (the event's own, or the record key when {@code fromKey}) is too long to be written back. */
     record IdTooLong(int bytes, boolean fromKey) implements DeadLettered {
+        @Override
+        public DeadLetterCategory category() {
+            return DeadLetterCategory.OVERSIZED;
+        }
+
         @Override
         public String text() {
             return "id too long: " + bytes + " bytes of UTF-8 > " + ScoringProcessor.MAX_ID_BYTES
@@ -71,6 +89,11 @@ sealed interface UnscoredReason permits UnscoredReason.DeadLettered, UnscoredRea
      * ignore, so it is bad input.
      */
     record UnknownFeatures(List<String> names) implements DeadLettered {
+        @Override
+        public DeadLetterCategory category() {
+            return DeadLetterCategory.SCHEMA_MISMATCH;
+        }
+
 
         /** The start of this reason's text. */
         static final String PREFIX = "unknown feature(s): ";
@@ -136,6 +159,11 @@ sealed interface UnscoredReason permits UnscoredReason.DeadLettered, UnscoredRea
 
     /** Anything unexpected while scoring the event: it is answered and set aside, never lost. */
     record InternalError(RuntimeException failure) implements DeadLettered {
+        @Override
+        public DeadLetterCategory category() {
+            return DeadLetterCategory.INTERNAL_ERROR;
+        }
+
         @Override
         public String text() {
             return "internal error: " + failure;

@@ -63,15 +63,16 @@ class LayeringTest {
             "service", "settings topology serde model config math lifecycle",
             "replay", "service broker settings topology serde model config math lifecycle",
             "sample", "topology serde model config math lifecycle",
+            "ops", "service settings topology serde model config math lifecycle",
             "view", "replay topology model math lifecycle",
             "console", "lifecycle",
-            "cli", "console view sample replay service broker settings topology serde model config math lifecycle",
+            "cli", "ops console view sample replay service broker settings topology serde model config math lifecycle",
             "bench", "cli replay service broker settings topology serde model config math lifecycle");
 
     /** What the slim service jar ships besides the JDK (pom.xml, execution "service"): no broker, no Scala. */
     private static final String[] SERVICE_JAR_PACKAGES = {"java..", "io.gdastreams..", "org.apache.kafka.clients..",
             "org.apache.kafka.common..", "org.apache.kafka.streams..", "com.fasterxml.jackson..", "org.ejml..",
-            "org.apache.commons.numbers..", "picocli..", "org.slf4j.."};
+            "org.apache.commons.numbers..", "picocli..", "org.slf4j..", "io.micrometer..", "com.sun.net.httpserver.."};
 
     private static JavaClasses product;
 
@@ -168,6 +169,17 @@ class LayeringTest {
                 .should().dependOnClassesThat().resideInAPackage("picocli..");
     }
 
+    /**
+     * Metrics and HTTP are the operating layer's ({@code ops}): the topologies tell what they do through
+     * {@code topology.StreamObserver} and stay free of Micrometer and of any server.
+     */
+    static ArchRule onlyOpsUsesMetricsAndHttp(String root) {
+        return noClasses().that().resideOutsideOfPackages(root + ".ops..")
+                .should().dependOnClassesThat().resideInAnyPackage("io.micrometer..", "io.prometheus..",
+                        "com.sun.net.httpserver..")
+                .as("only ops uses Micrometer, Prometheus and the HTTP server");
+    }
+
     /** A rule with the class of the violation fixtures that breaks it: every rule is shown to be able to fail. */
     private record Rule(String name, Function<String, ArchRule> definition, String offender) {
     }
@@ -187,7 +199,9 @@ class LayeringTest {
                     "topology.ReadsEnvironment"),
             new Rule("onlyTheBrokerShouldUseKafkaServerClasses", LayeringTest::onlyTheBrokerUsesKafkaServerClasses,
                     "service.StartsBroker"),
-            new Rule("onlyCommandsShouldUsePicocli", LayeringTest::onlyCommandsUsePicocli, "lifecycle.UsesPicocli"));
+            new Rule("onlyCommandsShouldUsePicocli", LayeringTest::onlyCommandsUsePicocli, "lifecycle.UsesPicocli"),
+            new Rule("onlyOpsShouldUseMetricsAndHttp", LayeringTest::onlyOpsUsesMetricsAndHttp,
+                    "topology.CountsWithMicrometer"));
 
     /** Breaches of the per-package rule, one up the map (topology → settings) and one across it (service → broker). */
     private static final List<Rule> IMPORT_VIOLATIONS = List.of(

@@ -72,6 +72,12 @@ class ValueTypeTest {
             assertFalse(ValueType.OPTIONAL_PROBABILITY.accepts(outside), outside);
         }
         assertFalse(ValueType.BOOLEAN.accepts("yes"));
+        assertEquals(Optional.of(java.util.OptionalInt.empty()), ValueType.OPTIONAL_PORT.parse(" "));
+        assertEquals(Optional.of(java.util.OptionalInt.of(0)), ValueType.OPTIONAL_PORT.parse("0"));
+        assertEquals(Optional.of(java.util.OptionalInt.of(65535)), ValueType.OPTIONAL_PORT.parse("65535"));
+        for (String port : List.of("-1", "65536", "80x", "1.5")) {
+            assertFalse(ValueType.OPTIONAL_PORT.accepts(port), port);
+        }
     }
 
     /** A duplicate name reached TrainingSettings and failed there, with a stack trace, not as a config error. */

@@ -223,6 +223,14 @@ public final class ProductProcess implements AutoCloseable {
         return new Exit(process.exitValue(), Duration.ofNanos(System.nanoTime() - signalled));
     }
 
+    /** Waits up to {@code timeout} for the command to end by itself; returns its exit status, or fails. */
+    public int awaitOwnExit(Duration timeout) throws InterruptedException {
+        if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+            throw new AssertionError(name + " still running after " + timeout + ":\n" + log());
+        }
+        return process.exitValue();
+    }
+
     public boolean isAlive() {
         return process != null && process.isAlive();
     }

@@ -1,0 +1,111 @@
+package io.gdastreams.ops;
+
+import io.gdastreams.model.ModelParameters;
+import io.gdastreams.service.StreamsApp;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Supplier;
+import org.apache.kafka.streams.KafkaStreams;
+
+/**
+ * Liveness and readiness of one process, from the Kafka Streams client that runs now and, for a scorer, the model
+ * in force. An answer is a status code and a small JSON object (no configuration in it, so no secret).
+ */
+final class Health {
+
+    /** A health answer: HTTP status and JSON body (as a map, written by Jackson). */
+    record Answer(int status, Map<String, Object> body) {
+    }
+
+    /** What health needs of the running Kafka Streams client: its state and its restores in progress. */
+    interface Client {
+        KafkaStreams.State state();
+
+        List<StreamsApp.Restoring> restoring();
+    }
+
+    private final String role;
+    private final boolean needsModel;
+    private final Supplier<Optional<ModelParameters>> model;
+    private final Supplier<String> absence;
+    /** Null until the first client starts (topics are being created). */
+    private volatile Client app;
+
+    /**
+     * @param needsModel true for a scorer: not ready until a model is in force ({@code absence} says why not)
+     */
+    Health(String role, boolean needsModel, Supplier<Optional<ModelParameters>> model, Supplier<String> absence) {
+        this.role = role;
+        this.needsModel = needsModel;
+        this.model = model;
+        this.absence = absence;
+    }
+
+    /** The client that runs from now on. */
+    void follow(StreamsApp app) {
+        follow(new Client() {
+            @Override
+            public KafkaStreams.State state() {
+                return app.state();
+            }
+
+            @Override
+            public List<StreamsApp.Restoring> restoring() {
+                return app.restoring();
+            }
+        });
+    }
+
+    void follow(Client client) {
+        this.app = client;
+    }
+
+    /** 200 while Kafka Streams is not in ERROR or NOT_RUNNING (also while topics are created and it starts). */
+    Answer live() {
+        Client current = app;
+        KafkaStreams.State state = current == null ? null : current.state();
+        boolean live = state != KafkaStreams.State.ERROR && state != KafkaStreams.State.NOT_RUNNING;
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("status", live ? "live" : "down");
+        body.put("role", role);
+        body.put("state", state == null ? "STARTING" : state.name());
+        return new Answer(live ? 200 : 503, body);
+    }
+
+    /** 200 when RUNNING and (scorer) a model is in force; else 503 with the reason and any restore progress. */
+    Answer ready() {
+        Client current = app;
+        KafkaStreams.State state = current == null ? null : current.state();
+        Optional<ModelParameters> inForce = model.get();
+        Map<String, Object> body = new LinkedHashMap<>();
+        String reason = null;
+        if (state != KafkaStreams.State.RUNNING) {
+            reason = state == null ? "starting (topics, then Kafka Streams)"
+                    : state == KafkaStreams.State.REBALANCING ? "Kafka Streams is REBALANCING (assigning partitions,"
+                    + " restoring state)" : "Kafka Streams is " + state;
+        } else if (needsModel && inForce.isEmpty()) {
+            reason = "no model in force: " + absence.get();
+        }
+        body.put("status", reason == null ? "ready" : "not ready");
+        body.put("role", role);
+        body.put("state", state == null ? "STARTING" : state.name());
+        if (reason != null) {
+            body.put("reason", reason);
+        }
+        inForce.ifPresent(m -> body.put("model", Map.of("modelId", m.modelId(), "version", m.version())));
+        List<StreamsApp.Restoring> restoring = current == null ? List.of() : current.restoring();
+        if (!restoring.isEmpty()) {
+            body.put("restoring", restoring.stream().map(r -> {
+                Map<String, Object> entry = new LinkedHashMap<>();
+                entry.put("changelog", r.changelog());
+                entry.put("store", r.store());
+                entry.put("position", r.position());
+                entry.put("end", r.end());
+                return entry;
+            }).toList());
+        }
+        return new Answer(reason == null ? 200 : 503, body);
+    }
+}

@@ -1,0 +1,83 @@
+package io.gdastreams.ops;
+
+import io.gdastreams.lifecycle.UserError;
+import io.gdastreams.model.ModelParameters;
+import io.gdastreams.service.ServiceRunner;
+import io.gdastreams.service.StreamsApp;
+import io.gdastreams.settings.AppConfig;
+import io.gdastreams.topology.LiveScoring;
+import io.gdastreams.topology.TrainingTopology;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.time.Clock;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+import org.apache.kafka.streams.Topology;
+
+/**
+ * {@code train} and {@code score} as operated services: {@link ServiceRunner} runs the topology, and around it this
+ * class keeps the process's figures ({@link OpsMetrics}, told by the topology through its
+ * {@link io.gdastreams.topology.StreamObserver}), logs a {@link ProgressLog} line per interval and, when
+ * {@code gda.http.port} is set, serves the HTTP endpoint ({@link OpsRoutes}) on {@code gda.http.host}.
+ */
+public final class OperatedService {
+
+    private OperatedService() {
+    }
+
+    /** {@code train}: the training topology until Ctrl-C; returns the exit code. */
+    public static int train(AppConfig config, PrintWriter out) {
+        OpsMetrics metrics = new OpsMetrics(null, Clock.systemUTC());
+        return run("training", () -> TrainingTopology.build(config.trainingSettings(), metrics), config, out,
+                metrics, new Health("training", false, metrics::currentModel, () -> ""), null);
+    }
+
+    /** {@code score}: the scoring topology until Ctrl-C; returns the exit code. */
+    public static int score(AppConfig config, PrintWriter out) {
+        AtomicReference<LiveScoring> scoring = new AtomicReference<>();
+        Supplier<Optional<ModelParameters>> inForce = () -> scoring.get() == null ? Optional.empty()
+                : scoring.get().modelInForce();
+        OpsMetrics metrics = new OpsMetrics(inForce, Clock.systemUTC());
+        scoring.set(new LiveScoring(config.scoringSettings(), metrics));
+        return run("scoring", scoring.get()::topology, config, out, metrics,
+                new Health("scoring", true, inForce, scoring.get()::absence), scoring.get());
+    }
+
+    private static int run(String role, Supplier<Topology> topology, AppConfig config, PrintWriter out,
+                           OpsMetrics metrics, Health health, LiveScoring scoring) {
+        OpsServer server = config.httpPort().isPresent() ? openServer(config) : null;
+        try (ProgressLog progress = new ProgressLog(role, scoring != null, metrics)) {
+            if (server != null) {
+                new OpsRoutes(health, metrics, config.modelId(), metrics::currentModel,
+                        config.scoringSettings().fitOptions(), scoring).install(server).start();
+                out.printf("%s: HTTP endpoint on http://%s:%d (/health/live, /health/ready, /metrics, /models/%s%s)%n",
+                        role, server.host(), server.port(), config.modelId(), scoring != null ? ", POST /score" : "");
+                out.flush();
+            }
+            progress.start(config.progressInterval());
+            Consumer<StreamsApp> onStart = app -> {
+                health.follow(app);
+                if (server != null) {
+                    metrics.bind(app.kafkaStreams());
+                }
+            };
+            return ServiceRunner.run(role, topology, config, out, onStart);
+        } finally {
+            if (server != null) {
+                server.close();
+            }
+            metrics.close();
+        }
+    }
+
+    private static OpsServer openServer(AppConfig config) {
+        try {
+            return new OpsServer(config.httpHost(), config.httpPort().getAsInt(), config.httpMaxRequestBytes());
+        } catch (IOException | RuntimeException e) {
+            throw new UserError("cannot serve HTTP on " + config.httpHost() + ":" + config.httpPort().getAsInt()
+                    + " (gda.http.host, gda.http.port): " + e.getMessage(), e);
+        }
+    }
+}

@@ -1,0 +1,168 @@
+package io.gdastreams.ops;
+
+import io.gdastreams.model.ModelParameters;
+import io.gdastreams.model.Prediction;
+import io.gdastreams.topology.DeadLetterCategory;
+import io.gdastreams.topology.StreamObserver;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
+import org.apache.kafka.streams.KafkaStreams;
+
+/**
+ * The figures of one train or score process, in a Micrometer registry written as Prometheus text: the topologies'
+ * own counts (this is their {@link StreamObserver}) and Kafka Streams' metrics through Micrometer's binder
+ * ({@code kafka_stream_*}), rebound to each new client after a restart.
+ *
+ * <p>Every label value is from a fixed set (the dead-letter categories, the two prediction statuses), registered
+ * up front at 0 so that a rate over them exists before the first event.
+ */
+final class OpsMetrics implements StreamObserver {
+
+    /** Latency histogram bounds: below a millisecond or above ten minutes only the end buckets count it. */
+    private static final Duration LATENCY_MIN = Duration.ofMillis(1);
+    private static final Duration LATENCY_MAX = Duration.ofMinutes(10);
+
+    private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    private final Clock clock;
+    private final Counter applied;
+    private final Map<DeadLetterCategory, Counter> deadLetters = new EnumMap<>(DeadLetterCategory.class);
+    private final Map<Prediction.Status, Counter> predictions = new EnumMap<>(Prediction.Status.class);
+    private final Timer latency;
+    private final Map<String, Long> pendingByTask = new ConcurrentHashMap<>();
+    private final AtomicReference<ModelParameters> published = new AtomicReference<>();
+    private final Supplier<Optional<ModelParameters>> model;
+    private KafkaStreamsMetrics streamsMetrics;
+
+    /**
+     * @param model the model the process stands for (the scorer's in force), or null for a trainer: then the last
+     *              one it published ({@link #modelPublished})
+     */
+    OpsMetrics(Supplier<Optional<ModelParameters>> model, Clock clock) {
+        this.clock = clock;
+        this.model = model != null ? model : () -> Optional.ofNullable(published.get());
+        applied = Counter.builder("gda.events.applied").description("labelled events applied to the statistics")
+                .register(registry);
+        for (DeadLetterCategory category : DeadLetterCategory.values()) {
+            deadLetters.put(category, Counter.builder("gda.dead.letters").tag("reason", category.label())
+                    .description("records sent to the dead-letter topic, by category of reason").register(registry));
+        }
+        for (Prediction.Status status : Prediction.Status.values()) {
+            predictions.put(status, Counter.builder("gda.predictions")
+                    .tag("status", status.name().toLowerCase(java.util.Locale.ROOT))
+                    .description("records written to the predictions topic, by status").register(registry));
+        }
+        latency = Timer.builder("gda.scoring.latency")
+                .description("input record timestamp to the answer's writing (held events included)")
+                .publishPercentileHistogram().minimumExpectedValue(LATENCY_MIN).maximumExpectedValue(LATENCY_MAX)
+                .register(registry);
+        Gauge.builder("gda.model.version", this, m -> m.currentModel().map(p -> (double) p.version())
+                        .orElse(Double.NaN))
+                .description("version of the model in force (scorer) or last published (trainer); NaN: none")
+                .register(registry);
+        Gauge.builder("gda.model.age", this, OpsMetrics::modelAgeSeconds).baseUnit("seconds")
+                .description("time since that model was published (its updatedAt); NaN: none")
+                .register(registry);
+        Gauge.builder("gda.pending.events", this, m -> m.pendingEvents())
+                .description("unlabelled events held until a model exists (scorer)").register(registry);
+    }
+
+    /** Points the Kafka Streams metrics at {@code streams} (a newly started client), dropping the old client's. */
+    synchronized void bind(KafkaStreams streams) {
+        if (streamsMetrics != null) {
+            streamsMetrics.close();
+        }
+        streamsMetrics = new KafkaStreamsMetrics(streams);
+        streamsMetrics.bindTo(registry);
+    }
+
+    /** Everything, in the Prometheus text format (version 0.0.4). */
+    String scrape() {
+        return registry.scrape();
+    }
+
+    synchronized void close() {
+        if (streamsMetrics != null) {
+            streamsMetrics.close();
+        }
+        registry.close();
+    }
+
+    Optional<ModelParameters> currentModel() {
+        return model.get();
+    }
+
+    double modelAgeSeconds() {
+        return currentModel().map(m -> ageSeconds(m, clock.instant())).orElse(Double.NaN);
+    }
+
+    /** Seconds from {@code model}'s publication to {@code now}; NaN when its updatedAt is not an instant. */
+    static double ageSeconds(ModelParameters model, Instant now) {
+        try {
+            return Duration.between(Instant.parse(model.updatedAt()), now).toMillis() / 1000.0;
+        } catch (DateTimeParseException | NullPointerException e) {
+            return Double.NaN;
+        }
+    }
+
+    long eventsApplied() {
+        return (long) applied.count();
+    }
+
+    long deadLetters() {
+        return (long) deadLetters.values().stream().mapToDouble(Counter::count).sum();
+    }
+
+    long predictions(Prediction.Status status) {
+        return (long) predictions.get(status).count();
+    }
+
+    long pendingEvents() {
+        return pendingByTask.values().stream().mapToLong(Long::longValue).sum();
+    }
+
+    @Override
+    public void eventApplied() {
+        applied.increment();
+    }
+
+    @Override
+    public void deadLettered(DeadLetterCategory category) {
+        deadLetters.get(category).increment();
+    }
+
+    @Override
+    public void predicted(Prediction.Status status, long inputTimestampMs) {
+        predictions.get(status).increment();
+        // A producer's clock ahead of ours would make it negative: counted as 0.
+        latency.record(Math.max(0, clock.millis() - inputTimestampMs), TimeUnit.MILLISECONDS);
+    }
+
+    @Override
+    public void pendingEvents(String task, long count) {
+        if (count == 0) {
+            pendingByTask.remove(task);
+        } else {
+            pendingByTask.put(task, count);
+        }
+    }
+
+    @Override
+    public void modelPublished(ModelParameters model) {
+        published.set(model);
+    }
+}

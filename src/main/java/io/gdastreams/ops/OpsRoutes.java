@@ -1,0 +1,134 @@
+package io.gdastreams.ops;
+
+import io.gdastreams.math.FitOptions;
+import io.gdastreams.model.ModelParameters;
+import io.gdastreams.topology.LiveScoring;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Supplier;
+
+/**
+ * The routes of the endpoint: health, metrics, the model, and (scorer) one event scored. Each takes an
+ * {@link OpsServer.Request} and gives an {@link OpsServer.Reply}; {@link #install} puts them on a server.
+ */
+final class OpsRoutes {
+
+    static final String PROMETHEUS_TEXT = "text/plain; version=0.0.4; charset=utf-8";
+    private static final String MODELS = "/models/";
+
+    private final Health health;
+    private final OpsMetrics metrics;
+    private final String modelId;
+    private final Supplier<Optional<ModelParameters>> model;
+    private final FitOptions fitOptions;
+    /** The scorer's; null in a trainer (no POST /score). */
+    private final LiveScoring scoring;
+
+    OpsRoutes(Health health, OpsMetrics metrics, String modelId, Supplier<Optional<ModelParameters>> model,
+              FitOptions fitOptions, LiveScoring scoring) {
+        this.health = health;
+        this.metrics = metrics;
+        this.modelId = modelId;
+        this.model = model;
+        this.fitOptions = fitOptions;
+        this.scoring = scoring;
+    }
+
+    OpsServer install(OpsServer server) {
+        server.route("/health/live", get(r -> health(health.live())))
+                .route("/health/ready", get(r -> health(health.ready())))
+                .route("/metrics", get(r -> new OpsServer.Reply(200, PROMETHEUS_TEXT,
+                        OpsServer.utf8(metrics.scrape()))))
+                .route(MODELS, get(this::model));
+        if (scoring != null) {
+            server.route("/score", this::score);
+        }
+        return server;
+    }
+
+    private static OpsServer.Route get(OpsServer.Route route) {
+        return request -> request.method().equals("GET") || request.method().equals("HEAD") ? route.handle(request)
+                : OpsServer.Reply.error(405, "use GET");
+    }
+
+    private static OpsServer.Reply health(Health.Answer answer) {
+        return OpsServer.Reply.json(answer.status(), answer.body());
+    }
+
+    /** {@code GET /models/{modelId}[?covariance=tied]}. */
+    OpsServer.Reply model(OpsServer.Request request) {
+        String requested = decoded(request.path().substring(MODELS.length()));
+        String covariance;
+        try {
+            covariance = queryParameter(request.query(), "covariance");
+        } catch (IllegalArgumentException e) {
+            return OpsServer.Reply.error(400, "malformed query");
+        }
+        if (!modelId.equals(requested)) {
+            return OpsServer.Reply.error(404, "this process serves model '" + modelId + "' only");
+        }
+        Optional<ModelParameters> current = model.get();
+        if (current.isEmpty()) {
+            return OpsServer.Reply.error(404, "no model '" + modelId + "' yet");
+        }
+        if (covariance == null) {
+            return new OpsServer.Reply(200, OpsServer.JSON, ModelDocument.published(current.get()));
+        }
+        if (!covariance.equals("tied")) {
+            return OpsServer.Reply.error(400, "covariance=tied is the scorer form served (linear discriminants)");
+        }
+        return ModelDocument.withTiedForm(current.get(), fitOptions)
+                .map(bytes -> new OpsServer.Reply(200, OpsServer.JSON, bytes))
+                .orElseGet(() -> OpsServer.Reply.error(409, "no class of the model can be scored under the fit"
+                        + " options (gda.min.count, estimator)"));
+    }
+
+    /**
+     * {@code POST /score}: one event (the input topic's JSON) in, its prediction out, as the predictions topic
+     * would carry it: 200 answered, 400 the event is at fault (the unscored record says why), 503 no model yet.
+     */
+    OpsServer.Reply score(OpsServer.Request request) {
+        if (!request.method().equals("POST")) {
+            return OpsServer.Reply.error(405, "use POST with one event as JSON");
+        }
+        LiveScoring.Answer answer = scoring.score(request.body());
+        return switch (answer.verdict()) {
+            case ANSWERED -> new OpsServer.Reply(200, OpsServer.JSON, answer.bytes());
+            case REFUSED -> new OpsServer.Reply(400, OpsServer.JSON, answer.bytes());
+            case FAILED -> new OpsServer.Reply(500, OpsServer.JSON, answer.bytes());
+            case NO_MODEL -> {
+                Map<String, Object> body = new LinkedHashMap<>();
+                body.put("error", "no model in force");
+                body.put("reason", answer.reason());
+                yield OpsServer.Reply.json(503, body);
+            }
+        };
+    }
+
+    /** {@code text} URL-decoded; null when it is malformed. */
+    private static String decoded(String text) {
+        try {
+            return URLDecoder.decode(text, StandardCharsets.UTF_8);
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
+    }
+
+    /** The first value of {@code name} in a raw query string, decoded; null when absent. */
+    static String queryParameter(String query, String name) {
+        if (query == null) {
+            return null;
+        }
+        for (String pair : query.split("&")) {
+            int eq = pair.indexOf('=');
+            String key = URLDecoder.decode(eq < 0 ? pair : pair.substring(0, eq), StandardCharsets.UTF_8);
+            if (key.equals(name)) {
+                return eq < 0 ? "" : URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8);
+            }
+        }
+        return null;
+    }
+}

@@ -1,0 +1,170 @@
+package io.gdastreams.ops;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import io.gdastreams.serde.Json;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The process's HTTP endpoint on the JDK's own server ({@code com.sun.net.httpserver}): a few routes, each a
+ * {@link Route} that gets the request and gives a {@link Reply}. Routes are registered by path prefix
+ * ({@link #route}); what is not routed is a 404 in JSON. A later page (e.g. a dashboard at {@code GET /}) is one more
+ * route.
+ *
+ * <p>Bounded: two worker threads, request bodies read up to {@code maxRequestBytes} (a larger one is a 413, read
+ * no further), and no error answer quotes more than the route's own message (no stack trace, no configuration).
+ */
+final class OpsServer implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(OpsServer.class);
+    private static final int THREADS = 2;
+    static final String JSON = "application/json";
+
+    /** One request, as a route sees it. */
+    record Request(String method, String path, String query, byte[] body) {
+    }
+
+    /** One answer: status, content type and body. */
+    record Reply(int status, String contentType, byte[] body) {
+
+        static Reply json(int status, Object value) {
+            return new Reply(status, JSON, Json.toBytes(value));
+        }
+
+        /** {@code {"error": message}} with {@code status}. */
+        static Reply error(int status, String message) {
+            Map<String, Object> body = new LinkedHashMap<>();
+            body.put("error", message);
+            return json(status, body);
+        }
+    }
+
+    /** A handler of the requests under one path prefix. */
+    @FunctionalInterface
+    interface Route {
+        Reply handle(Request request);
+    }
+
+    private final HttpServer server;
+    private final ExecutorService workers;
+    private final int maxRequestBytes;
+
+    /** Binds {@code host}:{@code port} (0: any free port); nothing is served before {@link #start()}. */
+    OpsServer(String host, int port, int maxRequestBytes) throws IOException {
+        this.server = HttpServer.create(new InetSocketAddress(host, port), 16);
+        this.maxRequestBytes = maxRequestBytes;
+        this.workers = Executors.newFixedThreadPool(THREADS, r -> {
+            Thread t = new Thread(r, "gda-http");
+            t.setDaemon(true);
+            return t;
+        });
+        server.setExecutor(workers);
+        server.createContext("/", exchange -> reply(exchange, Reply.error(404, "no such resource")));
+    }
+
+    /** Serves {@code prefix} (an exact path, or a path ending in '/' for everything under it) with {@code route}. */
+    OpsServer route(String prefix, Route route) {
+        server.createContext(prefix, exchange -> serve(exchange, route));
+        return this;
+    }
+
+    void start() {
+        server.start();
+    }
+
+    /** The bound port (the chosen one when configured as 0). */
+    int port() {
+        return server.getAddress().getPort();
+    }
+
+    String host() {
+        return server.getAddress().getHostString();
+    }
+
+    private void serve(HttpExchange exchange, Route route) {
+        Reply reply;
+        try {
+            String path = exchange.getRequestURI().getPath();
+            String context = exchange.getHttpContext().getPath();
+            if (!context.endsWith("/") && !path.equals(context)) {
+                reply = Reply.error(404, "no such resource");
+            } else {
+                byte[] body = readBody(exchange);
+                reply = body == null ? Reply.error(413, "request body larger than " + maxRequestBytes
+                        + " bytes (gda.http.max-request-bytes)")
+                        : route.handle(new Request(exchange.getRequestMethod(), path,
+                        exchange.getRequestURI().getRawQuery(), body));
+            }
+        } catch (IOException e) {
+            LOG.debug("HTTP request not read: {}", e.toString());
+            exchange.close();
+            return;
+        } catch (RuntimeException e) {
+            LOG.error("HTTP {} {} failed", exchange.getRequestMethod(), exchange.getRequestURI().getPath(), e);
+            reply = Reply.error(500, "internal error (logged)");
+        }
+        reply(exchange, reply);
+    }
+
+    /** The body, or null when it is larger than the limit (not read beyond it). */
+    private byte[] readBody(HttpExchange exchange) throws IOException {
+        String length = exchange.getRequestHeaders().getFirst("Content-Length");
+        if (length != null) {
+            try {
+                if (Long.parseLong(length.trim()) > maxRequestBytes) {
+                    return null;
+                }
+            } catch (NumberFormatException e) {
+                return null;
+            }
+        }
+        try (InputStream in = exchange.getRequestBody()) {
+            byte[] body = in.readNBytes(maxRequestBytes + 1);
+            return body.length > maxRequestBytes ? null : body;
+        }
+    }
+
+    private static void reply(HttpExchange exchange, Reply reply) {
+        try (exchange) {
+            exchange.getResponseHeaders().set("Content-Type", reply.contentType());
+            exchange.getResponseHeaders().set("Cache-Control", "no-store");
+            exchange.getResponseHeaders().set("X-Content-Type-Options", "nosniff");
+            if (exchange.getRequestMethod().equals("HEAD")) {
+                exchange.sendResponseHeaders(reply.status(), -1);
+                return;
+            }
+            exchange.sendResponseHeaders(reply.status(), reply.body().length == 0 ? -1 : reply.body().length);
+            try (OutputStream out = exchange.getResponseBody()) {
+                out.write(reply.body());
+            }
+        } catch (IOException e) {
+            LOG.debug("HTTP reply not sent: {}", e.toString());
+        }
+    }
+
+    @Override
+    public void close() {
+        server.stop(0);
+        workers.shutdownNow();
+        try {
+            workers.awaitTermination(2, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    static byte[] utf8(String text) {
+        return text.getBytes(StandardCharsets.UTF_8);
+    }
+}

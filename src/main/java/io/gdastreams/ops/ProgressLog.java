@@ -1,0 +1,83 @@
+package io.gdastreams.ops;
+
+import io.gdastreams.model.ModelParameters;
+import io.gdastreams.model.Prediction;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One line per interval ({@code gda.progress.interval.ms}, 30 s by default) that says a train or score process is
+ * working: events applied (trainer) or answered (scorer) in all and per second over the interval, dead letters,
+ * held events, and the model's version and age. Read from the same counters as {@code /metrics}.
+ */
+final class ProgressLog implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ProgressLog.class);
+
+    private final String role;
+    private final boolean scorer;
+    private final OpsMetrics metrics;
+    private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "gda-progress");
+        t.setDaemon(true);
+        return t;
+    });
+    private long lastCount;
+    private long lastNanos = System.nanoTime();
+
+    ProgressLog(String role, boolean scorer, OpsMetrics metrics) {
+        this.role = role;
+        this.scorer = scorer;
+        this.metrics = metrics;
+    }
+
+    void start(Duration interval) {
+        timer.scheduleAtFixedRate(() -> {
+            try {
+                LOG.info(line());
+            } catch (RuntimeException e) {
+                LOG.warn("{}: no progress line: {}", role, e.toString());
+            }
+        }, interval.toMillis(), interval.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    /** The next line; the rate is over the time since the previous one. */
+    synchronized String line() {
+        long now = System.nanoTime();
+        long count = scorer ? metrics.predictions(Prediction.Status.SCORED)
+                + metrics.predictions(Prediction.Status.UNSCORED) : metrics.eventsApplied();
+        double seconds = Math.max((now - lastNanos) / 1e9, 1e-9);
+        double rate = (count - lastCount) / seconds;
+        lastCount = count;
+        lastNanos = now;
+        StringBuilder line = new StringBuilder(role).append(": ");
+        if (scorer) {
+            line.append(String.format(Locale.ROOT, "%d events answered (%d scored, %d unscored), %.1f/s; ", count,
+                    metrics.predictions(Prediction.Status.SCORED), metrics.predictions(Prediction.Status.UNSCORED),
+                    rate));
+            line.append(metrics.pendingEvents()).append(" held; ");
+        } else {
+            line.append(String.format(Locale.ROOT, "%d events applied, %.1f/s; ", count, rate));
+        }
+        line.append(metrics.deadLetters()).append(" dead letters; ");
+        Optional<ModelParameters> model = metrics.currentModel();
+        if (model.isEmpty()) {
+            line.append(scorer ? "no model in force" : "no model published yet");
+        } else {
+            line.append(String.format(Locale.ROOT, "model '%s' version %d, %s %.1f s ago", model.get().modelId(),
+                    model.get().version(), "published", metrics.modelAgeSeconds()));
+        }
+        return line.toString();
+    }
+
+    @Override
+    public void close() {
+        timer.shutdownNow();
+    }
+}

@@ -1,0 +1,43 @@
+package io.gdastreams.topology;
+
+import io.gdastreams.model.ModelParameters;
+import io.gdastreams.model.Prediction;
+
+/**
+ * What the topologies tell about their work as it happens, for metrics and progress lines. The topologies call it
+ * and know nothing about who listens: the service layer implements it (with Micrometer), so that this package
+ * stays free of metrics libraries and I/O. Kafka Streams' own sensors were the other way; they would tie the
+ * figures to a task's lifetime (a migrated task takes its counts with it), where these count for the process.
+ *
+ * <p>Called on stream threads: an implementation must be thread-safe and cheap (no I/O, no blocking). Every method
+ * does nothing by default; {@link #NONE} listens to nothing.
+ */
+public interface StreamObserver {
+
+    /** Listens to nothing: topology tests and tools that need no figures. */
+    StreamObserver NONE = new StreamObserver() {
+    };
+
+    /** The trainer applied one labelled event to its statistics. */
+    default void eventApplied() {
+    }
+
+    /** A record went to the dead-letter topic, for a reason of {@code category}. */
+    default void deadLettered(DeadLetterCategory category) {
+    }
+
+    /**
+     * The scorer wrote one answer of {@code status} for an input record whose timestamp is
+     * {@code inputTimestampMs} (wall-clock milliseconds; the latency is measured from it).
+     */
+    default void predicted(Prediction.Status status, long inputTimestampMs) {
+    }
+
+    /** The number of events task {@code task} holds until a model arrives is now {@code count}. */
+    default void pendingEvents(String task, long count) {
+    }
+
+    /** The trainer sent {@code model} to the model topic. */
+    default void modelPublished(ModelParameters model) {
+    }
+}

@@ -1,0 +1,80 @@
+package io.gdastreams.ops;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+
+import io.gdastreams.fixtures.Iris;
+import io.gdastreams.model.ModelParameters;
+import io.gdastreams.serde.Json;
+import io.gdastreams.service.StreamsApp;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicReference;
+import org.apache.kafka.streams.KafkaStreams;
+import org.junit.jupiter.api.Test;
+
+/** Liveness and readiness in each state of the client, with and without a model, and while restoring. */
+class HealthTest {
+
+    private final AtomicReference<KafkaStreams.State> state = new AtomicReference<>();
+    private final AtomicReference<List<StreamsApp.Restoring>> restoring = new AtomicReference<>(List.of());
+    private final AtomicReference<ModelParameters> model = new AtomicReference<>();
+
+    private Health scorer() {
+        Health health = new Health("scoring", true, () -> Optional.ofNullable(model.get()),
+                () -> "model 'm' not published");
+        health.follow(new Health.Client() {
+            @Override
+            public KafkaStreams.State state() {
+                return state.get();
+            }
+
+            @Override
+            public List<StreamsApp.Restoring> restoring() {
+                return restoring.get();
+            }
+        });
+        return health;
+    }
+
+    @Test
+    void shouldBeLiveUnlessInErrorOrNotRunning() {
+        Health health = scorer();
+        for (KafkaStreams.State s : KafkaStreams.State.values()) {
+            state.set(s);
+            boolean down = s == KafkaStreams.State.ERROR || s == KafkaStreams.State.NOT_RUNNING;
+            assertEquals(down ? 503 : 200, health.live().status(), s.name());
+            assertEquals(s.name(), health.live().body().get("state"));
+        }
+        Health starting = new Health("training", false, Optional::empty, () -> "");
+        assertEquals(200, starting.live().status(), "live while topics are created, before the first client");
+        assertEquals(503, starting.ready().status());
+    }
+
+    @Test
+    void shouldBeReadyWhenRunningWithAModelAndSayWhyNotOtherwise() {
+        Health health = scorer();
+        state.set(KafkaStreams.State.REBALANCING);
+        restoring.set(List.of(new StreamsApp.Restoring("app-scoring-pending-changelog-1", "scoring-pending", 40,
+                100)));
+        Health.Answer restoringAnswer = health.ready();
+        assertEquals(503, restoringAnswer.status());
+        assertEquals("{\"status\":\"not ready\",\"role\":\"scoring\",\"state\":\"REBALANCING\",\"reason\":\"Kafka"
+                + " Streams is REBALANCING (assigning partitions, restoring state)\",\"restoring\":[{\"changelog\":"
+                + "\"app-scoring-pending-changelog-1\",\"store\":\"scoring-pending\",\"position\":40,\"end\":100}]}",
+                new String(Json.toBytes(restoringAnswer.body())));
+
+        state.set(KafkaStreams.State.RUNNING);
+        restoring.set(List.of());
+        Health.Answer noModel = health.ready();
+        assertEquals(503, noModel.status());
+        assertEquals("no model in force: model 'm' not published", noModel.body().get("reason"));
+
+        model.set(Iris.model("m", 4, Iris.rows()));
+        Health.Answer ready = health.ready();
+        assertEquals(200, ready.status());
+        assertEquals(Map.of("modelId", "m", "version", 4L), ready.body().get("model"));
+        assertFalse(ready.body().containsKey("reason"));
+    }
+}

@@ -1,0 +1,80 @@
+package io.gdastreams.ops;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.gdastreams.fixtures.Iris;
+import io.gdastreams.model.ModelParameters;
+import io.gdastreams.model.Prediction;
+import io.gdastreams.topology.DeadLetterCategory;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.hawkular.agent.prometheus.types.Counter;
+import org.hawkular.agent.prometheus.types.Gauge;
+import org.hawkular.agent.prometheus.types.Histogram;
+import org.hawkular.agent.prometheus.types.Metric;
+import org.hawkular.agent.prometheus.types.MetricFamily;
+import org.junit.jupiter.api.Test;
+
+/** The figures OpsMetrics exports, on a fixed clock, read back from its Prometheus text. */
+class OpsMetricsTest {
+
+    private static final Instant PUBLISHED = Instant.parse("2026-03-01T10:00:00Z");
+    /** 12.5 s after publication. */
+    private static final Clock NOW = Clock.fixed(PUBLISHED.plusMillis(12_500), ZoneOffset.UTC);
+
+    @Test
+    void shouldExportCountsModelAgeAndLatencyAsPrometheusText() throws Exception {
+        ModelParameters model = Iris.model("m", 7, Iris.rows());
+        ModelParameters stamped = new ModelParameters(model.modelId(), model.version(), model.features(),
+                model.totalCount(), model.classes(), model.sources(), PUBLISHED.toString(), model.trainer());
+        OpsMetrics metrics = new OpsMetrics(() -> Optional.of(stamped), NOW);
+        metrics.deadLettered(DeadLetterCategory.OVERSIZED);
+        metrics.deadLettered(DeadLetterCategory.OVERSIZED);
+        metrics.predicted(Prediction.Status.SCORED, NOW.millis() - 250);
+        metrics.predicted(Prediction.Status.UNSCORED, NOW.millis() + 1000); // a producer clock ahead: 0
+        metrics.pendingEvents("0_0", 3);
+        metrics.pendingEvents("0_1", 4);
+        metrics.pendingEvents("0_1", 0);
+
+        List<MetricFamily> families = PrometheusText.parse(metrics.scrape().getBytes(StandardCharsets.UTF_8));
+        assertEquals(2.0, ((Counter) metric(families, "gda_dead_letters_total", Map.of("reason", "oversized")))
+                .getValue());
+        assertEquals(0.0, ((Counter) metric(families, "gda_dead_letters_total", Map.of("reason", "model_bound")))
+                .getValue());
+        assertEquals(6, families.stream().filter(f -> f.getName().equals("gda_dead_letters_total"))
+                .mapToInt(f -> f.getMetrics().size()).sum(), "one series per category, at 0 before the first");
+        assertEquals(1.0, ((Counter) metric(families, "gda_predictions_total", Map.of("status", "scored")))
+                .getValue());
+        assertEquals(7.0, ((Gauge) metric(families, "gda_model_version", Map.of())).getValue());
+        assertEquals(12.5, ((Gauge) metric(families, "gda_model_age_seconds", Map.of())).getValue());
+        assertEquals(3.0, ((Gauge) metric(families, "gda_pending_events", Map.of())).getValue());
+        Histogram latency = (Histogram) metric(families, "gda_scoring_latency_seconds", Map.of());
+        assertEquals(2, latency.getSampleCount());
+        assertEquals(0.25, latency.getSampleSum(), 1e-12);
+        assertTrue(latency.getBuckets().size() > 2, "buckets of a histogram");
+        metrics.close();
+    }
+
+    @Test
+    void shouldSayNaNWithoutAModelOrATimestamp() {
+        OpsMetrics none = new OpsMetrics(Optional::empty, NOW);
+        assertTrue(Double.isNaN(none.modelAgeSeconds()));
+        none.close();
+        ModelParameters model = Iris.model("m", 1, Iris.rows());
+        ModelParameters unstamped = new ModelParameters(model.modelId(), 1, model.features(), model.totalCount(),
+                model.classes(), model.sources(), "not an instant");
+        assertTrue(Double.isNaN(OpsMetrics.ageSeconds(unstamped, NOW.instant())));
+    }
+
+    private static Metric metric(List<MetricFamily> families, String name, Map<String, String> labels) {
+        return families.stream().filter(f -> f.getName().equals(name)).flatMap(f -> f.getMetrics().stream())
+                .filter(m -> m.getLabels().equals(labels)).findFirst()
+                .orElseThrow(() -> new AssertionError("no " + name + labels));
+    }
+}
