@@ -42,9 +42,9 @@ final class EventIntake {
         }
         UnlabelledEvent event = decoded.value();
         String id = event.id() != null ? event.id() : keyText(key);
-        if (id != null && ScoringProcessor.utf8Length(id) > ScoringProcessor.MAX_ID_BYTES) {
+        if (id != null && utf8Length(id) > ScoringProcessor.MAX_ID_BYTES) {
             return refused(new ScoringOutcome.Unscored(null,
-                    new UnscoredReason.IdTooLong(ScoringProcessor.utf8Length(id), event.id() == null), stamp));
+                    new UnscoredReason.IdTooLong(utf8Length(id), event.id() == null), stamp));
         }
         return new Checked(id, event, null);
     }
@@ -68,6 +68,26 @@ final class EventIntake {
 
     /** {@code id} when it may appear on an output, else null (it is too long). */
     static String idOrNull(String id) {
-        return id == null || ScoringProcessor.utf8Length(id) <= ScoringProcessor.MAX_ID_BYTES ? id : null;
+        return id == null || utf8Length(id) <= ScoringProcessor.MAX_ID_BYTES ? id : null;
+    }
+
+    /** Bytes of {@code text} in UTF-8, without encoding it; an unpaired surrogate counts 3 (an upper bound). */
+    static int utf8Length(String text) {
+        int bytes = 0;
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c < 0x80) {
+                bytes += 1;
+            } else if (c < 0x800) {
+                bytes += 2;
+            } else if (Character.isHighSurrogate(c) && i + 1 < text.length()
+                    && Character.isLowSurrogate(text.charAt(i + 1))) {
+                bytes += 4;
+                i++;
+            } else {
+                bytes += 3;
+            }
+        }
+        return bytes;
     }
 }

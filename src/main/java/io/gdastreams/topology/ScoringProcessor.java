@@ -4,21 +4,14 @@ import io.gdastreams.model.DeadLetter;
 import io.gdastreams.model.ModelParameters;
 import io.gdastreams.model.PendingEvent;
 import io.gdastreams.model.UnlabelledEvent;
-import io.gdastreams.serde.Decoded;
-import io.gdastreams.serde.EventDecoder;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.errors.StreamsException;
 import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.processor.api.RecordMetadata;
-import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -67,9 +60,7 @@ final class ScoringProcessor implements Processor<byte[], byte[], byte[], Object
     private final EventIntake intake;
     private final StreamObserver observer;
     private ProcessorContext<byte[], Object> context;
-    private KeyValueStore<Long, PendingEvent> pending;
-    private long pendingCount;
-    private long nextSequence;
+    private HeldEvents held;
 
     ScoringProcessor(ScoringSettings settings, CompiledModelCache cache) {
         this(settings, cache, StreamObserver.NONE);
@@ -86,28 +77,17 @@ final class ScoringProcessor implements Processor<byte[], byte[], byte[], Object
     @Override
     public void init(ProcessorContext<byte[], Object> context) {
         this.context = context;
-        this.pending = context.getStateStore(ScoringTopology.PENDING_STORE);
         adoptStoredModel(context);
-        // Kafka Streams re-initialises this same instance when a suspended task resumes: count from the store
-        // alone, or held events would be counted twice and never drain to zero.
-        pendingCount = 0;
-        nextSequence = 0;
-        try (KeyValueIterator<Long, PendingEvent> it = pending.all()) {
-            while (it.hasNext()) {
-                long sequence = it.next().key;
-                pendingCount++;
-                nextSequence = Math.max(nextSequence, sequence + 1);
-            }
-        }
-        observer.pendingEvents(context.taskId().toString(), pendingCount);
+        held = HeldEvents.open(context.getStateStore(ScoringTopology.PENDING_STORE), observer,
+                context.taskId().toString());
         context.schedule(settings.pendingCheckInterval(), PunctuationType.WALL_CLOCK_TIME, now -> releasePending());
     }
 
     @Override
     public void close() {
         // The task's held events leave this process with it (they stay in the store and its changelog).
-        if (context != null) {
-            observer.pendingEvents(context.taskId().toString(), 0);
+        if (held != null) {
+            held.leave();
         }
     }
 
@@ -149,7 +129,7 @@ final class ScoringProcessor implements Processor<byte[], byte[], byte[], Object
                     new UnscoredReason.InternalError(e), ScoringOutcome.ModelStamp.of(cache.current()));
         }
         if (outcome instanceof ScoringOutcome.Pending pending) {
-            hold(pending.event());
+            held.hold(pending.event());
         } else if (outcome instanceof ScoringOutcome.Answer answer) {
             byte[] key = OutputKey.of(record.key());
             context.forward(record.withKey(key).withValue(answer.prediction()), ScoringTopology.PREDICTIONS_SINK);
@@ -188,7 +168,7 @@ final class ScoringProcessor implements Processor<byte[], byte[], byte[], Object
             return new ScoringOutcome.Unscored(id, new UnscoredReason.NoModelTooLargeToHold(cache.absence(),
                     record.value().length, MAX_HELD_VALUE_BYTES), stamp);
         }
-        if (pendingCount >= settings.maxPending()) {
+        if (held.count() >= settings.maxPending()) {
             return new ScoringOutcome.Unscored(id, new UnscoredReason.NoModelHoldFull(cache.absence(),
                     settings.maxPending()), stamp);
         }
@@ -198,15 +178,8 @@ final class ScoringProcessor implements Processor<byte[], byte[], byte[], Object
                 source.map(RecordMetadata::offset).orElse(null), record.value()));
     }
 
-    private void hold(PendingEvent event) {
-        pending.put(nextSequence, event);
-        nextSequence++;
-        pendingCount++;
-        observer.pendingEvents(context.taskId().toString(), pendingCount);
-    }
-
     private void releasePending() {
-        if (pendingCount == 0) {
+        if (held.count() == 0) {
             return;
         }
         try {
@@ -220,20 +193,10 @@ final class ScoringProcessor implements Processor<byte[], byte[], byte[], Object
 
     /** Scores every held event, oldest first, with their original keys and timestamps. */
     private void releasePending(CompiledModel model) {
-        if (pendingCount == 0) {
-            return;
-        }
-        List<KeyValue<Long, PendingEvent>> held = new ArrayList<>();
-        try (KeyValueIterator<Long, PendingEvent> it = pending.all()) {
-            while (it.hasNext()) {
-                held.add(it.next());
-            }
-        }
-        for (KeyValue<Long, PendingEvent> entry : held) {
-            PendingEvent event = entry.value;
+        int released = held.release(event -> {
             ScoringOutcome.Answer answer;
             try {
-                UnlabelledEvent decodedEvent = heldEvent(event, settings.maxFeatures(), categoricalSet);
+                UnlabelledEvent decodedEvent = HeldEvents.decoded(event, settings.maxFeatures(), categoricalSet);
                 answer = intake.score(model, event.id(), decodedEvent);
             } catch (RuntimeException e) {
                 LOG.error("Unexpected failure scoring a held event", e);
@@ -245,37 +208,13 @@ final class ScoringProcessor implements Processor<byte[], byte[], byte[], Object
                     ScoringTopology.PREDICTIONS_SINK);
             observed(answer, event.timestamp());
             answer.deadLetterReason().ifPresent(reason -> context.forward(
-                    new Record<byte[], Object>(key, heldDeadLetter(event, reason), event.timestamp()),
+                    new Record<byte[], Object>(key, HeldEvents.deadLetter(event, reason), event.timestamp()),
                     ScoringTopology.DEAD_LETTERS_SINK));
-            pending.delete(entry.key);
+        });
+        if (released > 0) {
+            LOG.info("Scored {} held events with model '{}' version {}", released, model.modelId(),
+                    model.version());
         }
-        pendingCount = 0;
-        observer.pendingEvents(context.taskId().toString(), 0);
-        LOG.info("Scored {} held events with model '{}' version {}", held.size(), model.modelId(),
-                model.version());
-    }
-
-    /**
-     * The features of a held event: kept decoded (older entries, which have no categorical values), or decoded again
-     * from its original value.
-     */
-    private static UnlabelledEvent heldEvent(PendingEvent event, int maxFeatures, Set<String> categorical) {
-        if (event.features() != null) {
-            return new UnlabelledEvent(event.id(), event.features());
-        }
-        Decoded<UnlabelledEvent> decoded = EventDecoder.decodeUnlabelled(event.value(), maxFeatures, categorical);
-        if (!decoded.isOk()) {
-            throw new IllegalStateException("held event no longer decodes: " + decoded.error());
-        }
-        return decoded.value();
-    }
-
-    private static DeadLetter heldDeadLetter(PendingEvent event, String reason) {
-        if (event.value() == null) {
-            reason += " (held before the scorer kept source coordinates: topic, partition, offset and value unknown)";
-        }
-        return DeadLetters.of(reason, event.topic(), event.partition() == null ? -1 : event.partition(),
-                event.offset() == null ? -1L : event.offset(), event.key(), event.value());
     }
 
     private DeadLetter deadLetter(Record<byte[], byte[]> record, String reason) {
@@ -291,25 +230,5 @@ final class ScoringProcessor implements Processor<byte[], byte[], byte[], Object
 
     private static String idOrNull(String id) {
         return EventIntake.idOrNull(id);
-    }
-
-    /** Bytes of {@code text} in UTF-8, without encoding it; an unpaired surrogate counts 3 (an upper bound). */
-    static int utf8Length(String text) {
-        int bytes = 0;
-        for (int i = 0; i < text.length(); i++) {
-            char c = text.charAt(i);
-            if (c < 0x80) {
-                bytes += 1;
-            } else if (c < 0x800) {
-                bytes += 2;
-            } else if (Character.isHighSurrogate(c) && i + 1 < text.length()
-                    && Character.isLowSurrogate(text.charAt(i + 1))) {
-                bytes += 4;
-                i++;
-            } else {
-                bytes += 3;
-            }
-        }
-        return bytes;
     }
 }

@@ -1,0 +1,112 @@
+package io.gdastreams.topology;
+
+import io.gdastreams.model.DeadLetter;
+import io.gdastreams.model.PendingEvent;
+import io.gdastreams.model.UnlabelledEvent;
+import io.gdastreams.serde.Decoded;
+import io.gdastreams.serde.EventDecoder;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.function.Consumer;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.KeyValueStore;
+
+/**
+ * The events a scoring task holds while no model exists, in arrival order, in its changelog-backed store
+ * ({@link ScoringTopology#PENDING_STORE}), with their number kept for the bound and the observer. Kafka Streams
+ * re-initialises a resumed task on the same processor instance, so the count is always taken from the store
+ * ({@link #open}), never carried over: otherwise held events would be counted twice and never drain to zero.
+ */
+final class HeldEvents {
+
+    private final KeyValueStore<Long, PendingEvent> store;
+    private final StreamObserver observer;
+    private final String taskId;
+    private long count;
+    private long nextSequence;
+
+    private HeldEvents(KeyValueStore<Long, PendingEvent> store, StreamObserver observer, String taskId) {
+        this.store = store;
+        this.observer = observer;
+        this.taskId = taskId;
+    }
+
+    /** The held events of task {@code taskId}, counted from {@code store}. */
+    static HeldEvents open(KeyValueStore<Long, PendingEvent> store, StreamObserver observer, String taskId) {
+        HeldEvents held = new HeldEvents(store, observer, taskId);
+        try (KeyValueIterator<Long, PendingEvent> it = store.all()) {
+            while (it.hasNext()) {
+                long sequence = it.next().key;
+                held.count++;
+                held.nextSequence = Math.max(held.nextSequence, sequence + 1);
+            }
+        }
+        observer.pendingEvents(taskId, held.count);
+        return held;
+    }
+
+    long count() {
+        return count;
+    }
+
+    void hold(PendingEvent event) {
+        store.put(nextSequence, event);
+        nextSequence++;
+        count++;
+        observer.pendingEvents(taskId, count);
+    }
+
+    /**
+     * Hands every held event to {@code answer}, oldest first, deleting each from the store after it was answered;
+     * returns how many there were.
+     */
+    int release(Consumer<PendingEvent> answer) {
+        if (count == 0) {
+            return 0;
+        }
+        List<KeyValue<Long, PendingEvent>> held = new ArrayList<>();
+        try (KeyValueIterator<Long, PendingEvent> it = store.all()) {
+            while (it.hasNext()) {
+                held.add(it.next());
+            }
+        }
+        for (KeyValue<Long, PendingEvent> entry : held) {
+            answer.accept(entry.value);
+            store.delete(entry.key);
+        }
+        count = 0;
+        observer.pendingEvents(taskId, 0);
+        return held.size();
+    }
+
+    /** The task leaves this process (its held events stay in the store and its changelog). */
+    void leave() {
+        observer.pendingEvents(taskId, 0);
+    }
+
+    /**
+     * The features of a held event: kept decoded (older entries, which have no categorical values), or decoded again
+     * from its original value.
+     */
+    static UnlabelledEvent decoded(PendingEvent event, int maxFeatures, Set<String> categorical) {
+        if (event.features() != null) {
+            return new UnlabelledEvent(event.id(), event.features());
+        }
+        Decoded<UnlabelledEvent> decoded = EventDecoder.decodeUnlabelled(event.value(), maxFeatures, categorical);
+        if (!decoded.isOk()) {
+            throw new IllegalStateException("held event no longer decodes: " + decoded.error());
+        }
+        return decoded.value();
+    }
+
+    /** The dead letter of a held event, with the source coordinates it kept (older entries kept none). */
+    static DeadLetter deadLetter(PendingEvent event, String reason) {
+        if (event.value() == null) {
+            reason += " (held before the scorer kept source coordinates: topic, partition, offset and value unknown)";
+        }
+        return DeadLetters.of(reason, event.topic(), event.partition() == null ? -1 : event.partition(),
+                event.offset() == null ? -1L : event.offset(), event.key(), event.value());
+    }
+}
