@@ -34,11 +34,12 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The schemas of docs/schemas/ against real outputs: {@code gda-streams replay} against a real broker (the live
  * training and scoring topologies) on Iris and on the Default data set (categorical "student", explanations, a
- * threshold decision), with blank cells, an unseen category, a rare class, and rows the topologies must refuse. Every
- * prediction line, the model file and every dead letter the run produced must pass its schema; every event the
- * topologies used must pass the event schemas, and every event they dead-lettered for a reason the schema can see
- * (not which features are categorical) must fail it. The runs must also have produced each optional prediction field,
- * so that the schema was tried on all of them.
+ * threshold decision; Iris with a cost decision), with blank cells, an unseen category, rare classes, and rows the
+ * topologies must refuse. Every prediction line, the model file and every dead letter the run produced must pass
+ * its schema; every event the topologies used must pass the event schemas, and every event they dead-lettered for a
+ * reason the schema can see (not which features are categorical) must fail it. The runs must also have produced each optional prediction field,
+ * so that the schema was tried on all of them (all but otherImputed and otherImputedCategories, which need more
+ * than 256 continuous or 8 categorical features missing at once).
  */
 @ExtendWith(KafkaBrokerExtension.class)
 class SchemaIT {
@@ -138,7 +139,8 @@ class SchemaIT {
 
         List<String> iris = Files.readAllLines(Path.of("src/main/resources/data/iris.csv"), StandardCharsets.UTF_8);
         List<String> irisTrain = new ArrayList<>(iris);
-        irisTrain.add("5.0,3.0,4.0,1.0,rare");                       // one observation: excluded (gda.min.count 2)
+        irisTrain.add("5.0,3.0,4.0,1.0,rare1");                      // one observation each: excluded
+        irisTrain.add("5.1,3.1,4.1,1.1,rare2");                      // (gda.min.count 2), one beyond top-k
         irisTrain.add("5.0,3.0,4.0,1.0,");                           // blank label: missing label
         irisTrain.add("5.0,3.0,4.0,1.0," + "L".repeat(300));         // label too long
         List<String> irisScore = new ArrayList<>(List.of("id," + iris.get(0)));
@@ -152,7 +154,8 @@ class SchemaIT {
         irisScore.add("blank,,,,,setosa");                           // no feature at all: invalid event
         irisScore.add("wide,5.0,3.0,4.0,wide,versicolor");           // a string for a continuous feature
         Run irisRun = replay(broker, "iris", irisTrain, irisScore, "species", "--set", "gda.output.explain=true",
-                "--set", "gda.outlier.p=0.05", "--set", "gda.output.top-k=1");
+                "--set", "gda.outlier.p=0.05", "--set", "gda.output.top-k=1", "--set",
+                "gda.decision.costs=virginica->versicolor:3");
         assertEquals(irisScore.size() - 1, irisRun.predictions().size());
         fields.addAll(validate(broker, irisRun, reasons));
 
@@ -178,7 +181,8 @@ class SchemaIT {
 
         assertTrue(fields.containsAll(List.of("status", "id", "label", "probabilities", "otherProbability",
                 "otherClasses", "logDensity", "modelId", "modelVersion", "outlier", "reason", "excluded", "imputed",
-                "tailProbability", "explanation", "decision", "unseenValues", "imputedCategories")),
+                "tailProbability", "explanation", "decision", "unseenValues", "imputedCategories", "expectedCost",
+                "otherExcluded")),
                 "fields seen: " + fields);
         assertTrue(reasons.stream().anyMatch(r -> r.contains("missing label")), reasons.toString());
         assertTrue(reasons.stream().anyMatch(r -> r.contains("label too long")), reasons.toString());
