@@ -56,7 +56,7 @@ final class DemoCommand implements Callable<Integer> {
         out.println();
         out.flush();
         Replay.Result result = ReplayDriver.run(new ReplayDriver.Request(data, config, null, null, null,
-                STALL_TIMEOUT, LiveTopologies.INSTANCE), out);
+                STALL_TIMEOUT, LiveTopologies.INSTANCE), out, spec.commandLine().getErr());
         out.println("Misclassified rows (row: true -> predicted, probability):");
         for (int i = 0; i < data.scoring().size(); i++) {
             Prediction p = result.predictions().get(i);

@@ -93,7 +93,8 @@ final class ReplayCommand implements Callable<Integer> {
         ReplayDataset data = ReplayDataset.of(trainTable, scoreTable, label, id, features,
                 config.names(ConfigKey.CATEGORICAL_FEATURES));
         ReplayDriver.run(new ReplayDriver.Request(data, config, configOptions.bootstrapServers, output,
-                modelOutput, Duration.ofSeconds(timeoutSeconds), LiveTopologies.INSTANCE), spec.commandLine().getOut());
+                modelOutput, Duration.ofSeconds(timeoutSeconds), LiveTopologies.INSTANCE), spec.commandLine().getOut(),
+                spec.commandLine().getErr());
         return ExitCodes.OK;
     }
 }

@@ -54,10 +54,11 @@ public final class Replay {
      * @param clientProperties  extra client settings (security) for the replay's own producer and consumer
      * @param stallTimeout      give up when nothing progresses for this long
      * @param resources         where the running applications are registered, so that Ctrl-C stops them first
+     * @param bar               the progress bar on a terminal (replaces the periodic status lines while it is drawn)
      */
     record Options(String bootstrapServers, AppConfig config,
                    Function<String, Properties> streamsProperties, Properties clientProperties,
-                   Duration stallTimeout, PrintWriter progress, ShutdownSequence resources) {
+                   Duration stallTimeout, PrintWriter progress, ShutdownSequence resources, ProgressBar bar) {
     }
 
     private final Options options;
@@ -156,7 +157,9 @@ public final class Replay {
             long rejected = watcher.labelledDeadLetters().size();
             String status = String.format("  training: model %s has absorbed %d of %d rows, %d rejected",
                     model == null ? "(none yet)" : "v" + model.version(), absorbed, rowsSent, rejected);
+            options.bar().show("training", absorbed + rejected, rowsSent);
             if (absorbed + rejected == rowsSent) {
+                options.bar().clear();
                 if (model == null) {
                     throw new RunFailure("every training row was rejected; no model (first reason: "
                             + watcher.labelledDeadLetters().get(0).reason() + ")");
@@ -165,6 +168,7 @@ public final class Replay {
                 return model;
             }
             if (absorbed + rejected > rowsSent) {
+                options.bar().clear();
                 throw new RunFailure("the topics hold more than this replay sent (" + status.trim()
                         + "); use fresh topics");
             }
@@ -186,7 +190,9 @@ public final class Replay {
             Map<String, Prediction> byId = watcher.predictionsById();
             long received = rows.stream().filter(r -> byId.containsKey(r.id())).count();
             String status = String.format("  scoring:  %d of %d predictions received", received, rows.size());
+            options.bar().show("scoring", received, rows.size());
             if (received == rows.size()) {
+                options.bar().clear();
                 options.progress().println(status);
                 List<Prediction> inOrder = new ArrayList<>(rows.size());
                 for (ScoringRow row : rows) {
@@ -235,11 +241,12 @@ public final class Replay {
             if (!status.equals(last)) {
                 last = status;
                 lastChange = now;
-                if (now - lastPrint >= PROGRESS_EVERY.toNanos()) {
+                if (now - lastPrint >= PROGRESS_EVERY.toNanos() && !options.bar().drawing()) {
                     options.progress().println(status);
                     lastPrint = now;
                 }
             } else if (now - lastChange > options.stallTimeout().toNanos()) {
+                options.bar().clear();
                 throw new RunFailure("no progress for " + options.stallTimeout().toSeconds() + " s ("
                         + status.trim() + ")");
             }

@@ -47,7 +47,20 @@ public final class ReplayDriver {
     private ReplayDriver() {
     }
 
+    /** As {@link #run(Request, PrintWriter, PrintWriter)} without a progress bar. */
     public static Replay.Result run(Request request, PrintWriter out) {
+        return run(request, out, ProgressBar.off());
+    }
+
+    /**
+     * Runs {@code request}, reporting on {@code out}; {@code err} gets a progress bar when this process runs on a
+     * terminal and the run takes more than a couple of seconds ({@link ProgressBar}).
+     */
+    public static Replay.Result run(Request request, PrintWriter out, PrintWriter err) {
+        return run(request, out, ProgressBar.onTerminal(err));
+    }
+
+    private static Replay.Result run(Request request, PrintWriter out, ProgressBar bar) {
         checkWritable(request.output());
         checkWritable(request.modelOutput());
         AppConfig config = request.config().with(ConfigKey.FEATURES, String.join(",", request.data().features()),
@@ -78,7 +91,7 @@ public final class ReplayDriver {
                 properties.put("bootstrap.servers", bootstrapServers);
                 properties.put("state.dir", stateDir.resolve(role).toString());
                 return properties;
-            }, clientProperties, request.stallTimeout(), out, resources);
+            }, clientProperties, request.stallTimeout(), out, resources, bar);
             out.printf("Training on %d rows (model '%s', features %s%s)...%n", request.data().training().size(),
                     config.modelId(), String.join(", ", request.data().features()),
                     request.data().categorical().isEmpty() ? ""
@@ -128,6 +141,7 @@ public final class ReplayDriver {
                         + "(%.1f s)%n", result.predictions().size(), config.covariance().name().toLowerCase(Locale.ROOT),
                 config.estimator().name().toLowerCase(Locale.ROOT), result.predictions().size() - unscored, unscored,
                 result.scoringTime().toMillis() / 1000.0);
+        UnscoredSummary.of(result.predictions(), request.data().scoring()).render().forEach(out::println);
         if (request.data().scoreHasLabels()) {
             ConfusionMatrix matrix = confusionMatrix(result, request.data());
             out.println("Confusion matrix (rows = predicted, columns = true):");

@@ -2,8 +2,11 @@ package io.gdastreams.service;
 
 import io.gdastreams.lifecycle.RunFailure;
 import io.gdastreams.settings.AppConfig;
+import io.gdastreams.topology.TrainingTopology;
+import java.util.List;
 import java.util.Properties;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.streams.StreamsConfig;
 
 /** The configured topics, created when missing before an application starts. */
 public final class ConfiguredTopics {
@@ -19,6 +22,23 @@ public final class ConfiguredTopics {
         try (Admin admin = Admin.create(adminProperties)) {
             TopicProvisioner.ensure(admin, TopicProvisioner.plan(config.topics(), config.partitions(),
                     config.replicationFactor()));
+        } catch (IllegalStateException e) {
+            throw new RunFailure(e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Creates the internal topic of the training application ({@link TrainingTopology#partials}) when it is
+     * missing, before Kafka Streams starts, with the settings Kafka Streams gives a repartition topic. Left to
+     * Kafka Streams, it is created during the first rebalance, after the stream thread's consumer has subscribed
+     * to it: every metadata answer in between logs a WARN (UNKNOWN_TOPIC_OR_PARTITION) at a normal first start.
+     * {@code streams}: the training application's Kafka Streams properties (application id, replication factor).
+     */
+    public static void createTrainingInternalMissing(Properties streams, Properties adminProperties) {
+        String applicationId = streams.getProperty(StreamsConfig.APPLICATION_ID_CONFIG);
+        try (Admin admin = Admin.create(adminProperties)) {
+            TopicProvisioner.ensure(admin, List.of(TopicProvisioner.repartitionTopic(
+                    TrainingTopology.partials(applicationId).name(), streams)));
         } catch (IllegalStateException e) {
             throw new RunFailure(e.getMessage(), e);
         }

@@ -65,6 +65,9 @@ public final class ServiceRunner {
             var adminProperties = config.kafkaProperties();
             adminProperties.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
             ConfiguredTopics.createMissing(config, adminProperties);
+            if (role.equals("training")) {
+                ConfiguredTopics.createTrainingInternalMissing(config.streamsProperties(role), adminProperties);
+            }
         }
         var properties = config.streamsProperties(role);
         CountDownLatch stopped = new CountDownLatch(1);

@@ -8,6 +8,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -18,6 +19,7 @@ import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.errors.TopicExistsException;
+import org.apache.kafka.streams.StreamsConfig;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -48,6 +50,28 @@ public final class TopicProvisioner {
         modelConfig.put(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT);
         plan.add(new NewTopic(topics.model().name(), Optional.of(1), replication).configs(modelConfig));
         return plan;
+    }
+
+    /**
+     * An internal topic of one partition as Kafka Streams creates a repartition topic: cleanup.policy=delete,
+     * retention.ms=-1 (Kafka Streams deletes consumed records itself), segment.bytes=50 MiB, then the
+     * {@code topic.*} settings of {@code streams} ({@code topic.max.message.bytes}, {@link RecordSizeLimits}), as
+     * Kafka Streams applies them. Kafka Streams accepts an existing internal topic whose partition count and
+     * cleanup/retention settings are these.
+     */
+    static NewTopic repartitionTopic(String name, Properties streams) {
+        short replicationFactor = Short.parseShort(streams.getProperty(StreamsConfig.REPLICATION_FACTOR_CONFIG, "-1"));
+        Optional<Short> replication = replicationFactor < 0 ? Optional.empty() : Optional.of(replicationFactor);
+        Map<String, String> config = new HashMap<>();
+        config.put(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_DELETE);
+        config.put(TopicConfig.RETENTION_MS_CONFIG, "-1");
+        config.put(TopicConfig.SEGMENT_BYTES_CONFIG, Integer.toString(50 * 1024 * 1024));
+        for (String key : streams.stringPropertyNames()) {
+            if (key.startsWith(StreamsConfig.TOPIC_PREFIX)) {
+                config.put(key.substring(StreamsConfig.TOPIC_PREFIX.length()), streams.getProperty(key));
+            }
+        }
+        return new NewTopic(name, Optional.of(1), replication).configs(config);
     }
 
     /**

@@ -14,6 +14,7 @@ final class KafkaSettings {
     private static final String GLOBAL_HANDLER_KEY = "processing.exception.handler.global.enabled";
     private static final String MAIN_CONSUMER_PREFIX = "main.consumer.";
     private static final String BOOTSTRAP_SERVERS_KEY = "bootstrap.servers";
+    private static final String STATE_DIR_KEY = "state.dir";
 
     /**
      * Kafka Streams settings we default differently from Kafka (the file and environment may override them).
@@ -21,7 +22,8 @@ final class KafkaSettings {
      * exception of its own (a bad model record is logged and skipped), so the handler changes nothing today; it
      * makes a configured {@code processing.exception.handler} govern the global thread like the stream threads,
      * anticipates the Kafka 5.0 default, and silences Kafka Streams' start-up warning that it is disabled (with the
-     * copy {@link #forRole} adds for the partition assignor). The record size limits: {@link RecordSizeLimits}.
+     * copy {@link #forRole} adds for the partition assignor). {@code state.dir=gda-streams-state}: local state
+     * outside the OS temp directory. The record size limits: {@link RecordSizeLimits}.
      */
     static final Map<String, String> DEFAULTS = defaults();
 
@@ -32,6 +34,9 @@ final class KafkaSettings {
         Map<String, String> defaults = new LinkedHashMap<>();
         defaults.put(PROCESSING_GUARANTEE_KEY, "exactly_once_v2");
         defaults.put(GLOBAL_HANDLER_KEY, "true");
+        // Not under the OS temp directory (Kafka's default, /tmp/kafka-streams): the OS may clear it, and Kafka
+        // Streams warns about it at every start. Relative to the working directory; services set an absolute one.
+        defaults.put(STATE_DIR_KEY, "gda-streams-state");
         defaults.putAll(RecordSizeLimits.streamsDefaults());
         return Collections.unmodifiableMap(defaults);
     }

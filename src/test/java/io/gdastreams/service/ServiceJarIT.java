@@ -1,6 +1,7 @@
 package io.gdastreams.service;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.gdastreams.fixtures.Iris;
@@ -14,7 +15,9 @@ import io.gdastreams.model.ModelParameters;
 import io.gdastreams.reliability.HostileRecords;
 import io.gdastreams.reliability.ProductProcess;
 import io.gdastreams.reliability.ProductProcess.Command;
+import io.gdastreams.settings.RecordSizeLimits;
 import io.gdastreams.topology.Topics;
+import io.gdastreams.topology.TrainingTopology;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -24,9 +27,11 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Config;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.config.ConfigResource;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
@@ -101,6 +106,25 @@ class ServiceJarIT {
             ModelParameters model = models.get(models.size() - 1).value();
             assertEquals(150, model.totalCount());
             assertEquals(List.of(50L, 50L, 50L), model.classes().stream().map(ClassParameters::count).toList());
+            assertPartialsTopicMadeBeforeStart(broker, config.get("gda.application.id") + "-training", train.log());
         }
+    }
+
+    /**
+     * {@code train} creates its internal partials topic before Kafka Streams starts, as Kafka Streams would make a
+     * repartition topic: the stream thread's consumer never meets a missing topic (no UNKNOWN_TOPIC_OR_PARTITION
+     * warnings at a first start), and Kafka Streams accepted the topic (the model above went through it).
+     */
+    private static void assertPartialsTopicMadeBeforeStart(KafkaBroker broker, String applicationId, String log)
+            throws Exception {
+        String name = TrainingTopology.partials(applicationId).name();
+        assertEquals(1, broker.admin().describeTopics(List.of(name)).allTopicNames().get().get(name)
+                .partitions().size());
+        Config config = broker.admin().describeConfigs(List.of(new ConfigResource(ConfigResource.Type.TOPIC, name)))
+                .all().get().values().iterator().next();
+        assertEquals("delete", config.get("cleanup.policy").value());
+        assertEquals("-1", config.get("retention.ms").value());
+        assertEquals(Integer.toString(RecordSizeLimits.MAX_RECORD_BYTES), config.get("max.message.bytes").value());
+        assertFalse(log.contains("UNKNOWN_TOPIC_OR_PARTITION"), log);
     }
 }
