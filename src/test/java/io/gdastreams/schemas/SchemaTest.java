@@ -50,6 +50,13 @@ class SchemaTest {
     /** Labelled events; the decoder runs with "student" categorical and the default feature bound. */
     static final List<String> LABELLED = List.of(
             "{\"features\": {\"a\": 1.5, \"b\": -2}, \"label\": \"yes\"}",
+            "{\"features\": {\"a\": 1.5}, \"label\": \"yes\", \"weight\": 0.25}",
+            "{\"features\": {\"a\": 1.5}, \"label\": \"yes\", \"weight\": 0}",
+            "{\"features\": {\"a\": 1.5}, \"label\": \"yes\", \"weight\": 1e12, \"retract\": true}",
+            "{\"features\": {\"a\": 1.5}, \"label\": \"yes\", \"weight\": -1}",
+            "{\"features\": {\"a\": 1.5}, \"label\": \"yes\", \"weight\": 2e12}",
+            "{\"features\": {\"a\": 1.5}, \"label\": \"yes\", \"weight\": \"2\"}",
+            "{\"features\": {\"a\": 1.5}, \"label\": \"yes\", \"retract\": \"yes\"}",
             "{\"features\": {\"a\": 1e100, \"student\": \"No\"}, \"label\": \"yes\", \"extra\": [1]}",
             "{\"features\": {\"a\": -1e100, \"student\": true}, \"label\": \"" + LABEL_256 + "\"}",
             "{\"features\": {\"a\": 1, \"student\": \"\"}, \"label\": \"é ü\"}",
@@ -170,6 +177,17 @@ class SchemaTest {
                 Map.of("0", 2L), "2026-11-25T12:00:00Z"));
         assertFalse(gaussian.has("categorical"), "a Gaussian model has no categorical field");
         assertTrue(JsonSchemas.problems(JsonSchemas.MODEL, gaussian).isEmpty());
+        // Weights and retractions: a weighted class carries its effective count and sample size, both or neither;
+        // a class whose every event was retracted has count 0; the model counts its retractions.
+        ObjectNode weighted = tree(new ModelParameters("m", 2, List.of("x"), 3,
+                List.of(new ClassParameters("a", 3, 1.0, new double[] {1.0}, new double[][] {{0.25}}, 1.75, 1.4),
+                        new ClassParameters("b", 0, 0.0, new double[] {0.0}, new double[][] {{0.0}})),
+                Map.of("0", 5L), "2026-11-25T12:00:00Z", "trainer-app", null, 2));
+        assertTrue(weighted.has("retracted"), weighted.toString());
+        assertEquals(List.of(), JsonSchemas.problems(JsonSchemas.MODEL, weighted));
+        assertRejected(JsonSchemas.MODEL, weighted, m -> ((ObjectNode) m.withArray("classes").get(0))
+                .remove("effectiveSampleSize"), "an effective count without its sample size");
+        assertRejected(JsonSchemas.MODEL, weighted, m -> m.put("retracted", -1), "a negative retraction count");
     }
 
     @Test
