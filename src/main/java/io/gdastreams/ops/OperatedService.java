@@ -52,7 +52,7 @@ public final class OperatedService {
             if (server != null) {
                 new OpsRoutes(health, metrics, config.modelId(), metrics::currentModel,
                         config.scoringSettings().fitOptions(), scoring).install(server).start();
-                out.printf("%s: HTTP endpoint on http://%s:%d (/health/live, /health/ready, /metrics, /models/%s%s)%n",
+                out.printf("%s: HTTP endpoint on http://%s:%d (/ dashboard, /health/live, /health/ready, /metrics, /models/%s%s)%n",
                         role, server.host(), server.port(), config.modelId(), scoring != null ? ", POST /score" : "");
                 out.flush();
             }

@@ -46,6 +46,11 @@ final class OpsRoutes {
         if (scoring != null) {
             server.route("/score", this::score);
         }
+        server.root(get(r -> DashboardPage.HTML))
+                .route("/dashboard.js", get(r -> DashboardPage.SCRIPT))
+                .route("/api/summary", get(r -> OpsServer.Reply.json(200, DashboardSummary.of(
+                        scoring != null ? "scoring" : "training", modelId, metrics, System.currentTimeMillis()))))
+                .route("/api/regions", get(this::regions));
         return server;
     }
 
@@ -106,6 +111,32 @@ final class OpsRoutes {
                 yield OpsServer.Reply.json(503, body);
             }
         };
+    }
+
+    /** {@code GET /api/regions?x=…&y=…[&cells=…]}: the dashboard's decision-region grid ({@link DecisionRegions}). */
+    OpsServer.Reply regions(OpsServer.Request request) {
+        String x;
+        String y;
+        int cells;
+        try {
+            x = queryParameter(request.query(), "x");
+            y = queryParameter(request.query(), "y");
+            String c = queryParameter(request.query(), "cells");
+            cells = c == null ? DecisionRegions.DEFAULT_CELLS : Integer.parseInt(c);
+        } catch (IllegalArgumentException e) {
+            return OpsServer.Reply.error(400, "malformed query");
+        }
+        Optional<ModelParameters> current = model.get();
+        if (current.isEmpty()) {
+            return OpsServer.Reply.error(404, "no model '" + modelId + "' yet");
+        }
+        try {
+            return OpsServer.Reply.json(200, DecisionRegions.of(current.get(), fitOptions, x, y, cells));
+        } catch (IllegalArgumentException e) {
+            return OpsServer.Reply.error(400, e.getMessage());
+        } catch (IllegalStateException e) {
+            return OpsServer.Reply.error(409, e.getMessage());
+        }
     }
 
     /** {@code text} URL-decoded; null when it is malformed. */

@@ -7,6 +7,7 @@ import io.gdastreams.math.CovarianceType;
 import io.gdastreams.math.Discriminant;
 import io.gdastreams.math.FitOptions;
 import io.gdastreams.math.GaussianModel;
+import io.gdastreams.math.PlaneClassifier;
 import io.gdastreams.math.Posterior;
 import io.gdastreams.model.ClassParameters;
 import io.gdastreams.model.ModelParameters;
@@ -251,34 +252,15 @@ public final class DecisionPlot {
 
     /** {xMin, xMax, yMin, yMax}: every class's mean ± 3 marginal σ and every point, padded. */
     private static double[] ranges(GaussianModel fitted, PlaneClassifier plane, PlotData data) {
-        double[] r = {Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY, Double.POSITIVE_INFINITY,
-                Double.NEGATIVE_INFINITY};
-        double[][] means = fitted.means();
-        for (int k = 0; k < means.length; k++) {
-            double[][] covariance = fitted.covariance(k);
-            double sx = FRAME_SIGMAS * Math.sqrt(covariance[plane.xIndex()][plane.xIndex()]);
-            double sy = FRAME_SIGMAS * Math.sqrt(covariance[plane.yIndex()][plane.yIndex()]);
-            include(r, 0, means[k][plane.xIndex()] - sx, means[k][plane.xIndex()] + sx);
-            include(r, 2, means[k][plane.yIndex()] - sy, means[k][plane.yIndex()] + sy);
-        }
+        double[] r = plane.classExtent(fitted, FRAME_SIGMAS);
         if (data != null) {
             for (PlotData.Point p : data.points()) {
-                include(r, 0, p.x(), p.x());
-                include(r, 2, p.y(), p.y());
+                PlaneClassifier.include(r, 0, p.x(), p.x());
+                PlaneClassifier.include(r, 2, p.y(), p.y());
             }
         }
-        for (int i = 0; i < 4; i += 2) {
-            double span = r[i + 1] - r[i];
-            double pad = span > 0 ? FRAME_PAD * span : Math.max(1e-9, Math.abs(r[i]) * FRAME_PAD);
-            r[i] -= pad;
-            r[i + 1] += pad;
-        }
+        PlaneClassifier.pad(r, FRAME_PAD);
         return r;
-    }
-
-    private static void include(double[] r, int i, double low, double high) {
-        r[i] = Math.min(r[i], low);
-        r[i + 1] = Math.max(r[i + 1], high);
     }
 
     private static XYChart chart(Request request, GaussianModel fitted, PlaneClassifier plane,
