@@ -22,13 +22,27 @@ final class DashboardSummary {
     private DashboardSummary() {
     }
 
+    /** The whole summary: the model with its classes, and the figures. */
     static Map<String, Object> of(String role, String modelId, OpsMetrics metrics, long nowMillis) {
+        return of(role, modelId, metrics, nowMillis, true);
+    }
+
+    /**
+     * One sample of {@link DashboardHistory}: the same figures, the model reduced to its version and age (the
+     * charts need no more, and 150 samples of a model with many classes would not be small).
+     */
+    static Map<String, Object> sample(String role, String modelId, OpsMetrics metrics, long nowMillis) {
+        return of(role, modelId, metrics, nowMillis, false);
+    }
+
+    private static Map<String, Object> of(String role, String modelId, OpsMetrics metrics, long nowMillis,
+                                          boolean classes) {
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("role", role);
         body.put("modelId", modelId);
         body.put("time", nowMillis);
         Optional<ModelParameters> current = metrics.currentModel();
-        body.put("model", current.map(m -> model(m, metrics.modelAgeSeconds())).orElse(null));
+        body.put("model", current.map(m -> model(m, metrics.modelAgeSeconds(), classes)).orElse(null));
 
         Map<String, Object> figures = new LinkedHashMap<>();
         figures.put("eventsApplied", metrics.eventsApplied());
@@ -49,9 +63,13 @@ final class DashboardSummary {
         return body;
     }
 
-    private static Map<String, Object> model(ModelParameters model, double ageSeconds) {
+    private static Map<String, Object> model(ModelParameters model, double ageSeconds, boolean withClasses) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("version", model.version());
+        if (!withClasses) {
+            m.put("ageSeconds", Double.isNaN(ageSeconds) ? null : ageSeconds);
+            return m;
+        }
         m.put("updatedAt", model.updatedAt());
         m.put("ageSeconds", Double.isNaN(ageSeconds) ? null : ageSeconds);
         m.put("totalCount", model.totalCount());

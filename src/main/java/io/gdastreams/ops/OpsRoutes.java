@@ -26,6 +26,7 @@ final class OpsRoutes {
     private final FitOptions fitOptions;
     /** The scorer's; null in a trainer (no POST /score). */
     private final LiveScoring scoring;
+    private final DashboardHistory history;
 
     OpsRoutes(Health health, OpsMetrics metrics, String modelId, Supplier<Optional<ModelParameters>> model,
               FitOptions fitOptions, LiveScoring scoring) {
@@ -35,6 +36,17 @@ final class OpsRoutes {
         this.model = model;
         this.fitOptions = fitOptions;
         this.scoring = scoring;
+        this.history = new DashboardHistory(() -> DashboardSummary.sample(role(), modelId, metrics,
+                System.currentTimeMillis()));
+    }
+
+    private String role() {
+        return scoring != null ? "scoring" : "training";
+    }
+
+    /** Stops the dashboard's sampling (the server is closed by its owner). */
+    void close() {
+        history.close();
     }
 
     OpsServer install(OpsServer server) {
@@ -48,9 +60,11 @@ final class OpsRoutes {
         }
         server.root(get(r -> DashboardPage.HTML))
                 .route("/dashboard.js", get(r -> DashboardPage.SCRIPT))
-                .route("/api/summary", get(r -> OpsServer.Reply.json(200, DashboardSummary.of(
-                        scoring != null ? "scoring" : "training", modelId, metrics, System.currentTimeMillis()))))
+                .route("/api/summary", get(r -> OpsServer.Reply.json(200, DashboardSummary.of(role(), modelId,
+                        metrics, System.currentTimeMillis()))))
+                .route("/api/history", get(r -> OpsServer.Reply.json(200, history.samples())))
                 .route("/api/regions", get(this::regions));
+        history.start();
         return server;
     }
 

@@ -1,5 +1,5 @@
-// The gda-streams dashboard: polls /api/summary (the process's counters and gauges, the model) and draws the last
-// WINDOW_MINUTES of samples as SVG line charts; draws /api/regions (the scorer's predicted class per grid cell, the
+// The gda-streams dashboard: starts from /api/history (the process's last minutes of samples), polls /api/summary
+// (the counters and gauges, the model) and draws the last WINDOW_MINUTES of samples as SVG line charts; draws /api/regions (the scorer's predicted class per grid cell, the
 // other features marginalised) on a canvas. Plain JavaScript, no library: the samples stay in this page only.
 'use strict';
 const POLL_MS = 2000;
@@ -175,7 +175,8 @@ async function poll() {
   try {
     const r = await fetch('/api/summary', {cache: 'no-store'});
     const s = await r.json();
-    samples.push(s);
+    // A rate over less than half a poll interval says little: such a sample updates the figures, not the charts.
+    if (!samples.length || s.time - samples[samples.length - 1].time >= POLL_MS / 2) samples.push(s);
     while (samples.length > MAX_SAMPLES) samples.shift();
     $('error').textContent = '';
     render(s);
@@ -183,5 +184,14 @@ async function poll() {
     $('error').textContent = 'not reachable: ' + e;
   }
 }
-poll();
-setInterval(poll, POLL_MS);
+async function start() {
+  try {
+    const r = await fetch('/api/history', {cache: 'no-store'});
+    if (r.ok) samples.push(...await r.json());
+  } catch (e) {
+    // no history: the charts start from this page's own polls
+  }
+  await poll();
+  setInterval(poll, POLL_MS);
+}
+start();

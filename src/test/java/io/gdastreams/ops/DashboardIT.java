@@ -39,6 +39,7 @@ import org.junit.jupiter.api.io.TempDir;
  * The dashboard of the product's own {@code train} and {@code score} (child JVMs on the slim service jar, a real
  * broker): {@code GET /} and its script; {@code /api/summary} against the model on the topic (version, classes,
  * counts, priors) and against {@code /metrics} read by the independent Prometheus parser (the same registry);
+ * {@code /api/history} (ordered, bounded, a sample after the traffic agreeing with the topic);
  * {@code /api/regions} cell by cell against the scorer's own answer ({@code POST /score}, the topology's code) for an
  * event carrying only the two features at the cell's centre, computed here from the frame the grid states.
  */
@@ -143,6 +144,17 @@ class DashboardIT {
             assertEquals(OpsEndpointIT.value(scoreMetrics, "gda_predictions_total", Map.of("status", "scored")),
                     figures.get("predictions").get("scored").asDouble());
 
+            // The history: samples of the same figures, oldest first, bounded; one taken after the traffic agrees.
+            JsonNode history = awaitHistory(scoring, h -> h.size() > 0 && h.get(h.size() - 1).get("metrics")
+                    .get("predictions").get("scored").asLong() == SCORED, scorer);
+            assertTrue(history.size() <= DashboardHistory.CAPACITY, history.size() + " samples");
+            for (int i = 1; i < history.size(); i++) {
+                assertTrue(history.get(i).get("time").asLong() > history.get(i - 1).get("time").asLong());
+            }
+            JsonNode newest = history.get(history.size() - 1);
+            assertEquals(last.version(), newest.get("model").get("version").asLong());
+            assertEquals(SCORED, newest.get("metrics").get("latencyCount").asLong());
+
             // The regions: every cell is the scorer's answer for an event with only x and y, at the cell's centre.
             HttpResponse<byte[]> answer = scoring.get("/api/regions?x=" + X + "&y=" + Y + "&cells=" + CELLS);
             assertEquals(200, answer.statusCode(), OpsHttp.text(answer));
@@ -228,6 +240,23 @@ class DashboardIT {
             Thread.sleep(200);
         }
         throw new AssertionError(path + " never as expected; last: " + last + "\n" + process.tails(40));
+    }
+
+    private static JsonNode awaitHistory(OpsHttp http, Predicate<JsonNode> done, ProductProcess process)
+            throws Exception {
+        long deadline = System.nanoTime() + TIMEOUT.toNanos();
+        JsonNode last = null;
+        while (System.nanoTime() < deadline) {
+            process.assertAlive();
+            HttpResponse<byte[]> response = http.get("/api/history");
+            assertEquals(200, response.statusCode());
+            last = json(response);
+            if (done.test(last)) {
+                return last;
+            }
+            Thread.sleep(500);
+        }
+        throw new AssertionError("/api/history never as expected; last: " + last);
     }
 
     private static long version(JsonNode summary) {
