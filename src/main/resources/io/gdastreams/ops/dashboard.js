@@ -50,11 +50,12 @@ function series(name) {
 }
 
 function lineChart(title, points, unit) {
-  const w = 520, h = 118, left = 44, right = 8, top = 6, bottom = 18;
+  const w = Math.max(300, $('charts').clientWidth), h = 118, left = 44, right = 8, top = 6, bottom = 18;
   const now = samples.length ? samples[samples.length - 1].time : Date.now();
   const t0 = now - WINDOW_MINUTES * 60000;
   const values = points.filter(p => p[1] != null).map(p => p[1]);
-  const max = Math.max(1e-9, ...values) * 1.1;
+  const highest = Math.max(0, ...values);
+  const max = highest > 0 ? highest * 1.1 : 1.1; // an all-zero series still gets a 0 … 1 scale
   const px = t => left + (t - t0) / (now - t0) * (w - left - right);
   const py = v => top + (1 - v / max) * (h - top - bottom);
   let path = '', pen = 'M';
@@ -100,7 +101,7 @@ function render(s) {
   const tiles = s.role === 'scoring'
     ? [['scored', x.predictions.scored], ['unscored', x.predictions.unscored], ['dead letters', sum(x.deadLetters)],
       ['pending', x.pendingEvents],
-      ['mean latency ms', x.latencyCount ? 1000 * x.latencySumSeconds / x.latencyCount : null],
+      ['mean latency ms, all', x.latencyCount ? 1000 * x.latencySumSeconds / x.latencyCount : null],
       ['model age s', m ? m.ageSeconds : null]]
     : [['events applied', x.eventsApplied], ['dead letters', sum(x.deadLetters)],
       ['model version', m ? m.version : null], ['model age s', m ? m.ageSeconds : null]];
