@@ -48,11 +48,12 @@ public final class OperatedService {
     private static int run(String role, Supplier<Topology> topology, AppConfig config, PrintWriter out,
                            OpsMetrics metrics, Health health, LiveScoring scoring) {
         OpsServer server = config.httpPort().isPresent() ? openServer(config) : null;
+        OpsRoutes routes = server == null ? null : new OpsRoutes(health, metrics, config.modelId(),
+                metrics::currentModel, config.scoringSettings().fitOptions(), scoring);
         try (ProgressLog progress = new ProgressLog(role, scoring != null, metrics)) {
             if (server != null) {
-                new OpsRoutes(health, metrics, config.modelId(), metrics::currentModel,
-                        config.scoringSettings().fitOptions(), scoring).install(server).start();
-                out.printf("%s: HTTP endpoint on http://%s:%d (/health/live, /health/ready, /metrics, /models/%s%s)%n",
+                routes.install(server).start();
+                out.printf("%s: HTTP endpoint on http://%s:%d (/ dashboard, /health/live, /health/ready, /metrics, /models/%s%s)%n",
                         role, server.host(), server.port(), config.modelId(), scoring != null ? ", POST /score" : "");
                 out.flush();
             }
@@ -66,6 +67,7 @@ public final class OperatedService {
             return ServiceRunner.run(role, topology, config, out, onStart);
         } finally {
             if (server != null) {
+                routes.close();
                 server.close();
             }
             metrics.close();

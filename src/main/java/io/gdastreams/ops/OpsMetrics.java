@@ -131,6 +131,20 @@ final class OpsMetrics implements StreamObserver {
         return (long) predictions.get(status).count();
     }
 
+    long deadLetters(DeadLetterCategory category) {
+        return (long) deadLetters.get(category).count();
+    }
+
+    /** Answers timed by {@code gda_scoring_latency_seconds} (its {@code _count}). */
+    long latencyCount() {
+        return latency.count();
+    }
+
+    /** Their summed latency in seconds (its {@code _sum}). */
+    double latencySumSeconds() {
+        return latency.totalTime(TimeUnit.SECONDS);
+    }
+
     long pendingEvents() {
         return pendingByTask.values().stream().mapToLong(Long::longValue).sum();
     }

@@ -26,6 +26,7 @@ final class OpsRoutes {
     private final FitOptions fitOptions;
     /** The scorer's; null in a trainer (no POST /score). */
     private final LiveScoring scoring;
+    private final DashboardHistory history;
 
     OpsRoutes(Health health, OpsMetrics metrics, String modelId, Supplier<Optional<ModelParameters>> model,
               FitOptions fitOptions, LiveScoring scoring) {
@@ -35,6 +36,17 @@ final class OpsRoutes {
         this.model = model;
         this.fitOptions = fitOptions;
         this.scoring = scoring;
+        this.history = new DashboardHistory(() -> DashboardSummary.sample(role(), modelId, metrics,
+                System.currentTimeMillis()));
+    }
+
+    private String role() {
+        return scoring != null ? "scoring" : "training";
+    }
+
+    /** Stops the dashboard's sampling (the server is closed by its owner). */
+    void close() {
+        history.close();
     }
 
     OpsServer install(OpsServer server) {
@@ -46,6 +58,13 @@ final class OpsRoutes {
         if (scoring != null) {
             server.route("/score", this::score);
         }
+        server.root(get(r -> DashboardPage.HTML))
+                .route("/dashboard.js", get(r -> DashboardPage.SCRIPT))
+                .route("/api/summary", get(r -> OpsServer.Reply.json(200, DashboardSummary.of(role(), modelId,
+                        metrics, System.currentTimeMillis()))))
+                .route("/api/history", get(r -> OpsServer.Reply.json(200, history.samples())))
+                .route("/api/regions", get(this::regions));
+        history.start();
         return server;
     }
 
@@ -106,6 +125,32 @@ final class OpsRoutes {
                 yield OpsServer.Reply.json(503, body);
             }
         };
+    }
+
+    /** {@code GET /api/regions?x=…&y=…[&cells=…]}: the dashboard's decision-region grid ({@link DecisionRegions}). */
+    OpsServer.Reply regions(OpsServer.Request request) {
+        String x;
+        String y;
+        int cells;
+        try {
+            x = queryParameter(request.query(), "x");
+            y = queryParameter(request.query(), "y");
+            String c = queryParameter(request.query(), "cells");
+            cells = c == null ? DecisionRegions.DEFAULT_CELLS : Integer.parseInt(c);
+        } catch (IllegalArgumentException e) {
+            return OpsServer.Reply.error(400, "malformed query");
+        }
+        Optional<ModelParameters> current = model.get();
+        if (current.isEmpty()) {
+            return OpsServer.Reply.error(404, "no model '" + modelId + "' yet");
+        }
+        try {
+            return OpsServer.Reply.json(200, DecisionRegions.of(current.get(), fitOptions, x, y, cells));
+        } catch (IllegalArgumentException e) {
+            return OpsServer.Reply.error(400, e.getMessage());
+        } catch (IllegalStateException e) {
+            return OpsServer.Reply.error(409, e.getMessage());
+        }
     }
 
     /** {@code text} URL-decoded; null when it is malformed. */

@@ -59,6 +59,7 @@ final class OpsServer implements AutoCloseable {
     private final HttpServer server;
     private final ExecutorService workers;
     private final int maxRequestBytes;
+    private volatile Route root;
 
     /** Binds {@code host}:{@code port} (0: any free port); nothing is served before {@link #start()}. */
     OpsServer(String host, int port, int maxRequestBytes) throws IOException {
@@ -70,7 +71,20 @@ final class OpsServer implements AutoCloseable {
             return t;
         });
         server.setExecutor(workers);
-        server.createContext("/", exchange -> reply(exchange, Reply.error(404, "no such resource")));
+        server.createContext("/", exchange -> {
+            Route root = this.root;
+            if (root != null && exchange.getRequestURI().getPath().equals("/")) {
+                serve(exchange, root);
+            } else {
+                reply(exchange, Reply.error(404, "no such resource"));
+            }
+        });
+    }
+
+    /** Serves the exact path {@code /} with {@code route} (everything else unrouted stays a 404). */
+    OpsServer root(Route route) {
+        this.root = route;
+        return this;
     }
 
     /** Serves {@code prefix} (an exact path, or a path ending in '/' for everything under it) with {@code route}. */

@@ -2,6 +2,7 @@ package io.gdastreams.view;
 
 import io.gdastreams.math.CovarianceType;
 import io.gdastreams.math.GaussianModel;
+import io.gdastreams.math.PlaneClassifier;
 import io.gdastreams.model.ModelParameters;
 import java.awt.Color;
 import java.awt.Font;

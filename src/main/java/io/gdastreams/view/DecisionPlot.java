@@ -6,6 +6,7 @@ import de.erichseifert.vectorgraphics2d.util.PageSize;
 import io.gdastreams.math.Discriminant;
 import io.gdastreams.math.FitOptions;
 import io.gdastreams.math.GaussianModel;
+import io.gdastreams.math.PlaneClassifier;
 import io.gdastreams.model.ClassParameters;
 import io.gdastreams.model.ModelParameters;
 import io.gdastreams.topology.ModelConversion;

@@ -1,6 +1,7 @@
 package io.gdastreams.view;
 
 import io.gdastreams.math.GaussianModel;
+import io.gdastreams.math.PlaneClassifier;
 import io.gdastreams.math.Posterior;
 import java.awt.image.BufferedImage;
 import java.util.Map;

@@ -302,7 +302,7 @@ class OpsEndpointIT {
     }
 
     /** The sample of family {@code name} with exactly {@code labels} (a counter, gauge or untyped value). */
-    private static double value(List<MetricFamily> families, String name, Map<String, String> labels) {
+    static double value(List<MetricFamily> families, String name, Map<String, String> labels) {
         Metric metric = metric(families, name, labels);
         if (metric instanceof Counter counter) {
             return counter.getValue();
@@ -313,7 +313,7 @@ class OpsEndpointIT {
         throw new AssertionError(name + " is a " + metric.getClass().getSimpleName());
     }
 
-    private static Metric metric(List<MetricFamily> families, String name, Map<String, String> labels) {
+    static Metric metric(List<MetricFamily> families, String name, Map<String, String> labels) {
         for (MetricFamily family : families) {
             if (family.getName().equals(name)) {
                 for (Metric metric : family.getMetrics()) {
