@@ -96,6 +96,7 @@ class RestartLatencyIT {
         settings.put("bootstrap.servers", broker.bootstrapServers());
         settings.put("gda.application.id", names.app());
         settings.put("gda.model.id", MODEL_ID);
+        settings.put("gda.http.port", "0"); // as operated: the HTTP endpoint must not slow a clean restart
         settings.put("gda.features", String.join(",", Iris.FEATURES));
         settings.put("gda.topic.labelled", names.labelled());
         settings.put("gda.topic.unlabelled", names.unlabelled());
