@@ -209,14 +209,13 @@ final class PartialStatsProcessor implements Processor<byte[], byte[], String, T
 
     /**
      * Test-then-train: scores the event about to be applied with the latest published model (not this partition's
-     * state) and forwards the window it closes, if any.
+     * state) and forwards the window it closes and a drift alarm, if any.
      */
     private void testBeforeTraining(LabelledEvent event, long timestamp) {
         KeyValueStore<String, byte[]> onTopic = context.getStateStore(TrainingTopology.PUBLISHED_STORE);
         CompiledModel model = prequentialModel.of(onTopic.get(settings.modelId()));
-        String closed = prequential.observe(event, timestamp, model, null);
-        if (closed != null) {
-            context.forward(new Record<>(settings.modelId(), (TrainingOutput) new TrainingOutput.Metrics(closed),
+        for (String json : prequential.observe(event, timestamp, model)) {
+            context.forward(new Record<>(settings.modelId(), (TrainingOutput) new TrainingOutput.Metrics(json),
                     timestamp));
         }
     }

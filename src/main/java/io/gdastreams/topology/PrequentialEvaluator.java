@@ -1,7 +1,14 @@
 package io.gdastreams.topology;
 
+import io.gdastreams.math.PageHinkley;
 import io.gdastreams.model.LabelledEvent;
+import io.gdastreams.serde.Json;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import org.apache.kafka.streams.state.KeyValueStore;
 
 /**
@@ -19,6 +26,10 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * exactly-once it commits with the input offset and the emitted records, so a restart neither loses nor double
  * counts an event. Windows are per partition: the record names its partition, and a reader combines the records
  * of one window over the partitions (sums weighted by count).
+ *
+ * <p>Drift: the log-loss of every scored event goes to a Page–Hinkley test ({@link PageHinkley}, δ and λ of the
+ * settings); when it fires, a drift record names the timestamp of the event it fired at. The test's state (four
+ * numbers) is stored beside the window, so it too survives a restart exactly. Alerts only: the model is not reset.
  */
 final class PrequentialEvaluator {
 
@@ -30,6 +41,9 @@ final class PrequentialEvaluator {
     private final int partition;
     private final KeyValueStore<String, byte[]> store;
     private final String key;
+    private final String driftKey;
+    /** Null when the settings ask for no drift test. */
+    private final PageHinkley detector;
     private PrequentialWindow open;
 
     PrequentialEvaluator(String modelId, PrequentialSettings settings, int partition,
@@ -41,6 +55,18 @@ final class PrequentialEvaluator {
         this.key = "window:" + modelId;
         byte[] saved = store.get(key);
         this.open = saved == null ? null : PrequentialWindow.fromBytes(saved);
+        this.driftKey = "page-hinkley:" + modelId;
+        this.detector = settings.detectsDrift() ? new PageHinkley(settings.driftDelta(), settings.driftLambda(),
+                PrequentialSettings.DRIFT_MIN_INSTANCES) : null;
+        byte[] drift = detector == null ? null : store.get(driftKey);
+        if (drift != null) {
+            ByteBuffer buffer = ByteBuffer.wrap(drift);
+            double[] state = new double[4];
+            for (int i = 0; i < state.length; i++) {
+                state[i] = buffer.getDouble();
+            }
+            detector.restore(state);
+        }
     }
 
     /** The outcome of one event scored with a model. */
@@ -63,16 +89,19 @@ final class PrequentialEvaluator {
 
     /**
      * Scores {@code event} (event time {@code timestamp}) with {@code model} (null: none published yet) before it is
-     * applied; returns the record of the window it closed, or null. Returns the outcome through {@code scored} when
-     * the event was scored (for drift detection), else leaves it alone.
+     * applied; returns the records it gives rise to (JSON, in order: the window it closed, a drift alarm), usually
+     * none.
      */
-    String observe(LabelledEvent event, long timestamp, CompiledModel model, Outcome[] scored) {
+    List<String> observe(LabelledEvent event, long timestamp, CompiledModel model) {
+        List<String> records = List.of();
         long start = Math.floorDiv(timestamp, width) * width;
-        String closed = null;
         if (open == null) {
             open = new PrequentialWindow(start);
         } else if (start > open.start) {
-            closed = open.isEmpty() ? null : open.toRecord(modelId, partition, width);
+            if (!open.isEmpty()) {
+                records = new ArrayList<>(2);
+                records.add(open.toRecord(modelId, partition, width));
+            }
             open = new PrequentialWindow(start);
         }
         if (start < open.start) {
@@ -86,12 +115,33 @@ final class PrequentialEvaluator {
             } else {
                 Outcome outcome = outcome(model, p, event.label());
                 open.add(event.label(), outcome.hit(), outcome.logLoss(), outcome.brier(), model.version());
-                if (scored != null) {
-                    scored[0] = outcome;
+                if (detector != null && detector.update(outcome.logLoss())) {
+                    records = records.isEmpty() ? new ArrayList<>(1) : records;
+                    records.add(driftRecord(timestamp));
+                }
+                if (detector != null) {
+                    ByteBuffer state = ByteBuffer.allocate(4 * Double.BYTES);
+                    for (double v : detector.state()) {
+                        state.putDouble(v);
+                    }
+                    store.put(driftKey, state.array());
                 }
             }
         }
         store.put(key, open.toBytes());
-        return closed;
+        return records;
+    }
+
+    private String driftRecord(long eventTime) {
+        Map<String, Object> r = new LinkedHashMap<>();
+        r.put("type", "drift");
+        r.put("modelId", modelId);
+        r.put("partition", partition);
+        r.put("eventTime", eventTime);
+        r.put("detector", "page-hinkley");
+        r.put("statistic", detector.alarmStatistic());
+        r.put("threshold", detector.lambda());
+        r.put("delta", detector.delta());
+        return new String(Json.toBytes(r), StandardCharsets.UTF_8);
     }
 }

@@ -160,4 +160,29 @@ class PrequentialTopologyTest {
         assertEquals(3, window.get("modelVersions").get(0).asLong());
         assertEquals(4, window.get("modelVersions").get(1).asLong());
     }
+
+    @Test
+    void pageHinkleyFiresSoonAfterTheLabelsSwapAndNotBefore() {
+        start();
+        models.pipeInput("m", handModel(1), Instant.ofEpochMilli(0));
+        java.util.Random random = new java.util.Random(5);
+        int swapAt = 3_000;
+        for (int i = 0; i < 4_000; i++) {
+            boolean b = random.nextBoolean();
+            double x = random.nextGaussian() + (b ? 2 : 0);
+            // From event swapAt on the labels are swapped: the published model is then mostly wrong.
+            String label = (b ^ i >= swapAt) ? "b" : "a";
+            send(x, label, 1_000L * i); // one event per window: event time = 1000·i
+        }
+        List<JsonNode> drifts = metrics.readValuesToList().stream().map(PrequentialTopologyTest::parse)
+                .filter(r -> r.get("type").asText().equals("drift")).toList();
+        assertEquals(1, drifts.size(), drifts.toString());
+        JsonNode drift = drifts.get(0);
+        long firedAt = drift.get("eventTime").asLong() / 1_000;
+        // Expected delay ≈ λ/(2.3 − 0.32 − δ) ≈ 27 events (PageHinkleyTest); 100 leaves room for the noise.
+        assertTrue(firedAt >= swapAt && firedAt - swapAt <= 100, "fired at event " + firedAt);
+        assertEquals("page-hinkley", drift.get("detector").asText());
+        assertEquals(50.0, drift.get("threshold").asDouble());
+        assertTrue(drift.get("statistic").asDouble() > 50.0);
+    }
 }
