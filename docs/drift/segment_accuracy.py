@@ -1,7 +1,10 @@
 #!/usr/bin/env python3
 """Prequential accuracy per settled stretch of the drift stream, beside the Bayes oracle's, from replay's files.
 
-  python3 docs/drift/segment_accuracy.py drift.csv stationary.jsonl forgetting.jsonl
+  python3 docs/drift/segment_accuracy.py drift.csv stationary.jsonl forgetting.jsonl [--oracle-windows oracle.jsonl]
+
+With --oracle-windows, also writes the oracle's accuracy per window of 600 events in the format of the window
+records (one "partition"), for the plot (view.PrequentialChart).
 
 The stream is make_drift_stream.py's (one event per second). A settled stretch is the second half of a segment
 (the model has had half a segment to adapt). Window records (per partition) whose window lies inside a stretch are
@@ -58,10 +61,26 @@ def summarise(path):
             "falseAlarms": false_alarms}
 
 
+WINDOW_EVENTS = 600
+
+
 def main():
-    hits = oracle_hits(sys.argv[1])
+    args = sys.argv[1:]
+    oracle_out = None
+    if "--oracle-windows" in args:
+        i = args.index("--oracle-windows")
+        oracle_out = args[i + 1]
+        del args[i:i + 2]
+    hits = oracle_hits(args[0])
+    if oracle_out:
+        with open(oracle_out, "w", encoding="utf-8") as out:
+            for lo in range(0, len(hits), WINDOW_EVENTS):
+                w = hits[lo:lo + WINDOW_EVENTS]
+                out.write(json.dumps({"type": "window", "partition": 0, "windowStart": lo * STEP_MS,
+                                      "windowEnd": (lo + WINDOW_EVENTS) * STEP_MS, "count": int(w.size),
+                                      "accuracy": float(w.mean())}) + "\n")
     result = {"oracle": {name: round(float(hits[lo:hi].mean()), 4) for name, lo, hi in STRETCHES}}
-    for path in sys.argv[2:]:
+    for path in args[1:]:
         result[path.rsplit("/", 1)[-1]] = summarise(path)
     print(json.dumps(result, indent=1))
 
