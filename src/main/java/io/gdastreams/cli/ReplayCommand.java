@@ -40,8 +40,18 @@ final class ReplayCommand implements Callable<Integer> {
     @Option(names = "--train", required = true, paramLabel = "T.csv", description = "Training rows (with header).")
     private Path train;
 
-    @Option(names = "--score", required = true, paramLabel = "S.csv", description = "Rows to score (with header).")
+    @Option(names = "--score", paramLabel = "S.csv",
+            description = "Rows to score (with header); optional with --prequential.")
     private Path score;
+
+    @Option(names = "--time", paramLabel = "COL",
+            description = "Training column with each row's event time (epoch milliseconds): its record timestamp.")
+    private String time;
+
+    @Option(names = "--prequential", paramLabel = "metrics.jsonl",
+            description = "Turn on test-then-train evaluation (gda.prequential), write the trainer's window and drift"
+                    + " records as JSON lines and print a summary.")
+    private Path prequential;
 
     @Option(names = "--label", required = true, paramLabel = "COL", description = "The class label column.")
     private String label;
@@ -88,13 +98,19 @@ final class ReplayCommand implements Callable<Integer> {
         if (estimator != null) {
             config = config.with(ConfigKey.ESTIMATOR, estimator, "--estimator");
         }
+        if (score == null && prequential == null) {
+            throw new UserError("--score is required (unless --prequential is given)");
+        }
+        if (score == null && output != null) {
+            throw new UserError("--output writes the predictions of --score, and there is none");
+        }
         CsvTable trainTable = CsvTable.read(train);
-        CsvTable scoreTable = CsvTable.read(score);
+        CsvTable scoreTable = score == null ? null : CsvTable.read(score);
         ReplayDataset data = ReplayDataset.of(trainTable, scoreTable, label, id, features,
-                config.names(ConfigKey.CATEGORICAL_FEATURES));
+                config.names(ConfigKey.CATEGORICAL_FEATURES), time);
         ReplayDriver.run(new ReplayDriver.Request(data, config, configOptions.bootstrapServers, output,
-                modelOutput, Duration.ofSeconds(timeoutSeconds), LiveTopologies.INSTANCE), spec.commandLine().getOut(),
-                spec.commandLine().getErr());
+                modelOutput, Duration.ofSeconds(timeoutSeconds), LiveTopologies.INSTANCE, prequential),
+                spec.commandLine().getOut(), spec.commandLine().getErr());
         return ExitCodes.OK;
     }
 }

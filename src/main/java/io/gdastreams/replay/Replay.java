@@ -45,8 +45,14 @@ public final class Replay {
     }
 
     /** What a replay produced: predictions in the order of the scoring rows. */
+    /** @param metrics the trainer's prequential records (JSON, in topic order per partition); empty without */
     public record Result(ModelParameters model, List<Prediction> predictions, List<RejectedRow> rejected,
-                  Duration trainingTime, Duration scoringTime) {
+                  Duration trainingTime, Duration scoringTime, List<String> metrics) {
+
+        public Result(ModelParameters model, List<Prediction> predictions, List<RejectedRow> rejected,
+                      Duration trainingTime, Duration scoringTime) {
+            this(model, predictions, rejected, trainingTime, scoringTime, List.of());
+        }
     }
 
     /**
@@ -55,10 +61,13 @@ public final class Replay {
      * @param stallTimeout      give up when nothing progresses for this long
      * @param resources         where the running applications are registered, so that Ctrl-C stops them first
      * @param bar               the progress bar on a terminal (replaces the periodic status lines while it is drawn)
+     * @param batch             training rows sent before waiting until the published model absorbed them; 0: all
+     *                          at once
      */
     record Options(String bootstrapServers, AppConfig config,
                    Function<String, Properties> streamsProperties, Properties clientProperties,
-                   Duration stallTimeout, PrintWriter progress, ShutdownSequence resources, ProgressBar bar) {
+                   Duration stallTimeout, PrintWriter progress, ShutdownSequence resources, ProgressBar bar,
+                   int batch) {
     }
 
     private final Options options;
@@ -69,8 +78,9 @@ public final class Replay {
 
     Result run(ReplayDataset data, Supplier<Topology> training, Supplier<Topology> scoring) {
         var topics = options.config().topics();
+        boolean prequential = options.config().booleanValue(io.gdastreams.config.ConfigKey.PREQUENTIAL);
         try (ReplayWatcher watcher = new ReplayWatcher(options.bootstrapServers(), options.clientProperties(),
-                topics, options.config().modelId());
+                topics, options.config().modelId(), prequential);
              KafkaProducer<byte[], byte[]> producer = producer(topics.labelled())) {
             long trainingStart = System.nanoTime();
             ModelParameters model;
@@ -79,10 +89,24 @@ public final class Replay {
                     options.streamsProperties().apply("training")));
             try {
                 trainer.start();
-                Map<String, Integer> lineBySource = sendTraining(producer, data.training(), topics.labelled());
-                model = awaitModel(watcher, trainer, data.training().size());
+                Map<String, Integer> lineBySource = new HashMap<>();
+                List<TrainingRow> rows = data.training();
+                int batch = options.batch() > 0 ? options.batch() : rows.size();
+                model = null;
+                // In batches, each waits for the published model to absorb it: the trainer's test-then-train scores
+                // then use a model at most one batch behind (replay sends faster than a model is published).
+                for (int from = 0; from < rows.size(); from += batch) {
+                    int to = Math.min(rows.size(), from + batch);
+                    lineBySource.putAll(sendTraining(producer, rows.subList(from, to), topics.labelled()));
+                    model = awaitModel(watcher, trainer, to);
+                }
                 rejected = rejectedRows(watcher.labelledDeadLetters(), lineBySource);
+                // Windows closed by the absorbed rows were committed with them, before the model that absorbed them.
+                List<String> metrics = prequential ? watcher.drainMetrics() : List.of();
                 Duration trainingTime = Duration.ofNanos(System.nanoTime() - trainingStart);
+                if (data.scoring().isEmpty()) {
+                    return new Result(model, List.of(), rejected, trainingTime, Duration.ZERO, metrics);
+                }
                 long scoringStart = System.nanoTime();
                 StreamsApp scorer = options.resources().register(new StreamsApp("scoring", scoring.get(),
                         options.streamsProperties().apply("scoring")));
@@ -92,7 +116,7 @@ public final class Replay {
                     List<Prediction> predictions = awaitPredictions(watcher, List.of(trainer, scorer),
                             data.scoring(), model);
                     return new Result(model, predictions, rejected, trainingTime,
-                            Duration.ofNanos(System.nanoTime() - scoringStart));
+                            Duration.ofNanos(System.nanoTime() - scoringStart), metrics);
                 } finally {
                     options.resources().close(scorer);
                 }
@@ -117,7 +141,9 @@ public final class Replay {
                                               Topic<byte[], byte[]> topic) {
         List<Future<RecordMetadata>> sent = new ArrayList<>(rows.size());
         for (TrainingRow row : rows) {
-            sent.add(producer.send(new ProducerRecord<>(topic.name(), utf8(row.key()), row.value())));
+            // A row's time (--time) is its record timestamp: the event time of forgetting and prequential windows.
+            sent.add(producer.send(new ProducerRecord<>(topic.name(), null, row.timestamp(), utf8(row.key()),
+                    row.value())));
         }
         producer.flush();
         Map<String, Integer> lineBySource = new HashMap<>();
@@ -125,7 +151,9 @@ public final class Replay {
             RecordMetadata metadata = await(sent.get(i), "sending training row on line " + rows.get(i).line());
             lineBySource.put(metadata.partition() + ":" + metadata.offset(), rows.get(i).line());
         }
-        options.progress().printf("  training: %d rows sent to %s%n", rows.size(), topic);
+        if (options.batch() == 0) {
+            options.progress().printf("  training: %d rows sent to %s%n", rows.size(), topic);
+        }
         return lineBySource;
     }
 
@@ -164,7 +192,9 @@ public final class Replay {
                     throw new RunFailure("every training row was rejected; no model (first reason: "
                             + watcher.labelledDeadLetters().get(0).reason() + ")");
                 }
-                options.progress().println(status);
+                if (options.batch() == 0) {
+                    options.progress().println(status);
+                }
                 return model;
             }
             if (absorbed + rejected > rowsSent) {

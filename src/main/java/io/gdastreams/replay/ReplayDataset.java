@@ -24,7 +24,12 @@ public final class ReplayDataset {
     private static final Pattern NUMBER = Pattern.compile("[+-]?(\\d+\\.?\\d*|\\.\\d+)([eE][+-]?\\d+)?");
 
     /** A labelled event for one training row. */
-    public record TrainingRow(int line, String key, byte[] value) {
+    public record TrainingRow(int line, String key, byte[] value, Long timestamp) {
+
+        /** A row sent with the producer's time as its record timestamp. */
+        public TrainingRow(int line, String key, byte[] value) {
+            this(line, key, value, null);
+        }
     }
 
     /** An unlabelled event for one scoring row; {@code trueLabel} is null when the file has no label cell. */
@@ -62,21 +67,40 @@ public final class ReplayDataset {
      */
     public static ReplayDataset of(CsvTable train, CsvTable score, String label, String idColumn,
                                    List<String> features, List<String> categorical) {
+        return of(train, score, label, idColumn, features, categorical, null);
+    }
+
+    /**
+     * As {@link #of(CsvTable, CsvTable, String, String, List, List)}, with the training rows' record timestamps
+     * from {@code timeColumn} (epoch milliseconds, an integer ≥ 0 on every row; null: none; never a feature), and
+     * {@code score} null for a replay without a scoring phase.
+     */
+    public static ReplayDataset of(CsvTable train, CsvTable score, String label, String idColumn,
+                                   List<String> features, List<String> categorical, String timeColumn) {
         requireColumn(train, label, "label");
+        if (timeColumn != null) {
+            requireColumn(train, timeColumn, "time");
+            if (timeColumn.equals(label)) {
+                throw new UserError("the time column '" + timeColumn + "' is also the label column");
+            }
+        }
+        if (score == null && idColumn != null) {
+            throw new UserError("--id names a column of the scoring file, and there is none");
+        }
         if (idColumn != null) {
             requireColumn(score, idColumn, "id");
         }
         List<String> chosen = new ArrayList<>();
         if (features == null || features.isEmpty()) {
             for (String column : train.header()) {
-                if (!column.equals(label) && !column.equals(idColumn)) {
+                if (!column.equals(label) && !column.equals(idColumn) && !column.equals(timeColumn)) {
                     chosen.add(column);
                 }
             }
         } else {
             for (String feature : features) {
-                if (feature.equals(label) || feature.equals(idColumn)) {
-                    throw new UserError("feature '" + feature + "' is also the label or id column");
+                if (feature.equals(label) || feature.equals(idColumn) || feature.equals(timeColumn)) {
+                    throw new UserError("feature '" + feature + "' is also the label, id or time column");
                 }
                 if (chosen.contains(feature)) {
                     throw new UserError("feature '" + feature + "' is listed twice");
@@ -89,12 +113,16 @@ public final class ReplayDataset {
         }
         for (String feature : chosen) {
             requireColumn(train, feature, "feature");
-            requireColumn(score, feature, "feature");
+            if (score != null) {
+                requireColumn(score, feature, "feature");
+            }
         }
         // Refused here, before a broker is started: with no training row there is no model to wait for, and with
         // no scoring row nothing to report (an accuracy over zero rows is not a number).
         requireRows(train, "nothing to train on");
-        requireRows(score, "nothing to score");
+        if (score != null) {
+            requireRows(score, "nothing to score");
+        }
         for (String feature : categorical) {
             if (!chosen.contains(feature)) {
                 throw new UserError("categorical feature '" + feature + "' (gda.categorical.features) is not among"
@@ -102,10 +130,10 @@ public final class ReplayDataset {
             }
         }
         Set<String> text = Set.copyOf(categorical);
-        List<ScoringRow> scoring = scoringRows(score, label, idColumn, chosen, text);
+        List<ScoringRow> scoring = score == null ? List.of() : scoringRows(score, label, idColumn, chosen, text);
         List<String> continuous = chosen.stream().filter(f -> !text.contains(f)).toList();
         List<String> categoricalInOrder = chosen.stream().filter(text::contains).toList();
-        return new ReplayDataset(continuous, categoricalInOrder, trainingRows(train, label, chosen, text), scoring,
+        return new ReplayDataset(continuous, categoricalInOrder, trainingRows(train, label, chosen, text, timeColumn), scoring,
                 scoring.stream().anyMatch(row -> row.trueLabel() != null));
     }
 
@@ -139,8 +167,9 @@ public final class ReplayDataset {
     }
 
     private static List<TrainingRow> trainingRows(CsvTable train, String label, List<String> features,
-                                                  Set<String> text) {
+                                                  Set<String> text, String timeColumn) {
         int labelIndex = train.column(label);
+        int timeIndex = timeColumn == null ? -1 : train.column(timeColumn);
         List<TrainingRow> rows = new ArrayList<>();
         int number = 0;
         for (CsvTable.Row row : train.rows()) {
@@ -151,7 +180,20 @@ public final class ReplayDataset {
             if (!labelCell.isEmpty()) {
                 event.put("label", labelCell);
             }
-            rows.add(new TrainingRow(row.line(), Integer.toString(number), bytes(event)));
+            Long timestamp = null;
+            if (timeIndex >= 0) {
+                String cell = row.cells().get(timeIndex);
+                try {
+                    timestamp = Long.parseLong(cell);
+                } catch (NumberFormatException e) {
+                    timestamp = -1L;
+                }
+                if (timestamp < 0) {
+                    throw new UserError(train.source() + " line " + row.line() + ": time column '" + timeColumn
+                            + "' holds '" + cell + "', not epoch milliseconds (an integer >= 0)");
+                }
+            }
+            rows.add(new TrainingRow(row.line(), Integer.toString(number), bytes(event), timestamp));
         }
         return rows;
     }

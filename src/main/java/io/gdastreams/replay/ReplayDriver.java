@@ -40,9 +40,21 @@ public final class ReplayDriver {
      * @param output           predictions (JSON lines) file, or null
      * @param modelOutput      final model (JSON) file, or null
      */
+    /** @param prequential the trainer's prequential records (JSON lines) file, or null (then gda.prequential as set) */
     public record Request(ReplayDataset data, AppConfig config, String bootstrapServers, Path output, Path modelOutput,
-                   Duration stallTimeout, TopologyFactory topologies) {
+                   Duration stallTimeout, TopologyFactory topologies, Path prequential) {
+
+        public Request(ReplayDataset data, AppConfig config, String bootstrapServers, Path output, Path modelOutput,
+                       Duration stallTimeout, TopologyFactory topologies) {
+            this(data, config, bootstrapServers, output, modelOutput, stallTimeout, topologies, null);
+        }
     }
+
+    /**
+     * Training rows per batch with {@code --prequential}: each batch waits until the published model absorbed it, so
+     * the trainer scores every row with a model at most this many rows behind.
+     */
+    static final int PREQUENTIAL_BATCH = 200;
 
     private ReplayDriver() {
     }
@@ -63,8 +75,12 @@ public final class ReplayDriver {
     private static Replay.Result run(Request request, PrintWriter out, ProgressBar bar) {
         checkWritable(request.output());
         checkWritable(request.modelOutput());
+        checkWritable(request.prequential());
         AppConfig config = request.config().with(ConfigKey.FEATURES, String.join(",", request.data().features()),
                 "the replay's feature columns");
+        if (request.prequential() != null) {
+            config = config.with(ConfigKey.PREQUENTIAL, "true", "--prequential");
+        }
         StartupWarnings.emit(config, "replay", out);
         try (ShutdownSequence resources = new ShutdownSequence()) {
             String bootstrap = request.bootstrapServers();
@@ -91,7 +107,8 @@ public final class ReplayDriver {
                 properties.put("bootstrap.servers", bootstrapServers);
                 properties.put("state.dir", stateDir.resolve(role).toString());
                 return properties;
-            }, clientProperties, request.stallTimeout(), out, resources, bar);
+            }, clientProperties, request.stallTimeout(), out, resources, bar,
+                    request.prequential() == null ? 0 : PREQUENTIAL_BATCH);
             out.printf("Training on %d rows (model '%s', features %s%s)...%n", request.data().training().size(),
                     config.modelId(), String.join(", ", request.data().features()),
                     request.data().categorical().isEmpty() ? ""
@@ -111,7 +128,8 @@ public final class ReplayDriver {
     private static AppConfig isolated(AppConfig config) {
         String suffix = "-replay-" + HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextInt());
         for (ConfigKey key : List.of(ConfigKey.TOPIC_LABELLED, ConfigKey.TOPIC_UNLABELLED, ConfigKey.TOPIC_MODEL,
-                ConfigKey.TOPIC_PREDICTIONS, ConfigKey.TOPIC_DEAD_LETTERS, ConfigKey.APPLICATION_ID)) {
+                ConfigKey.TOPIC_PREDICTIONS, ConfigKey.TOPIC_DEAD_LETTERS, ConfigKey.TOPIC_METRICS,
+                ConfigKey.APPLICATION_ID)) {
             config = config.with(key, config.raw(key) + suffix, "replay run suffix");
         }
         return config;
@@ -136,6 +154,13 @@ public final class ReplayDriver {
                 out.printf("  line %d: %s%n", row.line(), row.reason());
             }
         }
+        if (request.prequential() != null) {
+            reportPrequential(PrequentialSummary.of(result.metrics()), result.metrics().size(), out);
+        }
+        if (request.data().scoring().isEmpty()) {
+            out.flush();
+            return;
+        }
         long unscored = result.predictions().stream().filter(p -> p.status() == Prediction.Status.UNSCORED).count();
         out.printf(Locale.ROOT, "Scored %d rows with %s covariance, %s estimator: %d predictions, %d unscored "
                         + "(%.1f s)%n", result.predictions().size(), config.covariance().name().toLowerCase(Locale.ROOT),
@@ -148,6 +173,20 @@ public final class ReplayDriver {
             matrix.render().forEach(line -> out.println("  " + line));
         }
         out.flush();
+    }
+
+    private static void reportPrequential(PrequentialSummary summary, int records, PrintWriter out) {
+        out.printf(Locale.ROOT, "Prequential (test-then-train): %d records; %d events scored in closed windows,"
+                + " accuracy %.4f; %d before any model%n", records, summary.scored(), summary.accuracy(),
+                summary.noModel());
+        if (summary.lastWindow() >= 0) {
+            out.printf(Locale.ROOT, "  last closed window from %d: accuracy %.4f%n", summary.lastWindow(),
+                    summary.lastAccuracy());
+        }
+        out.printf("  drift points: %d%n", summary.drifts().size());
+        for (long[] drift : summary.drifts()) {
+            out.printf("    event time %d (partition %d)%n", drift[0], drift[1]);
+        }
     }
 
     static ConfusionMatrix confusionMatrix(Replay.Result result, ReplayDataset data) {
@@ -188,6 +227,17 @@ public final class ReplayDriver {
                 throw new UserError("cannot write " + request.modelOutput() + ": " + e.getMessage());
             }
             out.println("Wrote the model to " + request.modelOutput());
+        }
+        if (request.prequential() != null) {
+            try (BufferedWriter file = Files.newBufferedWriter(request.prequential(), StandardCharsets.UTF_8)) {
+                for (String record : result.metrics()) {
+                    file.write(record);
+                    file.write('\n');
+                }
+            } catch (IOException e) {
+                throw new UserError("cannot write " + request.prequential() + ": " + e.getMessage());
+            }
+            out.println("Wrote " + result.metrics().size() + " prequential records to " + request.prequential());
         }
         out.flush();
     }

@@ -37,8 +37,15 @@ final class ReplayWatcher implements AutoCloseable {
     private final Map<String, Prediction> predictionsById = new HashMap<>();
     private final List<String> duplicateIds = new ArrayList<>();
     private long recordsSeen;
+    private final List<String> metrics = new ArrayList<>();
 
     ReplayWatcher(String bootstrapServers, Properties clientOverrides, Topics topics, String modelId) {
+        this(bootstrapServers, clientOverrides, topics, modelId, false);
+    }
+
+    /** With {@code metrics}, also reads the metrics topic (the trainer's prequential records). */
+    ReplayWatcher(String bootstrapServers, Properties clientOverrides, Topics topics, String modelId,
+                  boolean metrics) {
         this.topics = topics;
         this.modelId = modelId;
         Properties properties = new Properties();
@@ -49,7 +56,12 @@ final class ReplayWatcher implements AutoCloseable {
         properties.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         consumer = new KafkaConsumer<>(properties, new ByteArrayDeserializer(), new ByteArrayDeserializer());
         List<TopicPartition> partitions = new ArrayList<>();
-        for (String topic : List.of(topics.model().name(), topics.deadLetters().name(), topics.predictions().name())) {
+        List<String> read = new ArrayList<>(List.of(topics.model().name(), topics.deadLetters().name(),
+                topics.predictions().name()));
+        if (metrics) {
+            read.add(topics.metrics().name());
+        }
+        for (String topic : read) {
             consumer.partitionsFor(topic, Duration.ofSeconds(30))
                     .forEach(p -> partitions.add(new TopicPartition(p.topic(), p.partition())));
         }
@@ -65,6 +77,8 @@ final class ReplayWatcher implements AutoCloseable {
             changed = true;
             if (record.topic().equals(topics.model().name())) {
                 onModel(record);
+            } else if (record.topic().equals(topics.metrics().name())) {
+                metrics.add(new String(record.value(), StandardCharsets.UTF_8));
             } else if (record.topic().equals(topics.deadLetters().name())) {
                 onDeadLetter(record);
             } else {
@@ -100,6 +114,20 @@ final class ReplayWatcher implements AutoCloseable {
         if (predictionsById.putIfAbsent(id, prediction) != null) {
             duplicateIds.add(id);
         }
+    }
+
+    /**
+     * Polls until every committed record of the metrics topic at this moment was read (read_committed end
+     * offsets); returns the metrics records read so far.
+     */
+    List<String> drainMetrics() {
+        List<TopicPartition> partitions = consumer.assignment().stream()
+                .filter(p -> p.topic().equals(topics.metrics().name())).toList();
+        Map<TopicPartition, Long> end = consumer.endOffsets(partitions, Duration.ofSeconds(30));
+        while (end.entrySet().stream().anyMatch(e -> consumer.position(e.getKey()) < e.getValue())) {
+            poll();
+        }
+        return List.copyOf(metrics);
     }
 
     /** The latest model published under our model id, or null before the first. */

@@ -43,7 +43,7 @@ public final class TopicProvisioner {
         Optional<Short> replication = replicationFactor < 0 ? Optional.empty() : Optional.of(replicationFactor);
         List<NewTopic> plan = new ArrayList<>();
         for (String name : List.of(topics.labelled().name(), topics.unlabelled().name(),
-                topics.predictions().name(), topics.deadLetters().name())) {
+                topics.predictions().name(), topics.deadLetters().name(), topics.metrics().name())) {
             plan.add(new NewTopic(name, Optional.of(partitions), replication));
         }
         Map<String, String> modelConfig = new HashMap<>(RecordSizeLimits.largeRecordTopicConfig());

@@ -115,6 +115,43 @@ final class CompiledModel {
         return version;
     }
 
+    /** The scored classes, in the order of {@link #posterior}'s probabilities. */
+    List<String> labels() {
+        return labels;
+    }
+
+    /** The index of the label the scorer's decision rule chooses from the posterior {@code p}. */
+    int decide(double[] p) {
+        return decision.choose(p);
+    }
+
+    /**
+     * The full posterior over {@link #labels()} of one event, as {@link #score} computes it (missing features
+     * marginalised, categorical factors added), for test-then-train evaluation; null when {@link #score} would
+     * not score it (no scorable class, an unknown feature or categorical mismatch, a non-finite density).
+     */
+    double[] posterior(Map<String, Double> features, Map<String, String> categories) {
+        if (unscorable != null) {
+            return null;
+        }
+        double[] x = new double[featureIndex.size()];
+        Arrays.fill(x, Double.NaN);
+        for (Map.Entry<String, Double> feature : features.entrySet()) {
+            Integer i = featureIndex.get(feature.getKey());
+            if (i == null) {
+                return null;
+            }
+            x[i] = feature.getValue();
+        }
+        CompiledCategories.Resolution resolved = this.categories.resolve(features.keySet(), categories,
+                featureIndex.keySet(), labels.size());
+        if (resolved.mismatch() != null || resolved.unknown() != null) {
+            return null;
+        }
+        Posterior posterior = discriminant.score(x, resolved.added());
+        return Double.isFinite(posterior.logDensity()) ? posterior.probabilities() : null;
+    }
+
     /**
      * Scores one event: features absent from the event are marginalised out; a feature the model does not know
      * makes the event unscored (it is more likely a schema mismatch than something safe to ignore). Scored answers

@@ -60,6 +60,9 @@ final class PartialStatsProcessor implements Processor<byte[], byte[], String, T
     /** Set by every record read; a restart sets it too (re-sending a cumulative snapshot is harmless). */
     private boolean changedSinceSnapshot;
     private final StreamObserver observer;
+    /** Test-then-train evaluation (gda.prequential), made at init; null when off. */
+    private PrequentialEvaluator prequential;
+    private final PrequentialModel prequentialModel;
 
     PartialStatsProcessor(TrainingSettings settings, CommittedInput.Source committedInput) {
         this(settings, committedInput, StreamObserver.NONE);
@@ -71,6 +74,8 @@ final class PartialStatsProcessor implements Processor<byte[], byte[], String, T
         this.committedInput = committedInput;
         this.categoricalSet = settings.categorical().featureSet();
         this.categoricalChecks = new CategoricalChecks(settings.categorical());
+        this.prequentialModel = settings.prequential() == null ? null
+                : new PrequentialModel(settings.modelId(), settings.prequential());
     }
 
     @Override
@@ -82,6 +87,9 @@ final class PartialStatsProcessor implements Processor<byte[], byte[], String, T
         state = null;
         point = null;
         changedSinceSnapshot = true;
+        prequential = settings.prequential() == null ? null
+                : new PrequentialEvaluator(settings.modelId(), settings.prequential(), processorContext.taskId().partition(),
+                        processorContext.getStateStore(TrainingTopology.PREQUENTIAL_STORE));
         processorContext.schedule(settings.publishInterval(), PunctuationType.WALL_CLOCK_TIME, this::emitSnapshot);
     }
 
@@ -188,12 +196,28 @@ final class PartialStatsProcessor implements Processor<byte[], byte[], String, T
                 return new Refusal(DeadLetterCategory.MODEL_BOUND, tooMany);
             }
         }
+        if (prequential != null) {
+            testBeforeTraining(event, timestamp);
+        }
         if (event.isWeighted() || settings.forgetting() != null) {
             state.updateWeighted(label, point, event.weight(), timestamp, settings.forgetting());
         } else {
             state.update(label, point, values);
         }
         return null;
+    }
+
+    /**
+     * Test-then-train: scores the event about to be applied with the latest published model (not this partition's
+     * state) and forwards the window it closes and a drift alarm, if any.
+     */
+    private void testBeforeTraining(LabelledEvent event, long timestamp) {
+        KeyValueStore<String, byte[]> onTopic = context.getStateStore(TrainingTopology.PUBLISHED_STORE);
+        CompiledModel model = prequentialModel.of(onTopic.get(settings.modelId()));
+        for (String json : prequential.observe(event, timestamp, model)) {
+            context.forward(new Record<>(settings.modelId(), (TrainingOutput) new TrainingOutput.Metrics(json),
+                    timestamp));
+        }
     }
 
     private static String schemaMismatch(Map<String, Double> features, List<String> schema) {

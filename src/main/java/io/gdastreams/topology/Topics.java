@@ -9,7 +9,7 @@ import io.gdastreams.serde.SerdeFactory;
 import java.util.Objects;
 
 /**
- * The five configured topics ({@code gda.topic.*}), each declared here once with what its keys and values are.
+ * The six configured topics ({@code gda.topic.*}), each declared here once with what its keys and values are.
  * Topologies, commands and tests build their sources, sinks, producers and consumers from these declarations.
  *
  * <p>The two event topics and the model topic as the topologies read it are raw bytes on purpose: a record that
@@ -19,7 +19,7 @@ import java.util.Objects;
  */
 public record Topics(Topic<byte[], byte[]> labelled, Topic<byte[], byte[]> unlabelled,
                      Topic<String, ModelParameters> model, Topic<byte[], Prediction> predictions,
-                     Topic<byte[], DeadLetter> deadLetters) {
+                     Topic<byte[], DeadLetter> deadLetters, Topic<String, String> metrics) {
 
     public Topics {
         Objects.requireNonNull(labelled, "labelled");
@@ -27,12 +27,33 @@ public record Topics(Topic<byte[], byte[]> labelled, Topic<byte[], byte[]> unlab
         Objects.requireNonNull(model, "model");
         Objects.requireNonNull(predictions, "predictions");
         Objects.requireNonNull(deadLetters, "deadLetters");
+        Objects.requireNonNull(metrics, "metrics");
+    }
+
+    /** The five topics the scorer and the trainer always use, with the metrics topic under its default name. */
+    public Topics(Topic<byte[], byte[]> labelled, Topic<byte[], byte[]> unlabelled,
+                  Topic<String, ModelParameters> model, Topic<byte[], Prediction> predictions,
+                  Topic<byte[], DeadLetter> deadLetters) {
+        this(labelled, unlabelled, model, predictions, deadLetters,
+                metricsNamed(ConfigValues.DEFAULTS.string(ConfigKey.TOPIC_METRICS)));
     }
 
     /** The five topics under these names. */
     public Topics(String labelled, String unlabelled, String model, String predictions, String deadLetters) {
         this(events(labelled), events(unlabelled), models(model), predictionsNamed(predictions),
                 deadLettersNamed(deadLetters));
+    }
+
+    /** The six topics under these names. */
+    public Topics(String labelled, String unlabelled, String model, String predictions, String deadLetters,
+                  String metrics) {
+        this(events(labelled), events(unlabelled), models(model), predictionsNamed(predictions),
+                deadLettersNamed(deadLetters), metricsNamed(metrics));
+    }
+
+    /** These topics with the metrics topic named {@code name}. */
+    public Topics withMetrics(String name) {
+        return new Topics(labelled, unlabelled, model, predictions, deadLetters, metricsNamed(name));
     }
 
     /** The default names ({@code gda.topic.*}). */
@@ -44,7 +65,7 @@ public record Topics(Topic<byte[], byte[]> labelled, Topic<byte[], byte[]> unlab
     public static Topics from(ConfigValues config) {
         return new Topics(config.string(ConfigKey.TOPIC_LABELLED), config.string(ConfigKey.TOPIC_UNLABELLED),
                 config.string(ConfigKey.TOPIC_MODEL), config.string(ConfigKey.TOPIC_PREDICTIONS),
-                config.string(ConfigKey.TOPIC_DEAD_LETTERS));
+                config.string(ConfigKey.TOPIC_DEAD_LETTERS), config.string(ConfigKey.TOPIC_METRICS));
     }
 
     /**
@@ -69,6 +90,14 @@ public record Topics(Topic<byte[], byte[]> labelled, Topic<byte[], byte[]> unlab
     /** Predictions: keyed like the event they answer (raw bytes), value JSON (serde.PredictionJson). */
     private static Topic<byte[], Prediction> predictionsNamed(String name) {
         return new Topic<>(name, SerdeFactory.rawBytes(), SerdeFactory.prediction());
+    }
+
+    /**
+     * The trainer's prequential records (gda.prequential): key = model id, value = one JSON object per window or
+     * drift, written by the trainer (docs/TRAINING.md, "Prequential evaluation"). Delete retention: a history.
+     */
+    private static Topic<String, String> metricsNamed(String name) {
+        return new Topic<>(name, SerdeFactory.string(), SerdeFactory.string());
     }
 
     /** Dead letters: keyed like the record they reject (raw bytes), value JSON. */

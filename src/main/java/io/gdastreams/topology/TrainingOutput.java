@@ -14,6 +14,10 @@ sealed interface TrainingOutput {
     record Model(byte[] model) implements TrainingOutput {
     }
 
+    /** A prequential record (JSON: a closed window or a drift alarm), bound for the metrics topic under the model id. */
+    record Metrics(String json) implements TrainingOutput {
+    }
+
     /** A record that could not be used, bound for the dead-letter topic under its original key. */
     record Rejected(byte[] key, DeadLetter deadLetter) implements TrainingOutput {
     }

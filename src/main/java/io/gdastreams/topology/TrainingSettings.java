@@ -31,10 +31,11 @@ import java.util.Objects;
  *                    the continuous ones (the Gaussian part)
  * @param forgetting exponential forgetting by event time ({@code gda.forgetting.half-life.ms}); null: none (every
  *                   event keeps its weight). Not combined with categorical features (their counts are not weighted)
+ * @param prequential test-then-train evaluation ({@code gda.prequential}); null: off
  */
 public record TrainingSettings(Topics topics, String modelId, List<String> features, Duration publishInterval,
                                int maxClasses, int maxFeatures, long maxModelBytes, CategoricalSettings categorical,
-                               Forgetting forgetting) {
+                               Forgetting forgetting, PrequentialSettings prequential) {
 
     /** {@code gda.model.id}. */
     public static final String DEFAULT_MODEL_ID = ConfigValues.DEFAULTS.string(ConfigKey.MODEL_ID);
@@ -91,6 +92,14 @@ public record TrainingSettings(Topics topics, String modelId, List<String> featu
         }
     }
 
+    /** The settings without prequential evaluation. */
+    public TrainingSettings(Topics topics, String modelId, List<String> features, Duration publishInterval,
+                            int maxClasses, int maxFeatures, long maxModelBytes, CategoricalSettings categorical,
+                            Forgetting forgetting) {
+        this(topics, modelId, features, publishInterval, maxClasses, maxFeatures, maxModelBytes, categorical,
+                forgetting, null);
+    }
+
     /** The settings without forgetting. */
     public TrainingSettings(Topics topics, String modelId, List<String> features, Duration publishInterval,
                             int maxClasses, int maxFeatures, long maxModelBytes, CategoricalSettings categorical) {
@@ -125,7 +134,7 @@ public record TrainingSettings(Topics topics, String modelId, List<String> featu
         return new TrainingSettings(topics, config.string(ConfigKey.MODEL_ID), config.names(ConfigKey.FEATURES),
                 config.millis(ConfigKey.PUBLISH_INTERVAL_MS), config.intValue(ConfigKey.MAX_CLASSES),
                 config.intValue(ConfigKey.MAX_FEATURES), maxModelBytes, CategoricalSettings.from(config),
-                forgetting(config));
+                forgetting(config), PrequentialSettings.from(config));
     }
 
     private static Forgetting forgetting(ConfigValues config) {
@@ -140,42 +149,48 @@ public record TrainingSettings(Topics topics, String modelId, List<String> featu
 
     public TrainingSettings withModelId(String id) {
         return new TrainingSettings(topics, id, features, publishInterval, maxClasses, maxFeatures, maxModelBytes,
-                categorical, forgetting);
+                categorical, forgetting, prequential);
     }
 
     public TrainingSettings withFeatures(List<String> schema) {
         return new TrainingSettings(topics, modelId, schema, publishInterval, maxClasses, maxFeatures, maxModelBytes,
-                categorical, forgetting);
+                categorical, forgetting, prequential);
     }
 
     public TrainingSettings withPublishInterval(Duration interval) {
         return new TrainingSettings(topics, modelId, features, interval, maxClasses, maxFeatures, maxModelBytes,
-                categorical, forgetting);
+                categorical, forgetting, prequential);
     }
 
     public TrainingSettings withMaxClasses(int value) {
         return new TrainingSettings(topics, modelId, features, publishInterval, value, maxFeatures, maxModelBytes,
-                categorical, forgetting);
+                categorical, forgetting, prequential);
     }
 
     public TrainingSettings withMaxFeatures(int value) {
         return new TrainingSettings(topics, modelId, features, publishInterval, maxClasses, value, maxModelBytes,
-                categorical, forgetting);
+                categorical, forgetting, prequential);
     }
 
     public TrainingSettings withMaxModelBytes(long value) {
         return new TrainingSettings(topics, modelId, features, publishInterval, maxClasses, maxFeatures, value,
-                categorical, forgetting);
+                categorical, forgetting, prequential);
     }
 
     public TrainingSettings withCategorical(CategoricalSettings value) {
         return new TrainingSettings(topics, modelId, features, publishInterval, maxClasses, maxFeatures, maxModelBytes,
-                value, forgetting);
+                value, forgetting, prequential);
     }
 
     public TrainingSettings withForgetting(Forgetting value) {
         return new TrainingSettings(topics, modelId, features, publishInterval, maxClasses, maxFeatures, maxModelBytes,
-                categorical, value);
+                categorical, value, prequential);
+    }
+
+    /** These settings with test-then-train evaluation ({@code value}; null: off). */
+    public TrainingSettings withPrequential(PrequentialSettings value) {
+        return new TrainingSettings(topics, modelId, features, publishInterval, maxClasses, maxFeatures, maxModelBytes,
+                categorical, forgetting, value);
     }
 
     /** True when the schema comes from the data rather than from the configuration. */

@@ -23,6 +23,8 @@ import org.apache.kafka.streams.state.Stores;
  *                           │          version → Chan merge → ModelParameters
  *                           ▼
  *                  model-parameters (key = model id)
+ * with gda.prequential, [partial-stats] also scores each event with the published model before applying it
+ *        (store "prequential-window") and sends each closed window ──► model-metrics (key = model id)
  * anything unusable (bad event, feature-set or schema conflict, unreadable partial) ──► dead-letters
  * (a damaged or incomplete class-stats store is no input: it stops the task, see RestoreCheck and PartitionState)
  * </pre>
@@ -39,6 +41,8 @@ public final class TrainingTopology {
     public static final String COMBINER_STORE = "model-combiner";
     /** Global store: the newest record under the model id on the model topic, as raw bytes. */
     public static final String PUBLISHED_STORE = "published-model";
+    /** Per-task store of the open prequential window (gda.prequential; changelog-backed). */
+    public static final String PREQUENTIAL_STORE = "prequential-window";
     /** Name of the internal partials topic: {@code <application.id>-class-stats-partials-repartition}. */
     public static final String PARTIALS_TOPIC_NAME = "class-stats-partials";
 
@@ -99,10 +103,24 @@ public final class TrainingTopology {
                 topics.modelRecords().name(), topics.modelRecords().consumed().withName("published-model-source"),
                 () -> new PublishedModelTracker(settings.modelId()));
 
+        String[] taskStores = {CLASS_STATS_STORE};
+        if (settings.prequential() != null) {
+            // Test-then-train: the open window is written per event, through the record cache like class-stats.
+            builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(PREQUENTIAL_STORE),
+                    SerdeFactory.string(), SerdeFactory.rawBytes()).withCachingEnabled());
+            taskStores = new String[] {CLASS_STATS_STORE, PREQUENTIAL_STORE};
+        }
         KStream<String, TrainingOutput> partialStats = builder
                 .stream(topics.labelled().name(), topics.labelled().consumed().withName(SOURCE))
-                .process(() -> new PartialStatsProcessor(settings, committedInput, observer), Named.as(PARTIAL_STATS), CLASS_STATS_STORE);
+                .process(() -> new PartialStatsProcessor(settings, committedInput, observer), Named.as(PARTIAL_STATS),
+                        taskStores);
         sendDeadLetters(partialStats, topics, PARTIAL_STATS);
+        if (settings.prequential() != null) {
+            partialStats
+                    .filter((modelId, out) -> out instanceof TrainingOutput.Metrics, Named.as("prequential"))
+                    .mapValues(out -> ((TrainingOutput.Metrics) out).json(), Named.as("prequential-values"))
+                    .to(topics.metrics().name(), topics.metrics().produced().withName("metrics-sink"));
+        }
 
         KStream<String, TrainingOutput> combined = partialStats
                 .filter((modelId, out) -> out instanceof TrainingOutput.Partial, Named.as("partials"))

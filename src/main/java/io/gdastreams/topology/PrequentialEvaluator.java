@@ -1,0 +1,147 @@
+package io.gdastreams.topology;
+
+import io.gdastreams.math.PageHinkley;
+import io.gdastreams.model.LabelledEvent;
+import io.gdastreams.serde.Json;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.streams.state.KeyValueStore;
+
+/**
+ * Test-then-train evaluation of one input partition's task ({@code gda.prequential}; docs/TRAINING.md,
+ * "Prequential evaluation"). Each labelled event the task is about to apply is first scored with the latest
+ * published model ({@link PrequentialModel}) and its outcome added to the partition's open tumbling event-time
+ * window; an event at or after the window's end closes it, and the closed window's record is returned for the
+ * metrics topic.
+ *
+ * <p>Per event, with true label y and posterior p over the model's classes: hit = (the scorer's decision rule
+ * chooses y); log-loss = −ln max(p_y, {@value #MIN_PROBABILITY}) (p_y = 0 when the model has no class y); Brier
+ * score = Σ_k (p_k − [k = y])² (Brier 1950, the multi-class form, in [0, 2]; + 1 when the model has no class y).
+ *
+ * <p>The open window lives in the store {@link TrainingTopology#PREQUENTIAL_STORE}, written per event: under
+ * exactly-once it commits with the input offset and the emitted records, so a restart neither loses nor double
+ * counts an event. Windows are per partition: the record names its partition, and a reader combines the records
+ * of one window over the partitions (sums weighted by count).
+ *
+ * <p>Drift: the log-loss of every scored event goes to a Page–Hinkley test ({@link PageHinkley}, δ and λ of the
+ * settings); when it fires, a drift record names the timestamp of the event it fired at. The test's state (four
+ * numbers) is stored beside the window, so it too survives a restart exactly. Alerts only: the model is not reset.
+ */
+final class PrequentialEvaluator {
+
+    /** Floor of the probability of the true label in the log-loss: a certain mistake costs ln 10^15 ≈ 34.5. */
+    static final double MIN_PROBABILITY = 1e-15;
+
+    private final String modelId;
+    private final long width;
+    private final int partition;
+    private final KeyValueStore<String, byte[]> store;
+    private final String key;
+    private final String driftKey;
+    /** Null when the settings ask for no drift test. */
+    private final PageHinkley detector;
+    private PrequentialWindow open;
+
+    PrequentialEvaluator(String modelId, PrequentialSettings settings, int partition,
+                         KeyValueStore<String, byte[]> store) {
+        this.modelId = modelId;
+        this.width = settings.window().toMillis();
+        this.partition = partition;
+        this.store = store;
+        this.key = "window:" + modelId;
+        byte[] saved = store.get(key);
+        this.open = saved == null ? null : PrequentialWindow.fromBytes(saved);
+        this.driftKey = "page-hinkley:" + modelId;
+        this.detector = settings.detectsDrift() ? new PageHinkley(settings.driftDelta(), settings.driftLambda(),
+                PrequentialSettings.DRIFT_MIN_INSTANCES) : null;
+        byte[] drift = detector == null ? null : store.get(driftKey);
+        if (drift != null) {
+            ByteBuffer buffer = ByteBuffer.wrap(drift);
+            double[] state = new double[4];
+            for (int i = 0; i < state.length; i++) {
+                state[i] = buffer.getDouble();
+            }
+            detector.restore(state);
+        }
+    }
+
+    /** The outcome of one event scored with a model. */
+    record Outcome(boolean hit, double logLoss, double brier) {
+    }
+
+    /** The outcome of an event of true label {@code label} with posterior {@code p} over {@code model}'s labels. */
+    static Outcome outcome(CompiledModel model, double[] p, String label) {
+        List<String> labels = model.labels();
+        int truth = labels.indexOf(label);
+        boolean hit = truth >= 0 && model.decide(p) == truth;
+        double brier = truth >= 0 ? 0 : 1;
+        for (int k = 0; k < p.length; k++) {
+            double e = p[k] - (k == truth ? 1 : 0);
+            brier += e * e;
+        }
+        double pTruth = truth >= 0 ? p[truth] : 0;
+        return new Outcome(hit, -Math.log(Math.max(pTruth, MIN_PROBABILITY)), brier);
+    }
+
+    /**
+     * Scores {@code event} (event time {@code timestamp}) with {@code model} (null: none published yet) before it is
+     * applied; returns the records it gives rise to (JSON, in order: the window it closed, a drift alarm), usually
+     * none.
+     */
+    List<String> observe(LabelledEvent event, long timestamp, CompiledModel model) {
+        List<String> records = List.of();
+        long start = Math.floorDiv(timestamp, width) * width;
+        if (open == null) {
+            open = new PrequentialWindow(start);
+        } else if (start > open.start) {
+            if (!open.isEmpty()) {
+                records = new ArrayList<>(2);
+                records.add(open.toRecord(modelId, partition, width));
+            }
+            open = new PrequentialWindow(start);
+        }
+        if (start < open.start) {
+            open.late++;
+        } else if (model == null) {
+            open.noModel++;
+        } else {
+            double[] p = model.posterior(event.features(), event.categories());
+            if (p == null) {
+                open.unscorable++;
+            } else {
+                Outcome outcome = outcome(model, p, event.label());
+                open.add(event.label(), outcome.hit(), outcome.logLoss(), outcome.brier(), model.version());
+                if (detector != null && detector.update(outcome.logLoss())) {
+                    records = records.isEmpty() ? new ArrayList<>(1) : records;
+                    records.add(driftRecord(timestamp));
+                }
+                if (detector != null) {
+                    ByteBuffer state = ByteBuffer.allocate(4 * Double.BYTES);
+                    for (double v : detector.state()) {
+                        state.putDouble(v);
+                    }
+                    store.put(driftKey, state.array());
+                }
+            }
+        }
+        store.put(key, open.toBytes());
+        return records;
+    }
+
+    private String driftRecord(long eventTime) {
+        Map<String, Object> r = new LinkedHashMap<>();
+        r.put("type", "drift");
+        r.put("modelId", modelId);
+        r.put("partition", partition);
+        r.put("eventTime", eventTime);
+        r.put("detector", "page-hinkley");
+        r.put("statistic", detector.alarmStatistic());
+        r.put("threshold", detector.lambda());
+        r.put("delta", detector.delta());
+        return new String(Json.toBytes(r), StandardCharsets.UTF_8);
+    }
+}

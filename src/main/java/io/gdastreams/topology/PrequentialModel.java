@@ -1,0 +1,55 @@
+package io.gdastreams.topology;
+
+import io.gdastreams.model.ModelParameters;
+import io.gdastreams.serde.SerdeFactory;
+import org.apache.kafka.common.serialization.Deserializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The model a scorer would use, for the trainer's test-then-train evaluation: the latest record under the model id
+ * on the model topic (the trainer's global store, {@link TrainingTopology#PUBLISHED_STORE}), not the partition's
+ * own statistics. It is decoded and compiled once per record, with the scorer's fit options and decision rule; the
+ * store returns the same array until the record changes, so per event the cost is one reference comparison.
+ * A record that is no valid model of this id (a tombstone, unreadable, does not compile) leaves no model: the events
+ * then count as scored before any model exists.
+ */
+final class PrequentialModel {
+
+    private static final Logger LOG = LoggerFactory.getLogger(PrequentialModel.class);
+
+    private final String modelId;
+    private final PrequentialSettings settings;
+    private final Deserializer<ModelParameters> reader = SerdeFactory.model().deserializer();
+    /** The record {@link #compiled} was made from (compared by identity). */
+    private byte[] source;
+    private CompiledModel compiled;
+
+    PrequentialModel(String modelId, PrequentialSettings settings) {
+        this.modelId = modelId;
+        this.settings = settings;
+    }
+
+    /** The compiled form of {@code record} (the published-model store's value), or null when it is no model. */
+    CompiledModel of(byte[] record) {
+        if (record == source) {
+            return compiled;
+        }
+        source = record;
+        compiled = null;
+        if (record == null || record.length == 0) {
+            return null;
+        }
+        try {
+            ModelParameters model = reader.deserialize(null, record);
+            if (model != null && modelId.equals(model.modelId())) {
+                // One listed class: the evaluation reads the full posterior, never the prediction's listing.
+                compiled = CompiledModel.compile(model, settings.fitOptions(), 1, settings.rule(), settings.alpha());
+            }
+        } catch (RuntimeException e) {
+            LOG.warn("Prequential evaluation of model '{}': the published record is no model it can score with ({});"
+                    + " events count as scored before any model until the next one", modelId, e.getMessage());
+        }
+        return compiled;
+    }
+}

@@ -1,0 +1,69 @@
+package io.gdastreams.topology;
+
+import io.gdastreams.config.ConfigKey;
+import io.gdastreams.config.ConfigValues;
+import io.gdastreams.math.DecisionRule;
+import io.gdastreams.math.FitOptions;
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * Test-then-train evaluation in the trainer ({@code gda.prequential}): how a labelled event is scored before it is
+ * applied (as a scorer with the same configuration would score it) and how the outcomes are windowed.
+ *
+ * @param window     width of the tumbling event-time windows ({@code gda.metrics.window.ms})
+ * @param fitOptions the scorer's fit options (covariance type, estimator, regularisation)
+ * @param rule       the scorer's decision rule (the predicted label of the accuracy)
+ * @param alpha      the scorer's Laplace smoothing of the category tables ({@code gda.categorical.alpha})
+ * @param driftDelta  Page–Hinkley tolerance δ on the log-loss ({@code gda.drift.delta})
+ * @param driftLambda Page–Hinkley threshold λ ({@code gda.drift.lambda}); NaN: no drift test
+ */
+public record PrequentialSettings(Duration window, FitOptions fitOptions, DecisionRule rule, double alpha,
+                                  double driftDelta, double driftLambda) {
+
+    /** Values before the test may fire: the running mean of the log-loss is still rough. */
+    public static final long DRIFT_MIN_INSTANCES = 30;
+
+    public PrequentialSettings {
+        Objects.requireNonNull(window, "window");
+        Objects.requireNonNull(fitOptions, "fitOptions");
+        Objects.requireNonNull(rule, "rule");
+        if (window.isNegative() || window.isZero()) {
+            throw new IllegalArgumentException("window must be positive, got " + window);
+        }
+        if (!(driftDelta >= 0) || !Double.isFinite(driftDelta)) {
+            throw new IllegalArgumentException("driftDelta must be finite and >= 0, got " + driftDelta);
+        }
+        if (!Double.isNaN(driftLambda) && !(driftLambda > 0 && Double.isFinite(driftLambda))) {
+            throw new IllegalArgumentException("driftLambda must be finite and > 0 (or NaN: none), got " + driftLambda);
+        }
+    }
+
+    /** The settings of {@code config}, or null when {@code gda.prequential} is off. */
+    static PrequentialSettings from(ConfigValues config) {
+        if (!config.booleanValue(ConfigKey.PREQUENTIAL)) {
+            return null;
+        }
+        return new PrequentialSettings(config.millis(ConfigKey.METRICS_WINDOW_MS), config.fitOptions(),
+                config.decisionRule(), config.doubleValue(ConfigKey.CATEGORICAL_ALPHA),
+                config.doubleValue(ConfigKey.DRIFT_DELTA), config.optionalDouble(ConfigKey.DRIFT_LAMBDA).orElse(Double.NaN));
+    }
+
+    /** Whether the Page–Hinkley test runs. */
+    public boolean detectsDrift() {
+        return !Double.isNaN(driftLambda);
+    }
+
+    /** These settings with the drift test's δ and λ (NaN: none). */
+    public PrequentialSettings withDrift(double delta, double lambda) {
+        return new PrequentialSettings(window, fitOptions, rule, alpha, delta, lambda);
+    }
+
+    /** The defaults of the scorer's keys, with windows of {@code window}. */
+    public static PrequentialSettings defaults(Duration window) {
+        return new PrequentialSettings(window, ConfigValues.DEFAULTS.fitOptions(),
+                ConfigValues.DEFAULTS.decisionRule(), ConfigValues.DEFAULTS.doubleValue(ConfigKey.CATEGORICAL_ALPHA),
+                ConfigValues.DEFAULTS.doubleValue(ConfigKey.DRIFT_DELTA),
+                ConfigValues.DEFAULTS.optionalDouble(ConfigKey.DRIFT_LAMBDA).orElse(Double.NaN));
+    }
+}

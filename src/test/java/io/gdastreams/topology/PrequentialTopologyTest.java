@@ -1,0 +1,188 @@
+package io.gdastreams.topology;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.gdastreams.fixtures.DriverTopics;
+import io.gdastreams.model.ClassParameters;
+import io.gdastreams.model.ModelParameters;
+import io.gdastreams.serde.Json;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.TestInputTopic;
+import org.apache.kafka.streams.TestOutputTopic;
+import org.apache.kafka.streams.TopologyTestDriver;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Test-then-train windows of the training topology (TopologyTestDriver), against hand computations. The model
+ * scored with is published on the model topic by hand: classes a ~ N(0, 1) and b ~ N(2, 1), equal priors, so that
+ * p(b | x) = 1 / (1 + e^−(2x − 2)) (the log-likelihood ratio of b to a is (x² − (x − 2)²)/2 = 2x − 2).
+ */
+class PrequentialTopologyTest {
+
+    /** Sums of a few doubles: the formulas are the same, only the order of operations differs. */
+    private static final double CLOSE = 1e-12;
+    private static final Duration WINDOW = Duration.ofSeconds(1);
+    private static final Topics TOPICS = Topics.defaults();
+
+    @TempDir
+    Path stateDir;
+
+    private TopologyTestDriver driver;
+    private TestInputTopic<byte[], byte[]> labelled;
+    private TestInputTopic<String, ModelParameters> models;
+    private TestOutputTopic<String, String> metrics;
+
+    @AfterEach
+    void close() {
+        if (driver != null) {
+            driver.close();
+        }
+    }
+
+    private void start() {
+        Properties props = new Properties();
+        props.put(StreamsConfig.APPLICATION_ID_CONFIG, "prequential-test");
+        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
+        props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
+        TrainingSettings settings = TrainingSettings.defaults(TOPICS).withModelId("m")
+                .withPrequential(PrequentialSettings.defaults(WINDOW));
+        driver = new TopologyTestDriver(TrainingTopology.build(settings, TrainingFixtures.NO_CONSUMER_GROUP), props,
+                Instant.parse("2026-01-01T00:00:00Z"));
+        labelled = DriverTopics.input(driver, TOPICS.labelled());
+        models = DriverTopics.input(driver, TOPICS.model());
+        metrics = DriverTopics.output(driver, TOPICS.metrics());
+    }
+
+    private static ModelParameters handModel(long version) {
+        List<ClassParameters> classes = List.of(
+                new ClassParameters("a", 4, 0.5, new double[] {0}, new double[][] {{1}}),
+                new ClassParameters("b", 4, 0.5, new double[] {2}, new double[][] {{1}}));
+        return new ModelParameters("m", version, List.of("x"), 8, classes, Map.of("0", 8L), "2026-01-01T00:00:00Z",
+                "someone-else");
+    }
+
+    private void send(double x, String label, long timestamp) {
+        String json = "{\"features\":{\"x\":" + x + "},\"label\":\"" + label + "\"}";
+        labelled.pipeInput("k".getBytes(StandardCharsets.UTF_8), json.getBytes(StandardCharsets.UTF_8),
+                Instant.ofEpochMilli(timestamp));
+    }
+
+    private static double pB(double x) {
+        return 1 / (1 + Math.exp(-(2 * x - 2)));
+    }
+
+    private static JsonNode parse(String json) {
+        try {
+            return Json.mapper().readTree(json);
+        } catch (IOException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    @Test
+    void windowsCarryHandComputedAccuracyLogLossBrierAndRecall() {
+        start();
+        send(0, "a", 50); // no model yet: counted apart
+        models.pipeInput("m", handModel(7), Instant.ofEpochMilli(60));
+        send(0, "a", 100);   // p_a = 1 − σ(−2): right
+        send(2, "b", 200);   // p_b = σ(2): right
+        send(1.5, "a", 300); // p_b = σ(1) > ½: wrong
+        send(1, "c", 400);   // a class the model does not have: wrong, p_c = 0
+        assertTrue(metrics.isEmpty(), "the window [0, 1000) is still open");
+        send(0, "a", 1500);  // closes [0, 1000)
+        send(2, "b", 900);   // older than the open window [1000, 2000): late
+        send(0, "a", 2100);  // closes [1000, 2000)
+
+        List<String> records = metrics.readValuesToList();
+        assertEquals(2, records.size(), records.toString());
+        JsonNode first = parse(records.get(0));
+        assertEquals("window", first.get("type").asText());
+        assertEquals("m", first.get("modelId").asText());
+        assertEquals(0, first.get("windowStart").asLong());
+        assertEquals(1000, first.get("windowEnd").asLong());
+        assertEquals(4, first.get("count").asLong());
+        assertEquals(1, first.get("noModel").asLong());
+        assertEquals(0, first.get("late").asLong());
+        assertEquals(0.5, first.get("accuracy").asDouble(), CLOSE);
+        double pa0 = 1 - pB(0);
+        double pb2 = pB(2);
+        double pb15 = pB(1.5);
+        double logLoss = (-Math.log(pa0) - Math.log(pb2) - Math.log(1 - pb15) - Math.log(1e-15)) / 4;
+        assertEquals(logLoss, first.get("logLoss").asDouble(), CLOSE);
+        // Brier: Σ_k (p_k − [k = y])², with an absent true class adding its (0 − 1)².
+        double brier = (2 * Math.pow(1 - pa0, 2) + 2 * Math.pow(1 - pb2, 2) + 2 * Math.pow(pb15, 2)
+                + (0.25 + 0.25 + 1)) / 4;
+        assertEquals(brier, first.get("brier").asDouble(), CLOSE);
+        assertEquals(0.5, first.get("recall").get("a").asDouble(), CLOSE);
+        assertEquals(1.0, first.get("recall").get("b").asDouble(), CLOSE);
+        assertEquals(0.0, first.get("recall").get("c").asDouble(), CLOSE);
+        assertEquals(2, first.get("support").get("a").asLong());
+        assertEquals(7, first.get("modelVersions").get(0).asLong());
+        assertEquals(7, first.get("modelVersions").get(1).asLong());
+
+        JsonNode second = parse(records.get(1));
+        assertEquals(1000, second.get("windowStart").asLong());
+        assertEquals(1, second.get("count").asLong());
+        assertEquals(1, second.get("late").asLong());
+        assertEquals(0, second.get("noModel").asLong());
+        assertEquals(1.0, second.get("accuracy").asDouble(), CLOSE);
+        assertEquals(-Math.log(pa0), second.get("logLoss").asDouble(), CLOSE);
+        assertEquals(2 * Math.pow(1 - pa0, 2), second.get("brier").asDouble(), CLOSE);
+    }
+
+    @Test
+    void scoresWithTheNewestPublishedVersionNotThePartitionsOwnState() {
+        start();
+        models.pipeInput("m", handModel(3), Instant.ofEpochMilli(0));
+        // Many b events at x = 0 would make the partition's own model say b at 0; the published model says a.
+        for (int i = 0; i < 5; i++) {
+            send(0, "b", 10 + i);
+        }
+        models.pipeInput("m", handModel(4), Instant.ofEpochMilli(20));
+        send(0, "b", 30);
+        send(0, "a", 1000); // closes [0, 1000)
+        JsonNode window = parse(metrics.readValue());
+        assertEquals(6, window.get("count").asLong());
+        assertEquals(0.0, window.get("accuracy").asDouble(), CLOSE);
+        assertEquals(-Math.log(pB(0)), window.get("logLoss").asDouble(), CLOSE);
+        assertEquals(3, window.get("modelVersions").get(0).asLong());
+        assertEquals(4, window.get("modelVersions").get(1).asLong());
+    }
+
+    @Test
+    void pageHinkleyFiresSoonAfterTheLabelsSwapAndNotBefore() {
+        start();
+        models.pipeInput("m", handModel(1), Instant.ofEpochMilli(0));
+        java.util.Random random = new java.util.Random(5);
+        int swapAt = 3_000;
+        for (int i = 0; i < 4_000; i++) {
+            boolean b = random.nextBoolean();
+            double x = random.nextGaussian() + (b ? 2 : 0);
+            // From event swapAt on the labels are swapped: the published model is then mostly wrong.
+            String label = (b ^ i >= swapAt) ? "b" : "a";
+            send(x, label, 1_000L * i); // one event per window: event time = 1000·i
+        }
+        List<JsonNode> drifts = metrics.readValuesToList().stream().map(PrequentialTopologyTest::parse)
+                .filter(r -> r.get("type").asText().equals("drift")).toList();
+        assertEquals(1, drifts.size(), drifts.toString());
+        JsonNode drift = drifts.get(0);
+        long firedAt = drift.get("eventTime").asLong() / 1_000;
+        // Expected delay ≈ λ/(2.3 − 0.32 − δ) ≈ 27 events (PageHinkleyTest); 100 leaves room for the noise.
+        assertTrue(firedAt >= swapAt && firedAt - swapAt <= 100, "fired at event " + firedAt);
+        assertEquals("page-hinkley", drift.get("detector").asText());
+        assertEquals(50.0, drift.get("threshold").asDouble());
+        assertTrue(drift.get("statistic").asDouble() > 50.0);
+    }
+}
