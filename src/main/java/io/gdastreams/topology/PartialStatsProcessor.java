@@ -11,7 +11,6 @@ import io.gdastreams.serde.SerdeFactory;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
 import org.apache.kafka.streams.StreamsConfig;
@@ -52,11 +51,8 @@ final class PartialStatsProcessor implements Processor<byte[], byte[], String, T
     private PartitionState state;
     /** Scratch for one event in schema order; allocated when the schema is known. */
     private double[] point;
-    /** The model record {@link #publishedLabels} were read from (compared by identity: the store returns it). */
-    private byte[] labelsSource;
-    private Set<String> publishedLabels = Set.of();
-    /** The vocabulary of the categorical features of the same model record, feature → values. */
-    private Map<String, Set<String>> publishedValues = Map.of();
+    /** The newest model on the model topic: labels, values and lineage this task checks against. */
+    private PublishedModelView publishedModel;
     /** Set by every record read; a restart sets it too (re-sending a cumulative snapshot is harmless). */
     private boolean changedSinceSnapshot;
     private final StreamObserver observer;
@@ -82,6 +78,8 @@ final class PartialStatsProcessor implements Processor<byte[], byte[], String, T
     public void init(ProcessorContext<String, TrainingOutput> processorContext) {
         this.context = processorContext;
         this.store = processorContext.getStateStore(TrainingTopology.CLASS_STATS_STORE);
+        this.publishedModel = new PublishedModelView(settings,
+                processorContext.getStateStore(TrainingTopology.PUBLISHED_STORE));
         // Kafka Streams calls init after every restore, revival or recycling of the task: whatever was decoded
         // before may no longer be what the store holds, so the state is read again from the store.
         state = null;
@@ -180,7 +178,7 @@ final class PartialStatsProcessor implements Processor<byte[], byte[], String, T
             return refused == null ? null : new Refusal(DeadLetterCategory.INVALID_EVENT, refused);
         }
         if (!state.hasClass(label)) {
-            String overSize = modelSizeLimit(label, schema);
+            String overSize = publishedModel.sizeLimit(label, schema, state.classes().keySet());
             if (overSize != null) {
                 return new Refusal(DeadLetterCategory.MODEL_BOUND, overSize);
             }
@@ -191,7 +189,7 @@ final class PartialStatsProcessor implements Processor<byte[], byte[], String, T
                     + " (at most " + settings.maxClasses() + ", gda.max.classes)");
         }
         if (values != null) {
-            String tooMany = categoricalChecks.vocabularyLimit(values, state, publishedValues());
+            String tooMany = categoricalChecks.vocabularyLimit(values, state, publishedModel.values());
             if (tooMany != null) {
                 return new Refusal(DeadLetterCategory.MODEL_BOUND, tooMany);
             }
@@ -286,76 +284,18 @@ final class PartialStatsProcessor implements Processor<byte[], byte[], String, T
     }
 
     /**
-     * Why a new class {@code label} could push the model past the record limit, or null. The model's classes are
-     * those published so far and this partition's own; a label already among them adds nothing.
-     */
-    private String modelSizeLimit(String label, List<String> schema) {
-        long maxBySize = ModelSizeBound.maxClasses(schema, settings.categorical().features(),
-                settings.categorical().maxValues(), settings.maxModelBytes());
-        Set<String> published = publishedLabels();
-        if (published.contains(label)) {
-            return null;
-        }
-        long known = published.size();
-        for (String own : state.classes().keySet()) {
-            if (!published.contains(own)) {
-                known++;
-            }
-        }
-        if (known < maxBySize) {
-            return null;
-        }
-        return "model size limit: label '" + label + "' would be class " + (known + 1) + " of model '"
-                + settings.modelId() + "'; at d = " + schema.size() + " a model of more than " + maxBySize
-                + " classes could exceed the record limit of " + settings.maxModelBytes() + " bytes"
-                + " (producer.max.request.size; docs/TRAINING.md, 'Record sizes and limits')";
-    }
-
-    /** The labels of the newest valid model on the model topic; decoded again only when that record changes. */
-    private Set<String> publishedLabels() {
-        KeyValueStore<String, byte[]> onTopic = context.getStateStore(TrainingTopology.PUBLISHED_STORE);
-        byte[] record = onTopic.get(settings.modelId());
-        if (record != labelsSource) {
-            labelsSource = record;
-            Set<String> labels = new HashSet<>();
-            PublishedModel.parse(settings.modelId(), record)
-                    .ifPresent(m -> labels.addAll(m.labels()));
-            publishedLabels = labels;
-            publishedValues = categoricalSet.isEmpty() ? Map.of()
-                    : PublishedModel.categoricalValues(settings.modelId(), record);
-        }
-        return publishedLabels;
-    }
-
-    /** The categorical values of the newest valid model on the model topic, feature → values. */
-    private Map<String, Set<String>> publishedValues() {
-        publishedLabels();
-        return publishedValues;
-    }
-
-    /**
      * Under exactly-once, a model this application published can only hold what this partition's state had
-     * committed before. A state that is behind such a model lost events (a restore that came back short, a
-     * deleted changelog): refuse to go on instead of publishing a model that lost them.
+     * committed before: a state that is behind such a model lost events; refuse to go on instead of publishing a
+     * model that lost them.
      */
     private void checkAgainstPublishedLineage(int partition) {
         Object guarantee = context.appConfigs().get(StreamsConfig.PROCESSING_GUARANTEE_CONFIG);
         if (!StreamsConfig.EXACTLY_ONCE_V2.equals(guarantee)) {
             return; // at-least-once may re-read what a published model absorbed: no such guarantee to check
         }
-        KeyValueStore<String, byte[]> onTopic = context.getStateStore(TrainingTopology.PUBLISHED_STORE);
-        PublishedModel.parse(settings.modelId(), onTopic.get(settings.modelId()))
-                .filter(model -> model.publishedBy(context.applicationId()))
-                .ifPresent(model -> {
-                    Long absorbed = model.sources().get(Integer.toString(partition));
-                    long reached = state.progress().nextOffset();
-                    if (absorbed != null && absorbed > reached) {
-                        throw new TrainingStateException("the training state of partition " + partition
-                                + " reaches offset " + reached + " but version " + model.version() + " of model '"
-                                + settings.modelId() + "', published by this application, absorbed it up to offset "
-                                + absorbed + ": the state was lost (see docs/RELIABILITY.md, 'Recovering from lost"
-                                + " training state')");
-                    }
+        publishedModel.lineageProblem(context.applicationId(), partition, state.progress().nextOffset())
+                .ifPresent(problem -> {
+                    throw new TrainingStateException(problem);
                 });
     }
 

@@ -1,0 +1,95 @@
+package io.gdastreams.topology;
+
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.apache.kafka.streams.state.KeyValueStore;
+
+/**
+ * What a training task needs to know of the newest model on the model topic (the trainer's global store
+ * {@link TrainingTopology#PUBLISHED_STORE}): its labels and categorical values, for the bounds on new classes and
+ * values, and its lineage, for the check that this task's state is not behind what this application published.
+ * The record is decoded again only when the store returns another one (compared by identity).
+ */
+final class PublishedModelView {
+
+    private final TrainingSettings settings;
+    private final KeyValueStore<String, byte[]> published;
+    private final boolean categorical;
+    private byte[] source;
+    private Set<String> labels = Set.of();
+    private Map<String, Set<String>> values = Map.of();
+
+    PublishedModelView(TrainingSettings settings, KeyValueStore<String, byte[]> published) {
+        this.settings = settings;
+        this.published = published;
+        this.categorical = !settings.categorical().featureSet().isEmpty();
+    }
+
+    /** The labels of the newest valid model on the model topic. */
+    Set<String> labels() {
+        byte[] record = published.get(settings.modelId());
+        if (record != source) {
+            source = record;
+            Set<String> read = new HashSet<>();
+            PublishedModel.parse(settings.modelId(), record).ifPresent(m -> read.addAll(m.labels()));
+            labels = read;
+            values = categorical ? PublishedModel.categoricalValues(settings.modelId(), record) : Map.of();
+        }
+        return labels;
+    }
+
+    /** The categorical values of the newest valid model on the model topic, feature → values. */
+    Map<String, Set<String>> values() {
+        labels();
+        return values;
+    }
+
+    /**
+     * Why a new class {@code label} could push the model past the record limit, or null. The model's classes are
+     * those published so far and this partition's own ({@code own}); a label already among them adds nothing.
+     */
+    String sizeLimit(String label, List<String> schema, Set<String> own) {
+        long maxBySize = ModelSizeBound.maxClasses(schema, settings.categorical().features(),
+                settings.categorical().maxValues(), settings.maxModelBytes());
+        Set<String> known = labels();
+        if (known.contains(label)) {
+            return null;
+        }
+        long count = known.size();
+        for (String ownLabel : own) {
+            if (!known.contains(ownLabel)) {
+                count++;
+            }
+        }
+        if (count < maxBySize) {
+            return null;
+        }
+        return "model size limit: label '" + label + "' would be class " + (count + 1) + " of model '"
+                + settings.modelId() + "'; at d = " + schema.size() + " a model of more than " + maxBySize
+                + " classes could exceed the record limit of " + settings.maxModelBytes() + " bytes"
+                + " (producer.max.request.size; docs/TRAINING.md, 'Record sizes and limits')";
+    }
+
+    /**
+     * Under exactly-once, a model application {@code applicationId} published can only hold what partition
+     * {@code partition}'s state had committed before. A state that reaches only {@code reached} while such a model
+     * absorbed more lost events (a restore that came back short, a deleted changelog): the reason, or empty.
+     */
+    Optional<String> lineageProblem(String applicationId, int partition, long reached) {
+        return PublishedModel.parse(settings.modelId(), published.get(settings.modelId()))
+                .filter(model -> model.publishedBy(applicationId))
+                .flatMap(model -> {
+                    Long absorbed = model.sources().get(Integer.toString(partition));
+                    if (absorbed == null || absorbed <= reached) {
+                        return Optional.empty();
+                    }
+                    return Optional.of("the training state of partition " + partition + " reaches offset " + reached
+                            + " but version " + model.version() + " of model '" + settings.modelId()
+                            + "', published by this application, absorbed it up to offset " + absorbed
+                            + ": the state was lost (see docs/RELIABILITY.md, 'Recovering from lost training state')");
+                });
+    }
+}
