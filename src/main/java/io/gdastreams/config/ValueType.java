@@ -58,7 +58,9 @@ public enum ValueType {
     /** An {@code Optional<DecisionRule.MinimumExpectedCost>}: {@code true->predicted:cost,...}, or empty for none. */
     DECISION_COSTS,
     /** An {@link java.util.OptionalInt}: a TCP port in [0, 65535] (0 = any free port), or empty for none. */
-    OPTIONAL_PORT;
+    OPTIONAL_PORT,
+    /** A {@link String}, any text (a path, a secret), empty for none; never quoted back in an error. */
+    OPTIONAL_TEXT;
 
     /**
      * Longest model or application id: as long as a topic name may be. The model id is written in every
@@ -100,6 +102,7 @@ public enum ValueType {
             case DECISION_COSTS -> "a comma-separated list of TRUE->PREDICTED:COST (labels without ',' or '->',"
                     + " each pair once, costs finite and >= 0), or empty for none";
             case OPTIONAL_PORT -> "a port in [0, 65535] (0 = any free port), or empty for none";
+            case OPTIONAL_TEXT -> "any text, or empty for none";
         };
     }
 
@@ -138,6 +141,7 @@ public enum ValueType {
             case DECISION_COSTS -> v.isEmpty() ? Optional.empty() : costs(v).map(Optional::of).orElse(null);
             case OPTIONAL_PORT -> v.isEmpty() ? java.util.OptionalInt.empty()
                     : Optional.ofNullable(intOrNull(inRange(v, 0, 65535))).map(java.util.OptionalInt::of).orElse(null);
+            case OPTIONAL_TEXT -> v;
         });
     }
 

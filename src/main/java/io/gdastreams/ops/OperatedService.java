@@ -7,7 +7,9 @@ import io.gdastreams.service.StreamsApp;
 import io.gdastreams.settings.AppConfig;
 import io.gdastreams.topology.LiveScoring;
 import io.gdastreams.topology.TrainingTopology;
+import io.gdastreams.settings.HttpSecurity;
 import java.io.IOException;
+import java.security.GeneralSecurityException;
 import java.io.PrintWriter;
 import java.time.Clock;
 import java.util.Optional;
@@ -49,12 +51,14 @@ public final class OperatedService {
                            OpsMetrics metrics, Health health, LiveScoring scoring) {
         OpsServer server = config.httpPort().isPresent() ? openServer(config) : null;
         OpsRoutes routes = server == null ? null : new OpsRoutes(health, metrics, config.modelId(),
-                metrics::currentModel, config.scoringSettings().fitOptions(), scoring);
+                metrics::currentModel, config.scoringSettings().fitOptions(), scoring,
+                config.httpSecurity().protectMetrics());
         try (ProgressLog progress = new ProgressLog(role, scoring != null, metrics)) {
             if (server != null) {
                 routes.install(server).start();
-                out.printf("%s: HTTP endpoint on http://%s:%d (/ dashboard, /health/live, /health/ready, /metrics, /models/%s%s)%n",
-                        role, server.host(), server.port(), config.modelId(), scoring != null ? ", POST /score" : "");
+                out.printf("%s: HTTP endpoint on %s://%s:%d (/ dashboard, /health/live, /health/ready, /metrics, /models/%s%s)%s%n",
+                        role, server.scheme(), server.host(), server.port(), config.modelId(),
+                        scoring != null ? ", POST /score" : "", server.hasToken() ? "; bearer token required" : "");
                 out.flush();
             }
             progress.start(config.progressInterval());
@@ -75,11 +79,15 @@ public final class OperatedService {
     }
 
     private static OpsServer openServer(AppConfig config) {
+        HttpSecurity security = config.httpSecurity();
         try {
-            return new OpsServer(config.httpHost(), config.httpPort().getAsInt(), config.httpMaxRequestBytes());
-        } catch (IOException | RuntimeException e) {
-            throw new UserError("cannot serve HTTP on " + config.httpHost() + ":" + config.httpPort().getAsInt()
-                    + " (gda.http.host, gda.http.port): " + e.getMessage(), e);
+            return EndpointSocket.open(config.httpHost(), config.httpPort().getAsInt(), config.httpMaxRequestBytes(),
+                    security);
+        } catch (IOException | GeneralSecurityException | RuntimeException e) {
+            // The message of a keystore error names the file or the algorithm, never the password.
+            throw new UserError("cannot serve HTTP" + (security.tls().isPresent() ? "S" : "") + " on "
+                    + config.httpHost() + ":" + config.httpPort().getAsInt()
+                    + " (gda.http.host, gda.http.port, gda.http.tls.*): " + e.getMessage(), e);
         }
     }
 }

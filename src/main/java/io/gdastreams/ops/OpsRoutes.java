@@ -27,9 +27,12 @@ final class OpsRoutes {
     /** The scorer's; null in a trainer (no POST /score). */
     private final LiveScoring scoring;
     private final DashboardHistory history;
+    /** {@code /health/*} and {@code /metrics} need the token too (they are open by default, for probes and scrapers). */
+    private final boolean protectMetrics;
 
     OpsRoutes(Health health, OpsMetrics metrics, String modelId, Supplier<Optional<ModelParameters>> model,
-              FitOptions fitOptions, LiveScoring scoring) {
+              FitOptions fitOptions, LiveScoring scoring, boolean protectMetrics) {
+        this.protectMetrics = protectMetrics;
         this.health = health;
         this.metrics = metrics;
         this.modelId = modelId;
@@ -49,23 +52,36 @@ final class OpsRoutes {
         history.close();
     }
 
+    /**
+     * Puts the routes on {@code server}. With a token, the model, {@code /score} and the dashboard's data
+     * ({@code /api/*}) need it; the page and its script stay open (static, no data: the page asks for the token and
+     * sends it with each data request), and so do health and metrics unless {@code protectMetrics}.
+     */
     OpsServer install(OpsServer server) {
-        server.route("/health/live", get(r -> health(health.live())))
-                .route("/health/ready", get(r -> health(health.ready())))
-                .route("/metrics", get(r -> new OpsServer.Reply(200, PROMETHEUS_TEXT,
-                        OpsServer.utf8(metrics.scrape()))))
-                .route(MODELS, get(this::model));
+        operational(server, "/health/live", get(r -> health(health.live())));
+        operational(server, "/health/ready", get(r -> health(health.ready())));
+        operational(server, "/metrics", get(r -> new OpsServer.Reply(200, PROMETHEUS_TEXT,
+                OpsServer.utf8(metrics.scrape()))));
+        server.guarded(MODELS, get(this::model));
         if (scoring != null) {
-            server.route("/score", this::score);
+            server.guarded("/score", this::score);
         }
         server.root(get(r -> DashboardPage.HTML))
                 .route("/dashboard.js", get(r -> DashboardPage.SCRIPT))
-                .route("/api/summary", get(r -> OpsServer.Reply.json(200, DashboardSummary.of(role(), modelId,
+                .guarded("/api/summary", get(r -> OpsServer.Reply.json(200, DashboardSummary.of(role(), modelId,
                         metrics, System.currentTimeMillis()))))
-                .route("/api/history", get(r -> OpsServer.Reply.json(200, history.samples())))
-                .route("/api/regions", get(this::regions));
+                .guarded("/api/history", get(r -> OpsServer.Reply.json(200, history.samples())))
+                .guarded("/api/regions", get(this::regions));
         history.start();
         return server;
+    }
+
+    private void operational(OpsServer server, String path, OpsServer.Route route) {
+        if (protectMetrics) {
+            server.guarded(path, route);
+        } else {
+            server.route(path, route);
+        }
     }
 
     private static OpsServer.Route get(OpsServer.Route route) {

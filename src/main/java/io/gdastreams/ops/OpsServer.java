@@ -6,10 +6,10 @@ import io.gdastreams.serde.Json;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -35,8 +35,19 @@ final class OpsServer implements AutoCloseable {
     record Request(String method, String path, String query, byte[] body) {
     }
 
-    /** One answer: status, content type and body. */
-    record Reply(int status, String contentType, byte[] body) {
+    /** One answer: status, content type, body and any further headers. */
+    record Reply(int status, String contentType, byte[] body, Map<String, String> headers) {
+
+        Reply(int status, String contentType, byte[] body) {
+            this(status, contentType, body, Map.of());
+        }
+
+        /** A copy with one more header. */
+        Reply withHeader(String name, String value) {
+            Map<String, String> more = new LinkedHashMap<>(headers);
+            more.put(name, value);
+            return new Reply(status, contentType, body, Map.copyOf(more));
+        }
 
         static Reply json(int status, Object value) {
             return new Reply(status, JSON, Json.toBytes(value));
@@ -60,11 +71,17 @@ final class OpsServer implements AutoCloseable {
     private final ExecutorService workers;
     private final int maxRequestBytes;
     private volatile Route root;
+    /** Null: no token asked anywhere. */
+    private final BearerGuard guard;
 
-    /** Binds {@code host}:{@code port} (0: any free port); nothing is served before {@link #start()}. */
-    OpsServer(String host, int port, int maxRequestBytes) throws IOException {
-        this.server = HttpServer.create(new InetSocketAddress(host, port), 16);
+    /**
+     * Binds {@code host}:{@code port} (0: any free port); nothing is served before {@link #start()}. With a
+     * {@code guard}, the routes registered by {@link #guarded} need its token.
+     */
+    OpsServer(HttpServer server, int maxRequestBytes, BearerGuard guard) {
+        this.server = server;
         this.maxRequestBytes = maxRequestBytes;
+        this.guard = guard;
         this.workers = Executors.newFixedThreadPool(THREADS, r -> {
             Thread t = new Thread(r, "gda-http");
             t.setDaemon(true);
@@ -74,7 +91,7 @@ final class OpsServer implements AutoCloseable {
         server.createContext("/", exchange -> {
             Route root = this.root;
             if (root != null && exchange.getRequestURI().getPath().equals("/")) {
-                serve(exchange, root);
+                serve(exchange, root, false);
             } else {
                 reply(exchange, Reply.error(404, "no such resource"));
             }
@@ -89,8 +106,24 @@ final class OpsServer implements AutoCloseable {
 
     /** Serves {@code prefix} (an exact path, or a path ending in '/' for everything under it) with {@code route}. */
     OpsServer route(String prefix, Route route) {
-        server.createContext(prefix, exchange -> serve(exchange, route));
+        server.createContext(prefix, exchange -> serve(exchange, route, false));
         return this;
+    }
+
+    /** As {@link #route}, but the request needs the bearer token when one is configured (checked before the body). */
+    OpsServer guarded(String prefix, Route route) {
+        server.createContext(prefix, exchange -> serve(exchange, route, guard != null));
+        return this;
+    }
+
+    /** Whether a token is asked (the {@code guarded} routes need it). */
+    boolean hasToken() {
+        return guard != null;
+    }
+
+    /** "http" or "https". */
+    String scheme() {
+        return server instanceof com.sun.net.httpserver.HttpsServer ? "https" : "http";
     }
 
     void start() {
@@ -106,13 +139,17 @@ final class OpsServer implements AutoCloseable {
         return server.getAddress().getHostString();
     }
 
-    private void serve(HttpExchange exchange, Route route) {
+    private void serve(HttpExchange exchange, Route route, boolean needsToken) {
         Reply reply;
         try {
             String path = exchange.getRequestURI().getPath();
             String context = exchange.getHttpContext().getPath();
+            Optional<Reply> refusal = needsToken
+                    ? guard.check(exchange.getRequestHeaders().getFirst("Authorization")) : Optional.empty();
             if (!context.endsWith("/") && !path.equals(context)) {
                 reply = Reply.error(404, "no such resource");
+            } else if (refusal.isPresent()) {
+                reply = refusal.get();
             } else {
                 byte[] body = readBody(exchange);
                 reply = body == null ? Reply.error(413, "request body larger than " + maxRequestBytes
@@ -154,6 +191,7 @@ final class OpsServer implements AutoCloseable {
             exchange.getResponseHeaders().set("Content-Type", reply.contentType());
             exchange.getResponseHeaders().set("Cache-Control", "no-store");
             exchange.getResponseHeaders().set("X-Content-Type-Options", "nosniff");
+            reply.headers().forEach(exchange.getResponseHeaders()::set);
             if (exchange.getRequestMethod().equals("HEAD")) {
                 exchange.sendResponseHeaders(reply.status(), -1);
                 return;

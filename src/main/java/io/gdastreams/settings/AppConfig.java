@@ -41,6 +41,7 @@ public final class AppConfig implements ConfigValues {
         for (ConfigKey key : ConfigKey.values()) {
             validate(key);
         }
+        HttpSecurity.refuseSecretsInClear(values, origins);
         if (features().size() > maxFeatures()) {
             throw new ConfigException(ConfigKey.FEATURES.key() + " (" + origins.get(ConfigKey.FEATURES) + ") names "
                     + features().size() + " features, more than " + ConfigKey.MAX_FEATURES.key() + " = "
@@ -227,6 +228,11 @@ public final class AppConfig implements ConfigValues {
     /** Largest request body the HTTP endpoint reads. */
     public int httpMaxRequestBytes() {
         return intValue(ConfigKey.HTTP_MAX_REQUEST_BYTES);
+    }
+
+    /** Token, TLS keystore and what the token protects, with the secrets read (environment or file). */
+    public HttpSecurity httpSecurity() {
+        return HttpSecurity.of(this);
     }
 
     /** How long train/score wait at start-up for the cluster to answer. */

@@ -13,6 +13,19 @@ const samples = [];
 let classOrder = [];
 let regionsKey = '';
 
+// When the process asks for a bearer token (gda.http.token), the data routes answer 401: ask the user once, keep the
+// token in this tab's sessionStorage only (gone when the tab closes) and send it as the Authorization header.
+async function api(path) {
+  const token = sessionStorage.getItem('gda.http.token');
+  const r = await fetch(path, {cache: 'no-store', headers: token ? {Authorization: 'Bearer ' + token} : {}});
+  if (r.status !== 401) return r;
+  sessionStorage.removeItem('gda.http.token');
+  const entered = window.prompt(token ? 'Wrong token; bearer token (gda.http.token):' : 'Bearer token (gda.http.token):');
+  if (!entered) return r;
+  sessionStorage.setItem('gda.http.token', entered.trim());
+  return api(path);
+}
+
 const $ = id => document.getElementById(id);
 const fmt = (v, digits) => v == null || Number.isNaN(v) ? '–'
   : Number(v).toLocaleString('en', {maximumFractionDigits: digits ?? 0});
@@ -136,7 +149,7 @@ async function regions(version) {
   regionsKey = key;
   const note = $('regions-note');
   if (x === y) { note.textContent = 'choose two different features'; return; }
-  const r = await fetch(`/api/regions?x=${encodeURIComponent(x)}&y=${encodeURIComponent(y)}`);
+  const r = await api(`/api/regions?x=${encodeURIComponent(x)}&y=${encodeURIComponent(y)}`);
   const g = await r.json();
   if (!r.ok) { note.textContent = g.error; return; }
   const c = $('plane').getContext('2d');
@@ -174,8 +187,9 @@ async function regions(version) {
 
 async function poll() {
   try {
-    const r = await fetch('/api/summary', {cache: 'no-store'});
+    const r = await api('/api/summary');
     const s = await r.json();
+    if (!r.ok) { $('error').textContent = s.error; return; }
     // A rate over less than half a poll interval says little: such a sample updates the figures, not the charts.
     if (!samples.length || s.time - samples[samples.length - 1].time >= POLL_MS / 2) samples.push(s);
     while (samples.length > MAX_SAMPLES) samples.shift();
@@ -187,7 +201,7 @@ async function poll() {
 }
 async function start() {
   try {
-    const r = await fetch('/api/history', {cache: 'no-store'});
+    const r = await api('/api/history');
     if (r.ok) samples.push(...await r.json());
   } catch (e) {
     // no history: the charts start from this page's own polls

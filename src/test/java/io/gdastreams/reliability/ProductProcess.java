@@ -81,6 +81,8 @@ public final class ProductProcess implements AutoCloseable {
     private int starts;
     /** Where the child finds the product: the test class path, or a built jar ({@link #fromJar}). */
     private String classpath = StreamsChildProcess.classpath();
+    /** Variables given to the child on top of the cleaned environment (e.g. a secret, {@link #withEnvironment}). */
+    private final Map<String, String> environment = new LinkedHashMap<>();
 
     /**
      * Writes {@code config} (application {@code gda.*} keys and Kafka Streams keys, as in config/app.properties)
@@ -131,6 +133,12 @@ public final class ProductProcess implements AutoCloseable {
         return this;
     }
 
+    /** Gives the child {@code variables} (e.g. {@code GDA_HTTP_TOKEN}, which a properties file may not hold). */
+    public ProductProcess withEnvironment(Map<String, String> variables) {
+        environment.putAll(variables);
+        return this;
+    }
+
     /** Starts the command in a new JVM, logging to a new file. */
     public void start() {
         if (isAlive()) {
@@ -152,6 +160,7 @@ public final class ProductProcess implements AutoCloseable {
             ProcessBuilder builder = new ProcessBuilder(commandLine).redirectErrorStream(true)
                     .redirectOutput(logFile(starts).toFile());
             builder.environment().keySet().removeIf(v -> v.startsWith("GDA_") || v.startsWith("KAFKA_STREAMS_"));
+            builder.environment().putAll(environment);
             process = builder.start();
             watch = watchFromTestJvm(process);
         } catch (IOException e) {

@@ -1,0 +1,67 @@
+package io.gdastreams.ops;
+
+import com.sun.net.httpserver.HttpServer;
+import com.sun.net.httpserver.HttpsConfigurator;
+import com.sun.net.httpserver.HttpsServer;
+import io.gdastreams.settings.HttpSecurity;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.security.GeneralSecurityException;
+import java.security.KeyStore;
+import javax.net.ssl.KeyManagerFactory;
+import javax.net.ssl.SSLContext;
+
+/**
+ * Opens the endpoint's listening socket as configured: plain HTTP, or HTTPS with the keystore of
+ * {@code gda.http.tls.keystore}, and the bearer guard when a token is set.
+ *
+ * <p>Slow clients: the JDK server closes a connection whose request is not read within {@link #MAX_REQ_SECONDS}
+ * or whose answer is not taken within {@link #MAX_RSP_SECONDS} (its {@code sun.net.httpserver.maxReqTime} and
+ * {@code maxRspTime}, set here unless the operator set them with {@code -D}); idle keep-alive connections close
+ * after its default 30 s. These are read once per JVM, when the first server is created.
+ */
+final class EndpointSocket {
+
+    static final long MAX_REQ_SECONDS = 30;
+    static final long MAX_RSP_SECONDS = 30;
+    private static final int BACKLOG = 16;
+
+    private EndpointSocket() {
+    }
+
+    static OpsServer open(String host, int port, int maxRequestBytes, HttpSecurity security)
+            throws IOException, GeneralSecurityException {
+        setIfAbsent("sun.net.httpserver.maxReqTime", MAX_REQ_SECONDS);
+        setIfAbsent("sun.net.httpserver.maxRspTime", MAX_RSP_SECONDS);
+        InetSocketAddress address = new InetSocketAddress(host, port);
+        HttpServer server;
+        if (security.tls().isPresent()) {
+            HttpsServer https = HttpsServer.create(address, BACKLOG);
+            https.setHttpsConfigurator(new HttpsConfigurator(sslContext(security.tls().get())));
+            server = https;
+        } else {
+            server = HttpServer.create(address, BACKLOG);
+        }
+        return new OpsServer(server, maxRequestBytes, security.token().map(BearerGuard::new).orElse(null));
+    }
+
+    private static SSLContext sslContext(HttpSecurity.Tls tls) throws IOException, GeneralSecurityException {
+        KeyStore store = KeyStore.getInstance(tls.type());
+        try (InputStream in = Files.newInputStream(tls.keystore())) {
+            store.load(in, tls.password());
+        }
+        KeyManagerFactory keys = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+        keys.init(store, tls.password());
+        SSLContext context = SSLContext.getInstance("TLS");
+        context.init(keys.getKeyManagers(), null, null);
+        return context;
+    }
+
+    private static void setIfAbsent(String property, long seconds) {
+        if (System.getProperty(property) == null) {
+            System.setProperty(property, Long.toString(seconds));
+        }
+    }
+}

@@ -1,0 +1,56 @@
+package io.gdastreams.ops;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+
+import io.gdastreams.settings.HttpSecurity;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/** A guarded and an open route on a real (in-process) JDK server, through the JDK's HTTP client. */
+class EndpointSocketTest {
+
+    private static final String TOKEN = "unit-token-31";
+
+    @Test
+    void shouldGuardOnlyTheGuardedRoutesAndBoundSlowClients() throws Exception {
+        String givenReqTime = System.getProperty("sun.net.httpserver.maxReqTime");
+        String givenRspTime = System.getProperty("sun.net.httpserver.maxRspTime");
+        HttpSecurity security = new HttpSecurity(Optional.of(TOKEN), false, Optional.empty());
+        try (OpsServer server = EndpointSocket.open("127.0.0.1", 0, 64, security)) {
+            server.route("/open", r -> OpsServer.Reply.json(200, "open"))
+                    .guarded("/data", r -> OpsServer.Reply.json(200, r.body().length));
+            server.start();
+            HttpClient client = HttpClient.newHttpClient();
+            String base = "http://127.0.0.1:" + server.port();
+            assertEquals(200, status(client, HttpRequest.newBuilder(URI.create(base + "/open")).GET()));
+            HttpResponse<String> refused = client.send(HttpRequest.newBuilder(URI.create(base + "/data")).GET()
+                    .build(), HttpResponse.BodyHandlers.ofString());
+            assertEquals(401, refused.statusCode());
+            assertNotNull(refused.headers().firstValue("WWW-Authenticate").orElse(null));
+            assertEquals(401, status(client, HttpRequest.newBuilder(URI.create(base + "/data"))
+                    .header("Authorization", "Bearer " + TOKEN + "0").GET()));
+            assertEquals(200, status(client, HttpRequest.newBuilder(URI.create(base + "/data"))
+                    .header("Authorization", "Bearer " + TOKEN).GET()));
+            // Refused before the body is read: no token, no 413 either (nothing about the request is disclosed).
+            assertEquals(401, status(client, HttpRequest.newBuilder(URI.create(base + "/data"))
+                    .POST(HttpRequest.BodyPublishers.ofByteArray(new byte[65]))));
+            assertEquals(413, status(client, HttpRequest.newBuilder(URI.create(base + "/data"))
+                    .header("Authorization", "Bearer " + TOKEN)
+                    .POST(HttpRequest.BodyPublishers.ofByteArray(new byte[65]))));
+        }
+        // Unless given with -D, the JDK server's request and response time limits are set (read when it starts).
+        assertEquals(givenReqTime != null ? givenReqTime : Long.toString(EndpointSocket.MAX_REQ_SECONDS),
+                System.getProperty("sun.net.httpserver.maxReqTime"));
+        assertEquals(givenRspTime != null ? givenRspTime : Long.toString(EndpointSocket.MAX_RSP_SECONDS),
+                System.getProperty("sun.net.httpserver.maxRspTime"));
+    }
+
+    private static int status(HttpClient client, HttpRequest.Builder request) throws Exception {
+        return client.send(request.build(), HttpResponse.BodyHandlers.discarding()).statusCode();
+    }
+}

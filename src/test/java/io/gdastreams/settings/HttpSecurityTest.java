@@ -1,0 +1,86 @@
+package io.gdastreams.settings;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Where the endpoint's secrets may come from, and that no error quotes them. */
+class HttpSecurityTest {
+
+    private static final String TOKEN = "tok-9f8e7d6c";
+
+    @TempDir
+    Path dir;
+
+    private Path properties(String text) throws IOException {
+        return Files.writeString(dir.resolve("app.properties"), text);
+    }
+
+    @Test
+    void shouldHaveNoTokenNoTlsByDefault() {
+        HttpSecurity security = AppConfig.defaults().httpSecurity();
+        assertTrue(security.token().isEmpty());
+        assertTrue(security.tls().isEmpty());
+        assertFalse(security.protectMetrics());
+    }
+
+    @Test
+    void shouldTakeTheTokenFromTheEnvironment() {
+        assertEquals(TOKEN, AppConfig.load(null, Map.of("GDA_HTTP_TOKEN", TOKEN)).httpSecurity().token()
+                .orElseThrow());
+    }
+
+    @Test
+    void shouldTakeTheTokenFromAFileWithoutItsTrailingNewline() throws IOException {
+        Path secret = Files.writeString(dir.resolve("token"), TOKEN + "\n");
+        AppConfig config = AppConfig.load(properties("gda.http.token.file=" + secret + "\n"), Map.of());
+        assertEquals(TOKEN, config.httpSecurity().token().orElseThrow());
+    }
+
+    @Test
+    void shouldRefuseTheTokenInClearInThePropertiesFileWithoutQuotingIt() throws IOException {
+        ConfigException e = assertThrows(ConfigException.class,
+                () -> AppConfig.load(properties("gda.http.token=" + TOKEN + "\n"), Map.of()));
+        assertTrue(e.getMessage().contains("gda.http.token is a secret"), e.getMessage());
+        assertTrue(e.getMessage().contains("GDA_HTTP_TOKEN"), e.getMessage());
+        assertFalse(e.getMessage().contains(TOKEN), e.getMessage());
+    }
+
+    @Test
+    void shouldRefuseSecretsOnTheCommandLine() {
+        ConfigException e = assertThrows(ConfigException.class,
+                () -> AppConfig.defaults().set("gda.http.tls.keystore.password", TOKEN, "--set"));
+        assertFalse(e.getMessage().contains(TOKEN), e.getMessage());
+    }
+
+    @Test
+    void shouldRefuseBothTheTokenAndItsFileAndAnEmptyFile() throws IOException {
+        Path secret = Files.writeString(dir.resolve("token"), TOKEN);
+        AppConfig both = AppConfig.load(properties("gda.http.token.file=" + secret + "\n"),
+                Map.of("GDA_HTTP_TOKEN", TOKEN));
+        ConfigException e = assertThrows(ConfigException.class, both::httpSecurity);
+        assertFalse(e.getMessage().contains(TOKEN), e.getMessage());
+        Path empty = Files.writeString(dir.resolve("empty"), " \n");
+        AppConfig emptyFile = AppConfig.load(properties("gda.http.token.file=" + empty + "\n"), Map.of());
+        assertThrows(ConfigException.class, emptyFile::httpSecurity);
+    }
+
+    @Test
+    void shouldReadTheTlsSettingsWithThePasswordFromTheEnvironment() throws IOException {
+        AppConfig config = AppConfig.load(properties("gda.http.tls.keystore=/etc/gda/http.p12\n"),
+                Map.of("GDA_HTTP_TLS_KEYSTORE_PASSWORD", "changeit"));
+        HttpSecurity.Tls tls = config.httpSecurity().tls().orElseThrow();
+        assertEquals(Path.of("/etc/gda/http.p12"), tls.keystore());
+        assertEquals("PKCS12", tls.type());
+        assertArrayEquals("changeit".toCharArray(), tls.password());
+    }
+}
