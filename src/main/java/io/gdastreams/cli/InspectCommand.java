@@ -1,6 +1,5 @@
 package io.gdastreams.cli;
 
-import io.gdastreams.config.ConfigKey;
 import io.gdastreams.lifecycle.ExitCodes;
 import io.gdastreams.lifecycle.UserError;
 import io.gdastreams.sample.ModelSource;
@@ -8,7 +7,6 @@ import io.gdastreams.settings.AppConfig;
 import io.gdastreams.view.ModelTable;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.Callable;
@@ -38,12 +36,8 @@ final class InspectCommand implements Callable<Integer> {
     @Spec
     private CommandSpec spec;
 
-    @Option(names = "--model", paramLabel = "FILE", description = "The model as JSON (one model-topic record).")
-    private Path modelFile;
-
-    @Option(names = "--model-id", paramLabel = "ID",
-            description = "Read this model from the model topic (default: gda.model.id when --model is not given).")
-    private String modelId;
+    @Mixin
+    private ModelOptions model;
 
     @Option(names = "--json", description = "Print the record as it is (JSON) instead of the table.")
     private boolean json;
@@ -57,7 +51,7 @@ final class InspectCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        ModelSource.ModelRecord record = read(configOptions, main, modelFile, modelId, timeoutSeconds);
+        ModelSource.ModelRecord record = read(configOptions, main, model, timeoutSeconds);
         PrintWriter out = spec.commandLine().getOut();
         if (json) {
             out.println(new String(record.bytes(), StandardCharsets.UTF_8).strip());
@@ -72,29 +66,13 @@ final class InspectCommand implements Callable<Integer> {
      * The model of a command that takes {@code --model FILE} or {@code --model-id ID} (with the cluster from the
      * configuration): inspect and plot read it the same way as sample does.
      */
-    static ModelSource.ModelRecord read(ConfigOptions configOptions, Main main, Path modelFile, String modelId,
+    static ModelSource.ModelRecord read(ConfigOptions configOptions, Main main, ModelOptions model,
                                         long timeoutSeconds) {
         if (timeoutSeconds < 1) {
             throw new UserError("--timeout must be at least 1 second");
         }
-        if (modelFile != null && modelId != null) {
-            throw new UserError("--model and --model-id exclude each other: a file, or a model of the topic");
-        }
-        if (modelId != null && modelId.isBlank()) {
-            throw new UserError("--model-id is empty");
-        }
-        if (modelFile != null) {
-            return ModelSource.readFileRecord(modelFile);
-        }
-        AppConfig config = configOptions.load(main.environment());
-        if (modelId != null) {
-            config = config.with(ConfigKey.MODEL_ID, modelId, "--model-id");
-        }
-        if (config.kafkaProperties().getProperty("bootstrap.servers", "").isBlank()) {
-            throw new UserError("no model: give --model FILE, or --bootstrap-servers to read model '"
-                    + config.modelId() + "' from the topic " + config.topics().model());
-        }
-        return ModelSource.readTopicRecord(config.topics().modelRecords(), config.modelId(),
-                config.bootstrapServers(), config.clientProperties(), Duration.ofSeconds(timeoutSeconds));
+        model.validate();
+        AppConfig config = model.file != null ? null : model.applyTo(configOptions.load(main.environment()));
+        return model.read(config, Duration.ofSeconds(timeoutSeconds));
     }
 }

@@ -39,12 +39,8 @@ final class PlotCommand implements Callable<Integer> {
     @Spec
     private CommandSpec spec;
 
-    @Option(names = "--model", paramLabel = "FILE", description = "The model as JSON (one model-topic record).")
-    private Path modelFile;
-
-    @Option(names = "--model-id", paramLabel = "ID",
-            description = "Read this model from the model topic (default: gda.model.id when --model is not given).")
-    private String modelId;
+    @Mixin
+    private ModelOptions model;
 
     @Option(names = "--x", required = true, paramLabel = "FEATURE", description = "The horizontal feature.")
     private String x;
@@ -96,7 +92,7 @@ final class PlotCommand implements Callable<Integer> {
         if (covariance != null) {
             config = config.with(ConfigKey.COVARIANCE, covariance, "--covariance");
         }
-        ModelParameters model = InspectCommand.read(configOptions, main, modelFile, modelId, timeoutSeconds)
+        ModelParameters model = InspectCommand.read(configOptions, main, this.model, timeoutSeconds)
                 .model();
         PlotData points = data == null ? null : PlotData.read(data, x, y, label);
         DecisionPlot plot;

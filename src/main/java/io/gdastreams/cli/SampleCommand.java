@@ -8,7 +8,6 @@ import io.gdastreams.model.ModelParameters;
 import io.gdastreams.sample.EventFormat;
 import io.gdastreams.sample.EventSampler;
 import io.gdastreams.sample.EventWriter;
-import io.gdastreams.sample.ModelSource;
 import io.gdastreams.sample.TopicLoad;
 import io.gdastreams.settings.AppConfig;
 import java.io.BufferedWriter;
@@ -46,7 +45,6 @@ import picocli.CommandLine.Spec;
 final class SampleCommand implements Callable<Integer> {
 
     private static final Duration PROGRESS_INTERVAL = Duration.ofSeconds(5);
-    private static final String BOOTSTRAP_SERVERS = "bootstrap.servers";
     private static final double DEFAULT_RATE = 1000;
     private static final long STDOUT_CHECK_INTERVAL = 10_000;
 
@@ -56,12 +54,8 @@ final class SampleCommand implements Callable<Integer> {
     @Spec
     private CommandSpec spec;
 
-    @Option(names = "--model", paramLabel = "FILE", description = "The model as JSON (one model-topic record).")
-    private Path modelFile;
-
-    @Option(names = "--model-id", paramLabel = "ID",
-            description = "Read this model from the model topic (default: gda.model.id when --model is not given).")
-    private String modelId;
+    @Mixin
+    private ModelOptions model;
 
     @Option(names = "--count", required = true, paramLabel = "N",
             description = "Events to draw, 1 to 100,000,000.")
@@ -110,17 +104,12 @@ final class SampleCommand implements Callable<Integer> {
         EventFormat eventFormat = format == null ? EventFormat.CSV : EventFormat.parse(format);
         AppConfig config = config();
         Duration timeout = Duration.ofSeconds(timeoutSeconds);
-        if (modelFile == null && config.kafkaProperties().getProperty(BOOTSTRAP_SERVERS, "").isBlank()) {
-            throw new UserError("no model: give --model FILE, or --bootstrap-servers to read model '"
-                    + config.modelId() + "' from the topic " + config.topics().model());
-        }
+        model.requireSource(config);
         // Before anything is read: a topic to write needs a cluster, and must exist.
         TopicLoad load = toTopic == null ? null : TopicLoad.to(new TopicLoad.Request(config.bootstrapServers(),
                 config.clientProperties(), config.topics().labelled().named(toTopic), count,
                 rate == null ? DEFAULT_RATE : rate, PROGRESS_INTERVAL, timeout));
-        ModelParameters model = modelFile != null ? ModelSource.readFile(modelFile)
-                : ModelSource.readTopic(config.topics().modelRecords(), config.modelId(), config.bootstrapServers(),
-                        config.clientProperties(), timeout);
+        ModelParameters model = this.model.read(config, timeout).model();
         EventSampler sampler = EventSampler.of(model, config.fitOptions(),
                 config.doubleValue(ConfigKey.CATEGORICAL_ALPHA), classLabel);
         if (load == null) {
@@ -173,12 +162,7 @@ final class SampleCommand implements Callable<Integer> {
         if (timeoutSeconds < 1) {
             throw new UserError("--timeout must be at least 1 second");
         }
-        if (modelFile != null && modelId != null) {
-            throw new UserError("--model and --model-id exclude each other: a file, or a model of the topic");
-        }
-        if (modelId != null && modelId.isBlank()) {
-            throw new UserError("--model-id is empty");
-        }
+        model.validate();
         if (classLabel != null && classLabel.isBlank()) {
             throw new UserError("--class is empty");
         }
@@ -210,10 +194,7 @@ final class SampleCommand implements Callable<Integer> {
         if (estimator != null) {
             config = config.with(ConfigKey.ESTIMATOR, estimator, "--estimator");
         }
-        if (modelId != null) {
-            config = config.with(ConfigKey.MODEL_ID, modelId, "--model-id");
-        }
-        return config;
+        return model.applyTo(config);
     }
 
     /** One line on stderr: what is drawn from and the seed; one more when the fit leaves classes out. */
