@@ -58,7 +58,14 @@ public enum ValueType {
     /** An {@code Optional<DecisionRule.MinimumExpectedCost>}: {@code true->predicted:cost,...}, or empty for none. */
     DECISION_COSTS,
     /** An {@link java.util.OptionalInt}: a TCP port in [0, 65535] (0 = any free port), or empty for none. */
-    OPTIONAL_PORT;
+    OPTIONAL_PORT,
+    /**
+     * A {@link String} that is a secret: any value is accepted here (its own parser checks it and names faults
+     * without quoting it), so that no validation message ever prints it.
+     */
+    SECRET,
+    /** A {@link String}: a file path, or empty for none. */
+    OPTIONAL_PATH;
 
     /**
      * Longest model or application id: as long as a topic name may be. The model id is written in every
@@ -100,6 +107,8 @@ public enum ValueType {
             case DECISION_COSTS -> "a comma-separated list of TRUE->PREDICTED:COST (labels without ',' or '->',"
                     + " each pair once, costs finite and >= 0), or empty for none";
             case OPTIONAL_PORT -> "a port in [0, 65535] (0 = any free port), or empty for none";
+            case SECRET -> "a secret (never printed)";
+            case OPTIONAL_PATH -> "a file path, or empty for none";
         };
     }
 
@@ -138,6 +147,7 @@ public enum ValueType {
             case DECISION_COSTS -> v.isEmpty() ? Optional.empty() : costs(v).map(Optional::of).orElse(null);
             case OPTIONAL_PORT -> v.isEmpty() ? java.util.OptionalInt.empty()
                     : Optional.ofNullable(intOrNull(inRange(v, 0, 65535))).map(java.util.OptionalInt::of).orElse(null);
+            case SECRET, OPTIONAL_PATH -> v;
         });
     }
 

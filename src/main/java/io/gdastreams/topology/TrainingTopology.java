@@ -97,7 +97,7 @@ public final class TrainingTopology {
         builder.addGlobalStore(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(PUBLISHED_STORE),
                         SerdeFactory.string(), SerdeFactory.rawBytes()).withLoggingDisabled(),
                 topics.modelRecords().name(), topics.modelRecords().consumed().withName("published-model-source"),
-                () -> new PublishedModelTracker(settings.modelId()));
+                () -> new PublishedModelTracker(settings.modelId(), settings.signing()));
 
         KStream<String, TrainingOutput> partialStats = builder
                 .stream(topics.labelled().name(), topics.labelled().consumed().withName(SOURCE))

@@ -72,7 +72,8 @@ class LayeringTest {
     /** What the slim service jar ships besides the JDK (pom.xml, execution "service"): no broker, no Scala. */
     private static final String[] SERVICE_JAR_PACKAGES = {"java..", "io.gdastreams..", "org.apache.kafka.clients..",
             "org.apache.kafka.common..", "org.apache.kafka.streams..", "com.fasterxml.jackson..", "org.ejml..",
-            "org.apache.commons.numbers..", "picocli..", "org.slf4j..", "io.micrometer..", "com.sun.net.httpserver.."};
+            "org.apache.commons.numbers..", "picocli..", "org.slf4j..", "io.micrometer..", "com.sun.net.httpserver..",
+            "javax.crypto.."}; // javax.crypto: the JDK's own (java.base), for model signatures
 
     private static JavaClasses product;
 
