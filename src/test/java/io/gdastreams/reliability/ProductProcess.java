@@ -81,6 +81,7 @@ public final class ProductProcess implements AutoCloseable {
     private int starts;
     /** Where the child finds the product: the test class path, or a built jar ({@link #fromJar}). */
     private String classpath = StreamsChildProcess.classpath();
+    private Map<String, String> environment = Map.of();
 
     /**
      * Writes {@code config} (application {@code gda.*} keys and Kafka Streams keys, as in config/app.properties)
@@ -121,6 +122,12 @@ public final class ProductProcess implements AutoCloseable {
         return config;
     }
 
+    /** Variables the command gets on top of the cleaned environment (e.g. {@code GDA_MODEL_SIGNING_KEY}). */
+    public ProductProcess withEnvironment(Map<String, String> variables) {
+        this.environment = Map.copyOf(variables);
+        return this;
+    }
+
     public Path configFile() {
         return configFile;
     }
@@ -152,6 +159,7 @@ public final class ProductProcess implements AutoCloseable {
             ProcessBuilder builder = new ProcessBuilder(commandLine).redirectErrorStream(true)
                     .redirectOutput(logFile(starts).toFile());
             builder.environment().keySet().removeIf(v -> v.startsWith("GDA_") || v.startsWith("KAFKA_STREAMS_"));
+            builder.environment().putAll(environment);
             process = builder.start();
             watch = watchFromTestJvm(process);
         } catch (IOException e) {
