@@ -36,6 +36,8 @@ import java.util.function.Consumer;
  * @param decisionRule         how the predicted label is chosen from the posteriors ({@code gda.decision.threshold},
  *                             {@code gda.decision.costs}; the most probable class by default)
  * @param categorical          the features decoded as text ({@code gda.categorical.features}) and the smoothing α
+ * @param signing              the keys a model record must be signed with ({@code gda.model.signing.key});
+ *                             {@link ModelSigning#NONE}: signatures are ignored, as before signing existed
  */
 public record ScoringSettings(Topics topics, String modelId, FitOptions fitOptions, OptionalDouble outlierThreshold,
                               int maxPending, Duration pendingCheckInterval, int maxFeatures, int outputTopK,
