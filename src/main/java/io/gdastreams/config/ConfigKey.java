@@ -128,6 +128,14 @@ public enum ConfigKey {
             "file holding the keystore password (instead of the environment); empty = none"),
     BROKER_TIMEOUT_MS("gda.broker.timeout.ms", "15000", ValueType.POSITIVE_LONG,
             "train/score: how long start-up waits for the cluster to answer before it fails (exit 1)"),
+    /*
+     * A secret: from the environment (GDA_MODEL_SIGNING_KEY) only, refused in the properties file and on the command
+     * line (docs/SECURITY.md); or read from the file gda.model.signing.key.file.
+     */
+    MODEL_SIGNING_KEY("gda.model.signing.key", "", ValueType.OPTIONAL_TEXT,
+            "train/score: model signing keys id:secret[,id:secret...] (first signs, all verify); environment only"),
+    MODEL_SIGNING_KEY_FILE("gda.model.signing.key.file", "", ValueType.OPTIONAL_TEXT,
+            "train/score: file holding gda.model.signing.key's value instead; empty: none"),
     PROGRESS_INTERVAL_MS("gda.progress.interval.ms", "30000", ValueType.POSITIVE_LONG,
             "train/score: how often one progress line is logged (events, rate, dead letters, model version and age)");
 

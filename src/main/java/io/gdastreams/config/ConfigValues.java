@@ -32,6 +32,15 @@ public interface ConfigValues {
         return type.cast(value);
     }
 
+    /**
+     * The model signing keys as given ({@code id:secret,...}; empty: none). Here {@code gda.model.signing.key}; a
+     * resolved configuration reads {@code gda.model.signing.key.file} instead when it is set (this package reads
+     * no files).
+     */
+    default String signingKeys() {
+        return raw(ConfigKey.MODEL_SIGNING_KEY);
+    }
+
     default String string(ConfigKey key) {
         return value(key, String.class);
     }

@@ -5,6 +5,7 @@ import io.gdastreams.config.ConfigValues;
 import io.gdastreams.lifecycle.UserError;
 import io.gdastreams.math.CovarianceType;
 import io.gdastreams.math.Estimator;
+import io.gdastreams.topology.ModelSigning;
 import io.gdastreams.topology.ScoringSettings;
 import io.gdastreams.topology.Topics;
 import io.gdastreams.topology.TrainingSettings;
@@ -42,6 +43,7 @@ public final class AppConfig implements ConfigValues {
             validate(key);
         }
         HttpSecurity.refuseSecretsInClear(values, origins);
+        validateSigningKeys();
         if (features().size() > maxFeatures()) {
             throw new ConfigException(ConfigKey.FEATURES.key() + " (" + origins.get(ConfigKey.FEATURES) + ") names "
                     + features().size() + " features, more than " + ConfigKey.MAX_FEATURES.key() + " = "
@@ -84,6 +86,9 @@ public final class AppConfig implements ConfigValues {
 
     /** A copy with one application key set from the command line (validated like any other source). */
     public AppConfig with(ConfigKey key, String value, String origin) {
+        if (key == ConfigKey.MODEL_SIGNING_KEY && !value.isBlank()) { // a command line is visible to every local user (ps)
+            throw new ConfigException(secretOnlyFromEnvironment(origin));
+        }
         Map<ConfigKey, String> newValues = new EnumMap<>(values);
         Map<ConfigKey, String> newOrigins = new EnumMap<>(origins);
         newValues.put(key, value.trim());
@@ -303,6 +308,47 @@ public final class AppConfig implements ConfigValues {
         Properties properties = new Properties();
         properties.putAll(kafka);
         return properties;
+    }
+
+    /** The refusal of {@code gda.model.signing.key} given in clear in {@code origin} (its value is not quoted). */
+    static String secretOnlyFromEnvironment(String origin) {
+        return ConfigKey.MODEL_SIGNING_KEY.key() + " may not be given in " + origin + " (it would be a secret in"
+                + " clear): set the environment variable " + ConfigKey.MODEL_SIGNING_KEY.environmentVariable()
+                + ", or " + ConfigKey.MODEL_SIGNING_KEY_FILE.key() + " to a file readable only by the service";
+    }
+
+    /**
+     * The model signing keys: the contents of {@code gda.model.signing.key.file} (stripped) when it is set, else
+     * {@code gda.model.signing.key}. An UncheckedIOException names the path, never the contents.
+     */
+    @Override
+    public String signingKeys() {
+        String file = values.get(ConfigKey.MODEL_SIGNING_KEY_FILE);
+        if (file.isEmpty()) {
+            return values.get(ConfigKey.MODEL_SIGNING_KEY);
+        }
+        try {
+            return java.nio.file.Files.readString(Path.of(file)).strip();
+        } catch (java.io.IOException | java.nio.file.InvalidPathException e) {
+            throw new java.io.UncheckedIOException(new java.io.IOException("cannot read "
+                    + ConfigKey.MODEL_SIGNING_KEY_FILE.key() + " " + file + " (" + origins.get(
+                    ConfigKey.MODEL_SIGNING_KEY_FILE) + "): " + e.getClass().getSimpleName()));
+        }
+    }
+
+    /** The signing keys parse (read from their file if so configured); else a configuration error without them. */
+    private void validateSigningKeys() {
+        if (!values.get(ConfigKey.MODEL_SIGNING_KEY).isEmpty()
+                && !values.get(ConfigKey.MODEL_SIGNING_KEY_FILE).isEmpty()) {
+            throw new ConfigException(ConfigKey.MODEL_SIGNING_KEY.key() + " (" + origins.get(
+                    ConfigKey.MODEL_SIGNING_KEY) + ") and " + ConfigKey.MODEL_SIGNING_KEY_FILE.key() + " ("
+                    + origins.get(ConfigKey.MODEL_SIGNING_KEY_FILE) + ") are both set: give one");
+        }
+        try {
+            ModelSigning.parse(signingKeys());
+        } catch (IllegalArgumentException | java.io.UncheckedIOException e) {
+            throw new ConfigException(e.getMessage());
+        }
     }
 
     private void validate(ConfigKey key) {

@@ -176,7 +176,9 @@ final class ModelCombiner implements Processor<String, byte[], String, TrainingO
         state.published(model, PublishedModel.of(model, ready.bytes()));
         schedule.published(now);
         lastNotice = null;
-        context.forward(new Record<>(settings.modelId(), new TrainingOutput.Model(ready.bytes()), now));
+        // Signed over the bytes measured and sent (ModelSigning); the header travels to the model sink.
+        context.forward(new Record<>(settings.modelId(), new TrainingOutput.Model(ready.bytes()), now,
+                settings.signing().sign(ready.bytes())));
         observer.modelPublished(model);
     }
 

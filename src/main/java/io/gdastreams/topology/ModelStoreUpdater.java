@@ -19,16 +19,26 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * <p>Kafka Streams runs this processor again over the whole topic when it rebuilds the (in-memory) store at
  * start-up, so a restarted scorer ends with the last valid model on the topic even when newer records under the
  * key are invalid. Records for other model ids (one model topic may carry several models) are skipped.
+ *
+ * <p>With signing keys ({@link ModelSigning}), a record whose signature header is missing, names an unknown key or
+ * does not match its bytes is refused like an invalid one (counted, logged with its version and key id).
  */
 final class ModelStoreUpdater implements Processor<String, byte[], Void, Void> {
 
     private final CompiledModelCache cache;
+    private final ModelSigning signing;
     private final Deserializer<ModelParameters> deserializer = SerdeFactory.model().deserializer();
     private KeyValueStore<String, ModelParameters> store;
     private ProcessorContext<Void, Void> context;
 
     ModelStoreUpdater(CompiledModelCache cache) {
+        this(cache, ModelSigning.NONE);
+    }
+
+    /** An updater that refuses model records not signed by one of {@code signing}'s keys. */
+    ModelStoreUpdater(CompiledModelCache cache, ModelSigning signing) {
         this.cache = cache;
+        this.signing = signing;
     }
 
     @Override
@@ -54,6 +64,13 @@ final class ModelStoreUpdater implements Processor<String, byte[], Void, Void> {
                     record.value());
         } catch (RuntimeException e) {
             cache.rejectInvalid(source, String.valueOf(e.getMessage()));
+            return;
+        }
+        // Verified after the strict parse only to name the version in the log: nothing of an unverified record is
+        // used. The reason names the key id, never a key.
+        String refusal = signing.refusal(record.value(), record.headers());
+        if (refusal != null) {
+            cache.rejectInvalid(source, "version " + model.version() + " refused: " + refusal);
             return;
         }
         try {

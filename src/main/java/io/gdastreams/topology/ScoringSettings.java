@@ -36,11 +36,13 @@ import java.util.function.Consumer;
  * @param decisionRule         how the predicted label is chosen from the posteriors ({@code gda.decision.threshold},
  *                             {@code gda.decision.costs}; the most probable class by default)
  * @param categorical          the features decoded as text ({@code gda.categorical.features}) and the smoothing α
+ * @param signing              the keys a model record must be signed with ({@code gda.model.signing.key});
+ *                             {@link ModelSigning#NONE}: signatures are ignored, as before signing existed
  */
 public record ScoringSettings(Topics topics, String modelId, FitOptions fitOptions, OptionalDouble outlierThreshold,
                               int maxPending, Duration pendingCheckInterval, int maxFeatures, int outputTopK,
                               boolean rejectOlderVersions, PredictionExtras extras,
-                              DecisionRule decisionRule, CategoricalSettings categorical) {
+                              DecisionRule decisionRule, CategoricalSettings categorical, ModelSigning signing) {
 
     /** {@code gda.pending.max}. */
     public static final int DEFAULT_MAX_PENDING = ConfigValues.DEFAULTS.intValue(ConfigKey.PENDING_MAX);
@@ -60,6 +62,7 @@ public record ScoringSettings(Topics topics, String modelId, FitOptions fitOptio
         Objects.requireNonNull(extras, "extras");
         Objects.requireNonNull(decisionRule, "decisionRule");
         Objects.requireNonNull(categorical, "categorical");
+        Objects.requireNonNull(signing, "signing");
         if (modelId.isBlank()) {
             throw new IllegalArgumentException("modelId is blank");
         }
@@ -80,6 +83,15 @@ public record ScoringSettings(Topics topics, String modelId, FitOptions fitOptio
             throw new IllegalArgumentException("outputTopK must be in [0, " + MAX_OUTPUT_TOP_K + "], got "
                     + outputTopK);
         }
+    }
+
+    /** The settings of a scorer that verifies no signature. */
+    public ScoringSettings(Topics topics, String modelId, FitOptions fitOptions, OptionalDouble outlierThreshold,
+                           int maxPending, Duration pendingCheckInterval, int maxFeatures, int outputTopK,
+                           boolean rejectOlderVersions, PredictionExtras extras, DecisionRule decisionRule,
+                           CategoricalSettings categorical) {
+        this(topics, modelId, fitOptions, outlierThreshold, maxPending, pendingCheckInterval, maxFeatures, outputTopK,
+                rejectOlderVersions, extras, decisionRule, categorical, ModelSigning.NONE);
     }
 
     /** The settings with the default feature bound and output listing, older model versions rejected. */
@@ -109,7 +121,7 @@ public record ScoringSettings(Topics topics, String modelId, FitOptions fitOptio
                 DEFAULT_PENDING_CHECK_INTERVAL, config.intValue(ConfigKey.MAX_FEATURES),
                 config.intValue(ConfigKey.OUTPUT_TOP_K), config.booleanValue(ConfigKey.REJECT_OLDER_VERSIONS),
                 PredictionExtras.from(config), config.decisionRule(),
-                CategoricalSettings.from(config));
+                CategoricalSettings.from(config), ModelSigning.parse(config.signingKeys()));
     }
 
     /** How many classes a prediction lists at most (in {@code probabilities}, and in {@code excluded}). */
@@ -173,6 +185,11 @@ public record ScoringSettings(Topics topics, String modelId, FitOptions fitOptio
         return with(b -> b.categorical = value);
     }
 
+    /** A copy that refuses model records not signed by one of {@code value}'s keys (NONE: verifies nothing). */
+    public ScoringSettings withSigning(ModelSigning value) {
+        return with(b -> b.signing = value);
+    }
+
     /** A copy with one change: every wither goes through here, so a new field is added in two places only. */
     private ScoringSettings with(Consumer<Copy> change) {
         Copy copy = new Copy(this);
@@ -194,6 +211,7 @@ public record ScoringSettings(Topics topics, String modelId, FitOptions fitOptio
         PredictionExtras extras;
         DecisionRule decisionRule;
         CategoricalSettings categorical;
+        ModelSigning signing;
 
         Copy(ScoringSettings s) {
             topics = s.topics;
@@ -208,11 +226,12 @@ public record ScoringSettings(Topics topics, String modelId, FitOptions fitOptio
             extras = s.extras;
             decisionRule = s.decisionRule;
             categorical = s.categorical;
+            signing = s.signing;
         }
 
         ScoringSettings build() {
             return new ScoringSettings(topics, modelId, fitOptions, outlierThreshold, maxPending, pendingCheckInterval,
-                    maxFeatures, outputTopK, rejectOlderVersions, extras, decisionRule, categorical);
+                    maxFeatures, outputTopK, rejectOlderVersions, extras, decisionRule, categorical, signing);
         }
     }
 }

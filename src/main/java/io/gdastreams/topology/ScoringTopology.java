@@ -57,7 +57,7 @@ public final class ScoringTopology {
                 Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(MODEL_STORE), SerdeFactory.string(),
                         SerdeFactory.model()).withLoggingDisabled(),
                 MODEL_SOURCE, topics.modelRecords().keyDeserializer(), topics.modelRecords().valueDeserializer(),
-                topics.modelRecords().name(), MODEL_UPDATER, () -> new ModelStoreUpdater(cache));
+                topics.modelRecords().name(), MODEL_UPDATER, () -> new ModelStoreUpdater(cache, settings.signing()));
         topology.addSource(EVENTS_SOURCE, topics.unlabelled().keyDeserializer(),
                 topics.unlabelled().valueDeserializer(), topics.unlabelled().name());
         topology.addProcessor(SCORER, () -> new ScoringProcessor(settings, cache, observer),

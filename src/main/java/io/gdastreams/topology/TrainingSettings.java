@@ -32,10 +32,12 @@ import java.util.Objects;
  * @param forgetting exponential forgetting by event time ({@code gda.forgetting.half-life.ms}); null: none (every
  *                   event keeps its weight). Not combined with categorical features (their counts are not weighted)
  * @param prequential test-then-train evaluation ({@code gda.prequential}); null: off
+ * @param signing the keys that sign the published models ({@code gda.model.signing.key}), and that the trainer
+ *                verifies the model topic's records with; {@link ModelSigning#NONE}: unsigned
  */
 public record TrainingSettings(Topics topics, String modelId, List<String> features, Duration publishInterval,
                                int maxClasses, int maxFeatures, long maxModelBytes, CategoricalSettings categorical,
-                               Forgetting forgetting, PrequentialSettings prequential) {
+                               Forgetting forgetting, PrequentialSettings prequential, ModelSigning signing) {
 
     /** {@code gda.model.id}. */
     public static final String DEFAULT_MODEL_ID = ConfigValues.DEFAULTS.string(ConfigKey.MODEL_ID);
@@ -86,18 +88,19 @@ public record TrainingSettings(Topics topics, String modelId, List<String> featu
                         + " categorical (gda.categorical.features)");
             }
         }
+        Objects.requireNonNull(signing, "signing");
         if (forgetting != null && !categorical.features().isEmpty()) {
             throw new IllegalArgumentException(ConfigKey.FORGETTING_HALF_LIFE_MS.key() + " cannot be combined with "
                     + ConfigKey.CATEGORICAL_FEATURES.key() + ": category counts are not weighted");
         }
     }
 
-    /** The settings without prequential evaluation. */
+    /** The settings without prequential evaluation, with unsigned models. */
     public TrainingSettings(Topics topics, String modelId, List<String> features, Duration publishInterval,
                             int maxClasses, int maxFeatures, long maxModelBytes, CategoricalSettings categorical,
                             Forgetting forgetting) {
         this(topics, modelId, features, publishInterval, maxClasses, maxFeatures, maxModelBytes, categorical,
-                forgetting, null);
+                forgetting, null, ModelSigning.NONE);
     }
 
     /** The settings without forgetting. */
@@ -134,7 +137,8 @@ public record TrainingSettings(Topics topics, String modelId, List<String> featu
         return new TrainingSettings(topics, config.string(ConfigKey.MODEL_ID), config.names(ConfigKey.FEATURES),
                 config.millis(ConfigKey.PUBLISH_INTERVAL_MS), config.intValue(ConfigKey.MAX_CLASSES),
                 config.intValue(ConfigKey.MAX_FEATURES), maxModelBytes, CategoricalSettings.from(config),
-                forgetting(config), PrequentialSettings.from(config));
+                forgetting(config), PrequentialSettings.from(config),
+                ModelSigning.parse(config.signingKeys()));
     }
 
     private static Forgetting forgetting(ConfigValues config) {
@@ -149,48 +153,54 @@ public record TrainingSettings(Topics topics, String modelId, List<String> featu
 
     public TrainingSettings withModelId(String id) {
         return new TrainingSettings(topics, id, features, publishInterval, maxClasses, maxFeatures, maxModelBytes,
-                categorical, forgetting, prequential);
+                categorical, forgetting, prequential, signing);
     }
 
     public TrainingSettings withFeatures(List<String> schema) {
         return new TrainingSettings(topics, modelId, schema, publishInterval, maxClasses, maxFeatures, maxModelBytes,
-                categorical, forgetting, prequential);
+                categorical, forgetting, prequential, signing);
     }
 
     public TrainingSettings withPublishInterval(Duration interval) {
         return new TrainingSettings(topics, modelId, features, interval, maxClasses, maxFeatures, maxModelBytes,
-                categorical, forgetting, prequential);
+                categorical, forgetting, prequential, signing);
     }
 
     public TrainingSettings withMaxClasses(int value) {
         return new TrainingSettings(topics, modelId, features, publishInterval, value, maxFeatures, maxModelBytes,
-                categorical, forgetting, prequential);
+                categorical, forgetting, prequential, signing);
     }
 
     public TrainingSettings withMaxFeatures(int value) {
         return new TrainingSettings(topics, modelId, features, publishInterval, maxClasses, value, maxModelBytes,
-                categorical, forgetting, prequential);
+                categorical, forgetting, prequential, signing);
     }
 
     public TrainingSettings withMaxModelBytes(long value) {
         return new TrainingSettings(topics, modelId, features, publishInterval, maxClasses, maxFeatures, value,
-                categorical, forgetting, prequential);
+                categorical, forgetting, prequential, signing);
     }
 
     public TrainingSettings withCategorical(CategoricalSettings value) {
         return new TrainingSettings(topics, modelId, features, publishInterval, maxClasses, maxFeatures, maxModelBytes,
-                value, forgetting, prequential);
+                value, forgetting, prequential, signing);
     }
 
     public TrainingSettings withForgetting(Forgetting value) {
         return new TrainingSettings(topics, modelId, features, publishInterval, maxClasses, maxFeatures, maxModelBytes,
-                categorical, value, prequential);
+                categorical, value, prequential, signing);
     }
 
     /** These settings with test-then-train evaluation ({@code value}; null: off). */
     public TrainingSettings withPrequential(PrequentialSettings value) {
         return new TrainingSettings(topics, modelId, features, publishInterval, maxClasses, maxFeatures, maxModelBytes,
-                categorical, forgetting, value);
+                categorical, forgetting, value, signing);
+    }
+
+    /** A copy whose published models are signed with {@code value} ({@link ModelSigning#NONE}: unsigned). */
+    public TrainingSettings withSigning(ModelSigning value) {
+        return new TrainingSettings(topics, modelId, features, publishInterval, maxClasses, maxFeatures, maxModelBytes,
+                categorical, forgetting, prequential, value);
     }
 
     /** True when the schema comes from the data rather than from the configuration. */

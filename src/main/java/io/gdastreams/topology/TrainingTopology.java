@@ -101,7 +101,7 @@ public final class TrainingTopology {
         builder.addGlobalStore(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(PUBLISHED_STORE),
                         SerdeFactory.string(), SerdeFactory.rawBytes()).withLoggingDisabled(),
                 topics.modelRecords().name(), topics.modelRecords().consumed().withName("published-model-source"),
-                () -> new PublishedModelTracker(settings.modelId()));
+                () -> new PublishedModelTracker(settings.modelId(), settings.signing()));
 
         String[] taskStores = {CLASS_STATS_STORE};
         if (settings.prequential() != null) {

@@ -73,7 +73,7 @@ class LayeringTest {
     private static final String[] SERVICE_JAR_PACKAGES = {"java..", "io.gdastreams..", "org.apache.kafka.clients..",
             "org.apache.kafka.common..", "org.apache.kafka.streams..", "com.fasterxml.jackson..", "org.ejml..",
             "org.apache.commons.numbers..", "picocli..", "org.slf4j..", "io.micrometer..", "com.sun.net.httpserver..",
-            "javax.net.ssl.."};
+            "javax.net.ssl..", "javax.crypto.."}; // both the JDK's own (java.base): TLS of the endpoint, signatures
 
     private static JavaClasses product;
 

@@ -133,7 +133,10 @@ public final class ProductProcess implements AutoCloseable {
         return this;
     }
 
-    /** Gives the child {@code variables} (e.g. {@code GDA_HTTP_TOKEN}, which a properties file may not hold). */
+    /**
+     * Gives the child {@code variables} (e.g. {@code GDA_HTTP_TOKEN} or {@code GDA_MODEL_SIGNING_KEY}, which a
+     * properties file may not hold).
+     */
     public ProductProcess withEnvironment(Map<String, String> variables) {
         environment.putAll(variables);
         return this;

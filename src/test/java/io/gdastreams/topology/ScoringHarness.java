@@ -52,6 +52,11 @@ final class ScoringHarness implements AutoCloseable {
         models.pipeInput(key, value);
     }
 
+    /** A model record with its headers (a signature, or a forged one). */
+    void publishRaw(String key, byte[] value, org.apache.kafka.common.header.Headers headers) {
+        models.pipeInput(new org.apache.kafka.streams.test.TestRecord<>(key, value, headers));
+    }
+
     /** Sends an event keyed by the UTF-8 bytes of {@code key} (null stays null). */
     void send(String key, byte[] value) {
         events.pipeInput(key == null ? null : key.getBytes(StandardCharsets.UTF_8), value);
