@@ -42,7 +42,7 @@ public final class AppConfig implements ConfigValues {
         for (ConfigKey key : ConfigKey.values()) {
             validate(key);
         }
-        HttpSecurity.refuseSecretsInClear(values, origins);
+        Secrets.refuseInClear(values, origins);
         validateSigningKeys();
         if (features().size() > maxFeatures()) {
             throw new ConfigException(ConfigKey.FEATURES.key() + " (" + origins.get(ConfigKey.FEATURES) + ") names "
@@ -86,9 +86,6 @@ public final class AppConfig implements ConfigValues {
 
     /** A copy with one application key set from the command line (validated like any other source). */
     public AppConfig with(ConfigKey key, String value, String origin) {
-        if (key == ConfigKey.MODEL_SIGNING_KEY && !value.isBlank()) { // a command line is visible to every local user (ps)
-            throw new ConfigException(secretOnlyFromEnvironment(origin));
-        }
         Map<ConfigKey, String> newValues = new EnumMap<>(values);
         Map<ConfigKey, String> newOrigins = new EnumMap<>(origins);
         newValues.put(key, value.trim());
@@ -310,43 +307,20 @@ public final class AppConfig implements ConfigValues {
         return properties;
     }
 
-    /** The refusal of {@code gda.model.signing.key} given in clear in {@code origin} (its value is not quoted). */
-    static String secretOnlyFromEnvironment(String origin) {
-        return ConfigKey.MODEL_SIGNING_KEY.key() + " may not be given in " + origin + " (it would be a secret in"
-                + " clear): set the environment variable " + ConfigKey.MODEL_SIGNING_KEY.environmentVariable()
-                + ", or " + ConfigKey.MODEL_SIGNING_KEY_FILE.key() + " to a file readable only by the service";
-    }
-
     /**
-     * The model signing keys: the contents of {@code gda.model.signing.key.file} (stripped) when it is set, else
-     * {@code gda.model.signing.key}. An UncheckedIOException names the path, never the contents.
+     * The model signing keys: from {@code GDA_MODEL_SIGNING_KEY}, or the contents of
+     * {@code gda.model.signing.key.file} ({@link Secrets}); empty when neither.
      */
     @Override
     public String signingKeys() {
-        String file = values.get(ConfigKey.MODEL_SIGNING_KEY_FILE);
-        if (file.isEmpty()) {
-            return values.get(ConfigKey.MODEL_SIGNING_KEY);
-        }
-        try {
-            return java.nio.file.Files.readString(Path.of(file)).strip();
-        } catch (java.io.IOException | java.nio.file.InvalidPathException e) {
-            throw new java.io.UncheckedIOException(new java.io.IOException("cannot read "
-                    + ConfigKey.MODEL_SIGNING_KEY_FILE.key() + " " + file + " (" + origins.get(
-                    ConfigKey.MODEL_SIGNING_KEY_FILE) + "): " + e.getClass().getSimpleName()));
-        }
+        return Secrets.read(this, ConfigKey.MODEL_SIGNING_KEY, ConfigKey.MODEL_SIGNING_KEY_FILE).orElse("");
     }
 
     /** The signing keys parse (read from their file if so configured); else a configuration error without them. */
     private void validateSigningKeys() {
-        if (!values.get(ConfigKey.MODEL_SIGNING_KEY).isEmpty()
-                && !values.get(ConfigKey.MODEL_SIGNING_KEY_FILE).isEmpty()) {
-            throw new ConfigException(ConfigKey.MODEL_SIGNING_KEY.key() + " (" + origins.get(
-                    ConfigKey.MODEL_SIGNING_KEY) + ") and " + ConfigKey.MODEL_SIGNING_KEY_FILE.key() + " ("
-                    + origins.get(ConfigKey.MODEL_SIGNING_KEY_FILE) + ") are both set: give one");
-        }
         try {
             ModelSigning.parse(signingKeys());
-        } catch (IllegalArgumentException | java.io.UncheckedIOException e) {
+        } catch (IllegalArgumentException e) {
             throw new ConfigException(e.getMessage());
         }
     }

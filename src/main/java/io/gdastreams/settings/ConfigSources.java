@@ -79,9 +79,6 @@ final class ConfigSources {
             String value = file.getProperty(name).trim();
             if (name.startsWith(ConfigKey.PREFIX)) {
                 ConfigKey key = applicationKey(name, fileOrigin);
-                if (key == ConfigKey.MODEL_SIGNING_KEY && !value.isEmpty()) { // a secret in clear in a file
-                    throw new ConfigException(AppConfig.secretOnlyFromEnvironment(fileOrigin));
-                }
                 values.put(key, value);
                 origins.put(key, fileOrigin);
             } else {
