@@ -32,7 +32,10 @@ class EmbeddedBrokerIT {
                     broker.bootstrapServers()))) {
                 Topics topics = Topics.defaults();
                 List<String> created = TopicProvisioner.ensure(admin, TopicProvisioner.plan(topics, 4, (short) -1));
-                assertEquals(5, created.size());
+                // The five event/model/output topics and model-metrics (prequential evaluation's).
+                assertEquals(java.util.Set.of(topics.labelled().name(), topics.unlabelled().name(),
+                        topics.model().name(), topics.predictions().name(), topics.deadLetters().name(),
+                        topics.metrics().name()), java.util.Set.copyOf(created));
                 assertEquals(List.of(), TopicProvisioner.ensure(admin, TopicProvisioner.plan(topics, 4, (short) -1)));
                 Map<String, TopicDescription> described = admin.describeTopics(List.of(topics.labelled().name(),
                         topics.model().name())).allTopicNames().get(30, TimeUnit.SECONDS);
