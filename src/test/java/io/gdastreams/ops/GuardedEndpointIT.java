@@ -39,7 +39,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The guarded endpoint of the product's own commands (child JVMs from the slim jar) on a real broker: a trainer on
  * plain HTTP with its token in a file, a scorer on HTTPS (a keystore made here with the JDK's keytool, password from
- * the environment) with its token from the environment. Without or with a wrong token: 401 and the challenge; with
+ * the environment) with its token from the environment. The trainer also protects health and metrics
+ * ({@code gda.http.protect-metrics=true}). Without or with a wrong token: 401 and the challenge; with
  * the right one: 200; health and metrics open; 413 above the size limit; 400 for bad JSON. Neither the token nor the
  * keystore password appears in anything the processes print.
  */
@@ -71,6 +72,7 @@ class GuardedEndpointIT {
         trainConfig.put("gda.http.token.file", tokenFile.toString());
         Map<String, String> scoreConfig = new java.util.LinkedHashMap<>(trainConfig);
         scoreConfig.remove("gda.http.token.file");
+        trainConfig.put("gda.http.protect-metrics", "true");
         scoreConfig.put("gda.http.max-request-bytes", Integer.toString(MAX_REQUEST_BYTES));
         Path keystore = keystore();
         scoreConfig.put("gda.http.tls.keystore", keystore.toString());
@@ -99,10 +101,20 @@ class GuardedEndpointIT {
             }
             producer.flush();
 
-            // Open without a token: health and metrics, the page and its script.
+            // Open without a token: health and metrics, the page and its script. The trainer protects its health
+            // and metrics (gda.http.protect-metrics=true): they need its token, the page and script stay open.
             for (String open : List.of("/health/live", "/metrics", "/", "/dashboard.js")) {
                 assertEquals(200, scoring.get(open, null).statusCode(), open);
+            }
+            for (String open : List.of("/", "/dashboard.js")) {
                 assertEquals(200, training.get(open, null).statusCode(), open);
+            }
+            for (String guarded : List.of("/health/live", "/health/ready", "/metrics")) {
+                assertRefused(training.get(guarded, null), null);
+                assertRefused(training.get(guarded, "Bearer " + TOKEN), "the scorer's token");
+                // Ready may still say 503 (restoring); what matters is that the token is accepted.
+                int status = training.get(guarded, "Bearer " + TRAINER_TOKEN).statusCode();
+                assertTrue(status == 200 || guarded.equals("/health/ready") && status == 503, guarded + ": " + status);
             }
             // Guarded: no token, another scheme, a wrong token (the trainer's), the right token with a byte more.
             for (String header : new String[] {null, "Basic " + TOKEN, "Bearer " + TRAINER_TOKEN,
