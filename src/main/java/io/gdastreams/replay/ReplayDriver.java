@@ -36,6 +36,12 @@ import org.apache.kafka.clients.admin.AdminClientConfig;
 public final class ReplayDriver {
 
     /**
+     * Rejected training rows listed one per line in the report; a file of a million bad rows would otherwise print a
+     * million lines. The count is always complete.
+     */
+    static final int MAX_LISTED_REJECTED_ROWS = 20;
+
+    /**
      * @param bootstrapServers a cluster to use, or null for an embedded broker
      * @param output           predictions (JSON lines) file, or null
      * @param modelOutput      final model (JSON) file, or null
@@ -150,8 +156,14 @@ public final class ReplayDriver {
         if (!result.rejected().isEmpty()) {
             out.printf("%d training row(s) rejected by the training topology (see the dead-letter topic):%n",
                     result.rejected().size());
-            for (Replay.RejectedRow row : result.rejected()) {
+            List<Replay.RejectedRow> listed = result.rejected().subList(0,
+                    Math.min(result.rejected().size(), MAX_LISTED_REJECTED_ROWS));
+            for (Replay.RejectedRow row : listed) {
                 out.printf("  line %d: %s%n", row.line(), row.reason());
+            }
+            if (listed.size() < result.rejected().size()) {
+                out.printf("  ... and %d more, not listed (the first %d are; every one is on the dead-letter topic)%n",
+                        result.rejected().size() - listed.size(), MAX_LISTED_REJECTED_ROWS);
             }
         }
         if (request.prequential() != null) {

@@ -209,4 +209,21 @@ class ReplayIT {
         }
         assertTrue(run.out().contains("accuracy: 147/150"), run.out());
     }
+
+    @Test
+    void shouldListTheFirstRejectedRowsAndCountTheRest() throws IOException {
+        List<String> lines = new ArrayList<>(irisLines);
+        int bad = 25;
+        for (int k = 0; k < bad; k++) {
+            lines.add("5.0,,1.4,0.2,setosa"); // lines 152..176: a missing feature in a training row
+        }
+        Path train = write("train.csv", lines);
+        Path score = write("score.csv", irisLines);
+        Run run = replay(train, score, "--features", String.join(",", FEATURES));
+        assertTrue(run.out().contains(bad + " training row(s) rejected"), run.out());
+        long listed = run.out().lines().filter(l -> l.startsWith("  line ")).count();
+        assertEquals(20, listed, run.out());
+        assertTrue(run.out().contains("  ... and 5 more, not listed"), run.out());
+        assertEquals(150, run.model().get("totalCount").asLong());
+    }
 }
