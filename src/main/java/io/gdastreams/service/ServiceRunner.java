@@ -77,8 +77,12 @@ public final class ServiceRunner {
         List<RoleAccess> accesses = RoleAccess.of(role, config);
         var checkProperties = config.clientProperties();
         checkProperties.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-        try (Admin admin = Admin.create(checkProperties)) {
+        Admin admin = Admin.create(checkProperties);
+        try {
             AccessCheck.verify(role, admin, accesses, config.brokerTimeout());
+        } finally {
+            // Not close(): it would wait for a request that went unanswered (the check then says nothing).
+            admin.close(Duration.ZERO);
         }
         var properties = config.streamsProperties(role);
         CountDownLatch stopped = new CountDownLatch(1);
