@@ -14,8 +14,8 @@ import org.apache.kafka.common.resource.ResourceType;
  * The accesses to named resources that a role's principal needs and that can be checked before Kafka Streams
  * starts ({@link AccessCheck}): operations on the configured topics, the trainer's partials topic and the consumer
  * group. A resource that does not exist yet is not checked; the changelogs and the transactional ids (prefixed on
- * the application id) are not listed: they may not exist yet, so only Kafka's refusal at run time tells (the full list per role is the table in docs/SECURITY.md, which a test keeps
- * a superset of this one).
+ * the application id) are not listed: they may not exist yet, so only Kafka's refusal at run time tells. The full
+ * list per role is the table of docs/SECURITY.md, which a test keeps a superset of this one.
  */
 public record RoleAccess(ResourceType type, String name, AclOperation operation, String why) {
 

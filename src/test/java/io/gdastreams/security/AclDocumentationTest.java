@@ -57,7 +57,8 @@ class AclDocumentationTest {
     @Test
     void theTableIsReadAsWritten() {
         AclTable table = AclTable.parse("x\n<!-- acl-table:begin -->\n"
-                + "| Role | Resource type | Resource name | Pattern type | Operation | Why |\n|---|---|---|---|---|---|\n"
+                + "| Role | Resource type | Resource name | Pattern type | Operation | Why |\n"
+                + "|---|---|---|---|---|---|\n"
                 + "| scorer | TRANSACTIONAL_ID | {gda.application.id}-scoring- | PREFIXED | WRITE | eos |\n"
                 + "<!-- acl-table:end -->\n");
         assertEquals(List.of(new AclTable.Row("scorer", ResourceType.TRANSACTIONAL_ID,
