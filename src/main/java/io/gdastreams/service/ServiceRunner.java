@@ -5,22 +5,27 @@ import io.gdastreams.lifecycle.RunFailure;
 import io.gdastreams.settings.AppConfig;
 import java.io.PrintWriter;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
+import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.common.errors.AuthorizationException;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.Topology;
 
 /**
  * Runs one topology as a long-lived service until Ctrl-C (SIGINT/SIGTERM): creates missing topics when
- * {@code gda.create.topics} is true, starts Kafka Streams, and closes it cleanly from a shutdown hook. When a stream
+ * {@code gda.create.topics} is true, checks the principal's ACLs on the role's topics and group
+ * ({@link AccessCheck}), starts Kafka Streams, and closes it cleanly from a shutdown hook. When a stream
  * thread fails, the client stops and a new one is started (backing off 1 s … 30 s after consecutive failures): a
  * transient error (a group coordinator still loading after a broker restart) must not end the service, and a new
- * client, unlike Kafka Streams' thread replacement, reopens every store from its checkpoint or changelog.
+ * client, unlike Kafka Streams' thread replacement, reopens every store from its checkpoint or changelog. An
+ * authorisation error is not retried: the command ends with a message naming the resource and the operation.
  */
 public final class ServiceRunner {
 
@@ -69,6 +74,16 @@ public final class ServiceRunner {
                 ConfiguredTopics.createTrainingInternalMissing(config.streamsProperties(role), adminProperties);
             }
         }
+        List<RoleAccess> accesses = RoleAccess.of(role, config);
+        var checkProperties = config.clientProperties();
+        checkProperties.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        Admin admin = Admin.create(checkProperties);
+        try {
+            AccessCheck.verify(role, admin, accesses, config.brokerTimeout());
+        } finally {
+            // Not close(): it would wait for a request that went unanswered (the check then says nothing).
+            admin.close(Duration.ZERO);
+        }
         var properties = config.streamsProperties(role);
         CountDownLatch stopped = new CountDownLatch(1);
         AtomicBoolean interrupted = new AtomicBoolean();
@@ -110,6 +125,14 @@ public final class ServiceRunner {
                     continue;
                 }
                 Throwable cause = app.get().failure();
+                AuthorizationException denied = StreamsApp.causeOfType(cause, AuthorizationException.class);
+                if (denied != null) {
+                    // An ACL does not appear by itself: starting again would only repeat the refusal.
+                    Runtime.getRuntime().removeShutdownHook(hook);
+                    app.get().close();
+                    throw new RunFailure(AccessCheck.refusal(role, StreamsApp.applicationId(properties), accesses,
+                            denied), cause);
+                }
                 boolean lostState = StreamsApp.lostTrainingState(cause);
                 if (lostState && rebuilds >= MAX_STATE_REBUILDS) {
                     Runtime.getRuntime().removeShutdownHook(hook);

@@ -194,7 +194,7 @@ public final class StreamsApp implements AutoCloseable {
         streams.cleanUp();
     }
 
-    private static <T extends Throwable> T causeOfType(Throwable e, Class<T> type) {
+    static <T extends Throwable> T causeOfType(Throwable e, Class<T> type) {
         for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
             if (type.isInstance(t)) {
                 return type.cast(t);

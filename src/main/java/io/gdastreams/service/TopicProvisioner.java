@@ -18,6 +18,7 @@ import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.config.TopicConfig;
+import org.apache.kafka.common.errors.TopicAuthorizationException;
 import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.streams.StreamsConfig;
 import org.slf4j.Logger;
@@ -128,6 +129,12 @@ public final class TopicProvisioner {
                     created.add(topic.name());
                     LOG.debug("created topic {} ({} partitions)", topic.name(), topic.numPartitions());
                 } catch (ExecutionException e) {
+                    if (e.getCause() instanceof TopicAuthorizationException) {
+                        throw new IllegalStateException("not authorised by the Kafka cluster: no CREATE on topic "
+                                + topic.name() + " (gda.create.topics=true creates the missing topics). Grant the"
+                                + " ACLs of the provisioner role, or create the topics beforehand and set"
+                                + " gda.create.topics=false (docs/SECURITY.md, \"ACLs per role\")", e.getCause());
+                    }
                     if (!(e.getCause() instanceof TopicExistsException)) {
                         throw new IllegalStateException("cannot create topic " + topic.name() + ": "
                                 + e.getCause().getMessage(), e.getCause());

@@ -1,0 +1,81 @@
+package io.gdastreams.service;
+
+import io.gdastreams.config.ConfigKey;
+import io.gdastreams.settings.AppConfig;
+import io.gdastreams.topology.Topics;
+import io.gdastreams.topology.TrainingTopology;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import org.apache.kafka.common.acl.AclOperation;
+import org.apache.kafka.common.resource.ResourceType;
+
+/**
+ * The accesses to named resources that a role's principal needs and that can be checked before Kafka Streams
+ * starts ({@link AccessCheck}): operations on the configured topics, the trainer's partials topic and the consumer
+ * group. A resource that does not exist yet is not checked; the changelogs and the transactional ids (prefixed on
+ * the application id) are not listed: they may not exist yet, so only Kafka's refusal at run time tells. The full
+ * list per role is the table of docs/SECURITY.md, which a test keeps a superset of this one.
+ */
+public record RoleAccess(ResourceType type, String name, AclOperation operation, String why) {
+
+    /** The trainer's accesses ({@code train}): its input, the model topic, its outputs and its group. */
+    public static List<RoleAccess> training(AppConfig config) {
+        Topics topics = config.topics();
+        List<RoleAccess> accesses = new ArrayList<>();
+        accesses.add(topic(topics.labelled().name(), AclOperation.READ, "its input"));
+        accesses.add(topic(topics.model().name(), AclOperation.READ, "reads the published models back"));
+        accesses.add(topic(topics.model().name(), AclOperation.WRITE, "publishes the model"));
+        accesses.add(topic(topics.deadLetters().name(), AclOperation.WRITE, "dead letters"));
+        if (config.booleanValue(ConfigKey.PREQUENTIAL)) {
+            accesses.add(topic(topics.metrics().name(), AclOperation.WRITE, "prequential records"));
+        }
+        // The internal partials topic, when it exists already (gda.create.topics=true creates it before this check):
+        // without DELETE, training runs but Kafka Streams cannot purge it, and it is kept forever (retention.ms=-1).
+        String partials = TrainingTopology.partials(applicationId(config, "training")).name();
+        accesses.add(topic(partials, AclOperation.READ, "an internal topic"));
+        accesses.add(topic(partials, AclOperation.WRITE, "an internal topic"));
+        accesses.add(topic(partials, AclOperation.DELETE, "Kafka Streams purges the records it has read"));
+        accesses.add(group(config, "training"));
+        return List.copyOf(accesses);
+    }
+
+    /** The scorer's accesses ({@code score}): its input, the model topic, its outputs and its group. */
+    public static List<RoleAccess> scoring(AppConfig config) {
+        Topics topics = config.topics();
+        return List.of(topic(topics.unlabelled().name(), AclOperation.READ, "its input"),
+                topic(topics.model().name(), AclOperation.READ, "the model it scores with"),
+                topic(topics.predictions().name(), AclOperation.WRITE, "its output"),
+                topic(topics.deadLetters().name(), AclOperation.WRITE, "dead letters"),
+                group(config, "scoring"));
+    }
+
+    /** The accesses of {@code role} ("training" or "scoring"). */
+    public static List<RoleAccess> of(String role, AppConfig config) {
+        return switch (role) {
+            case "training" -> training(config);
+            case "scoring" -> scoring(config);
+            default -> throw new IllegalArgumentException("no such role: " + role);
+        };
+    }
+
+    /** As a person says it: {@code WRITE on topic model-parameters (publishes the model)}. */
+    public String describe() {
+        return operation + " on " + type.name().toLowerCase(Locale.ROOT).replace('_', ' ') + " " + name
+                + " (" + why + ")";
+    }
+
+    private static RoleAccess topic(String name, AclOperation operation, String why) {
+        return new RoleAccess(ResourceType.TOPIC, name, operation, why);
+    }
+
+    /** The consumer group, {@code application.id}: joining it and committing offsets need READ. */
+    private static RoleAccess group(AppConfig config, String role) {
+        return new RoleAccess(ResourceType.GROUP, applicationId(config, role), AclOperation.READ,
+                "the consumer group of the " + role + " application");
+    }
+
+    private static String applicationId(AppConfig config, String role) {
+        return StreamsApp.applicationId(config.streamsProperties(role));
+    }
+}
