@@ -3,12 +3,14 @@ package io.gdastreams.cli;
 import io.gdastreams.console.TopicPrinter;
 import io.gdastreams.lifecycle.ExitCodes;
 import io.gdastreams.lifecycle.UserError;
+import io.gdastreams.settings.AppConfig;
 import java.time.Duration;
-import java.util.Properties;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
 /** {@code gda-streams consume}: a topic's records as text lines, for clusters without Kafka's console scripts. */
@@ -22,9 +24,11 @@ final class ConsumeCommand implements Callable<Integer> {
     @Spec
     private CommandSpec spec;
 
-    @Option(names = "--bootstrap-servers", paramLabel = "HOST:PORT[,...]", defaultValue = "127.0.0.1:9092",
-            description = "The cluster (default: ${DEFAULT-VALUE}, where the broker command listens).")
-    private String bootstrapServers;
+    @ParentCommand
+    private Main main;
+
+    @Mixin
+    private ConfigOptions configOptions;
 
     @Option(names = "--topic", required = true, paramLabel = "TOPIC", description = "An existing topic.")
     private String topic;
@@ -57,9 +61,10 @@ final class ConsumeCommand implements Callable<Integer> {
         if (timeoutSeconds < 1) {
             throw new UserError("--timeout must be at least 1 second");
         }
+        AppConfig config = configOptions.load(main.environment());
         TopicPrinter.run(new TopicPrinter.Request(topic, fromBeginning, printKey, maxRecords,
-                idleSeconds == null ? null : Duration.ofSeconds(idleSeconds), bootstrapServers, new Properties(),
-                Duration.ofSeconds(timeoutSeconds)), spec.commandLine().getOut());
+                idleSeconds == null ? null : Duration.ofSeconds(idleSeconds), config.bootstrapServers(),
+                config.clientProperties(), Duration.ofSeconds(timeoutSeconds)), spec.commandLine().getOut());
         return ExitCodes.OK;
     }
 }

@@ -3,17 +3,19 @@ package io.gdastreams.cli;
 import io.gdastreams.console.LineProducer;
 import io.gdastreams.lifecycle.ExitCodes;
 import io.gdastreams.lifecycle.UserError;
+import io.gdastreams.settings.AppConfig;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.Properties;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
 /** {@code gda-streams produce}: stdin lines to a topic, for clusters without Kafka's console scripts at hand. */
@@ -28,9 +30,11 @@ final class ProduceCommand implements Callable<Integer> {
     @Spec
     private CommandSpec spec;
 
-    @Option(names = "--bootstrap-servers", paramLabel = "HOST:PORT[,...]", defaultValue = "127.0.0.1:9092",
-            description = "The cluster (default: ${DEFAULT-VALUE}, where the broker command listens).")
-    private String bootstrapServers;
+    @ParentCommand
+    private Main main;
+
+    @Mixin
+    private ConfigOptions configOptions;
 
     @Option(names = "--topic", required = true, paramLabel = "TOPIC", description = "An existing topic.")
     private String topic;
@@ -50,10 +54,11 @@ final class ProduceCommand implements Callable<Integer> {
         if (timeoutSeconds < 1) {
             throw new UserError("--timeout must be at least 1 second");
         }
+        AppConfig config = configOptions.load(main.environment());
         BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
         long sent;
         try {
-            sent = LineProducer.run(in, topic, keySeparator, bootstrapServers, new Properties(),
+            sent = LineProducer.run(in, topic, keySeparator, config.bootstrapServers(), config.clientProperties(),
                     Duration.ofSeconds(timeoutSeconds));
         } catch (IOException e) {
             throw new UncheckedIOException(e);

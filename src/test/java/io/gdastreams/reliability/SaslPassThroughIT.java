@@ -124,4 +124,48 @@ class SaslPassThroughIT {
         assertTrue(failed.printed().toLowerCase().contains("authentication"), failed.printed());
         assertFalse(failed.printed().contains(wrong), "password printed or logged");
     }
+
+    /**
+     * {@code produce} and {@code consume} take the same {@code --config} and environment: lines piped in over SASL come
+     * back over SASL, and the password is printed nowhere.
+     */
+    @Test
+    void shouldProduceAndConsumeOverSaslWithTheConfigFile() throws Exception {
+        String topic = "sasl-console";
+        Map<String, Object> adminConfig = new java.util.HashMap<>(Map.of("bootstrap.servers",
+                cluster.bootstrapServers(), "security.protocol", "SASL_PLAINTEXT", "sasl.mechanism", "PLAIN",
+                "sasl.jaas.config", jaas(JaasUtils.KAFKA_PLAIN_ADMIN_PASSWORD)));
+        try (org.apache.kafka.clients.admin.Admin admin = org.apache.kafka.clients.admin.Admin.create(adminConfig)) {
+            admin.createTopics(List.of(new org.apache.kafka.clients.admin.NewTopic(topic, 1, (short) 1))).all().get();
+        }
+        Path config = dir.resolve("console.properties");
+        Files.writeString(config, "security.protocol=SASL_PLAINTEXT\nsasl.mechanism=PLAIN\n");
+        Map<String, String> env = Map.of("KAFKA_STREAMS_SASL_JAAS_CONFIG", jaas(JaasUtils.KAFKA_PLAIN_ADMIN_PASSWORD));
+        List<String> lines = List.of("{\"features\":{\"a\":1.0},\"label\":\"x\"}", "second line", "third");
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        java.io.InputStream originalIn = System.in;
+        int produced;
+        try {
+            System.setIn(new java.io.ByteArrayInputStream((String.join("\n", lines) + "\n")
+                    .getBytes(StandardCharsets.UTF_8)));
+            produced = Main.run(new String[] {"produce", "--topic", topic, "--bootstrap-servers",
+                    cluster.bootstrapServers(), "--config", config.toString()}, env, new PrintWriter(out, true),
+                    new PrintWriter(err, true));
+        } finally {
+            System.setIn(originalIn);
+        }
+        assertEquals(0, produced, out + "\n" + err);
+        int consumed = Main.run(new String[] {"consume", "--topic", topic, "--from-beginning", "--max-records", "3",
+                "--bootstrap-servers", cluster.bootstrapServers(), "--config", config.toString()}, env,
+                new PrintWriter(out, true), new PrintWriter(err, true));
+        assertEquals(0, consumed, out + "\n" + err);
+        assertEquals(lines, out.toString().lines().toList(), err.toString());
+        assertFalse((out + "\n" + err).contains(JaasUtils.KAFKA_PLAIN_ADMIN_PASSWORD), "password printed");
+    }
+
+    private static String jaas(String password) {
+        return "org.apache.kafka.common.security.plain.PlainLoginModule required username=\""
+                + JaasUtils.KAFKA_PLAIN_ADMIN + "\" password=\"" + password + "\";";
+    }
 }
