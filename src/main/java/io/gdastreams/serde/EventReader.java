@@ -1,0 +1,327 @@
+package io.gdastreams.serde;
+
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import java.io.IOException;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The fast path of {@link EventDecoder} for events whose feature names are known in advance (the training schema,
+ * a model's features): one streaming pass over the bytes that writes each value straight into a {@code double[]}
+ * in layout order, with no tree, no boxing and no map.
+ *
+ * <p>It only ever <em>accepts</em>. Whenever an event is anything but a plain valid event of this layout (malformed,
+ * a wrong type, a bound exceeded, a feature outside the layout, a missing one, a label or value that breaks a
+ * rule) it answers false and the caller decodes the event with {@link EventDecoder}, whose refusal and reason are
+ * then the ones reported. So the reasons live in one place, and an event accepted here is exactly one
+ * {@link EventDecoder} would accept, with the same values to the bit ({@code EventReaderParityTest} checks both
+ * over many generated and mutated events). The parser is the project mapper's (same duplicate detection, number
+ * parsing and nesting bounds); trailing tokens are refused as there.
+ *
+ * <p>Not thread-safe: one reader and one {@link Fields} per stream task.
+ */
+public final class EventReader {
+
+    /** Where a value of the layout goes. */
+    private record Slot(boolean categorical, int index) {
+    }
+
+    /**
+     * Longer events go to {@link EventDecoder}: this reader skips the values of fields it does not read without
+     * materialising them, so the parser's bound on the length of a string (which the tree checks on every string)
+     * is only sure to hold when the whole event is shorter than it.
+     */
+    private static final int MAX_SKIPPING_BYTES = Json.mapper().getFactory().streamReadConstraints()
+            .getMaxStringLength();
+
+    /** The continuous features, in layout order (a value's index in {@link Fields#point}). */
+    private final String[] continuous;
+    /** The categorical features, in layout order (a value's index in {@link Fields#categories}). */
+    private final String[] categorical;
+    private final Map<String, Slot> slots;
+    private final int maxFeatures;
+    /** False when a layout name could never be accepted (then {@link EventDecoder} decides every event). */
+    private final boolean usable;
+
+    /**
+     * A reader of events with exactly these {@code continuous} and {@code categorical} features (labelled), or a
+     * subset of {@code continuous} (unlabelled); {@code maxFeatures} is {@code gda.max.features}.
+     */
+    public EventReader(List<String> continuous, List<String> categorical, int maxFeatures) {
+        this.continuous = continuous.toArray(String[]::new);
+        this.categorical = categorical.toArray(String[]::new);
+        this.maxFeatures = maxFeatures;
+        this.slots = new HashMap<>();
+        boolean ok = !continuous.isEmpty();
+        for (int i = 0; i < this.continuous.length; i++) {
+            ok &= validName(this.continuous[i]) && slots.put(this.continuous[i], new Slot(false, i)) == null;
+        }
+        for (int j = 0; j < this.categorical.length; j++) {
+            ok &= validName(this.categorical[j]) && slots.put(this.categorical[j], new Slot(true, j)) == null;
+        }
+        this.usable = ok;
+    }
+
+    private static boolean validName(String name) {
+        return !name.isBlank() && UnicodeText.problem(name) == null;
+    }
+
+    /** The continuous feature names, in layout order. */
+    public List<String> continuous() {
+        return List.of(continuous);
+    }
+
+    /** What one event holds; reused from one event to the next (its arrays are overwritten). */
+    public static final class Fields {
+        private final double[] point;
+        private final String[] categories;
+        private String label;
+        private double weight;
+        private boolean retract;
+        private String id;
+        private int observed;
+
+        private Fields(int continuous, int categorical) {
+            point = new double[continuous];
+            categories = new String[categorical];
+        }
+
+        /** The continuous values in layout order; NaN where an unlabelled event gives none (or null). */
+        public double[] point() {
+            return point;
+        }
+
+        /** The categorical values in layout order (labelled events: every one is given). */
+        public String[] categories() {
+            return categories;
+        }
+
+        public String label() {
+            return label;
+        }
+
+        public double weight() {
+            return weight;
+        }
+
+        public boolean retract() {
+            return retract;
+        }
+
+        /** The unlabelled event's own id (a string, or an integer as decimal text), or null. */
+        public String id() {
+            return id;
+        }
+
+        /** How many continuous values an unlabelled event gives (not null). */
+        public int observed() {
+            return observed;
+        }
+    }
+
+    /** A holder for this reader's events. */
+    public Fields newFields() {
+        return new Fields(continuous.length, categorical.length);
+    }
+
+    /**
+     * Reads a labelled event carrying every feature of the layout and no other into {@code out}: true, or false
+     * when {@link EventDecoder#decodeLabelled} must decide (it refuses the event, or accepts a feature set other
+     * than the layout, which the caller then checks as before).
+     */
+    public boolean readLabelled(byte[] bytes, Fields out) {
+        if (!usable || bytes == null || bytes.length == 0 || bytes.length >= MAX_SKIPPING_BYTES) {
+            return false;
+        }
+        try (JsonParser p = Json.mapper().createParser(bytes)) {
+            if (p.nextToken() != JsonToken.START_OBJECT) {
+                return false;
+            }
+            String label = null;
+            double weight = 1.0;
+            boolean retract = false;
+            boolean features = false;
+            for (String field = p.nextFieldName(); field != null; field = p.nextFieldName()) {
+                JsonToken value = p.nextToken();
+                switch (field) {
+                    case "label" -> {
+                        if (value != JsonToken.VALUE_STRING) {
+                            return false;
+                        }
+                        label = p.getText();
+                    }
+                    case "features" -> {
+                        if (value != JsonToken.START_OBJECT || !readFeatures(p, out, false)) {
+                            return false;
+                        }
+                        features = true;
+                    }
+                    case "weight" -> {
+                        if (!value.isNumeric()) {
+                            return false;
+                        }
+                        weight = p.getDoubleValue();
+                        if (!(weight >= 0 && weight <= EventDecoder.MAX_WEIGHT)) {
+                            return false; // negative, too large or not finite (NaN fails both comparisons)
+                        }
+                    }
+                    case "retract" -> {
+                        if (value != JsonToken.VALUE_TRUE && value != JsonToken.VALUE_FALSE) {
+                            return false;
+                        }
+                        retract = value == JsonToken.VALUE_TRUE;
+                    }
+                    default -> p.skipChildren();
+                }
+            }
+            if (p.nextToken() != null || !features || label == null || EventDecoder.labelProblem(label) != null) {
+                return false;
+            }
+            out.label = label;
+            out.weight = weight;
+            out.retract = retract;
+            return out.observed == continuous.length && allCategories(out);
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    /**
+     * Reads an unlabelled event whose features are among the layout's continuous ones into {@code out}: those it
+     * lacks or gives as null are NaN. False when {@link EventDecoder#decodeUnlabelled} must decide.
+     */
+    public boolean readUnlabelled(byte[] bytes, Fields out) {
+        if (!usable || categorical.length > 0 || bytes == null || bytes.length == 0
+                || bytes.length >= MAX_SKIPPING_BYTES) {
+            return false;
+        }
+        try (JsonParser p = Json.mapper().createParser(bytes)) {
+            if (p.nextToken() != JsonToken.START_OBJECT) {
+                return false;
+            }
+            String id = null;
+            boolean features = false;
+            for (String field = p.nextFieldName(); field != null; field = p.nextFieldName()) {
+                JsonToken value = p.nextToken();
+                switch (field) {
+                    case "id" -> {
+                        if (value == JsonToken.VALUE_STRING) {
+                            id = p.getText();
+                        } else if (value == JsonToken.VALUE_NUMBER_INT) {
+                            id = integerText(p);
+                        } else if (value == JsonToken.VALUE_NULL) {
+                            id = null;
+                        } else {
+                            return false;
+                        }
+                    }
+                    case "features" -> {
+                        if (value != JsonToken.START_OBJECT || !readFeatures(p, out, true)) {
+                            return false;
+                        }
+                        features = true;
+                    }
+                    default -> p.skipChildren();
+                }
+            }
+            if (p.nextToken() != null || !features || out.observed == 0) {
+                return false;
+            }
+            out.id = id;
+            return true;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    /** The decimal text of an integer token, as the tree's {@code asText()} gives it (no sign of -0, no exponent). */
+    private static String integerText(JsonParser p) throws IOException {
+        return switch (p.getNumberType()) {
+            case INT -> Integer.toString(p.getIntValue());
+            case LONG -> Long.toString(p.getLongValue());
+            default -> p.getBigIntegerValue().toString();
+        };
+    }
+
+    /**
+     * Reads the features object (the parser is on its START_OBJECT); false at the first thing the layout or the
+     * rules do not allow. {@code nullMeansMissing}: unlabelled events may give null for a feature they lack.
+     */
+    private boolean readFeatures(JsonParser p, Fields out, boolean nullMeansMissing) throws IOException {
+        Arrays.fill(out.point, Double.NaN);
+        Arrays.fill(out.categories, null);
+        int given = 0;
+        int observed = 0;
+        int expected = 0; // events usually list the features in layout order: try the next name before hashing
+        for (String name = p.nextFieldName(); name != null; name = p.nextFieldName()) {
+            JsonToken value = p.nextToken();
+            if (++given > maxFeatures) {
+                return false;
+            }
+            Slot slot;
+            if (expected < continuous.length && name.equals(continuous[expected])) {
+                slot = null;
+            } else {
+                slot = slots.get(name);
+                if (slot == null) {
+                    // An unlabelled event may give null for a name the layout lacks: missing, like any null.
+                    if (nullMeansMissing && value == JsonToken.VALUE_NULL && validName(name)) {
+                        continue;
+                    }
+                    return false;
+                }
+                if (!slot.categorical()) {
+                    expected = slot.index();
+                }
+            }
+            if (value == JsonToken.VALUE_NULL && nullMeansMissing) {
+                expected++;
+                continue;
+            }
+            if (slot != null && slot.categorical()) {
+                String category = category(p, value);
+                if (category == null) {
+                    return false;
+                }
+                out.categories[slot.index()] = category;
+                continue;
+            }
+            if (!value.isNumeric()) {
+                return false;
+            }
+            double x = p.getDoubleValue();
+            if (!(Math.abs(x) <= EventDecoder.MAX_ABS_VALUE)) {
+                return false; // too large, or not finite
+            }
+            out.point[expected++] = x;
+            observed++;
+        }
+        out.observed = observed;
+        return given > 0;
+    }
+
+    /** A categorical value as {@link EventDecoder} reads it, or null when it would refuse it. */
+    private static String category(JsonParser p, JsonToken value) throws IOException {
+        return switch (value) {
+            case VALUE_TRUE -> "true";
+            case VALUE_FALSE -> "false";
+            case VALUE_STRING -> {
+                String text = p.getText();
+                yield EventDecoder.categoryTextProblem(text) == null ? text : null;
+            }
+            default -> null;
+        };
+    }
+
+    private boolean allCategories(Fields out) {
+        for (String value : out.categories) {
+            if (value == null) {
+                return false;
+            }
+        }
+        return true;
+    }
+}
