@@ -3,6 +3,7 @@ package io.gdastreams.serde;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
@@ -18,8 +19,9 @@ import java.util.Map;
  * rule) it answers false and the caller decodes the event with {@link EventDecoder}, whose refusal and reason are
  * then the ones reported. So the reasons live in one place, and an event accepted here is exactly one
  * {@link EventDecoder} would accept, with the same values to the bit ({@code EventReaderParityTest} checks both
- * over many generated and mutated events). The parser is the project mapper's (same duplicate detection, number
- * parsing and nesting bounds); trailing tokens are refused as there.
+ * over many generated and mutated events). The parser is the project mapper's (same number parsing and bounds),
+ * without its duplicate detector: duplicates are found here, see {@link #parser}; trailing tokens are refused as
+ * there.
  *
  * <p>Not thread-safe: one reader and one {@link Fields} per stream task.
  */
@@ -84,9 +86,16 @@ public final class EventReader {
         private String id;
         private int observed;
 
+        /** Per slot (continuous, then categorical): given in this event; a second time is a duplicate. */
+        private final boolean[] seen;
+        /** Root fields passed over, and names outside the layout given as null: each at most once. */
+        private final List<String> skipped = new ArrayList<>();
+        private final List<String> absent = new ArrayList<>();
+
         private Fields(int continuous, int categorical) {
             point = new double[continuous];
             categories = new String[categorical];
+            seen = new boolean[continuous + categorical];
         }
 
         /** The continuous values in layout order; NaN where an unlabelled event gives none (or null). */
@@ -136,7 +145,7 @@ public final class EventReader {
         if (!usable || bytes == null || bytes.length == 0 || bytes.length >= MAX_SKIPPING_BYTES) {
             return false;
         }
-        try (JsonParser p = Json.mapper().createParser(bytes)) {
+        try (JsonParser p = parser(bytes)) {
             if (p.nextToken() != JsonToken.START_OBJECT) {
                 return false;
             }
@@ -144,8 +153,21 @@ public final class EventReader {
             double weight = 1.0;
             boolean retract = false;
             boolean features = false;
+            int seen = 0;
+            out.skipped.clear();
             for (String field = p.nextFieldName(); field != null; field = p.nextFieldName()) {
                 JsonToken value = p.nextToken();
+                int bit = switch (field) {
+                    case "label" -> 1;
+                    case "features" -> 2;
+                    case "weight" -> 4;
+                    case "retract" -> 8;
+                    default -> 0;
+                };
+                if ((seen & bit) != 0) {
+                    return false;
+                }
+                seen |= bit;
                 switch (field) {
                     case "label" -> {
                         if (value != JsonToken.VALUE_STRING) {
@@ -174,7 +196,11 @@ public final class EventReader {
                         }
                         retract = value == JsonToken.VALUE_TRUE;
                     }
-                    default -> p.skipChildren();
+                    default -> {
+                        if (!skippable(field, value, out)) {
+                            return false;
+                        }
+                    }
                 }
             }
             if (p.nextToken() != null || !features || label == null || EventDecoder.labelProblem(label) != null) {
@@ -198,14 +224,21 @@ public final class EventReader {
                 || bytes.length >= MAX_SKIPPING_BYTES) {
             return false;
         }
-        try (JsonParser p = Json.mapper().createParser(bytes)) {
+        try (JsonParser p = parser(bytes)) {
             if (p.nextToken() != JsonToken.START_OBJECT) {
                 return false;
             }
             String id = null;
             boolean features = false;
+            int seen = 0;
+            out.skipped.clear();
             for (String field = p.nextFieldName(); field != null; field = p.nextFieldName()) {
                 JsonToken value = p.nextToken();
+                int bit = field.equals("id") ? 1 : field.equals("features") ? 2 : 0;
+                if ((seen & bit) != 0) {
+                    return false;
+                }
+                seen |= bit;
                 switch (field) {
                     case "id" -> {
                         if (value == JsonToken.VALUE_STRING) {
@@ -224,7 +257,11 @@ public final class EventReader {
                         }
                         features = true;
                     }
-                    default -> p.skipChildren();
+                    default -> {
+                        if (!skippable(field, value, out)) {
+                            return false;
+                        }
+                    }
                 }
             }
             if (p.nextToken() != null || !features || out.observed == 0) {
@@ -253,6 +290,8 @@ public final class EventReader {
     private boolean readFeatures(JsonParser p, Fields out, boolean nullMeansMissing) throws IOException {
         Arrays.fill(out.point, Double.NaN);
         Arrays.fill(out.categories, null);
+        Arrays.fill(out.seen, false);
+        out.absent.clear();
         int given = 0;
         int observed = 0;
         int expected = 0; // events usually list the features in layout order: try the next name before hashing
@@ -261,32 +300,42 @@ public final class EventReader {
             if (++given > maxFeatures) {
                 return false;
             }
-            Slot slot;
+            int index;
+            boolean isCategorical;
             if (expected < continuous.length && name.equals(continuous[expected])) {
-                slot = null;
+                index = expected;
+                isCategorical = false;
             } else {
-                slot = slots.get(name);
+                Slot slot = slots.get(name);
                 if (slot == null) {
                     // An unlabelled event may give null for a name the layout lacks: missing, like any null.
-                    if (nullMeansMissing && value == JsonToken.VALUE_NULL && validName(name)) {
+                    if (nullMeansMissing && value == JsonToken.VALUE_NULL && validName(name)
+                            && !out.absent.contains(name)) {
+                        out.absent.add(name);
                         continue;
                     }
                     return false;
                 }
-                if (!slot.categorical()) {
-                    expected = slot.index();
-                }
+                index = slot.index();
+                isCategorical = slot.categorical();
+            }
+            int seenAt = isCategorical ? continuous.length + index : index;
+            if (out.seen[seenAt]) {
+                return false; // a duplicate, which the decoder's parser refuses
+            }
+            out.seen[seenAt] = true;
+            if (!isCategorical) {
+                expected = index + 1;
             }
             if (value == JsonToken.VALUE_NULL && nullMeansMissing) {
-                expected++;
                 continue;
             }
-            if (slot != null && slot.categorical()) {
+            if (isCategorical) {
                 String category = category(p, value);
                 if (category == null) {
                     return false;
                 }
-                out.categories[slot.index()] = category;
+                out.categories[index] = category;
                 continue;
             }
             if (!value.isNumeric()) {
@@ -296,11 +345,31 @@ public final class EventReader {
             if (!(Math.abs(x) <= EventDecoder.MAX_ABS_VALUE)) {
                 return false; // too large, or not finite
             }
-            out.point[expected++] = x;
+            out.point[index] = x;
             observed++;
         }
         out.observed = observed;
         return given > 0;
+    }
+
+    /**
+     * The parser of one event: the project mapper's without its duplicate detector (a hash set per object, 8 % of
+     * the scorer's stream-thread time in JFR). This reader finds duplicates itself (root fields by flag, features by
+     * slot, skipped names by list) and leaves to the decoder what it cannot check: a container in a skipped field.
+     */
+    private static JsonParser parser(byte[] bytes) throws IOException {
+        JsonParser p = Json.mapper().createParser(bytes);
+        p.disable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
+        return p;
+    }
+
+    /** Whether a root field this reader does not read can be passed over: a scalar, under a name not seen before. */
+    private static boolean skippable(String field, JsonToken value, Fields out) {
+        if (value.isStructStart() || out.skipped.contains(field)) {
+            return false;
+        }
+        out.skipped.add(field);
+        return true;
     }
 
     /** A categorical value as {@link EventDecoder} reads it, or null when it would refuse it. */
