@@ -9,6 +9,8 @@ import io.gdastreams.serde.EventDecoder;
 import io.gdastreams.serde.EventReader;
 import io.gdastreams.serde.Json;
 import io.gdastreams.serde.PredictionWriter;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -127,5 +129,43 @@ public class SerdeBenchmark {
     @Benchmark
     public byte[] encodePredictionWriter() {
         return PredictionWriter.toBytes(prediction);
+    }
+
+    /**
+     * The same pairs measured in thread CPU time rather than wall time, old and new interleaved in one JVM, for a
+     * machine too loaded for JMH's throughput to mean much (CPU time is what the other processes do not take).
+     * Arguments: d, then operations per measurement; prints ns of CPU per operation for each round.
+     */
+    public static void main(String[] args) {
+        SerdeBenchmark b = new SerdeBenchmark();
+        b.d = Integer.parseInt(args[0]);
+        int n = Integer.parseInt(args[1]);
+        b.setUp();
+        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        List<Map.Entry<String, Runnable>> ops = List.of(
+                Map.entry("decodeLabelledTree", b::decodeLabelledTree),
+                Map.entry("decodeLabelledStreaming", b::decodeLabelledStreaming),
+                Map.entry("decodeUnlabelledTree", b::decodeUnlabelledTree),
+                Map.entry("decodeUnlabelledStreaming", b::decodeUnlabelledStreaming),
+                Map.entry("encodePredictionMapper", () -> {
+                    try {
+                        b.encodePredictionMapper();
+                    } catch (JsonProcessingException e) {
+                        throw new IllegalStateException(e);
+                    }
+                }),
+                Map.entry("encodePredictionWriter", b::encodePredictionWriter));
+        for (int round = 0; round < 5; round++) {
+            StringBuilder line = new StringBuilder("d=" + b.d + " round " + round + ":");
+            for (Map.Entry<String, Runnable> op : ops) {
+                long start = threads.getCurrentThreadCpuTime();
+                for (int i = 0; i < n; i++) {
+                    op.getValue().run();
+                }
+                line.append(String.format(" %s %.0f", op.getKey(), (threads.getCurrentThreadCpuTime() - start)
+                        / (double) n));
+            }
+            System.out.println(line.append(" ns CPU/op"));
+        }
     }
 }
