@@ -3,7 +3,6 @@ package io.gdastreams.serde;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import java.io.IOException;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
@@ -23,7 +22,7 @@ import java.util.Map;
  * without its duplicate detector: duplicates are found here, see {@link #parser}; trailing tokens are refused as
  * there.
  *
- * <p>Not thread-safe: one reader and one {@link Fields} per stream task.
+ * <p>A reader is immutable (one per schema or model version); an {@link EventFields} belongs to one thread.
  */
 public final class EventReader {
 
@@ -31,17 +30,9 @@ public final class EventReader {
     private record Slot(boolean categorical, int index) {
     }
 
-    /**
-     * Longer events go to {@link EventDecoder}: this reader skips the values of fields it does not read without
-     * materialising them, so the parser's bound on the length of a string (which the tree checks on every string)
-     * is only sure to hold when the whole event is shorter than it.
-     */
-    private static final int MAX_SKIPPING_BYTES = Json.mapper().getFactory().streamReadConstraints()
-            .getMaxStringLength();
-
-    /** The continuous features, in layout order (a value's index in {@link Fields#point}). */
+    /** The continuous features, in layout order (a value's index in {@link EventFields#point}). */
     private final String[] continuous;
-    /** The categorical features, in layout order (a value's index in {@link Fields#categories}). */
+    /** The categorical features, in layout order (a value's index in {@link EventFields#categories}). */
     private final String[] categorical;
     private final Map<String, Slot> slots;
     private final int maxFeatures;
@@ -71,69 +62,9 @@ public final class EventReader {
         return !name.isBlank() && UnicodeText.problem(name) == null;
     }
 
-    /** The continuous feature names, in layout order. */
-    public List<String> continuous() {
-        return List.of(continuous);
-    }
-
-    /** What one event holds; reused from one event to the next (its arrays are overwritten). */
-    public static final class Fields {
-        private final double[] point;
-        private final String[] categories;
-        private String label;
-        private double weight;
-        private boolean retract;
-        private String id;
-        private int observed;
-
-        /** Per slot (continuous, then categorical): given in this event; a second time is a duplicate. */
-        private final boolean[] seen;
-        /** Root fields passed over, and names outside the layout given as null: each at most once. */
-        private final List<String> skipped = new ArrayList<>();
-        private final List<String> absent = new ArrayList<>();
-
-        private Fields(int continuous, int categorical) {
-            point = new double[continuous];
-            categories = new String[categorical];
-            seen = new boolean[continuous + categorical];
-        }
-
-        /** The continuous values in layout order; NaN where an unlabelled event gives none (or null). */
-        public double[] point() {
-            return point;
-        }
-
-        /** The categorical values in layout order (labelled events: every one is given). */
-        public String[] categories() {
-            return categories;
-        }
-
-        public String label() {
-            return label;
-        }
-
-        public double weight() {
-            return weight;
-        }
-
-        public boolean retract() {
-            return retract;
-        }
-
-        /** The unlabelled event's own id (a string, or an integer as decimal text), or null. */
-        public String id() {
-            return id;
-        }
-
-        /** How many continuous values an unlabelled event gives (not null). */
-        public int observed() {
-            return observed;
-        }
-    }
-
     /** A holder for this reader's events. */
-    public Fields newFields() {
-        return new Fields(continuous.length, categorical.length);
+    public EventFields newFields() {
+        return new EventFields(continuous.length, categorical.length);
     }
 
     /**
@@ -141,8 +72,8 @@ public final class EventReader {
      * when {@link EventDecoder#decodeLabelled} must decide (it refuses the event, or accepts a feature set other
      * than the layout, which the caller then checks as before).
      */
-    public boolean readLabelled(byte[] bytes, Fields out) {
-        if (!usable || bytes == null || bytes.length == 0 || bytes.length >= MAX_SKIPPING_BYTES) {
+    public boolean readLabelled(byte[] bytes, EventFields out) {
+        if (!usable || bytes == null || bytes.length == 0) {
             return false;
         }
         try (JsonParser p = parser(bytes)) {
@@ -197,7 +128,7 @@ public final class EventReader {
                         retract = value == JsonToken.VALUE_TRUE;
                     }
                     default -> {
-                        if (!skippable(field, value, out)) {
+                        if (!skippable(field, value, out, p)) {
                             return false;
                         }
                     }
@@ -219,9 +150,8 @@ public final class EventReader {
      * Reads an unlabelled event whose features are among the layout's continuous ones into {@code out}: those it
      * lacks or gives as null are NaN. False when {@link EventDecoder#decodeUnlabelled} must decide.
      */
-    public boolean readUnlabelled(byte[] bytes, Fields out) {
-        if (!usable || categorical.length > 0 || bytes == null || bytes.length == 0
-                || bytes.length >= MAX_SKIPPING_BYTES) {
+    public boolean readUnlabelled(byte[] bytes, EventFields out) {
+        if (!usable || categorical.length > 0 || bytes == null || bytes.length == 0) {
             return false;
         }
         try (JsonParser p = parser(bytes)) {
@@ -258,7 +188,7 @@ public final class EventReader {
                         features = true;
                     }
                     default -> {
-                        if (!skippable(field, value, out)) {
+                        if (!skippable(field, value, out, p)) {
                             return false;
                         }
                     }
@@ -287,7 +217,7 @@ public final class EventReader {
      * Reads the features object (the parser is on its START_OBJECT); false at the first thing the layout or the
      * rules do not allow. {@code nullMeansMissing}: unlabelled events may give null for a feature they lack.
      */
-    private boolean readFeatures(JsonParser p, Fields out, boolean nullMeansMissing) throws IOException {
+    private boolean readFeatures(JsonParser p, EventFields out, boolean nullMeansMissing) throws IOException {
         Arrays.fill(out.point, Double.NaN);
         Arrays.fill(out.categories, null);
         Arrays.fill(out.seen, false);
@@ -363,10 +293,22 @@ public final class EventReader {
         return p;
     }
 
-    /** Whether a root field this reader does not read can be passed over: a scalar, under a name not seen before. */
-    private static boolean skippable(String field, JsonToken value, Fields out) {
+    /**
+     * Whether a root field this reader does not read can be passed over: a scalar, under a name not seen before. Its
+     * value is still decoded, as the tree decodes it: a string's bytes must be valid UTF-8 (a surrogate spelt in raw
+     * bytes is malformed) and within the parser's length bound, a number within its digit bound.
+     */
+    private static boolean skippable(String field, JsonToken value, EventFields out, JsonParser p)
+            throws IOException {
         if (value.isStructStart() || out.skipped.contains(field)) {
             return false;
+        }
+        if (value == JsonToken.VALUE_STRING) {
+            p.getText();
+        } else if (value == JsonToken.VALUE_NUMBER_INT) {
+            p.getNumberValue();
+        } else if (value == JsonToken.VALUE_NUMBER_FLOAT) {
+            p.getDoubleValue();
         }
         out.skipped.add(field);
         return true;
@@ -385,7 +327,7 @@ public final class EventReader {
         };
     }
 
-    private boolean allCategories(Fields out) {
+    private boolean allCategories(EventFields out) {
         for (String value : out.categories) {
             if (value == null) {
                 return false;

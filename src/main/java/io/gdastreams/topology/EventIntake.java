@@ -3,6 +3,7 @@ package io.gdastreams.topology;
 import io.gdastreams.model.UnlabelledEvent;
 import io.gdastreams.serde.Decoded;
 import io.gdastreams.serde.EventDecoder;
+import io.gdastreams.serde.EventFields;
 import io.gdastreams.serde.EventReader;
 import java.nio.charset.StandardCharsets;
 import java.util.Set;
@@ -19,7 +20,7 @@ final class EventIntake {
      * null), or, when it cannot be scored whatever the model, the unscored answer {@code refused} (then the others
      * are null). An event the scorer's {@link EventReader} read is in {@code read} instead of {@code event}.
      */
-    record Checked(String id, UnlabelledEvent event, EventReader.Fields read, ScoringOutcome.Unscored refused) {
+    record Checked(String id, UnlabelledEvent event, EventFields read, ScoringOutcome.Unscored refused) {
     }
 
     private final ScoringSettings settings;
@@ -48,7 +49,7 @@ final class EventIntake {
      * As {@link #check(byte[], byte[], ScoringOutcome.ModelStamp)} for an event an {@link EventReader} accepted into
      * {@code read} (so it is valid: only the key and id bounds remain to check).
      */
-    Checked check(byte[] key, EventReader.Fields read, ScoringOutcome.ModelStamp stamp) {
+    Checked check(byte[] key, EventFields read, ScoringOutcome.ModelStamp stamp) {
         if (!OutputKey.fits(key)) {
             return refused(new ScoringOutcome.Unscored(null, new UnscoredReason.KeyTooLong(key.length), stamp));
         }
@@ -56,7 +57,7 @@ final class EventIntake {
     }
 
     /** The event's id ({@code own}, else the key as text) if it is within its bound. */
-    private static Checked identified(byte[] key, String own, UnlabelledEvent event, EventReader.Fields read,
+    private static Checked identified(byte[] key, String own, UnlabelledEvent event, EventFields read,
                                       ScoringOutcome.ModelStamp stamp) {
         String id = own != null ? own : keyText(key);
         if (id != null && utf8Length(id) > ScoringProcessor.MAX_ID_BYTES) {
@@ -69,7 +70,7 @@ final class EventIntake {
     /** The answer of {@code model} to a checked event (not refused), read or decoded. */
     ScoringOutcome.Answer score(CompiledModel model, Checked checked) {
         if (checked.read() != null) {
-            EventReader.Fields read = checked.read();
+            EventFields read = checked.read();
             return model.score(checked.id(), read.point(), read.observed(), settings.outlierThreshold(),
                     settings.extras());
         }

@@ -7,6 +7,7 @@ import io.gdastreams.model.PartialSnapshot;
 import io.gdastreams.model.PartitionProgress;
 import io.gdastreams.serde.Decoded;
 import io.gdastreams.serde.EventDecoder;
+import io.gdastreams.serde.EventFields;
 import io.gdastreams.serde.EventReader;
 import io.gdastreams.serde.SerdeFactory;
 import java.nio.charset.StandardCharsets;
@@ -54,7 +55,9 @@ final class PartialStatsProcessor implements Processor<byte[], byte[], String, T
     private double[] point;
     /** Reads events of the known schema straight into {@link #fields} (null until then, and after init). */
     private EventReader reader;
-    private EventReader.Fields fields;
+    private EventFields fields;
+    /** The schema {@link #reader} was made for (the same list instance while the schema does not change). */
+    private List<String> readerSchema;
     /** The newest model on the model topic: labels, values and lineage this task checks against. */
     private PublishedModelView publishedModel;
     /** Set by every record read; a restart sets it too (re-sending a cumulative snapshot is harmless). */
@@ -182,9 +185,10 @@ final class PartialStatsProcessor implements Processor<byte[], byte[], String, T
 
     /** The reader of events of {@code schema}, made once per schema (and again after init). */
     private EventReader readerFor(List<String> schema) {
-        if (reader == null || !reader.continuous().equals(schema)) {
+        if (reader == null || (schema != readerSchema && !schema.equals(readerSchema))) {
             reader = new EventReader(schema, settings.categorical().features(), settings.maxFeatures());
             fields = reader.newFields();
+            readerSchema = schema;
         }
         return reader;
     }

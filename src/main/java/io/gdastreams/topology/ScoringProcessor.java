@@ -4,6 +4,7 @@ import io.gdastreams.model.DeadLetter;
 import io.gdastreams.model.ModelParameters;
 import io.gdastreams.model.PendingEvent;
 import io.gdastreams.model.UnlabelledEvent;
+import io.gdastreams.serde.EventFields;
 import io.gdastreams.serde.EventReader;
 import java.util.List;
 import java.util.Optional;
@@ -64,7 +65,7 @@ final class ScoringProcessor implements Processor<byte[], byte[], byte[], Object
     /** The model {@link #reader} reads for; the reader and its fields are this task's (one thread). */
     private CompiledModel readerModel;
     private EventReader reader;
-    private EventReader.Fields fields;
+    private EventFields fields;
     private ProcessorContext<byte[], Object> context;
     private HeldEvents held;
 
@@ -161,7 +162,7 @@ final class ScoringProcessor implements Processor<byte[], byte[], byte[], Object
     private ScoringOutcome outcome(Record<byte[], byte[]> record) {
         Optional<CompiledModel> model = cache.current();
         ScoringOutcome.ModelStamp stamp = ScoringOutcome.ModelStamp.of(model);
-        EventReader.Fields read = model.isPresent() ? read(record.value(), model.get()) : null;
+        EventFields read = model.isPresent() ? read(record.value(), model.get()) : null;
         EventIntake.Checked checked = read != null ? intake.check(record.key(), read, stamp)
                 : intake.check(record.key(), record.value(), stamp);
         if (checked.refused() != null) {
@@ -191,7 +192,7 @@ final class ScoringProcessor implements Processor<byte[], byte[], byte[], Object
      * coordinates once per model version, values read straight into the point), or null when the decoder must
      * decide: an event it does not accept, or categorical features (configured here or in the model).
      */
-    private EventReader.Fields read(byte[] value, CompiledModel model) {
+    private EventFields read(byte[] value, CompiledModel model) {
         if (model != readerModel) {
             readerModel = model;
             reader = categoricalSet.isEmpty() && !model.hasCategories()

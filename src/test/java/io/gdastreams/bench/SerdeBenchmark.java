@@ -6,6 +6,7 @@ import io.gdastreams.model.LabelledEvent;
 import io.gdastreams.model.Prediction;
 import io.gdastreams.model.UnlabelledEvent;
 import io.gdastreams.serde.EventDecoder;
+import io.gdastreams.serde.EventFields;
 import io.gdastreams.serde.EventReader;
 import io.gdastreams.serde.Json;
 import io.gdastreams.serde.PredictionWriter;
@@ -48,7 +49,7 @@ public class SerdeBenchmark {
     private byte[][] unlabelled;
     private List<String> schema;
     private EventReader reader;
-    private EventReader.Fields fields;
+    private EventFields fields;
     private double[] point;
     private Prediction prediction;
     private ObjectWriter mapperWriter;

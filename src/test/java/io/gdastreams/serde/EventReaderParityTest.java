@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.gdastreams.model.LabelledEvent;
 import io.gdastreams.model.UnlabelledEvent;
+import io.gdastreams.reliability.HostileRecords;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -66,7 +67,7 @@ class EventReaderParityTest {
             List<String> categorical = withCategories ? CATEGORICAL : List.of();
             EventReader reader = new EventReader(LAYOUT, categorical, maxFeatures);
             byte[] bytes = labelledEvent(withCategories);
-            EventReader.Fields fields = reader.newFields();
+            EventFields fields = reader.newFields();
             boolean fast = reader.readLabelled(bytes, fields);
             Decoded<LabelledEvent> tree = EventDecoder.decodeLabelled(bytes, maxFeatures, Set.copyOf(categorical));
             String text = new String(bytes, StandardCharsets.UTF_8);
@@ -101,7 +102,7 @@ class EventReaderParityTest {
             int maxFeatures = MAX_FEATURES[random.nextInt(MAX_FEATURES.length)];
             EventReader reader = new EventReader(LAYOUT, List.of(), maxFeatures);
             byte[] bytes = unlabelledEvent();
-            EventReader.Fields fields = reader.newFields();
+            EventFields fields = reader.newFields();
             boolean fast = reader.readUnlabelled(bytes, fields);
             Decoded<UnlabelledEvent> tree = EventDecoder.decodeUnlabelled(bytes, maxFeatures, Set.of());
             String text = new String(bytes, StandardCharsets.UTF_8);
@@ -156,6 +157,27 @@ class EventReaderParityTest {
                     event);
             assertFalse(reader.readUnlabelled(bytes, reader.newFields()), event);
         }
+    }
+
+    /** The reliability suite's catalogue of hostile records (encodings, bounds, shapes): never accepted wrongly. */
+    @Test
+    void shouldAcceptNoHostileRecordTheDecoderRefuses() {
+        List<String> iris = List.of("petal_length", "petal_width", "sepal_length", "sepal_width");
+        EventReader reader = new EventReader(iris, List.of(), EventDecoder.DEFAULT_MAX_FEATURES);
+        EventFields fields = reader.newFields();
+        int checked = 0;
+        for (HostileRecords.Hostile hostile : HostileRecords.catalogue()) {
+            if (reader.readUnlabelled(hostile.value(), fields)) {
+                Decoded<UnlabelledEvent> tree = EventDecoder.decodeUnlabelled(hostile.value());
+                assertTrue(tree.isOk() && iris.containsAll(tree.value().features().keySet()), hostile.kind());
+            }
+            if (reader.readLabelled(hostile.value(), fields)) {
+                Decoded<LabelledEvent> tree = EventDecoder.decodeLabelled(hostile.value());
+                assertTrue(tree.isOk() && tree.value().features().keySet().equals(Set.copyOf(iris)), hostile.kind());
+            }
+            checked++;
+        }
+        assertTrue(checked > 50, "catalogue of " + checked);
     }
 
     private static EventReader reader() {
