@@ -141,8 +141,7 @@ final class PartialStatsProcessor implements Processor<byte[], byte[], String, T
         // the point. Anything else (and every event under test-then-train, which scores the decoded event) goes
         // through EventDecoder and the checks below, whose reasons are the ones a refusal carries.
         if (!known.isEmpty() && prequential == null) {
-            EventReader reader = readerFor(known);
-            if (reader.readLabelled(value, fields)) {
+            if (readerFor(known).readLabelled(value, fields)) {
                 return applyPoint(fields.label(), fields.point(), categoricalSet.isEmpty() ? null
                         : fields.categories(), fields.weight(), fields.retract(), known, timestamp, null);
             }
