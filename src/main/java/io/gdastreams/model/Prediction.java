@@ -195,6 +195,9 @@ public record Prediction(Status status, String id, String label, Map<String, Dou
 
     /** This scored prediction, stating the rule that chose its label and its expected cost (either may be null). */
     public Prediction withDecision(String rule, Double cost) {
+        if (Objects.equals(rule, decision) && Objects.equals(cost, expectedCost)) {
+            return this; // the default rule: every scored event passes here, and a copy copies every map
+        }
         return with(c -> {
             c.decision = rule;
             c.expectedCost = cost;
@@ -203,6 +206,9 @@ public record Prediction(Status status, String id, String label, Map<String, Dou
 
     /** This scored prediction naming the categorical values the model never saw (copied; null or empty: none). */
     public Prediction withUnseenValues(Map<String, String> unseen) {
+        if ((unseen == null || unseen.isEmpty()) && unseenValues == null) {
+            return this;
+        }
         return with(c -> c.unseenValues = unseen);
     }
 

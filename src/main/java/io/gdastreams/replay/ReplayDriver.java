@@ -1,6 +1,5 @@
 package io.gdastreams.replay;
 
-import com.fasterxml.jackson.databind.ObjectWriter;
 import io.gdastreams.broker.EmbeddedBroker;
 import io.gdastreams.config.ConfigKey;
 import io.gdastreams.lifecycle.Directories;
@@ -11,6 +10,7 @@ import io.gdastreams.model.ClassParameters;
 import io.gdastreams.model.ModelParameters;
 import io.gdastreams.model.Prediction;
 import io.gdastreams.serde.Json;
+import io.gdastreams.serde.PredictionWriter;
 import io.gdastreams.service.ConfiguredTopics;
 import io.gdastreams.service.StartupWarnings;
 import io.gdastreams.service.TopologyFactory;
@@ -220,10 +220,9 @@ public final class ReplayDriver {
 
     private static void write(Replay.Result result, Request request, PrintWriter out) {
         if (request.output() != null) {
-            ObjectWriter writer = Json.mapper().writerFor(Prediction.class);
             try (BufferedWriter file = Files.newBufferedWriter(request.output(), StandardCharsets.UTF_8)) {
                 for (Prediction prediction : result.predictions()) {
-                    file.write(writer.writeValueAsString(prediction));
+                    file.write(new String(PredictionWriter.toBytes(prediction), StandardCharsets.UTF_8));
                     file.write('\n');
                 }
             } catch (IOException e) {

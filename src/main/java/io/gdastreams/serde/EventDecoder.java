@@ -140,9 +140,12 @@ public final class EventDecoder {
             return "label too long: " + label.length() + " characters > " + MAX_LABEL_CHARS + ": "
                     + abbreviate(label);
         }
-        int control = label.codePoints().filter(Character::isISOControl).findFirst().orElse(-1);
-        if (control >= 0) {
-            return String.format("label contains a control character (U+%04X)", control);
+        // Every ISO control character is in the BMP (and no surrogate is one): a char loop finds the first one, as a
+        // code-point scan would, without the stream this check used to allocate per event.
+        for (int i = 0; i < label.length(); i++) {
+            if (Character.isISOControl(label.charAt(i))) {
+                return String.format("label contains a control character (U+%04X)", (int) label.charAt(i));
+            }
         }
         return null;
     }
@@ -289,12 +292,14 @@ public final class EventDecoder {
                     + ") but its value is " + (value.isNumber() ? "a number" : "not a string or boolean") + ": "
                     + abbreviate(value.toString());
         }
-        String text = value.textValue();
+        String problem = categoryTextProblem(value.textValue());
+        return problem == null ? null : "value of categorical feature '" + abbreviate(name) + "': " + problem;
+    }
+
+    /** Why {@code text} cannot be a categorical value (the rules of a label, but blank is allowed), or null. */
+    static String categoryTextProblem(String text) {
         String problem = text.isEmpty() ? null : labelProblem(text);
-        if (problem != null && !problem.equals("label is blank")) {
-            return "value of categorical feature '" + abbreviate(name) + "': " + problem.replace("label", "value");
-        }
-        return null;
+        return problem == null || problem.equals("label is blank") ? null : problem.replace("label", "value");
     }
 
     private static String abbreviate(String text) {

@@ -8,6 +8,7 @@ import io.gdastreams.model.PendingEvent;
 import io.gdastreams.model.Prediction;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.common.serialization.Serializer;
 
 /**
  * The one place serdes are made. Topics get theirs through their declarations ({@code topology.Topics}, which say
@@ -40,8 +41,11 @@ public final class SerdeFactory {
         return json(DeadLetter.class);
     }
 
+    /** Written by {@link PredictionWriter} (the hot path of scoring), read back by the mapper. */
     public static Serde<Prediction> prediction() {
-        return json(Prediction.class);
+        Serializer<Prediction> writer = (topic, prediction) -> prediction == null ? null
+                : PredictionWriter.toBytes(prediction);
+        return Serdes.serdeFrom(writer, json(Prediction.class).deserializer());
     }
 
     public static Serde<PendingEvent> pendingEvent() {

@@ -199,6 +199,47 @@ final class CompiledModel {
             return new ScoringOutcome.Unscored(id, new UnscoredReason.UnknownFeatures(unknown),
                     ScoringOutcome.ModelStamp.of(this));
         }
+        return scoreResolved(id, x, features.size(), resolved, outlierThreshold, extras);
+    }
+
+    /** The continuous feature names in model order: the layout {@link #score(String, double[], int,
+     * OptionalDouble, PredictionExtras)} takes its point in. */
+    List<String> features() {
+        return featureNames;
+    }
+
+    /** Whether the model has a categorical part (then only the map form of {@link #score} applies). */
+    boolean hasCategories() {
+        return categories != CompiledCategories.NONE;
+    }
+
+    /**
+     * As {@link #score(String, Map, Map, OptionalDouble, PredictionExtras)} for an event already read into
+     * {@code x}, in {@link #features()} order (NaN: missing; {@code observed} values are not), with no categorical
+     * value, under a model without a categorical part: the scorer's fast path, which resolves feature names once per
+     * model rather than per event. {@code x} is read, not kept.
+     */
+    ScoringOutcome.Answer score(String id, double[] x, int observed, OptionalDouble outlierThreshold,
+                                PredictionExtras extras) {
+        if (hasCategories() || x.length != featureNames.size()) {
+            throw new IllegalArgumentException("a point of " + featureNames.size() + " features, for a model without"
+                    + " categorical features");
+        }
+        if (unscorable != null) {
+            return new ScoringOutcome.Unscored(id, unscorable,
+                    new ScoringOutcome.ModelStamp(modelId, version, excluded, otherExcluded));
+        }
+        return scoreResolved(id, x, observed, NO_CATEGORIES, outlierThreshold, extras);
+    }
+
+    /** What {@link CompiledCategories#resolve} says of an event without categorical values under a Gaussian model. */
+    private static final CompiledCategories.Resolution NO_CATEGORIES =
+            new CompiledCategories.Resolution(null, null, null, null, null);
+
+    /** Scores {@code x} ({@code observed} values not NaN) with its categorical part {@code resolved}. */
+    private ScoringOutcome.Answer scoreResolved(String id, double[] x, int observed,
+                                                CompiledCategories.Resolution resolved,
+                                                OptionalDouble outlierThreshold, PredictionExtras extras) {
         double[] added = resolved.added();
         Evidence evidence = extras.needsDistances() ? discriminant.explain(x, added) : null;
         Posterior posterior = evidence != null ? evidence.posterior() : discriminant.score(x, added);
@@ -216,7 +257,7 @@ final class CompiledModel {
                 excluded, otherExcluded).withDecision(decision.rule(), decision.expectedCost(p, chosen))
                 .withUnseenValues(resolved.unseen());
         // Every feature of the event is known here (and null ones were dropped): fewer than d means some are missing.
-        if (extras.imputed() && features.size() < x.length) {
+        if (extras.imputed() && observed < x.length) {
             prediction = PredictionDetails.withImputed(prediction, featureNames, x,
                     discriminant.impute(x, posterior));
         }

@@ -3,6 +3,8 @@ package io.gdastreams.topology;
 import io.gdastreams.model.UnlabelledEvent;
 import io.gdastreams.serde.Decoded;
 import io.gdastreams.serde.EventDecoder;
+import io.gdastreams.serde.EventFields;
+import io.gdastreams.serde.EventReader;
 import java.nio.charset.StandardCharsets;
 import java.util.Set;
 
@@ -16,9 +18,9 @@ final class EventIntake {
     /**
      * A record read and checked: {@code event} with its {@code id} (the event's own, else the key as text; may be
      * null), or, when it cannot be scored whatever the model, the unscored answer {@code refused} (then the others
-     * are null).
+     * are null). An event the scorer's {@link EventReader} read is in {@code read} instead of {@code event}.
      */
-    record Checked(String id, UnlabelledEvent event, ScoringOutcome.Unscored refused) {
+    record Checked(String id, UnlabelledEvent event, EventFields read, ScoringOutcome.Unscored refused) {
     }
 
     private final ScoringSettings settings;
@@ -40,13 +42,39 @@ final class EventIntake {
             return refused(new ScoringOutcome.Unscored(idOrNull(keyText(key)),
                     new UnscoredReason.InvalidEvent(decoded.error()), stamp));
         }
-        UnlabelledEvent event = decoded.value();
-        String id = event.id() != null ? event.id() : keyText(key);
+        return identified(key, decoded.value().id(), decoded.value(), null, stamp);
+    }
+
+    /**
+     * As {@link #check(byte[], byte[], ScoringOutcome.ModelStamp)} for an event an {@link EventReader} accepted into
+     * {@code read} (so it is valid: only the key and id bounds remain to check).
+     */
+    Checked check(byte[] key, EventFields read, ScoringOutcome.ModelStamp stamp) {
+        if (!OutputKey.fits(key)) {
+            return refused(new ScoringOutcome.Unscored(null, new UnscoredReason.KeyTooLong(key.length), stamp));
+        }
+        return identified(key, read.id(), null, read, stamp);
+    }
+
+    /** The event's id ({@code own}, else the key as text) if it is within its bound. */
+    private static Checked identified(byte[] key, String own, UnlabelledEvent event, EventFields read,
+                                      ScoringOutcome.ModelStamp stamp) {
+        String id = own != null ? own : keyText(key);
         if (id != null && utf8Length(id) > ScoringProcessor.MAX_ID_BYTES) {
             return refused(new ScoringOutcome.Unscored(null,
-                    new UnscoredReason.IdTooLong(utf8Length(id), event.id() == null), stamp));
+                    new UnscoredReason.IdTooLong(utf8Length(id), own == null), stamp));
         }
-        return new Checked(id, event, null);
+        return new Checked(id, event, read, null);
+    }
+
+    /** The answer of {@code model} to a checked event (not refused), read or decoded. */
+    ScoringOutcome.Answer score(CompiledModel model, Checked checked) {
+        if (checked.read() != null) {
+            EventFields read = checked.read();
+            return model.score(checked.id(), read.point(), read.observed(), settings.outlierThreshold(),
+                    settings.extras());
+        }
+        return score(model, checked.id(), checked.event());
     }
 
     /** The answer of {@code model} to a checked event (not refused). */
@@ -59,7 +87,7 @@ final class EventIntake {
     }
 
     private static Checked refused(ScoringOutcome.Unscored answer) {
-        return new Checked(null, null, answer);
+        return new Checked(null, null, null, answer);
     }
 
     static String keyText(byte[] key) {

@@ -7,6 +7,8 @@ import io.gdastreams.model.PartialSnapshot;
 import io.gdastreams.model.PartitionProgress;
 import io.gdastreams.serde.Decoded;
 import io.gdastreams.serde.EventDecoder;
+import io.gdastreams.serde.EventFields;
+import io.gdastreams.serde.EventReader;
 import io.gdastreams.serde.SerdeFactory;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -51,6 +53,11 @@ final class PartialStatsProcessor implements Processor<byte[], byte[], String, T
     private PartitionState state;
     /** Scratch for one event in schema order; allocated when the schema is known. */
     private double[] point;
+    /** Reads events of the known schema straight into {@link #fields} (null until then, and after init). */
+    private EventReader reader;
+    private EventFields fields;
+    /** The schema {@link #reader} was made for (the same list instance while the schema does not change). */
+    private List<String> readerSchema;
     /** The newest model on the model topic: labels, values and lineage this task checks against. */
     private PublishedModelView publishedModel;
     /** Set by every record read; a restart sets it too (re-sending a cumulative snapshot is harmless). */
@@ -84,6 +91,7 @@ final class PartialStatsProcessor implements Processor<byte[], byte[], String, T
         // before may no longer be what the store holds, so the state is read again from the store.
         state = null;
         point = null;
+        reader = null;
         changedSinceSnapshot = true;
         prequential = settings.prequential() == null ? null
                 : new PrequentialEvaluator(settings.modelId(), settings.prequential(), processorContext.taskId().partition(),
@@ -128,6 +136,16 @@ final class PartialStatsProcessor implements Processor<byte[], byte[], String, T
      * {@code timestamp}: the record's timestamp, the event time of forgetting.
      */
     private Refusal apply(byte[] value, long timestamp) {
+        List<String> known = state.progress().features();
+        // The fast path: once the schema is known, a plain valid event of exactly the schema is read straight into
+        // the point. Anything else (and every event under test-then-train, which scores the decoded event) goes
+        // through EventDecoder and the checks below, whose reasons are the ones a refusal carries.
+        if (!known.isEmpty() && prequential == null) {
+            if (readerFor(known).readLabelled(value, fields)) {
+                return applyPoint(fields.label(), fields.point(), categoricalSet.isEmpty() ? null
+                        : fields.categories(), fields.weight(), fields.retract(), known, timestamp, null);
+            }
+        }
         Decoded<LabelledEvent> decoded = EventDecoder.decodeLabelled(value, settings.maxFeatures(),
                 categoricalSet);
         if (!decoded.isOk()) {
@@ -161,8 +179,28 @@ final class PartialStatsProcessor implements Processor<byte[], byte[], String, T
         for (int i = 0; i < point.length; i++) {
             point[i] = event.features().get(schema.get(i));
         }
-        String label = event.label();
-        if (event.isWeighted() && values != null) {
+        return applyPoint(event.label(), point, values, event.weight(), event.retract(), schema, timestamp, event);
+    }
+
+    /** The reader of events of {@code schema}, made once per schema (and again after init). */
+    private EventReader readerFor(List<String> schema) {
+        if (reader == null || (schema != readerSchema && !schema.equals(readerSchema))) {
+            reader = new EventReader(schema, settings.categorical().features(), settings.maxFeatures());
+            fields = reader.newFields();
+            readerSchema = schema;
+        }
+        return reader;
+    }
+
+    /**
+     * Applies one read event (its {@code point} in {@code schema} order, its categorical {@code values} in their
+     * configured order or null when none is configured); {@code event}: the decoded event, needed only by
+     * test-then-train (null otherwise). Returns why it cannot be applied, or null when it was.
+     */
+    private Refusal applyPoint(String label, double[] point, String[] values, double weight, boolean retract,
+                               List<String> schema, long timestamp, LabelledEvent event) {
+        boolean weighted = weight != LabelledEvent.DEFAULT_WEIGHT || retract;
+        if (weighted && values != null) {
             return new Refusal(DeadLetterCategory.INVALID_EVENT, "sample weights and retractions are not supported"
                     + " with categorical features (" + ConfigKey.CATEGORICAL_FEATURES.key() + "): category counts are"
                     + " not weighted");
@@ -173,8 +211,8 @@ final class PartialStatsProcessor implements Processor<byte[], byte[], String, T
             return new Refusal(DeadLetterCategory.INVALID_EVENT, "no event time: the record timestamp is " + timestamp
                     + " but " + ConfigKey.FORGETTING_HALF_LIFE_MS.key() + " weighs events by it");
         }
-        if (event.retract()) {
-            String refused = state.retract(label, point, event.weight(), timestamp, settings.forgetting());
+        if (retract) {
+            String refused = state.retract(label, point, weight, timestamp, settings.forgetting());
             return refused == null ? null : new Refusal(DeadLetterCategory.INVALID_EVENT, refused);
         }
         if (!state.hasClass(label)) {
@@ -197,8 +235,8 @@ final class PartialStatsProcessor implements Processor<byte[], byte[], String, T
         if (prequential != null) {
             testBeforeTraining(event, timestamp);
         }
-        if (event.isWeighted() || settings.forgetting() != null) {
-            state.updateWeighted(label, point, event.weight(), timestamp, settings.forgetting());
+        if (weighted || settings.forgetting() != null) {
+            state.updateWeighted(label, point, weight, timestamp, settings.forgetting());
         } else {
             state.update(label, point, values);
         }

@@ -4,6 +4,9 @@ import io.gdastreams.model.DeadLetter;
 import io.gdastreams.model.ModelParameters;
 import io.gdastreams.model.PendingEvent;
 import io.gdastreams.model.UnlabelledEvent;
+import io.gdastreams.serde.EventFields;
+import io.gdastreams.serde.EventReader;
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import org.apache.kafka.streams.errors.StreamsException;
@@ -59,6 +62,10 @@ final class ScoringProcessor implements Processor<byte[], byte[], byte[], Object
     private final CompiledModelCache cache;
     private final EventIntake intake;
     private final StreamObserver observer;
+    /** The model {@link #reader} reads for; the reader and its fields are this task's (one thread). */
+    private CompiledModel readerModel;
+    private EventReader reader;
+    private EventFields fields;
     private ProcessorContext<byte[], Object> context;
     private HeldEvents held;
 
@@ -155,14 +162,16 @@ final class ScoringProcessor implements Processor<byte[], byte[], byte[], Object
     private ScoringOutcome outcome(Record<byte[], byte[]> record) {
         Optional<CompiledModel> model = cache.current();
         ScoringOutcome.ModelStamp stamp = ScoringOutcome.ModelStamp.of(model);
-        EventIntake.Checked checked = intake.check(record.key(), record.value(), stamp);
+        EventFields read = model.isPresent() ? read(record.value(), model.get()) : null;
+        EventIntake.Checked checked = read != null ? intake.check(record.key(), read, stamp)
+                : intake.check(record.key(), record.value(), stamp);
         if (checked.refused() != null) {
             return checked.refused();
         }
         String id = checked.id();
         if (model.isPresent()) {
             releasePending(model.get());
-            return intake.score(model.get(), id, checked.event());
+            return intake.score(model.get(), checked);
         }
         if (record.value().length > MAX_HELD_VALUE_BYTES) {
             return new ScoringOutcome.Unscored(id, new UnscoredReason.NoModelTooLargeToHold(cache.absence(),
@@ -176,6 +185,21 @@ final class ScoringProcessor implements Processor<byte[], byte[], byte[], Object
         return new ScoringOutcome.Pending(new PendingEvent(record.key(), id, null, record.timestamp(),
                 source.map(RecordMetadata::topic).orElse(null), source.map(RecordMetadata::partition).orElse(null),
                 source.map(RecordMetadata::offset).orElse(null), record.value()));
+    }
+
+    /**
+     * The event in {@code value} read by {@code model}'s {@link EventReader} (feature names resolved to the model's
+     * coordinates once per model version, values read straight into the point), or null when the decoder must
+     * decide: an event it does not accept, or categorical features (configured here or in the model).
+     */
+    private EventFields read(byte[] value, CompiledModel model) {
+        if (model != readerModel) {
+            readerModel = model;
+            reader = categoricalSet.isEmpty() && !model.hasCategories()
+                    ? new EventReader(model.features(), List.of(), settings.maxFeatures()) : null;
+            fields = reader == null ? null : reader.newFields();
+        }
+        return reader != null && reader.readUnlabelled(value, fields) ? fields : null;
     }
 
     private void releasePending() {
