@@ -23,8 +23,9 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 
 /**
- * Per-event cost of the math core: one Welford update of a class statistic, and one posterior of a compiled
- * model with K = 3 classes. Run command and results: docs/BENCHMARKS.md, section "Math core".
+ * Per-event cost of the math core: one Welford update of a class statistic (full or diagonal), and one posterior
+ * of a compiled model with K = 3 classes, by the current path and by the path before the score kernels
+ * ({@link LegacyScorer}). Run command and results: docs/BENCHMARKS.md, section "Math core".
  */
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
@@ -49,6 +50,10 @@ public class MathCoreBenchmark {
         @Param({"4", "16", "64", "256"})
         public int d;
 
+        /** The statistic's kind: the full scatter (O(d²) per update) or its diagonal only (O(d), naive Bayes). */
+        @Param({"full", "diagonal"})
+        public String statistics;
+
         RunningGaussian stats;
         double[][] points;
         int next;
@@ -56,7 +61,7 @@ public class MathCoreBenchmark {
         @Setup(Level.Trial)
         public void setUp() {
             points = points(d, 1e6, new SplittableRandom(SEED));
-            stats = new RunningGaussian(d);
+            stats = RunningGaussian.of(d, statistics.equals("diagonal"));
         }
     }
 
