@@ -4,6 +4,7 @@ import io.gdastreams.math.CovarianceType;
 import io.gdastreams.math.DecisionRule;
 import io.gdastreams.math.Estimator;
 import io.gdastreams.math.FitOptions;
+import io.gdastreams.math.Statistics;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -51,6 +52,8 @@ public enum ValueType {
     COVARIANCE,
     /** An {@link Estimator}, named in lower case. */
     ESTIMATOR,
+    /** A {@link Statistics}, named in lower case. */
+    STATISTICS,
     /** A {@link Boolean}. */
     BOOLEAN,
     /** An {@code Optional<DecisionRule.Threshold>}: {@code label:p}, or empty for none. */
@@ -97,6 +100,7 @@ public enum ValueType {
                     + " to 1), or empty for none";
             case COVARIANCE -> "one of " + String.join(", ", lowerCaseNames(CovarianceType.values()));
             case ESTIMATOR -> "one of " + String.join(", ", lowerCaseNames(Estimator.values()));
+            case STATISTICS -> "one of " + String.join(", ", lowerCaseNames(Statistics.values()));
             case BOOLEAN -> "true or false";
             case DECISION_THRESHOLD -> "LABEL:P with P in [0, 1] (the label may not contain ','), or empty for none";
             case DECISION_COSTS -> "a comma-separated list of TRUE->PREDICTED:COST (labels without ',' or '->',"
@@ -136,6 +140,7 @@ public enum ValueType {
             case PRIORS -> v.isEmpty() ? Map.of() : priors(v).orElse(null);
             case COVARIANCE -> byLowerCaseName(CovarianceType.values(), v);
             case ESTIMATOR -> byLowerCaseName(Estimator.values(), v);
+            case STATISTICS -> byLowerCaseName(Statistics.values(), v);
             case BOOLEAN -> v.equals("true") ? Boolean.TRUE : v.equals("false") ? Boolean.FALSE : null;
             case DECISION_THRESHOLD -> v.isEmpty() ? Optional.empty() : threshold(v).map(Optional::of).orElse(null);
             case DECISION_COSTS -> v.isEmpty() ? Optional.empty() : costs(v).map(Optional::of).orElse(null);

@@ -4,7 +4,8 @@ package io.gdastreams.math;
  * {@link RunningGaussian#merge}: Chan et al.'s pairwise formula with weights, W = W_a + W_b, δ = μ_b − μ_a,
  * μ = μ_a + δ·W_b/W, S = S_a + S_b + δδᵀ·W_a·W_b/W, V = V_a + V_b. The other statistic's mean is moved onto this
  * one's pivot first; the difference of two pivots of close values is exact, so the merge keeps the precision the
- * pivots gave each side. Apart from the statistic for the reason {@link WestUpdate} gives.
+ * pivots gave each side. A full statistic merges into a diagonal one by the diagonal of its scatter. Apart from
+ * the statistic for the reason {@link WestUpdate} gives.
  */
 final class ChanMerge {
 
@@ -20,8 +21,17 @@ final class ChanMerge {
         long reference = Math.max(g.referenceTime, other.referenceTime);
         if (other.weight == 0.0) {
             // nothing but the counts
-        } else if (g.weight == 0.0) {
+        } else if (g.weight == 0.0 && g.diagonal == other.diagonal) {
             g.copyFrom(other);
+        } else if (g.weight == 0.0) {
+            // A full statistic into an empty diagonal one: its pivot, mean and the diagonal of its scatter.
+            System.arraycopy(other.pivot, 0, g.pivot, 0, d);
+            System.arraycopy(other.relativeMean, 0, g.relativeMean, 0, d);
+            for (int i = 0; i < d; i++) {
+                g.packedScatter[i] = other.scatterDiagonal(i);
+            }
+            g.weight = other.weight;
+            g.squaredWeights = other.squaredWeights;
         } else {
             double[] delta = g.delta;
             double[] relativeMean = g.relativeMean;
@@ -34,8 +44,13 @@ final class ChanMerge {
                 double otherMean = other.relativeMean[i] + (other.pivot[i] - g.pivot[i]);
                 delta[i] = otherMean - relativeMean[i];
             }
+            if (g.diagonal) {
+                for (int i = 0; i < d; i++) {
+                    packedScatter[i] += other.scatterDiagonal(i) + delta[i] * cross * delta[i];
+                }
+            }
             int p = 0;
-            for (int i = 0; i < d; i++) {
+            for (int i = 0; i < (g.diagonal ? 0 : d); i++) {
                 double di = delta[i] * cross;
                 for (int j = i; j < d; j++) {
                     packedScatter[p] += other.packedScatter[p] + di * delta[j];

@@ -22,8 +22,11 @@ import java.util.Optional;
  * ({@link CompiledCovariance}); this class owns what every form shares: the checks on x, the all-missing case and
  * the posterior.
  *
- * <p>Cost per point: no factorisation and no allocation proportional to d² when every coordinate is observed
- * (one O(d²) forward substitution per class for FULL, one in all for TIED, O(d) per class for DIAG). For a
+ * <p>Cost per point: no factorisation when every coordinate is observed: one triangular product with the
+ * precomputed inverse Cholesky factor per class for FULL (d(d+1)/2 multiply-adds), one in all for TIED, O(d) per
+ * class for DIAG; then K exponentials and one logarithm for the posterior. {@link #score(double[], double[],
+ * double[])} writes into the caller's array and allocates nothing (per-thread working space, see
+ * {@link ScoringScratch}); the forms that return a {@link Posterior} allocate it and its two K-arrays. For a
  * partial pattern the factors of the sub-matrices are computed once per pattern and cached (thread-safe, at
  * most {@value #MAX_CACHED_PATTERNS} patterns per compiled model; beyond that they are computed per call).
  *
@@ -92,16 +95,44 @@ public final class Discriminant {
      * logDensity = log p(x) include it. An entry of −∞ (a probability 0) gives class k probability 0.
      */
     public Posterior score(double[] x, double[] addedLogLikelihood) {
+        double[] logJoint = new double[classCount];
+        double[] probabilities = new double[classCount];
+        double logDensity = score(x, addedLogLikelihood, probabilities, logJoint);
+        return posterior(probabilities, logJoint, logDensity);
+    }
+
+    /**
+     * The allocation-free form of {@link #score(double[], double[])}: writes p(k | x) into {@code posteriorOut}
+     * (length K, overwritten) and returns log p(x) (−{@link Double#MAX_VALUE} when every class's log-joint
+     * underflowed; the probabilities are then the priors). Same inputs, checks and numbers as the allocating form;
+     * the predicted class is left to the caller (its decision rule). Allocates nothing once the calling thread has
+     * scored a model of this dimension (working space: {@link ScoringScratch}) and every coordinate is observed; a
+     * missing coordinate costs O(d) bytes for the pattern lookup. Safe to call from several threads at once.
+     */
+    public double score(double[] x, double[] addedLogLikelihood, double[] posteriorOut) {
+        return score(x, addedLogLikelihood, posteriorOut, null);
+    }
+
+    /** The score itself; {@code logJointOut} (length K, or null) receives log π_k + log N_k(x) + added_k. */
+    private double score(double[] x, double[] addedLogLikelihood, double[] posteriorOut, double[] logJointOut) {
         checkAdded(addedLogLikelihood);
         int missing = missing(x);
-        double[] logJoint = new double[classCount];
+        if (posteriorOut.length != classCount) {
+            throw new IllegalArgumentException("expected an output of " + classCount + " probabilities, got "
+                    + posteriorOut.length);
+        }
         if (missing < d) {
-            covariance.logLikelihood(x, missing, logJoint, null);
+            covariance.logLikelihood(x, missing, posteriorOut, null);
+        } else {
+            java.util.Arrays.fill(posteriorOut, 0.0);
         }
         for (int k = 0; k < classCount; k++) {
-            logJoint[k] += logPriors[k] + (addedLogLikelihood == null ? 0.0 : addedLogLikelihood[k]);
+            posteriorOut[k] += logPriors[k] + (addedLogLikelihood == null ? 0.0 : addedLogLikelihood[k]);
         }
-        return posterior(logJoint);
+        if (logJointOut != null) {
+            System.arraycopy(posteriorOut, 0, logJointOut, 0, classCount);
+        }
+        return normalise(posteriorOut);
     }
 
     /** {@link #explain(double[], double[])} of a point with continuous features only. */
@@ -137,7 +168,10 @@ public final class Discriminant {
                 logLikelihood[k] = -Double.MAX_VALUE;
             }
         }
-        return new Evidence(posterior(logJoint), d - missing, logPriors.clone(), logLikelihood, distances);
+        double[] probabilities = logJoint.clone();
+        double logDensity = normalise(probabilities);
+        return new Evidence(posterior(probabilities, logJoint, logDensity), d - missing, logPriors.clone(),
+                logLikelihood, distances);
     }
 
     /**
@@ -200,10 +234,13 @@ public final class Discriminant {
         }
         int missing = 0;
         for (double v : x) {
-            if (Double.isNaN(v)) {
-                missing++;
-            } else if (Double.isInfinite(v)) {
-                throw new IllegalArgumentException("infinite feature value " + v);
+            // v − v is 0 for every finite v and NaN for NaN and ±∞: one test per entry on the common path.
+            if (v - v != 0.0) {
+                if (Double.isNaN(v)) {
+                    missing++;
+                } else {
+                    throw new IllegalArgumentException("infinite feature value " + v);
+                }
             }
         }
         return missing;
@@ -219,33 +256,26 @@ public final class Discriminant {
         return covariance.cachedPatterns();
     }
 
-    private Posterior posterior(double[] logJoint) {
-        for (int k = 0; k < classCount; k++) {
-            if (!(logJoint[k] > Double.NEGATIVE_INFINITY)) {
-                logJoint[k] = Double.NEGATIVE_INFINITY;
-            }
-        }
-        double logDensity = LogSumExp.of(logJoint);
-        double[] probabilities = new double[classCount];
+    /**
+     * log-joints → posterior in place (one exponential per class, one logarithm: {@link LogSumExp#normalise});
+     * returns log p(x). Every log-joint −∞ (or NaN): the priors, and −{@link Double#MAX_VALUE} for log p(x).
+     */
+    private double normalise(double[] v) {
+        double logDensity = LogSumExp.normalise(v, classCount);
         if (logDensity == Double.NEGATIVE_INFINITY) {
             for (int k = 0; k < classCount; k++) {
-                probabilities[k] = Math.exp(logPriors[k]);
+                v[k] = Math.exp(logPriors[k]);
             }
-            logDensity = -Double.MAX_VALUE;
-        } else {
-            double sum = 0.0;
-            for (int k = 0; k < classCount; k++) {
-                probabilities[k] = Math.exp(logJoint[k] - logDensity);
-                sum += probabilities[k];
-            }
-            // exp and log round differently; renormalise so that the probabilities sum to 1 to the last bit.
-            for (int k = 0; k < classCount; k++) {
-                probabilities[k] /= sum;
-            }
+            return -Double.MAX_VALUE;
         }
+        return logDensity;
+    }
+
+    /** The record of the allocating forms: the most probable class, and log-joints reported finite. */
+    private Posterior posterior(double[] probabilities, double[] logJoint, double logDensity) {
         int predicted = 0;
         for (int k = 0; k < classCount; k++) {
-            if (logJoint[k] == Double.NEGATIVE_INFINITY) {
+            if (!(logJoint[k] > Double.NEGATIVE_INFINITY)) {
                 logJoint[k] = -Double.MAX_VALUE;
             }
             if (probabilities[k] > probabilities[predicted]) {

@@ -1,9 +1,9 @@
 package io.gdastreams.math;
 
 /**
- * QDA: one full covariance per class, Σ_k = S_k / n_k (UNBIASED: n_k − 1). Scoring costs one O(d²) forward
- * substitution per class; a point with missing coordinates is scored against the factors of the observed
- * sub-matrices ({@link MarginalFactors}).
+ * QDA: one full covariance per class, Σ_k = S_k / n_k (UNBIASED: n_k − 1). Scoring costs one O(d²) triangular
+ * product with the precomputed L_k⁻¹ per class; a point with missing coordinates is scored against the factors of
+ * the observed sub-matrices ({@link MarginalFactors}).
  */
 final class FullCovariance implements PerClassCovariance {
 
@@ -24,41 +24,50 @@ final class FullCovariance implements PerClassCovariance {
         return new Compiled(model, logPriors);
     }
 
-    /** The factor of every class's covariance. */
+    /**
+     * Every class's L_k⁻¹ ({@link TriangularKernel}, one block per class in one array), its mean and ½ log det Σ_k;
+     * the factors of sub-matrices for points with missing coordinates.
+     */
     static final class Compiled extends CompiledCovariance {
-        private final CholeskyFactor[] factors;
+        private final int block;
+        /** L_k⁻¹ packed row-major, class k at k·block. */
+        private final double[] inverseFactors;
+        private final double[] halfLogDets;
         private final MarginalFactors marginals;
 
         private Compiled(GaussianModel model, double[] logPriors) {
             super(model, logPriors);
             int classCount = logPriors.length;
-            this.factors = new CholeskyFactor[classCount];
+            this.block = TriangularKernel.packedSize(d);
+            this.inverseFactors = new double[classCount * block];
+            this.halfLogDets = new double[classCount];
             double[][][] covariances = new double[classCount][][];
             int[] covarianceOf = new int[classCount];
             for (int k = 0; k < classCount; k++) {
-                factors[k] = model.factor(k);
+                CholeskyFactor factor = model.factor(k);
+                TriangularKernel.packedInverse(factor, inverseFactors, k * block);
+                halfLogDets[k] = factor.halfLogDeterminant();
                 covariances[k] = model.covarianceView(k);
                 covarianceOf[k] = k;
             }
             this.marginals = new MarginalFactors(means, covariances, covarianceOf);
         }
 
+        /** Every coordinate observed: per class r = x − μ_k, q_k = ‖L_k⁻¹r‖²; allocates nothing. */
         @Override
         void logLikelihood(double[] x, int missing, double[] logLikelihood, double[] distances) {
             if (missing > 0) {
                 marginals.logLikelihood(x, logLikelihood, distances);
                 return;
             }
-            double[] r = new double[d];
+            double[] r = ScoringScratch.vector(d);
             for (int k = 0; k < logLikelihood.length; k++) {
                 double[] mu = means[k];
                 for (int j = 0; j < d; j++) {
                     r[j] = x[j] - mu[j];
                 }
-                CholeskyFactor l = factors[k];
-                l.solveLower(r);
-                double q = LogGaussian.sumOfSquares(r, d);
-                logLikelihood[k] = LogGaussian.of(d, l.halfLogDeterminant(), q);
+                double q = TriangularKernel.whitenInPlace(inverseFactors, k * block, r, d);
+                logLikelihood[k] = LogGaussian.of(d, halfLogDets[k], q);
                 if (distances != null) {
                     distances[k] = q;
                 }

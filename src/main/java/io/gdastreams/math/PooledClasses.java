@@ -25,8 +25,7 @@ public final class PooledClasses {
         for (Map<String, RunningGaussian> source : sources) {
             for (Map.Entry<String, RunningGaussian> entry : source.entrySet()) {
                 if (include.test(entry.getKey())) {
-                    pooled.computeIfAbsent(entry.getKey(), l -> new RunningGaussian(entry.getValue().dimension()))
-                            .merge(entry.getValue());
+                    pool(pooled, entry.getKey(), entry.getValue());
                 }
             }
         }
@@ -59,11 +58,24 @@ public final class PooledClasses {
                     if (latest != RunningGaussian.NO_REFERENCE_TIME) {
                         forgetting.alignTo(aligned, latest);
                     }
-                    pooled.computeIfAbsent(entry.getKey(), l -> new RunningGaussian(aligned.dimension()))
-                            .merge(aligned);
+                    pool(pooled, entry.getKey(), aligned);
                 }
             }
         }
         return pooled;
+    }
+
+    /**
+     * Merges {@code g} into label's pooled statistic, created of g's kind. A label with a diagonal statistic
+     * anywhere is pooled diagonal ({@code gda.statistics} changed while state was kept): the full ones give their
+     * diagonals.
+     */
+    private static void pool(SortedMap<String, RunningGaussian> pooled, String label, RunningGaussian g) {
+        RunningGaussian target = pooled.computeIfAbsent(label, l -> RunningGaussian.of(g.dimension(), g.isDiagonal()));
+        if (g.isDiagonal() && !target.isDiagonal()) {
+            target = target.diagonalCopy();
+            pooled.put(label, target);
+        }
+        target.merge(g);
     }
 }

@@ -3,7 +3,8 @@ package io.gdastreams.math;
 /**
  * {@link RunningGaussian#retract}: the West recurrence backwards, W' = W − w, μ' = μ − (w/W')(x − μ),
  * S' = S − w·(x − μ')(x − μ)ᵀ, V' = V − w², after the checks that refuse it (nothing changes then). Since
- * x − μ' = (x − μ)·W/W', the downdate is the rank-one S' = S − (wW/W')·δδᵀ.
+ * x − μ' = (x − μ)·W/W', the downdate is the rank-one S' = S − (wW/W')·δδᵀ (its diagonal only, for a diagonal
+ * statistic, whose only check is then the diagonal one).
  */
 final class Retraction {
 
@@ -44,8 +45,16 @@ final class Retraction {
             if (problem != null) {
                 return problem;
             }
+            if (g.diagonal) {
+                for (int i = 0; i < d; i++) {
+                    packedScatter[i] -= w * centred[i] * delta[i];
+                    if (packedScatter[i] < 0) {
+                        packedScatter[i] = 0.0; // rounding, within the tolerance checked above
+                    }
+                }
+            }
             int p = 0;
-            for (int i = 0; i < d; i++) {
+            for (int i = 0; i < (g.diagonal ? 0 : d); i++) {
                 double ci = w * centred[i];
                 for (int j = i; j < d; j++) {
                     packedScatter[p] -= ci * delta[j];
@@ -87,7 +96,10 @@ final class Retraction {
                 return "the scatter would lose positive semi-definiteness (variance of coordinate " + i
                         + " would be " + diagonal[i] / g.weight + ")";
             }
-            p += d - i;
+            p += g.diagonal ? 1 : d - i;
+        }
+        if (g.diagonal) {
+            return null; // no off-diagonal entries, no minors
         }
         p = 0;
         for (int i = 0; i < d; i++) {

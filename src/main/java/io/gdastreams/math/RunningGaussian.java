@@ -27,6 +27,12 @@ import java.util.Arrays;
  * own ({@link WestUpdate}, {@link Retraction}, {@link ChanMerge}; the binary form in {@link RunningGaussianBytes}),
  * which reach the package-private fields directly so that an update still allocates nothing.
  *
+ * <p>A <em>diagonal</em> statistic ({@link #diagonal(int)}, {@code gda.statistics=diagonal}) keeps only the diagonal
+ * of S, S_ii = Σ w (x_i − μ_i)², with the same recurrences restricted to it: O(d) per update, merge and retraction
+ * instead of O(d²), and d instead of d(d+1)/2 numbers stored. That is all Gaussian naive Bayes reads; its
+ * {@link #scatter()} has zeros off the diagonal, so it may only be fitted with a diagonal covariance. Its binary
+ * form is version 3. A full statistic merges into a diagonal one by its diagonal, never the other way round.
+ *
  * <p>Mutable and not thread-safe. Per update it allocates nothing.
  */
 public final class RunningGaussian {
@@ -49,11 +55,13 @@ public final class RunningGaussian {
     long retractions;
     long referenceTime = NO_REFERENCE_TIME;
     boolean weighted;
+    /** Only the diagonal of S is kept ({@link #diagonal(int)}). */
+    final boolean diagonal;
     /** The first observation of positive weight; meaningless while W == 0. */
     final double[] pivot;
     /** μ − pivot. */
     final double[] relativeMean;
-    /** Upper triangle of S, packed row by row: (0,0) (0,1) … (0,d−1) (1,1) … */
+    /** Upper triangle of S, packed row by row: (0,0) (0,1) … (0,d−1) (1,1) …; for a diagonal statistic S_00 … S_dd. */
     final double[] packedScatter;
     /** Scratch for one update: δ = (x − pivot) − μ_old and (x − pivot) − μ_new. */
     final double[] delta;
@@ -61,13 +69,28 @@ public final class RunningGaussian {
 
     /** An empty statistic of the given dimension (d ≥ 1). */
     public RunningGaussian(int dimension) {
+        this(dimension, false);
+    }
+
+    /** An empty statistic of the given dimension (d ≥ 1) that keeps only the diagonal of the scatter. */
+    public static RunningGaussian diagonal(int dimension) {
+        return new RunningGaussian(dimension, true);
+    }
+
+    /** An empty statistic, full or {@code diagonal}. */
+    public static RunningGaussian of(int dimension, boolean diagonal) {
+        return new RunningGaussian(dimension, diagonal);
+    }
+
+    private RunningGaussian(int dimension, boolean diagonal) {
         if (dimension < 1) {
             throw new IllegalArgumentException("dimension must be >= 1, got " + dimension);
         }
         this.d = dimension;
+        this.diagonal = diagonal;
         this.pivot = new double[dimension];
         this.relativeMean = new double[dimension];
-        this.packedScatter = new double[packedSize(dimension)];
+        this.packedScatter = new double[diagonal ? dimension : packedSize(dimension)];
         this.delta = new double[dimension];
         this.centred = new double[dimension];
     }
@@ -111,6 +134,11 @@ public final class RunningGaussian {
     /** The time the weights refer to ({@link Forgetting}), or {@link #NO_REFERENCE_TIME}. */
     public long referenceTime() {
         return referenceTime;
+    }
+
+    /** Whether only the diagonal of the scatter is kept ({@link #diagonal(int)}). */
+    public boolean isDiagonal() {
+        return diagonal;
     }
 
     /** Whether a weight other than 1, a retraction or a rescale has touched this statistic. */
@@ -203,11 +231,17 @@ public final class RunningGaussian {
      * μ = μ_a + δ·W_b/W, S = S_a + S_b + δδᵀ·W_a·W_b/W. The weights are merged as they are, and the result
      * refers to the later reference time: under forgetting, align both first ({@link Forgetting#alignTo};
      * {@link PooledClasses} does), without it (never configured, or turned off since) there is nothing to align.
-     * {@code other}: same dimension; not modified.
+     * {@code other}: same dimension; not modified. A full {@code other} merges into a diagonal statistic by its
+     * diagonal (what a diagonal statistic of the same points would hold); a diagonal one into a full statistic is
+     * refused.
      */
     public void merge(RunningGaussian other) {
         if (other.d != d) {
             throw new IllegalArgumentException("dimension mismatch: " + d + " vs " + other.d);
+        }
+        if (other.diagonal && !diagonal) {
+            throw new IllegalArgumentException("cannot merge a diagonal statistic into a full one (it has no"
+                    + " off-diagonal scatter); merge both into a diagonal one");
         }
         ChanMerge.apply(this, other);
     }
@@ -223,9 +257,15 @@ public final class RunningGaussian {
         return mean;
     }
 
-    /** A copy of the full symmetric scatter matrix (d × d). */
+    /** A copy of the full symmetric scatter matrix (d × d); zero off the diagonal for a diagonal statistic. */
     public double[][] scatter() {
         double[][] s = new double[d][d];
+        if (diagonal) {
+            for (int i = 0; i < d; i++) {
+                s[i][i] = packedScatter[i];
+            }
+            return s;
+        }
         int p = 0;
         for (int i = 0; i < d; i++) {
             for (int j = i; j < d; j++) {
@@ -237,16 +277,28 @@ public final class RunningGaussian {
         return s;
     }
 
+    /** A diagonal statistic of the same points: this one's count, weights, mean and the diagonal of its scatter. */
+    public RunningGaussian diagonalCopy() {
+        RunningGaussian copy = new RunningGaussian(d, true);
+        copy.merge(this);
+        copy.n = n;
+        copy.retractions = retractions;
+        copy.weighted = weighted;
+        copy.referenceTime = referenceTime;
+        return copy;
+    }
+
     /** A deep copy. */
     public RunningGaussian copy() {
-        RunningGaussian copy = new RunningGaussian(d);
+        RunningGaussian copy = new RunningGaussian(d, diagonal);
         copy.copyFrom(this);
         return copy;
     }
 
     /**
      * Compact, versioned binary form (for state stores and internal topics): version 1 while unweighted, byte for
-     * byte the layout of before weights, version 2 once weighted ({@link RunningGaussianBytes}).
+     * byte the layout of before weights, version 2 once weighted, version 3 when diagonal
+     * ({@link RunningGaussianBytes}).
      */
     public byte[] toBytes() {
         return RunningGaussianBytes.write(this);
@@ -257,6 +309,7 @@ public final class RunningGaussian {
         return RunningGaussianBytes.read(bytes);
     }
 
+    /** Copies {@code other} (same dimension and kind) into this. */
     void copyFrom(RunningGaussian other) {
         n = other.n;
         weight = other.weight;
@@ -267,6 +320,12 @@ public final class RunningGaussian {
         System.arraycopy(other.pivot, 0, pivot, 0, d);
         System.arraycopy(other.relativeMean, 0, relativeMean, 0, d);
         System.arraycopy(other.packedScatter, 0, packedScatter, 0, packedScatter.length);
+    }
+
+    /** S_ii, from either layout. */
+    double scatterDiagonal(int i) {
+        // Row r of the packed upper triangle starts at r·d − r(r−1)/2, and (i, i) is its first entry.
+        return diagonal ? packedScatter[i] : packedScatter[i * d - i * (i - 1) / 2];
     }
 
     static int packedSize(int d) {

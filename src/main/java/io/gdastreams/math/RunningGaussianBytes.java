@@ -8,22 +8,28 @@ import java.nio.ByteBuffer;
  * then d doubles of pivot, d of μ − pivot and d(d+1)/2 of the packed upper triangle of S. Version 2, weighted:
  * version byte, d int, n long, retractions long, W double, V double, reference time long, then the same vectors.
  * An unweighted statistic is always written as version 1, so that a training without weights writes what it
- * wrote before they existed; both versions are read.
+ * wrote before they existed. Version 3, a diagonal statistic (weighted or not): the header of version 2, a byte
+ * 1 if weighted else 0, then d doubles of pivot, d of μ − pivot and d of the diagonal of S. All three versions are read.
  */
 final class RunningGaussianBytes {
 
     private static final byte FORMAT_VERSION = 1;
     /** The weighted layout: adds retractions, W, V and the reference time after the count. */
     private static final byte FORMAT_VERSION_WEIGHTED = 2;
+    /** The diagonal layout: the header of version 2, and d scatter entries instead of d(d+1)/2. */
+    private static final byte FORMAT_VERSION_DIAGONAL = 3;
 
     private RunningGaussianBytes() {
     }
 
     static byte[] write(RunningGaussian g) {
-        ByteBuffer buffer = ByteBuffer.allocate(serializedSize(g.d, g.weighted));
-        if (g.weighted) {
-            buffer.put(FORMAT_VERSION_WEIGHTED).putInt(g.d).putLong(g.n).putLong(g.retractions).putDouble(g.weight)
+        ByteBuffer buffer = ByteBuffer.allocate(serializedSize(g.d, g.weighted || g.diagonal, g.diagonal));
+        if (g.weighted || g.diagonal) {
+            buffer.put(g.diagonal ? FORMAT_VERSION_DIAGONAL : FORMAT_VERSION_WEIGHTED).putInt(g.d).putLong(g.n).putLong(g.retractions).putDouble(g.weight)
                     .putDouble(g.squaredWeights).putLong(g.referenceTime);
+            if (g.diagonal) {
+                buffer.put((byte) (g.weighted ? 1 : 0));
+            }
         } else {
             buffer.put(FORMAT_VERSION).putInt(g.d).putLong(g.n);
         }
@@ -39,12 +45,13 @@ final class RunningGaussianBytes {
         }
         ByteBuffer buffer = ByteBuffer.wrap(bytes);
         byte version = buffer.get();
-        if (version != FORMAT_VERSION && version != FORMAT_VERSION_WEIGHTED) {
+        if (version != FORMAT_VERSION && version != FORMAT_VERSION_WEIGHTED && version != FORMAT_VERSION_DIAGONAL) {
             throw new IllegalArgumentException("unsupported RunningGaussian format version " + version);
         }
-        boolean isWeighted = version == FORMAT_VERSION_WEIGHTED;
+        boolean isDiagonal = version == FORMAT_VERSION_DIAGONAL;
+        boolean hasWeights = version != FORMAT_VERSION;
         int d = buffer.getInt();
-        if (d < 1 || (long) serializedSize(d, isWeighted) != bytes.length) {
+        if (d < 1 || (long) serializedSize(d, hasWeights, isDiagonal) != bytes.length) {
             throw new IllegalArgumentException("not a RunningGaussian: dimension " + d + " does not match "
                     + bytes.length + " bytes");
         }
@@ -52,10 +59,9 @@ final class RunningGaussianBytes {
         if (n < 0) {
             throw new IllegalArgumentException("not a RunningGaussian: negative count " + n);
         }
-        RunningGaussian g = new RunningGaussian(d);
+        RunningGaussian g = RunningGaussian.of(d, isDiagonal);
         g.n = n;
-        g.weighted = isWeighted;
-        if (isWeighted) {
+        if (hasWeights) {
             g.retractions = buffer.getLong();
             g.weight = buffer.getDouble();
             g.squaredWeights = buffer.getDouble();
@@ -65,6 +71,15 @@ final class RunningGaussianBytes {
                     || (n == 0 && g.weight != 0)) {
                 throw new IllegalArgumentException("not a RunningGaussian: invalid weights (retractions "
                         + g.retractions + ", W " + g.weight + ", V " + g.squaredWeights + ", n " + n + ")");
+            }
+            if (isDiagonal) {
+                byte flag = buffer.get();
+                if (flag != 0 && flag != 1) {
+                    throw new IllegalArgumentException("not a RunningGaussian: weighted flag " + flag);
+                }
+                g.weighted = flag == 1;
+            } else {
+                g.weighted = true;
             }
         } else {
             g.weight = n;
@@ -91,8 +106,8 @@ final class RunningGaussianBytes {
         return true;
     }
 
-    private static int serializedSize(int d, boolean weighted) {
-        long size = 1L + 4 + 8 + (weighted ? 32 : 0) + 8L * (2L * d + (long) d * (d + 1) / 2);
+    private static int serializedSize(int d, boolean withWeights, boolean diagonal) {
+        long size = 1L + 4 + 8 + (withWeights ? 32 : 0) + (diagonal ? 1 : 0) + 8L * (2L * d + (diagonal ? d : (long) d * (d + 1) / 2));
         if (size > Integer.MAX_VALUE) {
             throw new IllegalArgumentException("dimension too large: " + d);
         }

@@ -7,8 +7,8 @@ import java.util.Optional;
 /**
  * LDA: one covariance pooled over the classes, Σ = Σ_k S_k / n (UNBIASED: n − K), sums over the classes that
  * passed the count test. The classes stand or fall together: when the pooled estimate does not exist or does not
- * factorise, every one of them is excluded. Scoring costs one forward substitution in all; the discriminant is
- * linear in x ({@link LinearDiscriminants}).
+ * factorise, every one of them is excluded. Scoring costs one whitening (a triangular product with L⁻¹) in all; the
+ * discriminant is linear in x ({@link LinearDiscriminants}).
  */
 final class TiedCovariance implements CovarianceStructure {
 
@@ -72,13 +72,16 @@ final class TiedCovariance implements CovarianceStructure {
     }
 
     /**
-     * The shared factor L, and L⁻¹(μ_k − μ_0) per class so that one forward substitution serves every class;
-     * both differences stay small when the data sit on a large offset.
+     * The shared factor L and its inverse ({@link TriangularKernel}), and L⁻¹(μ_k − μ_0) per class so that one
+     * whitening serves every class; both differences stay small when the data sit on a large offset.
      */
     static final class Compiled extends CompiledCovariance {
         /** Null when every class is excluded (nothing is scored then). */
         private final CholeskyFactor factor;
-        private final double[][] whitenedMeanOffsets;
+        /** L⁻¹ packed row-major; empty when every class is excluded. */
+        private final double[] inverseFactor;
+        /** L⁻¹(μ_k − μ_0), class k at k·d. */
+        private final double[] whitenedMeanOffsets;
         /** Null when every class is excluded. */
         private final LinearDiscriminants linear;
         private final MarginalFactors marginals;
@@ -86,45 +89,50 @@ final class TiedCovariance implements CovarianceStructure {
         private Compiled(GaussianModel model, double[] logPriors) {
             super(model, logPriors);
             int classCount = logPriors.length;
-            this.whitenedMeanOffsets = new double[classCount][];
+            this.whitenedMeanOffsets = new double[classCount * d];
             if (classCount == 0) {
                 factor = null;
+                inverseFactor = new double[0];
                 linear = null;
                 marginals = new MarginalFactors(means, new double[0][][], new int[0]);
                 return;
             }
             factor = model.factor(0);
+            inverseFactor = new double[TriangularKernel.packedSize(d)];
+            TriangularKernel.packedInverse(factor, inverseFactor, 0);
+            double[] offset = new double[d];
             for (int k = 0; k < classCount; k++) {
-                double[] offset = new double[d];
                 for (int j = 0; j < d; j++) {
                     offset[j] = means[k][j] - means[0][j];
                 }
-                factor.solveLower(offset);
-                whitenedMeanOffsets[k] = offset;
+                // The same L⁻¹ as the point's, so that z − offset_k is L⁻¹(x − μ_k) under one linear map.
+                TriangularKernel.whitenInPlace(inverseFactor, 0, offset, d);
+                System.arraycopy(offset, 0, whitenedMeanOffsets, k * d, d);
             }
             linear = linearDiscriminants();
             marginals = new MarginalFactors(means, new double[][][] {model.covarianceView(0)},
                     new int[classCount]);
         }
 
+        /** Every coordinate observed: z = L⁻¹(x − μ_0) once, then q_k = ‖z − L⁻¹(μ_k − μ_0)‖²; allocates nothing. */
         @Override
         void logLikelihood(double[] x, int missing, double[] logLikelihood, double[] distances) {
             if (missing > 0) {
                 marginals.logLikelihood(x, logLikelihood, distances);
                 return;
             }
-            double[] z = new double[d];
+            double[] z = ScoringScratch.vector(d);
             double[] mu0 = means[0];
             for (int j = 0; j < d; j++) {
                 z[j] = x[j] - mu0[j];
             }
-            factor.solveLower(z);
+            TriangularKernel.whitenInPlace(inverseFactor, 0, z, d);
             double halfLogDet = factor.halfLogDeterminant();
             for (int k = 0; k < logLikelihood.length; k++) {
-                double[] offset = whitenedMeanOffsets[k];
+                int o = k * d;
                 double q = 0.0;
                 for (int j = 0; j < d; j++) {
-                    double v = z[j] - offset[j];
+                    double v = z[j] - whitenedMeanOffsets[o + j];
                     q += v * v;
                 }
                 logLikelihood[k] = LogGaussian.of(d, halfLogDet, q);

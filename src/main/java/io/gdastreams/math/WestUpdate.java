@@ -48,6 +48,13 @@ final class WestUpdate {
             relativeMean[i] += delta[i] * w / weight;
             centred[i] = y - relativeMean[i];
         }
+        if (g.diagonal) {
+            // S_ii only: the same products as the diagonal of the O(d²) loop below, in O(d).
+            for (int i = 0; i < d; i++) {
+                packedScatter[i] += w * delta[i] * centred[i];
+            }
+            return;
+        }
         // The O(d²) loop reads two vectors only: δ (old mean) and x − μ_new, both computed once above.
         int p = 0;
         for (int i = 0; i < d; i++) {

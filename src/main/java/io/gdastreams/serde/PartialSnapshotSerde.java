@@ -37,6 +37,12 @@ import org.apache.kafka.common.serialization.Serializer;
  * of version 1 with classes in the weighted form of {@link RunningGaussian#toBytes()} (its version 2); it is written
  * only when some class is weighted, so a training without weights, retractions or forgetting never sends it, and a
  * version 1 or 2 snapshot with a weighted class is refused. Its applied count is Σ (count + 2·retractions).
+ *
+ * <p>Version 5, for a snapshot with diagonal-only statistics ({@code gda.statistics=diagonal}): the layout of version
+ * 2 (classes, then the category-count section, whose count may be 0), with classes in any form of
+ * {@link RunningGaussian#toBytes()} (its version 3 for a diagonal class, weighted or not). It is written only when
+ * some class is diagonal, so a training with full statistics writes what it wrote before; a diagonal class in a
+ * snapshot of an earlier version is refused. (Version 4 is left to another layout.)
  */
 final class PartialSnapshotSerde implements Serde<PartialSnapshot> {
 
@@ -45,6 +51,8 @@ final class PartialSnapshotSerde implements Serde<PartialSnapshot> {
     private static final byte FORMAT_VERSION_CATEGORIES = 2;
     /** The layout of version 1 with weighted class statistics. */
     private static final byte FORMAT_VERSION_WEIGHTED = 3;
+    /** The layout of version 2, classes possibly diagonal (and weighted). */
+    private static final byte FORMAT_VERSION_DIAGONAL = 5;
     /** Guards against absurd lengths in damaged input before anything is allocated. */
     private static final int MAX_ITEMS = 1_000_000;
 
@@ -65,12 +73,13 @@ final class PartialSnapshotSerde implements Serde<PartialSnapshot> {
             PartitionProgress progress = snapshot.progress();
             boolean categorical = !snapshot.categories().isEmpty();
             boolean weighted = snapshot.classes().values().stream().anyMatch(RunningGaussian::isWeighted);
+            boolean diagonal = snapshot.classes().values().stream().anyMatch(RunningGaussian::isDiagonal);
             if (categorical && weighted) {
                 throw new IllegalArgumentException("a snapshot cannot have both weighted statistics and category"
                         + " counts");
             }
-            out.writeByte(weighted ? FORMAT_VERSION_WEIGHTED : categorical ? FORMAT_VERSION_CATEGORIES
-                    : FORMAT_VERSION);
+            out.writeByte(diagonal ? FORMAT_VERSION_DIAGONAL : weighted ? FORMAT_VERSION_WEIGHTED
+                    : categorical ? FORMAT_VERSION_CATEGORIES : FORMAT_VERSION);
             writeString(out, snapshot.modelId());
             out.writeInt(progress.partition());
             out.writeLong(progress.nextOffset());
@@ -87,7 +96,7 @@ final class PartialSnapshotSerde implements Serde<PartialSnapshot> {
                 out.writeInt(stats.length);
                 out.write(stats);
             }
-            if (categorical) {
+            if (categorical || diagonal) {
                 out.writeInt(snapshot.categories().size());
                 for (var entry : snapshot.categories().entrySet()) {
                     writeString(out, entry.getKey());
@@ -108,7 +117,7 @@ final class PartialSnapshotSerde implements Serde<PartialSnapshot> {
             ByteBuffer in = ByteBuffer.wrap(bytes);
             byte version = in.get();
             if (version != FORMAT_VERSION && version != FORMAT_VERSION_CATEGORIES
-                    && version != FORMAT_VERSION_WEIGHTED) {
+                    && version != FORMAT_VERSION_WEIGHTED && version != FORMAT_VERSION_DIAGONAL) {
                 throw new SerializationException("unsupported partial snapshot format version " + version);
             }
             String modelId = readString(in);
@@ -137,15 +146,19 @@ final class PartialSnapshotSerde implements Serde<PartialSnapshot> {
                 if (classes.put(label, g) != null) {
                     throw new SerializationException("class '" + label + "' appears twice");
                 }
-                if (g.isWeighted() && version != FORMAT_VERSION_WEIGHTED) {
+                if (g.isDiagonal() && version != FORMAT_VERSION_DIAGONAL) {
+                    throw new SerializationException("class '" + label + "' has diagonal statistics in a version "
+                            + version + " snapshot");
+                }
+                if (g.isWeighted() && version != FORMAT_VERSION_WEIGHTED && version != FORMAT_VERSION_DIAGONAL) {
                     throw new SerializationException("class '" + label + "' has weighted statistics in a version "
                             + version + " snapshot");
                 }
                 classTotal += g.events();
             }
             SortedMap<String, CategoryCounts> categories = new TreeMap<>();
-            if (version == FORMAT_VERSION_CATEGORIES) {
-                readCategories(in, classes, categories);
+            if (version == FORMAT_VERSION_CATEGORIES || version == FORMAT_VERSION_DIAGONAL) {
+                readCategories(in, classes, categories, version == FORMAT_VERSION_DIAGONAL);
             }
             if (in.hasRemaining()) {
                 throw new SerializationException(in.remaining() + " trailing bytes after a partial snapshot");
@@ -162,10 +175,16 @@ final class PartialSnapshotSerde implements Serde<PartialSnapshot> {
         }
     }
 
-    /** The category counts of version 2: one per class, of its count, all over the same features. */
+    /**
+     * The category counts of version 2 (and 5): one per class, of its count, all over the same features; none at all
+     * when {@code mayBeEmpty} (version 5 without categorical features).
+     */
     private static void readCategories(ByteBuffer in, SortedMap<String, RunningGaussian> classes,
-                                       SortedMap<String, CategoryCounts> categories) {
+                                       SortedMap<String, CategoryCounts> categories, boolean mayBeEmpty) {
         int count = readCount(in);
+        if (count == 0 && mayBeEmpty) {
+            return;
+        }
         List<String> features = null;
         for (int i = 0; i < count; i++) {
             String label = readString(in);

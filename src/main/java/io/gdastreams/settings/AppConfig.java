@@ -5,6 +5,7 @@ import io.gdastreams.config.ConfigValues;
 import io.gdastreams.lifecycle.UserError;
 import io.gdastreams.math.CovarianceType;
 import io.gdastreams.math.Estimator;
+import io.gdastreams.math.Statistics;
 import io.gdastreams.topology.ModelSigning;
 import io.gdastreams.topology.ScoringSettings;
 import io.gdastreams.topology.Topics;
@@ -61,6 +62,12 @@ public final class AppConfig implements ConfigValues {
                     ConfigKey.FORGETTING_HALF_LIFE_MS) + ") and " + ConfigKey.CATEGORICAL_FEATURES.key() + " ("
                     + origins.get(ConfigKey.CATEGORICAL_FEATURES) + ") are both set: category counts are not"
                     + " weighted, so forgetting cannot apply to them; keep one of them");
+        }
+        if (!value(ConfigKey.STATISTICS, Statistics.class).supports(covariance())) {
+            throw new ConfigException(ConfigKey.STATISTICS.key() + " = diagonal (" + origins.get(ConfigKey.STATISTICS)
+                    + ") keeps only the variances, so it needs " + ConfigKey.COVARIANCE.key() + " = diag, not "
+                    + raw(ConfigKey.COVARIANCE).trim() + " (" + origins.get(ConfigKey.COVARIANCE) + "): set "
+                    + ConfigKey.COVARIANCE.key() + "=diag or " + ConfigKey.STATISTICS.key() + "=full");
         }
         if (kafka.containsKey("application.id")) {
             throw new ConfigException("application.id is derived from " + ConfigKey.APPLICATION_ID.key()

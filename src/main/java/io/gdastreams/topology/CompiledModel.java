@@ -148,8 +148,8 @@ final class CompiledModel {
         if (resolved.mismatch() != null || resolved.unknown() != null) {
             return null;
         }
-        Posterior posterior = discriminant.score(x, resolved.added());
-        return Double.isFinite(posterior.logDensity()) ? posterior.probabilities() : null;
+        double[] p = new double[labels.size()];
+        return Double.isFinite(discriminant.score(x, resolved.added(), p)) ? p : null;
     }
 
     /**

@@ -297,7 +297,8 @@ final class PartialStatsProcessor implements Processor<byte[], byte[], String, T
             return;
         }
         int partition = context.taskId().partition();
-        state = PartitionState.load(store, partition, settings.features(), settings.categorical().features());
+        state = PartitionState.load(store, partition, settings.features(), settings.categorical().features(),
+                settings.statistics());
         checkAgainstPublishedLineage(partition);
         checkAgainstCommittedInput();
     }

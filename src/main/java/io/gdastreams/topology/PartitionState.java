@@ -3,11 +3,13 @@ package io.gdastreams.topology;
 import io.gdastreams.math.CategoryCounts;
 import io.gdastreams.math.Forgetting;
 import io.gdastreams.math.RunningGaussian;
+import io.gdastreams.math.Statistics;
 import io.gdastreams.model.PartitionProgress;
 import io.gdastreams.serde.Json;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
@@ -54,13 +56,17 @@ final class PartitionState {
     /** label → value counts of the categorical features; empty when none is configured. */
     private final SortedMap<String, CategoryCounts> categories = new TreeMap<>();
     private final List<String> categoricalFeatures;
+    /** What a new class keeps ({@code gda.statistics}). */
+    private final Statistics statistics;
     private final CategoryVocabulary vocabulary;
     private PartitionProgress progress;
     /** The schema entry holds {@code progress.features()}. */
     private boolean schemaPersisted;
 
-    private PartitionState(KeyValueStore<String, byte[]> store, List<String> categoricalFeatures) {
+    private PartitionState(KeyValueStore<String, byte[]> store, List<String> categoricalFeatures,
+                           Statistics statistics) {
         this.store = store;
+        this.statistics = statistics;
         this.categoricalFeatures = List.copyOf(categoricalFeatures);
         this.vocabulary = new CategoryVocabulary(categoricalFeatures.size());
     }
@@ -83,12 +89,35 @@ final class PartitionState {
      */
     static PartitionState load(KeyValueStore<String, byte[]> store, int partition, List<String> configuredFeatures,
                                List<String> categoricalFeatures) {
-        PartitionState state = new PartitionState(store, categoricalFeatures);
+        return load(store, partition, configuredFeatures, categoricalFeatures, Statistics.FULL);
+    }
+
+    /**
+     * As {@link #load(KeyValueStore, int, List, List)}, keeping {@code statistics} per class
+     * ({@code gda.statistics}). Under {@link Statistics#DIAGONAL} a stored full statistic (kept from before the key
+     * changed) goes on as its diagonal, which loses nothing naive Bayes reads; under {@link Statistics#FULL} a stored
+     * diagonal one is refused, because the off-diagonal scatter it never kept cannot be recovered.
+     *
+     * @throws TrainingStateException also when the store holds diagonal statistics and {@code statistics} is FULL
+     */
+    static PartitionState load(KeyValueStore<String, byte[]> store, int partition, List<String> configuredFeatures,
+                               List<String> categoricalFeatures, Statistics statistics) {
+        PartitionState state = new PartitionState(store, categoricalFeatures, statistics);
         PartitionStateReader.Contents stored = PartitionStateReader.read(store, partition, configuredFeatures,
                 state.categoricalFeatures);
         state.progress = stored.progress();
         state.schemaPersisted = stored.schemaPersisted();
-        state.classes.putAll(stored.classes());
+        for (Map.Entry<String, RunningGaussian> entry : stored.classes().entrySet()) {
+            RunningGaussian g = entry.getValue();
+            if (g.isDiagonal() && statistics == Statistics.FULL) {
+                throw new TrainingStateException("partition " + partition + ": class '" + entry.getKey() + "' has"
+                        + " diagonal statistics (gda.statistics=diagonal) but gda.statistics=full: the covariances"
+                        + " they never kept cannot be recovered; set gda.statistics=diagonal, or reset the training"
+                        + " (gda-streams reset) to start over with full statistics");
+            }
+            state.classes.put(entry.getKey(), statistics == Statistics.DIAGONAL && !g.isDiagonal()
+                    ? g.diagonalCopy() : g);
+        }
         state.categories.putAll(stored.categories());
         for (CategoryCounts counts : state.categories.values()) {
             state.vocabulary.addAll(counts);
@@ -146,7 +175,7 @@ final class PartitionState {
                         || Arrays.asList(values).contains(null)))) {
             throw new IllegalArgumentException("expected a value of each of " + categoricalFeatures);
         }
-        RunningGaussian stats = classes.computeIfAbsent(label, l -> new RunningGaussian(progress.features().size()));
+        RunningGaussian stats = classes.computeIfAbsent(label, l -> statistics.create(progress.features().size()));
         if (values != null) {
             // The values are checked above and the point by stats.update before it changes anything, so the
             // counts are updated only with the statistics.
@@ -170,7 +199,7 @@ final class PartitionState {
         if (!categoricalFeatures.isEmpty()) {
             throw new IllegalStateException("weighted statistics with categorical features");
         }
-        RunningGaussian stats = classes.computeIfAbsent(label, l -> new RunningGaussian(progress.features().size()));
+        RunningGaussian stats = classes.computeIfAbsent(label, l -> statistics.create(progress.features().size()));
         if (forgetting != null) {
             forgetting.update(stats, point, weight, time);
         } else {

@@ -4,6 +4,7 @@ import io.gdastreams.config.ConfigKey;
 import io.gdastreams.config.ConfigValues;
 import io.gdastreams.config.RecordBounds;
 import io.gdastreams.math.Forgetting;
+import io.gdastreams.math.Statistics;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
@@ -34,10 +35,13 @@ import java.util.Objects;
  * @param prequential test-then-train evaluation ({@code gda.prequential}); null: off
  * @param signing the keys that sign the published models ({@code gda.model.signing.key}), and that the trainer
  *                verifies the model topic's records with; {@link ModelSigning#NONE}: unsigned
+ * @param statistics what is kept per class ({@code gda.statistics}): the full scatter or its diagonal only (O(d) per
+ *                   event, for Gaussian naive Bayes)
  */
 public record TrainingSettings(Topics topics, String modelId, List<String> features, Duration publishInterval,
                                int maxClasses, int maxFeatures, long maxModelBytes, CategoricalSettings categorical,
-                               Forgetting forgetting, PrequentialSettings prequential, ModelSigning signing) {
+                               Forgetting forgetting, PrequentialSettings prequential, ModelSigning signing,
+                               Statistics statistics) {
 
     /** {@code gda.model.id}. */
     public static final String DEFAULT_MODEL_ID = ConfigValues.DEFAULTS.string(ConfigKey.MODEL_ID);
@@ -89,6 +93,7 @@ public record TrainingSettings(Topics topics, String modelId, List<String> featu
             }
         }
         Objects.requireNonNull(signing, "signing");
+        Objects.requireNonNull(statistics, "statistics");
         if (forgetting != null && !categorical.features().isEmpty()) {
             throw new IllegalArgumentException(ConfigKey.FORGETTING_HALF_LIFE_MS.key() + " cannot be combined with "
                     + ConfigKey.CATEGORICAL_FEATURES.key() + ": category counts are not weighted");
@@ -100,7 +105,7 @@ public record TrainingSettings(Topics topics, String modelId, List<String> featu
                             int maxClasses, int maxFeatures, long maxModelBytes, CategoricalSettings categorical,
                             Forgetting forgetting) {
         this(topics, modelId, features, publishInterval, maxClasses, maxFeatures, maxModelBytes, categorical,
-                forgetting, null, ModelSigning.NONE);
+                forgetting, null, ModelSigning.NONE, Statistics.FULL);
     }
 
     /** The settings without forgetting. */
@@ -138,7 +143,7 @@ public record TrainingSettings(Topics topics, String modelId, List<String> featu
                 config.millis(ConfigKey.PUBLISH_INTERVAL_MS), config.intValue(ConfigKey.MAX_CLASSES),
                 config.intValue(ConfigKey.MAX_FEATURES), maxModelBytes, CategoricalSettings.from(config),
                 forgetting(config), PrequentialSettings.from(config),
-                ModelSigning.parse(config.signingKeys()));
+                ModelSigning.parse(config.signingKeys()), config.value(ConfigKey.STATISTICS, Statistics.class));
     }
 
     private static Forgetting forgetting(ConfigValues config) {
@@ -153,54 +158,60 @@ public record TrainingSettings(Topics topics, String modelId, List<String> featu
 
     public TrainingSettings withModelId(String id) {
         return new TrainingSettings(topics, id, features, publishInterval, maxClasses, maxFeatures, maxModelBytes,
-                categorical, forgetting, prequential, signing);
+                categorical, forgetting, prequential, signing, statistics);
     }
 
     public TrainingSettings withFeatures(List<String> schema) {
         return new TrainingSettings(topics, modelId, schema, publishInterval, maxClasses, maxFeatures, maxModelBytes,
-                categorical, forgetting, prequential, signing);
+                categorical, forgetting, prequential, signing, statistics);
     }
 
     public TrainingSettings withPublishInterval(Duration interval) {
         return new TrainingSettings(topics, modelId, features, interval, maxClasses, maxFeatures, maxModelBytes,
-                categorical, forgetting, prequential, signing);
+                categorical, forgetting, prequential, signing, statistics);
     }
 
     public TrainingSettings withMaxClasses(int value) {
         return new TrainingSettings(topics, modelId, features, publishInterval, value, maxFeatures, maxModelBytes,
-                categorical, forgetting, prequential, signing);
+                categorical, forgetting, prequential, signing, statistics);
     }
 
     public TrainingSettings withMaxFeatures(int value) {
         return new TrainingSettings(topics, modelId, features, publishInterval, maxClasses, value, maxModelBytes,
-                categorical, forgetting, prequential, signing);
+                categorical, forgetting, prequential, signing, statistics);
     }
 
     public TrainingSettings withMaxModelBytes(long value) {
         return new TrainingSettings(topics, modelId, features, publishInterval, maxClasses, maxFeatures, value,
-                categorical, forgetting, prequential, signing);
+                categorical, forgetting, prequential, signing, statistics);
     }
 
     public TrainingSettings withCategorical(CategoricalSettings value) {
         return new TrainingSettings(topics, modelId, features, publishInterval, maxClasses, maxFeatures, maxModelBytes,
-                value, forgetting, prequential, signing);
+                value, forgetting, prequential, signing, statistics);
     }
 
     public TrainingSettings withForgetting(Forgetting value) {
         return new TrainingSettings(topics, modelId, features, publishInterval, maxClasses, maxFeatures, maxModelBytes,
-                categorical, value, prequential, signing);
+                categorical, value, prequential, signing, statistics);
     }
 
     /** These settings with test-then-train evaluation ({@code value}; null: off). */
     public TrainingSettings withPrequential(PrequentialSettings value) {
         return new TrainingSettings(topics, modelId, features, publishInterval, maxClasses, maxFeatures, maxModelBytes,
-                categorical, forgetting, value, signing);
+                categorical, forgetting, value, signing, statistics);
     }
 
     /** A copy whose published models are signed with {@code value} ({@link ModelSigning#NONE}: unsigned). */
     public TrainingSettings withSigning(ModelSigning value) {
         return new TrainingSettings(topics, modelId, features, publishInterval, maxClasses, maxFeatures, maxModelBytes,
-                categorical, forgetting, prequential, value);
+                categorical, forgetting, prequential, value, statistics);
+    }
+
+    /** A copy that keeps {@code value} statistics per class. */
+    public TrainingSettings withStatistics(Statistics value) {
+        return new TrainingSettings(topics, modelId, features, publishInterval, maxClasses, maxFeatures, maxModelBytes,
+                categorical, forgetting, prequential, signing, value);
     }
 
     /** True when the schema comes from the data rather than from the configuration. */

@@ -5,6 +5,7 @@ import io.gdastreams.math.CovarianceType;
 import io.gdastreams.math.Discriminant;
 import io.gdastreams.math.FitOptions;
 import io.gdastreams.math.GaussianModel;
+import io.gdastreams.math.LegacyScorer;
 import io.gdastreams.math.Posterior;
 import io.gdastreams.math.RunningGaussian;
 import java.util.ArrayList;
@@ -22,8 +23,9 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 
 /**
- * Per-event cost of the math core: one Welford update of a class statistic, and one posterior of a compiled
- * model with K = 3 classes. Run command and results: docs/BENCHMARKS.md, section "Math core".
+ * Per-event cost of the math core: one Welford update of a class statistic (full or diagonal), and one posterior
+ * of a compiled model with K = 3 classes, by the current path and by the path before the score kernels
+ * ({@link LegacyScorer}). Run command and results: docs/BENCHMARKS.md, section "Math core".
  */
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
@@ -48,6 +50,10 @@ public class MathCoreBenchmark {
         @Param({"4", "16", "64", "256"})
         public int d;
 
+        /** The statistic's kind: the full scatter (O(d²) per update) or its diagonal only (O(d), naive Bayes). */
+        @Param({"full", "diagonal"})
+        public String statistics;
+
         RunningGaussian stats;
         double[][] points;
         int next;
@@ -55,7 +61,7 @@ public class MathCoreBenchmark {
         @Setup(Level.Trial)
         public void setUp() {
             points = points(d, 1e6, new SplittableRandom(SEED));
-            stats = new RunningGaussian(d);
+            stats = RunningGaussian.of(d, statistics.equals("diagonal"));
         }
     }
 
@@ -68,6 +74,9 @@ public class MathCoreBenchmark {
         public CovarianceType type;
 
         Discriminant discriminant;
+        LegacyScorer legacy;
+        /** The caller-supplied output of {@link #scoreInto}. */
+        double[] posterior;
         double[][] points;
         double[][] pointsOneMissing;
         int next;
@@ -83,8 +92,10 @@ public class MathCoreBenchmark {
                 }
                 classes.add(ClassSummary.of("class-" + k, g));
             }
-            discriminant = Discriminant.compile(GaussianModel.fit(classes,
-                    FitOptions.defaults().withCovarianceType(type)));
+            GaussianModel model = GaussianModel.fit(classes, FitOptions.defaults().withCovarianceType(type));
+            discriminant = Discriminant.compile(model);
+            legacy = LegacyScorer.compile(model);
+            posterior = new double[CLASSES];
             points = points(d, 1, random);
             pointsOneMissing = new double[POINTS][];
             for (int i = 0; i < POINTS; i++) {
@@ -113,9 +124,29 @@ public class MathCoreBenchmark {
         return s.stats.toBytes().length;
     }
 
+    /** The allocating form ({@link Posterior} and its two K-arrays) over the new kernels. */
     @Benchmark
     public Posterior score(ScoreState s) {
         Posterior p = s.discriminant.score(s.points[s.next]);
+        s.next = (s.next + 1) & (POINTS - 1);
+        return p;
+    }
+
+    /** The allocation-free form: the posterior into the caller's array, log p(x) returned. */
+    @Benchmark
+    public double scoreInto(ScoreState s) {
+        double logDensity = s.discriminant.score(s.points[s.next], null, s.posterior);
+        s.next = (s.next + 1) & (POINTS - 1);
+        return logDensity + s.posterior[0];
+    }
+
+    /**
+     * The path before the kernels ({@link LegacyScorer}: forward substitution per class, two passes of
+     * exponentials, a new Posterior per event): the "old" of the old-vs-new ratio, measured in the same run.
+     */
+    @Benchmark
+    public Posterior scoreLegacy(ScoreState s) {
+        Posterior p = s.legacy.score(s.points[s.next]);
         s.next = (s.next + 1) & (POINTS - 1);
         return p;
     }

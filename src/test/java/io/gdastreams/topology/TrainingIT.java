@@ -12,6 +12,7 @@ import io.gdastreams.fixtures.LabelledRow;
 import io.gdastreams.it.KafkaBroker;
 import io.gdastreams.it.KafkaBrokerExtension;
 import io.gdastreams.it.PipelineUnderTest;
+import io.gdastreams.math.Statistics;
 import io.gdastreams.model.DeadLetter;
 import io.gdastreams.model.ModelParameters;
 import io.gdastreams.model.PartialSnapshot;
@@ -99,6 +100,37 @@ class TrainingIT {
         assertEquals(Map.of("0", 38L, "1", 38L, "2", 37L, "3", 37L), model.sources());
         assertEquals(List.of("petal_length", "petal_width", "sepal_length", "sepal_width"), model.features());
         assertModelEquals(goldenIrisMle(), model);
+    }
+
+    /**
+     * {@code gda.statistics=diagonal} end to end: partial snapshots of diagonal statistics (version 5) through the
+     * real partials topic and the combiner give the batch MLE means and variances of the R golden, and covariances
+     * of exactly zero.
+     */
+    @Test
+    void shouldTrainIrisWithDiagonalStatisticsToTheBatchMleVariances(KafkaBroker broker) throws Exception {
+        Topics topics = createTopics(broker);
+        sendIris(topics, 0, 150);
+        Properties props = broker.streamsProperties(KafkaBroker.uniqueName("training"), stateDir);
+        props.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, 2);
+        streams = new KafkaStreams(TrainingTopology.build(pipeline.trainingSettings()
+                .withStatistics(Statistics.DIAGONAL)), props);
+        streams.start();
+
+        ModelParameters model = pipeline.awaitModelAbsorbingAllLabelled();
+
+        Map<String, TrainingFixtures.Expected> diagonal = new java.util.LinkedHashMap<>();
+        for (Map.Entry<String, TrainingFixtures.Expected> e : goldenIrisMle().entrySet()) {
+            Map<String, Map<String, Double>> cov = new TreeMap<>();
+            e.getValue().cov().forEach((i, row) -> {
+                Map<String, Double> zeroed = new TreeMap<>();
+                row.forEach((j, v) -> zeroed.put(j, i.equals(j) ? v : 0.0));
+                cov.put(i, zeroed);
+            });
+            diagonal.put(e.getKey(), new TrainingFixtures.Expected(e.getValue().count(), e.getValue().prior(),
+                    e.getValue().mean(), cov));
+        }
+        assertModelEquals(diagonal, model);
     }
 
     /**
