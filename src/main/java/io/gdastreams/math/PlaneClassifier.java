@@ -10,7 +10,9 @@ import java.util.List;
  * classifier an event carrying only these two features meets — not a slice at fixed values of the others.
  *
  * <p>One place for the plane's regions, used by the {@code plot} picture (per pixel) and the dashboard's grid
- * ({@link #grid}, per cell): both colour a point by {@link Posterior#predicted()} at its centre.
+ * ({@link #grid}, per cell): both colour a point by the class the scorer's decision rule ({@link DecisionRule},
+ * {@code gda.decision.*}; the most probable class by default) chooses from the posterior at its centre, so a
+ * threshold or a cost matrix moves the drawn boundaries as it moves the predictions.
  */
 public final class PlaneClassifier {
 
@@ -18,9 +20,11 @@ public final class PlaneClassifier {
     private final int xIndex;
     private final int yIndex;
     private final double[] point;
+    private final DecisionRule.Bound rule;
 
-    public PlaneClassifier(Discriminant discriminant, List<String> features, String x, String y) {
+    public PlaneClassifier(Discriminant discriminant, List<String> features, String x, String y, DecisionRule rule) {
         this.discriminant = discriminant;
+        this.rule = rule.bind(discriminant.labels());
         this.xIndex = features.indexOf(x);
         this.yIndex = features.indexOf(y);
         if (xIndex < 0 || yIndex < 0 || xIndex == yIndex) {
@@ -35,6 +39,16 @@ public final class PlaneClassifier {
         point[xIndex] = x;
         point[yIndex] = y;
         return discriminant.score(point);
+    }
+
+    /** The class index ({@link Discriminant#labels()}) the decision rule chooses from {@code posterior}. */
+    public int choose(Posterior posterior) {
+        return rule.choose(posterior.probabilities());
+    }
+
+    /** What a prediction states as its decision rule; null for the most probable class. */
+    public String rule() {
+        return rule.rule();
     }
 
     public int xIndex() {
@@ -90,7 +104,7 @@ public final class PlaneClassifier {
     }
 
     /**
-     * The predicted class index ({@link Discriminant#labels()}) at the centre of each cell of a
+     * The chosen class index ({@link Discriminant#labels()}, by the decision rule) at the centre of each cell of a
      * {@code rows} × {@code columns} grid over {@code extent} = {xMin, xMax, yMin, yMax}; row 0 is the top.
      */
     public int[][] grid(double[] extent, int columns, int rows) {
@@ -98,7 +112,7 @@ public final class PlaneClassifier {
         for (int r = 0; r < rows; r++) {
             double y = cellY(extent[2], extent[3], r, rows);
             for (int c = 0; c < columns; c++) {
-                cells[r][c] = score(cellX(extent[0], extent[1], c, columns), y).predicted();
+                cells[r][c] = choose(score(cellX(extent[0], extent[1], c, columns), y));
             }
         }
         return cells;

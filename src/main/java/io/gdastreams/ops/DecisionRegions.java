@@ -1,5 +1,6 @@
 package io.gdastreams.ops;
 
+import io.gdastreams.math.DecisionRule;
 import io.gdastreams.math.Discriminant;
 import io.gdastreams.math.FitOptions;
 import io.gdastreams.math.GaussianModel;
@@ -18,7 +19,8 @@ import java.util.Map;
  * {@code plot} command colours its pixels ({@link PlaneClassifier}, the same code). The model is fitted with the
  * process's own fit options ({@code gda.covariance}, estimator, shrinkage, floor, minimum count) and compiled as
  * the scorer compiles it ({@link ModelConversion}, {@link GaussianModel#fit}, {@link Discriminant#compile}); the
- * label is the maximum posterior ({@link io.gdastreams.math.Posterior#predicted()}). The browser draws the cells.
+ * label is the one the scorer's decision rule chooses ({@code gda.decision.*}, stated as {@code decision} when it is
+ * not the most probable class). The browser draws the cells.
  *
  * <p>Bounded: at most {@link #MAX_CELLS} × {@link #MAX_CELLS} cells (40,000 posteriors) per request.
  */
@@ -34,7 +36,8 @@ final class DecisionRegions {
     }
 
     /** The request's answer as a JSON-ready map; IllegalArgumentException when the request is not answerable. */
-    static Map<String, Object> of(ModelParameters model, FitOptions options, String x, String y, int cells) {
+    static Map<String, Object> of(ModelParameters model, FitOptions options, DecisionRule rule, String x, String y,
+                                  int cells) {
         List<String> features = model.features();
         for (String feature : new String[] {x, y}) {
             if (feature == null || !features.contains(feature)) {
@@ -52,7 +55,7 @@ final class DecisionRegions {
         if (fitted.labels().isEmpty()) {
             throw new IllegalStateException("no class of the model can be scored under the fit options");
         }
-        PlaneClassifier plane = new PlaneClassifier(Discriminant.compile(fitted), features, x, y);
+        PlaneClassifier plane = new PlaneClassifier(Discriminant.compile(fitted), features, x, y, rule);
         double[] extent = plane.classExtent(fitted, FRAME_SIGMAS);
         PlaneClassifier.pad(extent, FRAME_PAD);
         int[][] grid = plane.grid(extent, cells, cells);
@@ -61,6 +64,9 @@ final class DecisionRegions {
         body.put("modelId", model.modelId());
         body.put("version", model.version());
         body.put("covariance", options.covarianceType().name().toLowerCase(Locale.ROOT));
+        if (plane.rule() != null) {
+            body.put("decision", plane.rule());
+        }
         body.put("x", x);
         body.put("y", y);
         List<String> marginalised = new ArrayList<>(features);

@@ -51,7 +51,7 @@ public final class OperatedService {
                            OpsMetrics metrics, Health health, LiveScoring scoring) {
         OpsServer server = config.httpPort().isPresent() ? openServer(config) : null;
         OpsRoutes routes = server == null ? null : new OpsRoutes(health, metrics, config.modelId(),
-                metrics::currentModel, config.scoringSettings().fitOptions(), scoring,
+                metrics::currentModel, config.scoringSettings().fitOptions(), config.scoringSettings().decisionRule(), scoring,
                 config.httpSecurity().protectMetrics());
         try (ProgressLog progress = new ProgressLog(role, scoring != null, metrics)) {
             if (server != null) {

@@ -1,5 +1,6 @@
 package io.gdastreams.ops;
 
+import io.gdastreams.math.DecisionRule;
 import io.gdastreams.math.FitOptions;
 import io.gdastreams.model.ModelParameters;
 import io.gdastreams.topology.LiveScoring;
@@ -24,6 +25,8 @@ final class OpsRoutes {
     private final String modelId;
     private final Supplier<Optional<ModelParameters>> model;
     private final FitOptions fitOptions;
+    /** The scorer's decision rule ({@code gda.decision.*}): the dashboard's regions are drawn by it. */
+    private final DecisionRule decisionRule;
     /** The scorer's; null in a trainer (no POST /score). */
     private final LiveScoring scoring;
     private final DashboardHistory history;
@@ -31,13 +34,14 @@ final class OpsRoutes {
     private final boolean protectMetrics;
 
     OpsRoutes(Health health, OpsMetrics metrics, String modelId, Supplier<Optional<ModelParameters>> model,
-              FitOptions fitOptions, LiveScoring scoring, boolean protectMetrics) {
+              FitOptions fitOptions, DecisionRule decisionRule, LiveScoring scoring, boolean protectMetrics) {
         this.protectMetrics = protectMetrics;
         this.health = health;
         this.metrics = metrics;
         this.modelId = modelId;
         this.model = model;
         this.fitOptions = fitOptions;
+        this.decisionRule = decisionRule;
         this.scoring = scoring;
         this.history = new DashboardHistory(() -> DashboardSummary.sample(role(), modelId, metrics,
                 System.currentTimeMillis()));
@@ -161,7 +165,8 @@ final class OpsRoutes {
             return OpsServer.Reply.error(404, "no model '" + modelId + "' yet");
         }
         try {
-            return OpsServer.Reply.json(200, DecisionRegions.of(current.get(), fitOptions, x, y, cells));
+            return OpsServer.Reply.json(200, DecisionRegions.of(current.get(), fitOptions, decisionRule, x, y,
+                    cells));
         } catch (IllegalArgumentException e) {
             return OpsServer.Reply.error(400, e.getMessage());
         } catch (IllegalStateException e) {

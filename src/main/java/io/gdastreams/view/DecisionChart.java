@@ -129,8 +129,10 @@ final class DecisionChart {
             case TIED -> "LDA";
             case DIAG -> "naive Bayes";
         };
-        return String.format(Locale.ROOT, "model '%s' v%d · %s (%s covariance) · ellipses 1σ solid, 2σ dashed%s",
+        String rule = request.rule().bind(model.classes().stream().map(c -> c.label()).toList()).rule();
+        return String.format(Locale.ROOT, "model '%s' v%d · %s (%s covariance)%s · ellipses 1σ solid, 2σ dashed%s",
                 model.modelId(), model.version(), classifier, type.name().toLowerCase(Locale.ROOT),
+                rule == null ? "" : " · decision: " + rule,
                 request.density() ? " · log p(x) contours " + DecisionPlot.DENSITY_STEP + " nat apart" : "");
     }
 }

@@ -3,6 +3,7 @@ package io.gdastreams.view;
 import de.erichseifert.vectorgraphics2d.VectorGraphics2D;
 import de.erichseifert.vectorgraphics2d.svg.SVGProcessor;
 import de.erichseifert.vectorgraphics2d.util.PageSize;
+import io.gdastreams.math.DecisionRule;
 import io.gdastreams.math.Discriminant;
 import io.gdastreams.math.FitOptions;
 import io.gdastreams.math.GaussianModel;
@@ -62,8 +63,14 @@ public final class DecisionPlot {
      * What to draw. {@code data}: may be null (no points). {@code width} × {@code height}: pixels, each within
      * [MIN, MAX_SIDE].
      */
-    public record Request(ModelParameters model, FitOptions options, String x, String y, PlotData data,
-                          boolean density, int width, int height) {
+    public record Request(ModelParameters model, FitOptions options, DecisionRule rule, String x, String y,
+                          PlotData data, boolean density, int width, int height) {
+
+        /** Regions of the most probable class (no {@code gda.decision.*} rule). */
+        public Request(ModelParameters model, FitOptions options, String x, String y, PlotData data, boolean density,
+                       int width, int height) {
+            this(model, options, new DecisionRule.MostProbable(), x, y, data, density, width, height);
+        }
     }
 
     /**
@@ -132,7 +139,8 @@ public final class DecisionPlot {
         if (fitted.labels().isEmpty()) {
             throw new IllegalArgumentException("every class is left out by the fit");
         }
-        PlaneClassifier plane = new PlaneClassifier(Discriminant.compile(fitted), features, request.x(), request.y());
+        PlaneClassifier plane = new PlaneClassifier(Discriminant.compile(fitted), features, request.x(), request.y(),
+                request.rule());
         Map<String, Integer> colourIndex = new HashMap<>();
         for (ClassParameters c : model.classes()) {
             colourIndex.put(c.label(), colourIndex.size());
@@ -158,6 +166,11 @@ public final class DecisionPlot {
 
     public Frame frame() {
         return frame;
+    }
+
+    /** The regions' raster alone (no chart over it), for tests. */
+    BufferedImage regions() {
+        return regions;
     }
 
     /** Writes the picture to {@code file} in {@code format}. */

@@ -33,7 +33,7 @@ final class RegionRaster {
             double y = frame.yAt(top + row);
             for (int column = 0; column < width; column++) {
                 Posterior posterior = plane.score(frame.xAt(left + column), y);
-                image.setRGB(column, row, colours[posterior.predicted()]);
+                image.setRGB(column, row, colours[plane.choose(posterior)]);
                 if (density) {
                     logDensity[row][column] = posterior.logDensity();
                     max = Math.max(max, posterior.logDensity());

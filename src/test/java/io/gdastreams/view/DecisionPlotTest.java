@@ -111,6 +111,34 @@ class DecisionPlotTest {
         assertTrue(checked >= MIN_CHECKED, "only " + checked + " points checked");
     }
 
+    /**
+     * A threshold rule draws its own regions: "virginica at p ≥ 0.05" predicts virginica wherever the most probable
+     * class is virginica (its p ≥ 1/3 ≥ 0.05 there) and in more places besides, so the virginica pixels of the
+     * threshold picture strictly contain those of the argmax picture, pixel for pixel.
+     */
+    @Test
+    void shouldDrawTheRegionsOfTheDecisionRule() {
+        ModelParameters model = Iris.model("iris", 7, Iris.rows());
+        int virginica = PlotPalette.region(2).getRGB();
+        BufferedImage argmax = DecisionPlot.render(new DecisionPlot.Request(model, options("full"), "sepal_length",
+                "sepal_width", null, false, 400, 300)).regions();
+        BufferedImage threshold = DecisionPlot.render(new DecisionPlot.Request(model, options("full"),
+                new io.gdastreams.math.DecisionRule.Threshold("virginica", 0.05), "sepal_length", "sepal_width",
+                null, false, 400, 300)).regions();
+        int before = 0;
+        int after = 0;
+        for (int column = 0; column < argmax.getWidth(); column++) {
+            for (int row = 0; row < argmax.getHeight(); row++) {
+                boolean was = argmax.getRGB(column, row) == virginica;
+                boolean is = threshold.getRGB(column, row) == virginica;
+                before += was ? 1 : 0;
+                after += is ? 1 : 0;
+                assertTrue(!was || is, "argmax virginica pixel (" + column + ", " + row + ") lost");
+            }
+        }
+        assertTrue(before > 0 && after > before + before / 10, before + " -> " + after + " virginica pixels");
+    }
+
     private static String regionAround(BufferedImage image, Map<Integer, String> regionColours, int column,
                                        int row) {
         for (int radius = 0; radius <= SEARCH; radius++) {
