@@ -56,8 +56,7 @@ final class BenchClients implements AutoCloseable {
      * model topic compacted with one partition. Returns once every partition is served.
      */
     Topics createTopics(String prefix, int partitions, Stage stage) {
-        Topics topics = new Topics(prefix + "labelled", prefix + "unlabelled", prefix + "model",
-                prefix + "predictions", prefix + "dead-letters");
+        Topics topics = topicsNamed(prefix);
         Map<String, String> appendTime = Map.of(TopicConfig.MESSAGE_TIMESTAMP_TYPE_CONFIG, "LogAppendTime");
         List<NewTopic> plan = new ArrayList<>();
         for (String name : List.of(topics.labelled().name(), topics.unlabelled().name(),
@@ -76,8 +75,14 @@ final class BenchClients implements AutoCloseable {
         return topics;
     }
 
+    /** The five topics of a stage, named {@code prefix + role}. */
+    static Topics topicsNamed(String prefix) {
+        return new Topics(prefix + "labelled", prefix + "unlabelled", prefix + "model", prefix + "predictions",
+                prefix + "dead-letters");
+    }
+
     /** Waits until the application's committed offsets on {@code input} reach {@code ends}. */
-    void awaitCommitted(RunningApp app, String input, long[] ends, Duration timeout) {
+    void awaitCommitted(AppUnderTest app, String input, long[] ends, Duration timeout) {
         Deadline deadline = Deadline.after(app.stage(), timeout);
         while (true) {
             Map<TopicPartition, OffsetAndMetadata> committed;

@@ -13,17 +13,19 @@ import java.util.Set;
  * published again once (a new version) even with nothing pending.
  *
  * <p><b>Rounds.</b> The partitions snapshot together, on the same wall-clock ticks ({@link SnapshotTicks}), so the
- * snapshots of one tick (a round) reach the combiner within a short spread. Publishing on the first of them would
- * leave the others for a whole interval more (freshness up to two intervals). So:
+ * snapshots of one tick reach the combiner within a short spread: a <i>round</i> is the snapshots arriving within
+ * half an interval of its first. Publishing on the first snapshot of a round would leave the others for a whole
+ * interval more (freshness up to two intervals); so a round is published
  * <ul>
- *   <li>the interval is counted from the arrival of the oldest snapshot the last publish took in (the start of
- *       its round), so that a round published late does not push every later round back; two publishes are
- *       still at least {@link #gatherMs} (half an interval) apart;</li>
- *   <li>once it has passed, the schedule also waits until every partition of the last published round has sent
- *       a snapshot since, but never more than {@link #gatherMs} after the oldest unpublished snapshot arrived (a
- *       partition that went quiet delays one round by at most that, and is not waited for afterwards). A last
- *       publish more than two intervals old is a quiet period: nobody is waited for.</li>
+ *   <li>at once when there was no earlier round, or the earlier one began two intervals or more before (a
+ *       quiet period: nobody to wait for);</li>
+ *   <li>as soon as every partition of the previous round has sent its snapshot of this round;</li>
+ *   <li>at the latest {@link #gatherMs} (half an interval) after its first snapshot: a partition that went quiet
+ *       delays one round by at most that, and is not waited for afterwards.</li>
  * </ul>
+ * Two publishes are at least half an interval apart, and a round is published once: a snapshot arriving after
+ * its round was published goes out with the next round, or an interval after its round began if none comes.
+ * A publish wanted without any snapshot (a re-publication) goes out an interval after the last publish.
  *
  * <p>Pure wall-clock bookkeeping, one per combiner incarnation: the caller says what happened and asks what to do.
  */
@@ -41,25 +43,33 @@ final class PublishSchedule {
         NOTHING
     }
 
-    /** The longest wait for the rest of a round, as a fraction of the interval. */
+    /** The longest wait for the rest of a round, as a fraction of the interval (also the shortest spacing). */
     static final int GATHER_DIVISOR = 2;
     private static final long NEVER = Long.MIN_VALUE;
+    /** Quiet period: a previous round this many intervals older than the current one is not waited for. */
+    private static final int QUIET_INTERVALS = 2;
+
+    /** The partitions whose snapshots arrived within half an interval of the first, and when that was. */
+    private static final class Round {
+        final long startMs;
+        final Set<Integer> partitions = new HashSet<>();
+        boolean published;
+
+        Round(long startMs) {
+            this.startMs = startMs;
+        }
+    }
 
     private final long intervalMs;
     private final long gatherMs;
-    /** An accepted snapshot is not in a published model yet. */
+    /** A snapshot (or a re-publication) is not in a published model yet. */
     private boolean pending;
     /** Wall clock of this incarnation's last publish; NEVER after a (re)start, so a pending publish goes at once. */
     private long lastPublishMs = NEVER;
-    /** When the oldest snapshot the last publish took in arrived (the publish time if it took in none). */
-    private long lastRoundStartMs = NEVER;
     private boolean republishAtStart = true;
-    /** The partitions whose snapshots the last publish took in: the round the next one waits for. */
-    private Set<Integer> lastRound = Set.of();
-    /** The partitions that sent a snapshot since the last publish. */
-    private final Set<Integer> arrived = new HashSet<>();
-    /** When the oldest snapshot not yet published arrived; NEVER when none is waiting. */
-    private long oldestArrivalMs = NEVER;
+    /** The newest round, and the one before it (null until there is one). */
+    private Round current;
+    private Round previous;
 
     /** @param pending whether the state holds a snapshot that no published model absorbed */
     PublishSchedule(Duration interval, boolean pending) {
@@ -75,41 +85,43 @@ final class PublishSchedule {
      * an interval after the last publish.
      */
     Action next(long now, boolean hasPublished) {
-        if (pending && (lastPublishMs == NEVER || roundDue(now))) {
-            if (lastPublishMs == NEVER || roundGathered(now)) {
-                republishAtStart = false;
-                return Action.PUBLISH;
-            }
-            return Action.NOTHING; // the rest of the round is due any moment; the topic check can wait for it
+        if (pending && (lastPublishMs == NEVER || due(now))) {
+            republishAtStart = false;
+            return Action.PUBLISH;
         }
         boolean started = republishAtStart;
         republishAtStart = false;
+        if (pending && current != null && !current.published) {
+            return Action.NOTHING; // the rest of the round is due any moment; the topic check can wait for it
+        }
         if (!hasPublished || (!started && lastPublishMs != NEVER && now - lastPublishMs < intervalMs)) {
             return Action.NOTHING;
         }
         return started ? Action.REPUBLISH_AT_START : Action.CHECK_TOPIC;
     }
 
-    /** Whether an interval has passed since the start of the last published round (see the class comment). */
-    private boolean roundDue(long now) {
-        return now - lastRoundStartMs >= intervalMs && now - lastPublishMs >= gatherMs;
+    /** Whether a pending publish may go now (see the class comment); the first after a (re)start always may. */
+    private boolean due(long now) {
+        if (now - lastPublishMs < gatherMs) {
+            return false;
+        }
+        if (current == null || current.published) {
+            return now - lastPublishMs >= intervalMs; // a late snapshot or a re-publication, no new round
+        }
+        return previous == null
+                || current.startMs - previous.startMs >= QUIET_INTERVALS * intervalMs
+                || current.partitions.containsAll(previous.partitions)
+                || now - current.startMs >= gatherMs;
     }
 
-    /** Whether the publish may go now rather than wait for the rest of the round (see the class comment). */
-    private boolean roundGathered(long now) {
-        return now - lastPublishMs >= 2 * intervalMs
-                || arrived.containsAll(lastRound)
-                || oldestArrivalMs == NEVER
-                || now - oldestArrivalMs >= gatherMs;
-    }
-
-    /** A snapshot of {@code partition} was accepted at {@code now}: publish at the next due check. */
+    /** A snapshot of {@code partition} was accepted at {@code now}: publish when its round is due. */
     void snapshotAccepted(int partition, long now) {
         pending = true;
-        arrived.add(partition);
-        if (oldestArrivalMs == NEVER) {
-            oldestArrivalMs = now;
+        if (current == null || now - current.startMs >= gatherMs) {
+            previous = current;
+            current = new Round(now);
         }
+        current.partitions.add(partition);
     }
 
     /** The last model is to be published again: publish at the next due check. */
@@ -121,10 +133,9 @@ final class PublishSchedule {
     void published(long now) {
         pending = false;
         lastPublishMs = now;
-        lastRoundStartMs = oldestArrivalMs == NEVER ? now : oldestArrivalMs;
-        lastRound = Set.copyOf(arrived);
-        arrived.clear();
-        oldestArrivalMs = NEVER;
+        if (current != null) {
+            current.published = true;
+        }
     }
 
     /** There is nothing to publish (no events yet): stop asking until the next snapshot. */

@@ -89,7 +89,7 @@ class PublishScheduleTest {
     }
 
     @Test
-    void shouldWaitForThePartitionsOfTheLastRoundOnceTheIntervalHasPassedButAtMostHalfAnInterval() {
+    void shouldPublishARoundWhenThePartitionsOfThePreviousRoundAreInButWaitAtMostHalfAnInterval() {
         // Partitions 0-2 snapshot on the same tick; each round arrives within a few ms.
         PublishSchedule schedule = new PublishSchedule(INTERVAL, false);
         schedule.snapshotAccepted(0, 0);
@@ -106,22 +106,38 @@ class PublishScheduleTest {
         schedule.published(1_030);
 
         schedule.snapshotAccepted(0, 2_000);
-        assertEquals(Action.NOTHING, schedule.next(2_030, PUBLISHED_BEFORE), "an interval passed, round incomplete");
+        assertEquals(Action.NOTHING, schedule.next(2_030, PUBLISHED_BEFORE), "partitions 1 and 2 are missing");
         assertEquals(Action.NOTHING, schedule.next(2_499, PUBLISHED_BEFORE));
         assertEquals(Action.PUBLISH, schedule.next(2_500, PUBLISHED_BEFORE), "half an interval after it arrived");
         schedule.published(2_500);
 
         schedule.snapshotAccepted(0, 3_000);
-        assertEquals(Action.PUBLISH, schedule.next(3_000, PUBLISHED_BEFORE), "an interval after the last round began "
-                + "(not after its late publish), and that round was partition 0 alone");
+        assertEquals(Action.PUBLISH, schedule.next(3_000, PUBLISHED_BEFORE), "the last round was partition 0 alone, "
+                + "and the last publish is half an interval old");
         schedule.published(3_000);
-        schedule.snapshotAccepted(0, 3_100);
-        assertEquals(Action.NOTHING, schedule.next(3_600, PUBLISHED_BEFORE), "rounds start an interval apart");
-        assertEquals(Action.PUBLISH, schedule.next(4_000, PUBLISHED_BEFORE));
+        schedule.snapshotAccepted(1, 3_100);
+        assertEquals(Action.NOTHING, schedule.next(3_600, PUBLISHED_BEFORE), "a late member of a published round");
+        assertEquals(Action.PUBLISH, schedule.next(4_000, PUBLISHED_BEFORE), "an interval after the last publish");
     }
 
     @Test
-    void shouldNotWaitForARoundOlderThanTwoIntervals() {
+    void shouldKeepHalfAnIntervalBetweenTwoPublishesEvenWhenARoundIsComplete() {
+        PublishSchedule schedule = new PublishSchedule(INTERVAL, false);
+        schedule.snapshotAccepted(0, 0);
+        schedule.next(0, NEVER_PUBLISHED);
+        schedule.published(0);
+        schedule.snapshotAccepted(1, 100); // late member of the published round
+        assertEquals(Action.PUBLISH, schedule.next(1_000, PUBLISHED_BEFORE));
+        schedule.published(1_000);
+        schedule.snapshotAccepted(0, 1_000);
+        schedule.snapshotAccepted(1, 1_000);
+        assertEquals(Action.NOTHING, schedule.next(1_000, PUBLISHED_BEFORE), "complete, but just published");
+        assertEquals(Action.NOTHING, schedule.next(1_499, PUBLISHED_BEFORE));
+        assertEquals(Action.PUBLISH, schedule.next(1_500, PUBLISHED_BEFORE));
+    }
+
+    @Test
+    void shouldNotWaitForARoundTwoIntervalsOlder() {
         PublishSchedule schedule = new PublishSchedule(INTERVAL, false);
         schedule.snapshotAccepted(0, 0);
         schedule.snapshotAccepted(1, 0);

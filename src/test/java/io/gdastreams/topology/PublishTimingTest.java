@@ -104,7 +104,7 @@ class PublishTimingTest {
         start(start, StreamsConfig.AT_LEAST_ONCE);
         TestInputTopic<String, byte[]> partials = DriverTopics.input(driver, TrainingTopology.partials(APP_ID));
 
-        // Round 0: the first snapshot publishes at once, the second waits for the interval (coalescing).
+        // Round 0: the first snapshot publishes at once; the second, of the same round, waits for the interval.
         partials.pipeInput("m", encode(snapshot(0, FEATURES, points(1))));
         partials.pipeInput("m", encode(snapshot(1, FEATURES, points(1))));
         assertEquals(Map.of("0", 1L), models.readValue().sources());
@@ -113,31 +113,40 @@ class PublishTimingTest {
         assertEquals(Map.of("0", 1L, "1", 1L), second.sources());
         assertEquals("2026-01-01T00:00:01Z", second.updatedAt());
 
-        // Round 1 (tick 00:00:02): partition 1 was in the last publish, so partition 0's snapshot waits for it,
-        // and the two go out together the moment partition 1's arrives, 30 ms later.
-        driver.advanceWallClockTime(INTERVAL);
+        // Round 1 (tick 00:00:01): complete on arrival, but half an interval must separate two publishes.
         partials.pipeInput("m", encode(snapshot(0, FEATURES, points(2))));
+        partials.pipeInput("m", encode(snapshot(1, FEATURES, points(2))));
+        assertTrue(models.isEmpty(), "just published");
+        driver.advanceWallClockTime(INTERVAL.dividedBy(2));
+        ModelParameters third = models.readValue();
+        assertEquals(Map.of("0", 2L, "1", 2L), third.sources());
+        assertEquals("2026-01-01T00:00:01.500Z", third.updatedAt());
+
+        // Round 2 (tick 00:00:02): partition 1 was in the previous round, so partition 0's snapshot waits for it,
+        // and the two go out together the moment partition 1's arrives, 30 ms later (not an interval later).
+        driver.advanceWallClockTime(INTERVAL.dividedBy(2));
+        partials.pipeInput("m", encode(snapshot(0, FEATURES, points(3))));
         assertTrue(models.isEmpty(), "waiting for the rest of the round");
         driver.advanceWallClockTime(Duration.ofMillis(30));
-        partials.pipeInput("m", encode(snapshot(1, FEATURES, points(2))));
-        ModelParameters third = models.readValue();
-        assertEquals(Map.of("0", 2L, "1", 2L), third.sources(), "one model with the whole round");
-        assertEquals("2026-01-01T00:00:02.030Z", third.updatedAt());
+        partials.pipeInput("m", encode(snapshot(1, FEATURES, points(3))));
+        ModelParameters fourth = models.readValue();
+        assertEquals(Map.of("0", 3L, "1", 3L), fourth.sources(), "one model with the whole round");
+        assertEquals("2026-01-01T00:00:02.030Z", fourth.updatedAt());
         assertTrue(models.isEmpty());
 
-        // Round 2 (tick 00:00:03): partition 1 has gone quiet; partition 0's snapshot waits half an interval.
+        // Round 3 (tick 00:00:03): partition 1 has gone quiet; partition 0's snapshot waits half an interval.
         driver.advanceWallClockTime(INTERVAL.minusMillis(30));
-        partials.pipeInput("m", encode(snapshot(0, FEATURES, points(3))));
+        partials.pipeInput("m", encode(snapshot(0, FEATURES, points(4))));
         driver.advanceWallClockTime(INTERVAL.dividedBy(2).minusMillis(100));
         assertTrue(models.isEmpty(), "still waiting at 00:00:03.400");
         driver.advanceWallClockTime(Duration.ofMillis(100));
-        ModelParameters fourth = models.readValue();
-        assertEquals("2026-01-01T00:00:03.500Z", fourth.updatedAt(), "half an interval after it arrived");
-        assertEquals(Map.of("0", 3L, "1", 2L), fourth.sources());
+        ModelParameters fifth = models.readValue();
+        assertEquals("2026-01-01T00:00:03.500Z", fifth.updatedAt(), "half an interval after it arrived");
+        assertEquals(Map.of("0", 4L, "1", 3L), fifth.sources());
 
-        // Round 3: only partition 0 was in the last publish, so its next snapshot publishes on arrival.
+        // Round 4: the previous round was partition 0 alone, so its next snapshot publishes on arrival.
         driver.advanceWallClockTime(INTERVAL.dividedBy(2));
-        partials.pipeInput("m", encode(snapshot(0, FEATURES, points(4))));
+        partials.pipeInput("m", encode(snapshot(0, FEATURES, points(5))));
         assertEquals("2026-01-01T00:00:04Z", models.readValue().updatedAt());
     }
 
