@@ -13,8 +13,9 @@ import java.util.Set;
  * published again once (a new version) even with nothing pending.
  *
  * <p><b>Rounds.</b> The partitions snapshot together, on the same wall-clock ticks ({@link SnapshotTicks}), so the
- * snapshots of one tick reach the combiner within a short spread: a <i>round</i> is the snapshots arriving within
- * half an interval of its first. Publishing on the first snapshot of a round would leave the others for a whole
+ * snapshots of one tick reach the combiner within a short spread: a <i>round</i> is the snapshots from its first
+ * one on, one per partition; a partition's second snapshot (its next tick), or any snapshot three quarters of an
+ * interval after the first, starts the next round. Publishing on the first snapshot of a round would leave the others for a whole
  * interval more (freshness up to two intervals); so a round is published
  * <ul>
  *   <li>at once when there was no earlier round, or the earlier one began two intervals or more before (a
@@ -62,6 +63,8 @@ final class PublishSchedule {
 
     private final long intervalMs;
     private final long gatherMs;
+    /** A snapshot this long after its round's first one starts a new round, even from a partition not yet in it. */
+    private final long roundSpanMs;
     /** A snapshot (or a re-publication) is not in a published model yet. */
     private boolean pending;
     /** Wall clock of this incarnation's last publish; NEVER after a (re)start, so a pending publish goes at once. */
@@ -75,6 +78,7 @@ final class PublishSchedule {
     PublishSchedule(Duration interval, boolean pending) {
         this.intervalMs = interval.toMillis();
         this.gatherMs = intervalMs / GATHER_DIVISOR;
+        this.roundSpanMs = intervalMs * 3 / 4;
         this.pending = pending;
     }
 
@@ -117,7 +121,7 @@ final class PublishSchedule {
     /** A snapshot of {@code partition} was accepted at {@code now}: publish when its round is due. */
     void snapshotAccepted(int partition, long now) {
         pending = true;
-        if (current == null || now - current.startMs >= gatherMs) {
+        if (current == null || current.partitions.contains(partition) || now - current.startMs >= roundSpanMs) {
             previous = current;
             current = new Round(now);
         }
