@@ -150,6 +150,7 @@ public final class BenchCommand implements CommandPlugin {
         PrintWriter progress = spec.commandLine().getErr();
         String runId = HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextInt());
         EmbeddedBroker broker = null;
+        Runnable unpin = () -> { };
         Path stateDirectory = null;
         try {
             String bootstrap = bootstrapServers;
@@ -161,7 +162,7 @@ public final class BenchCommand implements CommandPlugin {
                 bootstrap = broker.bootstrapServers();
             }
             // After the broker started: its JVM must not inherit the applications' CPUs.
-            shape.pinning().pinThisProcess();
+            unpin = shape.pinning().pinThisProcess(CpuPinning.SYSTEM);
             progress.println("layout: " + shape.pinning().layout() + (shape.pinning().appCpus() == null ? ""
                     : " (broker on CPUs " + shape.pinning().brokerCpus() + ", applications on "
                     + shape.pinning().appCpus() + ")") + ", instances: " + shape.instances());
@@ -213,6 +214,7 @@ public final class BenchCommand implements CommandPlugin {
         } catch (IOException e) {
             throw new IllegalStateException("cannot create a state directory: " + e.getMessage(), e);
         } finally {
+            unpin.run();
             if (broker != null) {
                 broker.close();
             }

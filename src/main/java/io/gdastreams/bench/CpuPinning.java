@@ -143,14 +143,25 @@ record CpuPinning(String brokerCpus, String appCpus) {
         return cpus == null ? List.of() : List.of("taskset", "-c", cpus);
     }
 
-    /** Pins every thread of this JVM to the applications' CPUs ({@code taskset -a -p -c}); nothing when shared. */
-    void pinThisProcess() {
+    /**
+     * Pins every thread of this JVM to the applications' CPUs ({@code taskset -a -p -c}); nothing when shared.
+     * Returns what puts the CPUs this JVM had back (when the bench runs inside a longer-lived JVM, a test).
+     */
+    Runnable pinThisProcess(Platform platform) {
         if (appCpus == null) {
-            return;
+            return () -> { };
         }
-        List<String> command = new ArrayList<>(List.of("taskset", "-a", "-p", "-c", appCpus,
-                Long.toString(ProcessHandle.current().pid())));
-        run(command);
+        SortedSet<Integer> before = platform.allowedCpus();
+        pin(appCpus);
+        if (before.isEmpty()) {
+            return () -> { };
+        }
+        String list = String.join(",", before.stream().map(String::valueOf).toList());
+        return () -> pin(list);
+    }
+
+    private static void pin(String cpus) {
+        run(new ArrayList<>(List.of("taskset", "-a", "-p", "-c", cpus, Long.toString(ProcessHandle.current().pid()))));
     }
 
     private static void run(List<String> command) {
