@@ -7,13 +7,16 @@ import java.time.Duration;
  * epoch, the same for every task of every instance (up to clock skew). Kafka Streams starts a task's periodic
  * punctuator at the task's own start, so tasks scheduled with the interval itself would snapshot at unrelated
  * phases, and the combiner, which publishes at most once per interval, would leave the snapshots arriving just
- * after a publish for one more interval. Tasks instead check {@link #CHECKS_PER_INTERVAL} times per interval
- * and snapshot at the first check of each new tick.
+ * after a publish for one more interval. Tasks instead check every {@link #MAX_CHECK_MS} ms (or ten times per
+ * interval if that is more often) and snapshot at the first check of each new tick: a check is one division, and
+ * its period is all the delay it adds.
  */
 final class SnapshotTicks {
 
-    /** Checks per interval: the ticks are met within 1/10 of an interval. */
+    /** At least this many checks per interval. */
     static final int CHECKS_PER_INTERVAL = 10;
+    /** The longest time between two checks: a tick is met within this. */
+    static final long MAX_CHECK_MS = 10;
 
     private final long intervalMs;
     private long lastTick;
@@ -26,7 +29,7 @@ final class SnapshotTicks {
 
     /** How often the owner's punctuator should call {@link #crossed}. */
     Duration checkPeriod() {
-        return Duration.ofMillis(Math.max(1, intervalMs / CHECKS_PER_INTERVAL));
+        return Duration.ofMillis(Math.max(1, Math.min(MAX_CHECK_MS, intervalMs / CHECKS_PER_INTERVAL)));
     }
 
     /** Whether a new tick began since the last call (or construction); at most true once per tick. */

@@ -16,7 +16,9 @@ class SnapshotTicksTest {
     void shouldCrossOnceAtEachMultipleOfTheIntervalWhateverTheStart() {
         SnapshotTicks early = new SnapshotTicks(INTERVAL, 1_010);
         SnapshotTicks late = new SnapshotTicks(INTERVAL, 1_240);
-        assertEquals(Duration.ofMillis(25), early.checkPeriod());
+        assertEquals(Duration.ofMillis(10), early.checkPeriod(), "every 10 ms");
+        assertEquals(Duration.ofMillis(5), new SnapshotTicks(Duration.ofMillis(50), 0).checkPeriod(),
+                "ten times per interval when that is more often");
         assertFalse(early.crossed(1_249));
         assertFalse(late.crossed(1_249));
         assertTrue(early.crossed(1_250), "both started in [1000, 1250): both snapshot at 1250");
