@@ -1,6 +1,7 @@
 package io.gdastreams.bench;
 
 import io.gdastreams.service.TopicProvisioner;
+import io.gdastreams.settings.RecordSizeLimits;
 import io.gdastreams.topology.Topics;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -53,7 +54,7 @@ final class BenchClients implements AutoCloseable {
     /**
      * The five topics of one stage, named {@code prefix + role}, created with
      * {@code message.timestamp.type=LogAppendTime} (every timestamp read back is the broker's append time); the
-     * model topic compacted with one partition. Returns once every partition is served.
+     * model topic compacted with one partition and the services' large-record bound. Returns once every partition is served.
      */
     Topics createTopics(String prefix, int partitions, Stage stage) {
         Topics topics = topicsNamed(prefix);
@@ -64,6 +65,9 @@ final class BenchClients implements AutoCloseable {
             plan.add(new NewTopic(name, partitions, (short) 1).configs(appendTime));
         }
         Map<String, String> modelConfig = new HashMap<>(appendTime);
+        // As the services' own model topic (TopicProvisioner): the broker's 1 MiB default refused models beyond
+        // d ≈ 100 at K = 10 and stopped the training stage with RecordTooLargeException.
+        modelConfig.putAll(RecordSizeLimits.largeRecordTopicConfig());
         modelConfig.put(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT);
         plan.add(new NewTopic(topics.model().name(), 1, (short) 1).configs(modelConfig));
         try {

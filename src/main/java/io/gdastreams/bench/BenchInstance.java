@@ -28,6 +28,10 @@ public final class BenchInstance {
     private static final Duration START_TIMEOUT = Duration.ofMinutes(5);
     private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(60);
     private static final int FIXED_ARGUMENTS = 12;
+    private static final Duration HEALTH_CHECK = Duration.ofMillis(500);
+    /** Exit code of an instance whose application failed. */
+    static final int FAILED = 3;
+    private static volatile boolean stopping;
 
     private BenchInstance() {
     }
@@ -65,6 +69,7 @@ public final class BenchInstance {
             app.awaitRunning(START_TIMEOUT);
             System.out.println(RUNNING + " " + app.runningAt());
             System.out.flush();
+            exitWhenFailed(app);
             BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
             for (String line = in.readLine(); line != null && !line.strip().equals(STOP); line = in.readLine()) {
                 if (line.strip().equals(HEAP)) {
@@ -73,9 +78,36 @@ public final class BenchInstance {
                 }
             }
         } finally {
+            stopping = true;
             app.close();
         }
         System.exit(0);
+    }
+
+    /**
+     * A failed application leaves this JVM alive in its stdin loop; exit instead, so that the bench's health
+     * check sees the instance gone at once (and quotes its log) rather than waiting for the stage timeout.
+     */
+    private static void exitWhenFailed(StreamsApp app) {
+        Thread watcher = new Thread(() -> {
+            while (true) {
+                try {
+                    Thread.sleep(HEALTH_CHECK.toMillis());
+                    if (stopping) {
+                        return; // closing on request passes through PENDING_SHUTDOWN: not a failure
+                    }
+                    app.checkHealthy();
+                } catch (InterruptedException e) {
+                    return;
+                } catch (RuntimeException e) {
+                    System.err.println("instance failed: " + e);
+                    System.err.flush();
+                    Runtime.getRuntime().halt(FAILED);
+                }
+            }
+        }, "bench-instance-health");
+        watcher.setDaemon(true);
+        watcher.start();
     }
 
     /** Heap in use after two full collections (the second collects what the first's finalisation released). */

@@ -70,7 +70,8 @@ final class StageRunner implements AutoCloseable {
     StageResult passthrough() {
         Topics topics = createTopics(Stage.PASSTHROUGH);
         long[] ends = loader.preload(topics.labelled().name(), i -> stream.labelled(i));
-        return runToOutput(Stage.PASSTHROUGH, topics, topics.labelled().name(), topics.predictions().name(), ends, value -> true,
+        return runToOutput(Stage.PASSTHROUGH, topics, topics.labelled().name(), topics.predictions().name(), ends,
+                value -> true,
                 i -> stream.labelled(i));
     }
 

@@ -5,28 +5,26 @@ import java.util.HashSet;
 import java.util.Set;
 
 /**
- * When the combiner publishes (docs/TRAINING.md, "Snapshots, versions, lineage"): at most one version per publish
- * interval, however many partitions send snapshots (each version is megabytes at large d, and every scorer
- * compiles it). An accepted snapshot publishes at once when the last publish is at least an interval old (the
- * first snapshot after a quiet period is not delayed); otherwise it waits for a later check, which publishes as
- * soon as the interval has passed. After a (re)start the first publish is not throttled, and the model is
- * published again once (a new version) even with nothing pending.
+ * When the combiner publishes (docs/TRAINING.md, "Snapshots, versions, lineage"): one version per round of
+ * snapshots, however many partitions send them (each version is megabytes at large d, and every scorer compiles
+ * it). After a (re)start the first publish is not throttled, and the model is published again once (a new
+ * version) even with nothing pending.
  *
  * <p><b>Rounds.</b> The partitions snapshot together, on the same wall-clock ticks ({@link SnapshotTicks}), so the
- * snapshots of one tick reach the combiner within a short spread: a <i>round</i> is the snapshots from its first
- * one on, one per partition; a partition's second snapshot (its next tick), or any snapshot three quarters of an
- * interval after the first, starts the next round. Publishing on the first snapshot of a round would leave the others for a whole
- * interval more (freshness up to two intervals); so a round is published
+ * snapshots of one tick reach the combiner within a short spread. A <i>round</i> is the snapshots from its first
+ * on, one per partition: a partition's next snapshot, or any snapshot three quarters of an interval after the
+ * round's first, starts the next round. Publishing on the first snapshot of a round would leave the others for a
+ * whole interval more (freshness up to two intervals); so a round is published
  * <ul>
  *   <li>at once when there was no earlier round, or the earlier one began two intervals or more before (a
- *       quiet period: nobody to wait for);</li>
+ *       quiet period: nobody to wait for; the first snapshot after a quiet period is not delayed);</li>
  *   <li>as soon as every partition of the previous round has sent its snapshot of this round;</li>
  *   <li>at the latest {@link #gatherMs} (half an interval) after its first snapshot: a partition that went quiet
  *       delays one round by at most that, and is not waited for afterwards.</li>
  * </ul>
  * Two publishes are at least half an interval apart, and a round is published once: a snapshot arriving after
- * its round was published goes out with the next round, or an interval after its round began if none comes.
- * A publish wanted without any snapshot (a re-publication) goes out an interval after the last publish.
+ * its round was published goes out with the next round, or an interval after the last publish if none comes.
+ * A publish wanted without any snapshot (a re-publication) goes out an interval after the last publish too.
  *
  * <p>Pure wall-clock bookkeeping, one per combiner incarnation: the caller says what happened and asks what to do.
  */
