@@ -116,6 +116,9 @@ final class BenchClients implements AutoCloseable {
         properties.put(ProducerConfig.ACKS_CONFIG, "all");
         properties.put(ProducerConfig.LINGER_MS_CONFIG, lingerMs);
         properties.put(ProducerConfig.BATCH_SIZE_CONFIG, 256 * 1024);
+        // The scoring stage's model is published by this producer: the applications' record bound, not 1 MiB.
+        properties.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, RecordSizeLimits.MAX_RECORD_BYTES);
+        properties.put(ProducerConfig.BUFFER_MEMORY_CONFIG, (long) RecordSizeLimits.MAX_RECORD_BYTES);
         return new KafkaProducer<>(properties, new ByteArraySerializer(), new ByteArraySerializer());
     }
 
