@@ -1,6 +1,7 @@
 package io.gdastreams.bench;
 
 import io.gdastreams.service.TopicProvisioner;
+import io.gdastreams.settings.RecordSizeLimits;
 import io.gdastreams.topology.Topics;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -53,11 +54,10 @@ final class BenchClients implements AutoCloseable {
     /**
      * The five topics of one stage, named {@code prefix + role}, created with
      * {@code message.timestamp.type=LogAppendTime} (every timestamp read back is the broker's append time); the
-     * model topic compacted with one partition. Returns once every partition is served.
+     * model topic compacted with one partition and the services' large-record bound. Returns once every partition is served.
      */
     Topics createTopics(String prefix, int partitions, Stage stage) {
-        Topics topics = new Topics(prefix + "labelled", prefix + "unlabelled", prefix + "model",
-                prefix + "predictions", prefix + "dead-letters");
+        Topics topics = topicsNamed(prefix);
         Map<String, String> appendTime = Map.of(TopicConfig.MESSAGE_TIMESTAMP_TYPE_CONFIG, "LogAppendTime");
         List<NewTopic> plan = new ArrayList<>();
         for (String name : List.of(topics.labelled().name(), topics.unlabelled().name(),
@@ -65,6 +65,9 @@ final class BenchClients implements AutoCloseable {
             plan.add(new NewTopic(name, partitions, (short) 1).configs(appendTime));
         }
         Map<String, String> modelConfig = new HashMap<>(appendTime);
+        // As the services' own model topic (TopicProvisioner): the broker's 1 MiB default refused models beyond
+        // d ≈ 100 at K = 10 and stopped the training stage with RecordTooLargeException.
+        modelConfig.putAll(RecordSizeLimits.largeRecordTopicConfig());
         modelConfig.put(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT);
         plan.add(new NewTopic(topics.model().name(), 1, (short) 1).configs(modelConfig));
         try {
@@ -76,8 +79,14 @@ final class BenchClients implements AutoCloseable {
         return topics;
     }
 
+    /** The five topics of a stage, named {@code prefix + role}. */
+    static Topics topicsNamed(String prefix) {
+        return new Topics(prefix + "labelled", prefix + "unlabelled", prefix + "model", prefix + "predictions",
+                prefix + "dead-letters");
+    }
+
     /** Waits until the application's committed offsets on {@code input} reach {@code ends}. */
-    void awaitCommitted(RunningApp app, String input, long[] ends, Duration timeout) {
+    void awaitCommitted(AppUnderTest app, String input, long[] ends, Duration timeout) {
         Deadline deadline = Deadline.after(app.stage(), timeout);
         while (true) {
             Map<TopicPartition, OffsetAndMetadata> committed;
@@ -107,6 +116,9 @@ final class BenchClients implements AutoCloseable {
         properties.put(ProducerConfig.ACKS_CONFIG, "all");
         properties.put(ProducerConfig.LINGER_MS_CONFIG, lingerMs);
         properties.put(ProducerConfig.BATCH_SIZE_CONFIG, 256 * 1024);
+        // The scoring stage's model is published by this producer: the applications' record bound, not 1 MiB.
+        properties.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, RecordSizeLimits.MAX_RECORD_BYTES);
+        properties.put(ProducerConfig.BUFFER_MEMORY_CONFIG, (long) RecordSizeLimits.MAX_RECORD_BYTES);
         return new KafkaProducer<>(properties, new ByteArraySerializer(), new ByteArraySerializer());
     }
 

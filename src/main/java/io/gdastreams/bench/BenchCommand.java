@@ -31,7 +31,10 @@ import picocli.CommandLine.Spec;
                         + "output (training: of the first model that absorbed all N events). Then "
                         + "--latency-events are sent at --latency-rate to a caught-up app for latency "
                         + "(append -> output append) and model freshness (append -> first model including it).",
-                "Prints one JSON line per stage and a final {\"trainingVsPassthrough\", \"scoringVsPassthrough\"}."})
+                "Prints one JSON line per stage and a final {\"trainingVsPassthrough\", \"scoringVsPassthrough\"}.",
+                "--latency-profile: scoring at commit.interval.ms 10, 50, 100 under exactly_once_v2 and "
+                        + "at_least_once instead. --memory: resident memory of training and scoring (child JVMs) "
+                        + "after N and 2N events instead."})
 public final class BenchCommand implements CommandPlugin {
 
     private static final long MAX_DEFAULT_WARMUP = 50_000;
@@ -96,13 +99,50 @@ public final class BenchCommand implements CommandPlugin {
                     + "above) are refused; no config file or environment is read.")
     private List<String> set = new ArrayList<>();
 
+    @Option(names = "--broker-cpus", paramLabel = "CPUS",
+            description = "Pin the embedded broker's JVM to these CPUs (taskset list, e.g. 0 or 0-1); with "
+                    + "--app-cpus, disjoint from it. Linux with taskset only.")
+    private String brokerCpus;
+
+    @Option(names = "--app-cpus", paramLabel = "CPUS",
+            description = "Pin the applications under test (this JVM, or the --instances children) to these CPUs.")
+    private String appCpus;
+
+    @Option(names = "--instances", defaultValue = "0",
+            description = "Run each stage's application as N child JVMs in one group against the one broker "
+                    + "(0 = in this JVM; default: ${DEFAULT-VALUE}; at most " + RunShape.MAX_INSTANCES + ").")
+    private int instances;
+
+    @Option(names = "--instance-heap", defaultValue = "1g",
+            description = "-Xmx of each child JVM (default: ${DEFAULT-VALUE}).")
+    private String instanceHeap;
+
+    @Option(names = "--latency-profile",
+            description = "Measure scoring latency and throughput at commit.interval.ms 10, 50, 100 under "
+                    + "exactly_once_v2 and at_least_once (one model trained first) instead of the three stages.")
+    private boolean latencyProfile;
+
+    @Option(names = "--memory",
+            description = "Measure resident memory (VmHWM, VmRSS) and heap after GC of training and scoring, each "
+                    + "in a child JVM, after N and after 2N events, instead of the three stages. Linux only.")
+    private boolean memory;
+
     @Override
     public Integer call() {
+        if (latencyProfile && memory) {
+            throw new ParameterException(spec.commandLine(), "--latency-profile and --memory are separate runs");
+        }
         BenchConfiguration configuration = BenchConfiguration.of(set, classes, features);
+        if (latencyProfile) {
+            LatencyProfile.withCommitInterval(set, LatencyProfile.DEFAULT_COMMIT_INTERVAL_MS); // refuses a clash
+        }
         BenchSettings settings;
+        RunShape shape;
         try {
             settings = new BenchSettings(classes, features, events, partitions, threads, guarantee, seed,
                     latencyEvents, latencyRate, Duration.ofMillis(publishIntervalMs), configuration);
+            CpuPinning pinning = CpuPinning.of(brokerCpus, appCpus, bootstrapServers != null, CpuPinning.SYSTEM);
+            shape = new RunShape(pinning, memory ? Math.max(1, instances) : instances, instanceHeap);
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());
         }
@@ -110,42 +150,63 @@ public final class BenchCommand implements CommandPlugin {
         PrintWriter progress = spec.commandLine().getErr();
         String runId = HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextInt());
         EmbeddedBroker broker = null;
+        Runnable unpin = () -> { };
         Path stateDirectory = null;
         try {
             String bootstrap = bootstrapServers;
             if (bootstrap == null) {
                 progress.println("Starting an embedded Kafka broker...");
                 progress.flush();
-                broker = EmbeddedBroker.start(EmbeddedBroker.DEFAULT_START_TIMEOUT);
+                broker = EmbeddedBroker.start(EmbeddedBroker.DEFAULT_START_TIMEOUT,
+                        shape.pinning().brokerCommandPrefix());
                 bootstrap = broker.bootstrapServers();
             }
+            // After the broker started: its JVM must not inherit the applications' CPUs.
+            unpin = shape.pinning().pinThisProcess(CpuPinning.SYSTEM);
+            progress.println("layout: " + shape.pinning().layout() + (shape.pinning().appCpus() == null ? ""
+                    : " (broker on CPUs " + shape.pinning().brokerCpus() + ", applications on "
+                    + shape.pinning().appCpus() + ")") + ", instances: " + shape.instances());
+            progress.flush();
             stateDirectory = Files.createTempDirectory("gda-streams-bench-");
+            Duration stageTimeout = Duration.ofSeconds(stageTimeoutSeconds);
+            if (memory) {
+                try (StageRunner runner = new StageRunner(bootstrap, settings, shape, runId, stateDirectory,
+                        stageTimeout, progress)) {
+                    new MemoryRun(runner, settings, shape, progress).run(out);
+                }
+                return 0;
+            }
+            if (latencyProfile) {
+                LatencyProfile.run(settings, set, shape, bootstrap, runId, stateDirectory, stageTimeout, out,
+                        progress);
+                return 0;
+            }
             long warmup = warmupEvents >= 0 ? warmupEvents : Math.min(events / 10, MAX_DEFAULT_WARMUP);
             if (warmup > 0) {
                 progress.println("warm-up round (" + warmup + " events per stage, not reported)...");
                 progress.flush();
                 try (StageRunner runner = new StageRunner(bootstrap, settings.withEvents(warmup, WARMUP_PACED_EVENTS),
-                        runId + "-warmup", stateDirectory, Duration.ofSeconds(stageTimeoutSeconds), progress)) {
+                        shape, runId + "-warmup", stateDirectory, Duration.ofSeconds(stageTimeoutSeconds), progress)) {
                     runner.scoring(runner.training().model());
                     runner.passthrough();
                 }
             }
-            try (StageRunner runner = new StageRunner(bootstrap, settings, runId, stateDirectory,
+            try (StageRunner runner = new StageRunner(bootstrap, settings, shape, runId, stateDirectory,
                     Duration.ofSeconds(stageTimeoutSeconds), progress)) {
                 progress.println("passthrough...");
                 progress.flush();
                 StageResult passthrough = runner.passthrough();
-                out.println(BenchReport.stageLine(passthrough, settings));
+                out.println(BenchReport.stageLine(passthrough, settings, shape));
                 out.flush();
                 progress.println("training...");
                 progress.flush();
                 StageRunner.TrainingRun training = runner.training();
-                out.println(BenchReport.stageLine(training.result(), settings));
+                out.println(BenchReport.stageLine(training.result(), settings, shape));
                 out.flush();
                 progress.println("scoring...");
                 progress.flush();
                 StageResult scoring = runner.scoring(training.model());
-                out.println(BenchReport.stageLine(scoring, settings));
+                out.println(BenchReport.stageLine(scoring, settings, shape));
                 out.println(BenchReport.ratiosLine(passthrough, training.result(), scoring));
                 out.flush();
             }
@@ -153,6 +214,7 @@ public final class BenchCommand implements CommandPlugin {
         } catch (IOException e) {
             throw new IllegalStateException("cannot create a state directory: " + e.getMessage(), e);
         } finally {
+            unpin.run();
             if (broker != null) {
                 broker.close();
             }

@@ -19,7 +19,7 @@ final class BenchReport {
     private BenchReport() {
     }
 
-    static String stageLine(StageResult result, BenchSettings settings) {
+    static String stageLine(StageResult result, BenchSettings settings, RunShape shape) {
         Map<String, Object> line = new LinkedHashMap<>();
         line.put("stage", result.stage());
         line.put("events", result.events());
@@ -32,6 +32,7 @@ final class BenchReport {
         line.put("threads", settings.threads());
         line.put("guarantee", settings.guarantee());
         line.put("set", settings.configuration().set());
+        putShape(line, shape);
         String name = result.stage().equals(Stage.TRAINING.label()) ? FRESHNESS : LATENCY;
         Percentiles latency = result.latency();
         line.put(name + "Samples", latency.count());
@@ -41,6 +42,14 @@ final class BenchReport {
         return write(line);
     }
 
+    /** Where the run ran: the CPU layout and pinning, and in how many processes per stage. */
+    static void putShape(Map<String, Object> line, RunShape shape) {
+        line.put("layout", shape.pinning().layout());
+        line.put("brokerCpus", shape.pinning().brokerCpus());
+        line.put("appCpus", shape.pinning().appCpus());
+        line.put("instances", shape.instances());
+    }
+
     static String ratiosLine(StageResult passthrough, StageResult training, StageResult scoring) {
         Map<String, Object> line = new LinkedHashMap<>();
         line.put("trainingVsPassthrough", round(training.eventsPerSecond() / passthrough.eventsPerSecond(), 3));
@@ -48,12 +57,12 @@ final class BenchReport {
         return write(line);
     }
 
-    private static double round(double value, int decimals) {
+    static double round(double value, int decimals) {
         double scale = Math.pow(10, decimals);
         return Math.round(value * scale) / scale;
     }
 
-    private static String write(Map<String, Object> line) {
+    static String write(Map<String, Object> line) {
         try {
             return Json.mapper().writeValueAsString(line);
         } catch (JsonProcessingException e) {

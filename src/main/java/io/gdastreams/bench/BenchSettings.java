@@ -40,6 +40,12 @@ record BenchSettings(int classes, int features, long events, int partitions, int
                 pacedEvents, latencyRate, publishInterval, configuration);
     }
 
+    /** The same run with another processing guarantee and configuration (a latency-profile setting). */
+    BenchSettings withGuaranteeAndConfiguration(String otherGuarantee, BenchConfiguration otherConfiguration) {
+        return new BenchSettings(classes, features, events, partitions, threads, otherGuarantee, seed, latencyEvents,
+                latencyRate, publishInterval, otherConfiguration);
+    }
+
     /** The training topology's settings on a stage's {@code topics}. */
     TrainingSettings training(Topics topics) {
         return configuration.training(topics);

@@ -30,13 +30,13 @@ final class ModelWatcher implements AutoCloseable {
         consumer.seekToBeginning(List.of(partition));
     }
 
-    ModelAt awaitTotal(long total, RunningApp app) {
+    ModelAt awaitTotal(long total, AppUnderTest app) {
         List<ModelAt> versions = collectUntilTotal(total, app);
         return versions.get(versions.size() - 1);
     }
 
     /** Every model read from now on, up to and including the first with {@code totalCount >= total}. */
-    List<ModelAt> collectUntilTotal(long total, RunningApp app) {
+    List<ModelAt> collectUntilTotal(long total, AppUnderTest app) {
         List<ModelAt> versions = new ArrayList<>();
         Deadline deadline = Deadline.after(Stage.TRAINING, timeout);
         while (true) {
@@ -51,6 +51,21 @@ final class ModelWatcher implements AutoCloseable {
             app.checkHealthy();
             deadline.check("waiting for a model of " + total + " events");
         }
+    }
+
+    /** The newest committed model on the topic now, if any. */
+    java.util.Optional<ModelParameters> latest() {
+        TopicPartition partition = new TopicPartition(topic.name(), 0);
+        long end = consumer.endOffsets(List.of(partition), timeout).get(partition);
+        ModelParameters newest = null;
+        Deadline deadline = Deadline.after(Stage.TRAINING, timeout);
+        while (consumer.position(partition, timeout) < end) {
+            for (ConsumerRecord<byte[], byte[]> record : consumer.poll(BenchClients.POLL)) {
+                newest = topic.value(record.value());
+            }
+            deadline.check("reading the model topic to offset " + end);
+        }
+        return java.util.Optional.ofNullable(newest);
     }
 
     @Override

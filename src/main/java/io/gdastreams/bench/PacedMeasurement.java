@@ -16,7 +16,7 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 record PacedMeasurement(EventLoader loader, BenchSettings settings, Duration stageTimeout) {
 
     /** Paced events through a caught-up application: input append → output append, per event. */
-    Percentiles latency(String input, KafkaConsumer<byte[], byte[]> consumer, RunningApp app,
+    Percentiles latency(String input, KafkaConsumer<byte[], byte[]> consumer, AppUnderTest app,
                         IntFunction<byte[]> event) {
         int n = settings.latencyEvents();
         long[] appended = loader.sendPaced(input, event, n, null);
@@ -46,7 +46,7 @@ record PacedMeasurement(EventLoader loader, BenchSettings settings, Duration sta
      * Paced labelled events through a caught-up trainer: for each, the first model version (in publication
      * order) whose lineage offset for the event's partition is past the event's offset.
      */
-    Percentiles freshness(String input, IntFunction<byte[]> event, ModelWatcher models, RunningApp app) {
+    Percentiles freshness(String input, IntFunction<byte[]> event, ModelWatcher models, AppUnderTest app) {
         int n = settings.latencyEvents();
         int[] partitionOf = new int[n];
         long[] offsetOf = new long[n];

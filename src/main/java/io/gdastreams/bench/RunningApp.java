@@ -11,7 +11,7 @@ import org.apache.kafka.streams.Topology;
  * A failed stream thread stops the application and the stage. The lifecycle is the services' own
  * {@link StreamsApp}.
  */
-final class RunningApp implements AutoCloseable {
+final class RunningApp implements AppUnderTest {
 
     /** A stage's application may have a large transaction to abort or commit. */
     private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(60);
@@ -33,23 +33,28 @@ final class RunningApp implements AutoCloseable {
         }
     }
 
-    Stage stage() {
+    @Override
+    public Stage stage() {
         return stage;
     }
 
-    String applicationId() {
+    @Override
+    public String applicationId() {
         return app.applicationId();
     }
 
-    long runningAt() {
+    @Override
+    public long runningAt() {
         return app.runningAt();
     }
 
-    double startupSeconds() {
+    @Override
+    public double startupSeconds() {
         return (app.runningAt() - startedAt) / 1000.0;
     }
 
-    void checkHealthy() {
+    @Override
+    public void checkHealthy() {
         app.checkHealthy();
     }
 

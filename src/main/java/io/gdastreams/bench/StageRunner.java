@@ -2,17 +2,12 @@ package io.gdastreams.bench;
 
 import io.gdastreams.bench.ModelWatcher.ModelAt;
 import io.gdastreams.model.ModelParameters;
-import io.gdastreams.topology.ScoringSettings;
-import io.gdastreams.topology.ScoringTopology;
 import io.gdastreams.topology.Topics;
-import io.gdastreams.topology.TrainingSettings;
-import io.gdastreams.topology.TrainingTopology;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Properties;
 import java.util.concurrent.ExecutionException;
 import java.util.function.IntFunction;
 import java.util.function.Predicate;
@@ -21,8 +16,6 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.streams.StreamsConfig;
-import org.apache.kafka.streams.Topology;
 
 /**
  * Runs the stages of one benchmark against one cluster. Each stage gets its own topics (created with
@@ -49,6 +42,7 @@ final class StageRunner implements AutoCloseable {
     private static final String SCORED_PREFIX = "{\"status\":\"scored\"";
 
     private final BenchSettings settings;
+    private final RunShape shape;
     private final SyntheticStream stream;
     private final String runId;
     private final Path stateDirectory;
@@ -58,9 +52,10 @@ final class StageRunner implements AutoCloseable {
     private final EventLoader loader;
     private final PacedMeasurement paced;
 
-    StageRunner(String bootstrapServers, BenchSettings settings, String runId, Path stateDirectory,
+    StageRunner(String bootstrapServers, BenchSettings settings, RunShape shape, String runId, Path stateDirectory,
                 Duration stageTimeout, PrintWriter progress) {
         this.settings = settings;
+        this.shape = shape;
         this.stream = new SyntheticStream(settings.classes(), settings.features(), settings.seed());
         this.runId = runId;
         this.stateDirectory = stateDirectory;
@@ -75,8 +70,8 @@ final class StageRunner implements AutoCloseable {
     StageResult passthrough() {
         Topics topics = createTopics(Stage.PASSTHROUGH);
         long[] ends = loader.preload(topics.labelled().name(), i -> stream.labelled(i));
-        Topology topology = PassthroughTopology.build(topics.labelled().name(), topics.predictions().name());
-        return runToOutput(Stage.PASSTHROUGH, topology, topics.labelled().name(), topics.predictions().name(), ends, value -> true,
+        return runToOutput(Stage.PASSTHROUGH, topics, topics.labelled().name(), topics.predictions().name(), ends,
+                value -> true,
                 i -> stream.labelled(i));
     }
 
@@ -84,11 +79,7 @@ final class StageRunner implements AutoCloseable {
     TrainingRun training() {
         Topics topics = createTopics(Stage.TRAINING);
         long[] ends = loader.preload(topics.labelled().name(), i -> stream.labelled(i));
-        // The bench's dimension is the user's choice: the feature bound follows it rather than refuse it.
-        TrainingSettings trainingSettings = settings.training(topics).withModelId(MODEL_ID)
-                .withMaxFeatures(maxFeatures()).withFeatures(stream.featureNames())
-                .withPublishInterval(settings.publishInterval());
-        try (RunningApp app = start(Stage.TRAINING, TrainingTopology.build(trainingSettings));
+        try (AppUnderTest app = start(Stage.TRAINING, topics);
              ModelWatcher models = new ModelWatcher(clients.consumer(), topics.model(), stageTimeout)) {
             ModelAt absorbed = models.awaitTotal(settings.events(), app);
             double seconds = (absorbed.appendTime() - app.runningAt()) / 1000.0;
@@ -104,23 +95,38 @@ final class StageRunner implements AutoCloseable {
     /** Scoring with {@code model} pre-published and no trainer running. */
     StageResult scoring(ModelParameters model) {
         Topics topics = createTopics(Stage.SCORING);
+        publish(topics, model);
+        long[] ends = loader.preload(topics.unlabelled().name(),
+                i -> stream.unlabelled(EventLoader.THROUGHPUT_KEY_PREFIX, i));
+        return runToOutput(Stage.SCORING, topics, topics.unlabelled().name(),
+                topics.predictions().name(), ends, StageRunner::isScoredPrediction,
+                i -> stream.unlabelled(EventLoader.LATENCY_KEY_PREFIX, i));
+    }
+
+    /** Publishes {@code model} on the stage's model topic (the scorer's fixed model). */
+    void publish(Topics topics, ModelParameters model) {
         try (KafkaProducer<byte[], byte[]> producer = clients.producer(0)) {
             producer.send(new ProducerRecord<>(topics.model().name(), MODEL_ID.getBytes(StandardCharsets.UTF_8),
                     topics.model().valueBytes(model))).get();
         } catch (InterruptedException | ExecutionException e) {
             throw BenchClients.failure("cannot publish the model for scoring", e);
         }
-        long[] ends = loader.preload(topics.unlabelled().name(),
-                i -> stream.unlabelled(EventLoader.THROUGHPUT_KEY_PREFIX, i));
-        ScoringSettings scoringSettings = settings.scoring(topics)
-                .withMaxFeatures(maxFeatures());
-        return runToOutput(Stage.SCORING, ScoringTopology.build(scoringSettings), topics.unlabelled().name(),
-                topics.predictions().name(), ends, StageRunner::isScoredPrediction,
-                i -> stream.unlabelled(EventLoader.LATENCY_KEY_PREFIX, i));
     }
 
-    private int maxFeatures() {
-        return Math.max(settings.configuredMaxFeatures(), stream.featureNames().size());
+    BenchClients clients() {
+        return clients;
+    }
+
+    EventLoader loader() {
+        return loader;
+    }
+
+    SyntheticStream stream() {
+        return stream;
+    }
+
+    Duration stageTimeout() {
+        return stageTimeout;
     }
 
     record TrainingRun(StageResult result, ModelParameters model) {
@@ -135,9 +141,9 @@ final class StageRunner implements AutoCloseable {
                 StandardCharsets.UTF_8).equals(SCORED_PREFIX);
     }
 
-    private StageResult runToOutput(Stage stage, Topology topology, String input, String output, long[] ends,
+    private StageResult runToOutput(Stage stage, Topics topics, String input, String output, long[] ends,
                                     Predicate<byte[]> validOutput, IntFunction<byte[]> latencyEvent) {
-        try (RunningApp app = start(stage, topology);
+        try (AppUnderTest app = start(stage, topics);
              KafkaConsumer<byte[], byte[]> consumer = clients.consumer()) {
             clients.awaitCommitted(app, input, ends, stageTimeout);
             List<TopicPartition> partitions = BenchClients.partitionsOf(consumer, output);
@@ -183,19 +189,22 @@ final class StageRunner implements AutoCloseable {
         return "bench-" + runId + "-" + stage.label();
     }
 
-    private Topics createTopics(Stage stage) {
+    Topics createTopics(Stage stage) {
         return clients.createTopics(name(stage) + "-", settings.partitions(), stage);
     }
 
-    private RunningApp start(Stage stage, Topology topology) {
-        Properties properties = settings.streamsProperties(stage.label());
-        properties.put(StreamsConfig.APPLICATION_ID_CONFIG, name(stage));
-        properties.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, clients.bootstrapServers());
-        properties.put(StreamsConfig.STATE_DIR_CONFIG, stateDirectory.resolve(stage.label()).toString());
-        properties.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, settings.threads());
-        properties.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, settings.guarantee());
-        properties.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, 1);
-        return new RunningApp(stage, topology, properties, stageTimeout);
+    /** The stage's application: in this JVM, or as {@code shape.instances()} child JVMs in one group. */
+    AppUnderTest start(Stage stage, Topics topics) {
+        Path stageState = stateDirectory.resolve(stage.label());
+        if (shape.instances() == 0) {
+            return new RunningApp(stage, StageApps.topology(stage, settings, topics),
+                    StageApps.properties(stage, settings, name(stage), clients.bootstrapServers(), stageState),
+                    stageTimeout);
+        }
+        return new InstanceGroup(stage, shape.instances(), name(stage),
+                i -> BenchInstance.arguments(stage, settings, name(stage) + "-", name(stage),
+                        clients.bootstrapServers(), stageState.resolve("instance-" + i)),
+                shape.pinning().appCommandPrefix(), shape.instanceHeap(), stateDirectory, stageTimeout);
     }
 
     @Override

@@ -100,7 +100,18 @@ final class BrokerLauncher {
 
     /** Starts the broker JVM; its output is appended to {@code logFile}. */
     static Process launch(BrokerWorkspace workspace, Path serverProperties, Path logFile) {
-        return workspace.launch(javaCommand(BrokerChildMain.class.getName(), serverProperties.toString())
+        return launch(workspace, serverProperties, logFile, List.of());
+    }
+
+    /**
+     * Starts the broker JVM under {@code prefix} (e.g. {@code taskset -c 0}, which execs java in place, so the
+     * process is the JVM itself); its output is appended to {@code logFile}.
+     */
+    static Process launch(BrokerWorkspace workspace, Path serverProperties, Path logFile, List<String> prefix) {
+        ProcessBuilder java = javaCommand(BrokerChildMain.class.getName(), serverProperties.toString());
+        List<String> command = new ArrayList<>(prefix);
+        command.addAll(java.command());
+        return workspace.launch(java.command(command)
                 .redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile.toFile())));
     }

@@ -4,6 +4,7 @@ import io.gdastreams.broker.BrokerReadiness.PortTakenException;
 import io.gdastreams.lifecycle.ShutdownSequence;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -46,13 +47,21 @@ public final class EmbeddedBroker implements AutoCloseable {
 
     /** Starts a broker and waits (at most {@code timeout}) until an AdminClient sees it. */
     public static EmbeddedBroker start(Duration timeout) {
+        return start(timeout, List.of());
+    }
+
+    /**
+     * As {@link #start(Duration)}, the broker JVM's command line preceded by {@code launchPrefix} (the bench's
+     * {@code taskset -c CPUS}).
+     */
+    public static EmbeddedBroker start(Duration timeout, List<String> launchPrefix) {
         BrokerLauncher.requireBrokerClasses();
         BrokerWorkspace.deleteStaleDirectories();
         BrokerWorkspace workspace = new BrokerWorkspace();
         try {
             for (int attempt = 1; ; attempt++) {
                 try {
-                    return startIn(workspace, timeout);
+                    return startIn(workspace, timeout, launchPrefix);
                 } catch (PortTakenException e) {
                     if (attempt == START_ATTEMPTS) {
                         throw new BrokerException("embedded broker could not bind its ports after "
@@ -111,14 +120,14 @@ public final class EmbeddedBroker implements AutoCloseable {
         return workspace.kept();
     }
 
-    private static EmbeddedBroker startIn(BrokerWorkspace workspace, Duration timeout) {
+    private static EmbeddedBroker startIn(BrokerWorkspace workspace, Duration timeout, List<String> launchPrefix) {
         Path directory = workspace.directory();
         workspace.clear();
         Path logFile = directory.resolve("broker.log");
         Path serverProperties = directory.resolve("server.properties");
         String bootstrap = BrokerLauncher.configureAndFormat(workspace, serverProperties, directory.resolve("data"),
                 logFile);
-        Process process = BrokerLauncher.launch(workspace, serverProperties, logFile);
+        Process process = BrokerLauncher.launch(workspace, serverProperties, logFile, launchPrefix);
         try {
             BrokerReadiness.await(process, bootstrap, logFile, timeout);
         } catch (RuntimeException e) {
@@ -142,7 +151,7 @@ public final class EmbeddedBroker implements AutoCloseable {
     }
 
     /** Pid of the broker JVM (changes on {@link #killAndRestart(Duration)}). */
-    long pid() {
+    public long pid() {
         return process.pid();
     }
 

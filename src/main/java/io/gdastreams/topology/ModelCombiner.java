@@ -102,8 +102,9 @@ final class ModelCombiner implements Processor<String, byte[], String, TrainingO
                     stale.keptOffset());
         } else if (outcome instanceof SnapshotIntake.Accepted accepted) {
             state.keep(accepted.snapshot(), record.value());
-            schedule.publishWanted();
-            publishIfDue(context.currentSystemTimeMs());
+            long now = context.currentSystemTimeMs();
+            schedule.snapshotAccepted(accepted.snapshot().progress().partition(), now);
+            publishIfDue(now);
         }
     }
 
@@ -180,6 +181,8 @@ final class ModelCombiner implements Processor<String, byte[], String, TrainingO
         context.forward(new Record<>(settings.modelId(), new TrainingOutput.Model(ready.bytes()), now,
                 settings.signing().sign(ready.bytes())));
         observer.modelPublished(model);
+        // Under exactly-once the model is invisible to scorers until committed: do not wait for commit.interval.ms.
+        context.commit();
     }
 
     /** Logs a waiting or conflicting state once (until it changes). */

@@ -29,7 +29,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Per input partition (one task each): decodes labelled events, updates the running statistics of their class,
- * and every publish interval (wall clock) emits a cumulative {@link PartialSnapshot} if anything changed.
+ * and every publish interval (wall clock, on the ticks all tasks share: {@link SnapshotTicks}) emits a cumulative
+ * {@link PartialSnapshot} if anything changed, and asks for a commit so that the combiner sees it at once rather
+ * than up to {@code commit.interval.ms} later (under exactly-once it is invisible until committed).
  *
  * <p>Every record read is either applied or dead-lettered, never both and never neither; the snapshot carries
  * both counts and the next offset, so {@code applied + deadLettered = records read} can be checked downstream.
@@ -62,6 +64,8 @@ final class PartialStatsProcessor implements Processor<byte[], byte[], String, T
     private PublishedModelView publishedModel;
     /** Set by every record read; a restart sets it too (re-sending a cumulative snapshot is harmless). */
     private boolean changedSinceSnapshot;
+    /** When to snapshot: the first check of each new publish-interval tick. */
+    private SnapshotTicks ticks;
     private final StreamObserver observer;
     /** Test-then-train evaluation (gda.prequential), made at init; null when off. */
     private PrequentialEvaluator prequential;
@@ -96,7 +100,12 @@ final class PartialStatsProcessor implements Processor<byte[], byte[], String, T
         prequential = settings.prequential() == null ? null
                 : new PrequentialEvaluator(settings.modelId(), settings.prequential(), processorContext.taskId().partition(),
                         processorContext.getStateStore(TrainingTopology.PREQUENTIAL_STORE));
-        processorContext.schedule(settings.publishInterval(), PunctuationType.WALL_CLOCK_TIME, this::emitSnapshot);
+        ticks = new SnapshotTicks(settings.publishInterval(), processorContext.currentSystemTimeMs());
+        processorContext.schedule(ticks.checkPeriod(), PunctuationType.WALL_CLOCK_TIME, now -> {
+            if (ticks.crossed(now)) {
+                emitSnapshot(now);
+            }
+        });
     }
 
     @Override
@@ -285,6 +294,7 @@ final class PartialStatsProcessor implements Processor<byte[], byte[], String, T
                 state.categories());
         context.forward(new Record<>(settings.modelId(),
                 new TrainingOutput.Partial(snapshotSerializer.serialize(null, snapshot)), timestamp));
+        context.commit();
     }
 
     @Override

@@ -1,14 +1,30 @@
 package io.gdastreams.topology;
 
 import java.time.Duration;
+import java.util.HashSet;
+import java.util.Set;
 
 /**
- * When the combiner publishes (docs/TRAINING.md, "Snapshots, versions, lineage"): at most one version per publish
- * interval, however many partitions send snapshots (each version is megabytes at large d, and every scorer
- * compiles it). An accepted snapshot publishes at once when the last publish is at least an interval old (the
- * first snapshot after a quiet period is not delayed); otherwise it waits for a later check, which publishes as
- * soon as the interval has passed. After a (re)start the first publish is not throttled, and the model is
- * published again once (a new version) even with nothing pending.
+ * When the combiner publishes (docs/TRAINING.md, "Snapshots, versions, lineage"): one version per round of
+ * snapshots, however many partitions send them (each version is megabytes at large d, and every scorer compiles
+ * it). After a (re)start the first publish is not throttled, and the model is published again once (a new
+ * version) even with nothing pending.
+ *
+ * <p><b>Rounds.</b> The partitions snapshot together, on the same wall-clock ticks ({@link SnapshotTicks}), so the
+ * snapshots of one tick reach the combiner within a short spread. A <i>round</i> is the snapshots from its first
+ * on, one per partition: a partition's next snapshot, or any snapshot three quarters of an interval after the
+ * round's first, starts the next round. Publishing on the first snapshot of a round would leave the others for a
+ * whole interval more (freshness up to two intervals); so a round is published
+ * <ul>
+ *   <li>at once when there was no earlier round, or the earlier one began two intervals or more before (a
+ *       quiet period: nobody to wait for; the first snapshot after a quiet period is not delayed);</li>
+ *   <li>as soon as every partition of the previous round has sent its snapshot of this round;</li>
+ *   <li>at the latest {@link #gatherMs} (half an interval) after its first snapshot: a partition that went quiet
+ *       delays one round by at most that, and is not waited for afterwards.</li>
+ * </ul>
+ * Two publishes are at least half an interval apart, and a round is published once: a snapshot arriving after
+ * its round was published goes out with the next round, or an interval after the last publish if none comes.
+ * A publish wanted without any snapshot (a re-publication) goes out an interval after the last publish too.
  *
  * <p>Pure wall-clock bookkeeping, one per combiner incarnation: the caller says what happened and asks what to do.
  */
@@ -26,18 +42,41 @@ final class PublishSchedule {
         NOTHING
     }
 
+    /** The longest wait for the rest of a round, as a fraction of the interval (also the shortest spacing). */
+    static final int GATHER_DIVISOR = 2;
     private static final long NEVER = Long.MIN_VALUE;
+    /** Quiet period: a previous round this many intervals older than the current one is not waited for. */
+    private static final int QUIET_INTERVALS = 2;
+
+    /** The partitions whose snapshots arrived within half an interval of the first, and when that was. */
+    private static final class Round {
+        final long startMs;
+        final Set<Integer> partitions = new HashSet<>();
+        boolean published;
+
+        Round(long startMs) {
+            this.startMs = startMs;
+        }
+    }
 
     private final long intervalMs;
-    /** An accepted snapshot is not in a published model yet. */
+    private final long gatherMs;
+    /** A snapshot this long after its round's first one starts a new round, even from a partition not yet in it. */
+    private final long roundSpanMs;
+    /** A snapshot (or a re-publication) is not in a published model yet. */
     private boolean pending;
     /** Wall clock of this incarnation's last publish; NEVER after a (re)start, so a pending publish goes at once. */
     private long lastPublishMs = NEVER;
     private boolean republishAtStart = true;
+    /** The newest round, and the one before it (null until there is one). */
+    private Round current;
+    private Round previous;
 
     /** @param pending whether the state holds a snapshot that no published model absorbed */
     PublishSchedule(Duration interval, boolean pending) {
         this.intervalMs = interval.toMillis();
+        this.gatherMs = intervalMs / GATHER_DIVISOR;
+        this.roundSpanMs = intervalMs * 3 / 4;
         this.pending = pending;
     }
 
@@ -48,19 +87,46 @@ final class PublishSchedule {
      * an interval after the last publish.
      */
     Action next(long now, boolean hasPublished) {
-        if (pending && (lastPublishMs == NEVER || now - lastPublishMs >= intervalMs)) {
+        if (pending && (lastPublishMs == NEVER || due(now))) {
             republishAtStart = false;
             return Action.PUBLISH;
         }
         boolean started = republishAtStart;
         republishAtStart = false;
+        if (pending && current != null && !current.published) {
+            return Action.NOTHING; // the rest of the round is due any moment; the topic check can wait for it
+        }
         if (!hasPublished || (!started && lastPublishMs != NEVER && now - lastPublishMs < intervalMs)) {
             return Action.NOTHING;
         }
         return started ? Action.REPUBLISH_AT_START : Action.CHECK_TOPIC;
     }
 
-    /** A snapshot was accepted, or the last model is to be published again: publish at the next due check. */
+    /** Whether a pending publish may go now (see the class comment); the first after a (re)start always may. */
+    private boolean due(long now) {
+        if (now - lastPublishMs < gatherMs) {
+            return false;
+        }
+        if (current == null || current.published) {
+            return now - lastPublishMs >= intervalMs; // a late snapshot or a re-publication, no new round
+        }
+        return previous == null
+                || current.startMs - previous.startMs >= QUIET_INTERVALS * intervalMs
+                || current.partitions.containsAll(previous.partitions)
+                || now - current.startMs >= gatherMs;
+    }
+
+    /** A snapshot of {@code partition} was accepted at {@code now}: publish when its round is due. */
+    void snapshotAccepted(int partition, long now) {
+        pending = true;
+        if (current == null || current.partitions.contains(partition) || now - current.startMs >= roundSpanMs) {
+            previous = current;
+            current = new Round(now);
+        }
+        current.partitions.add(partition);
+    }
+
+    /** The last model is to be published again: publish at the next due check. */
     void publishWanted() {
         pending = true;
     }
@@ -69,6 +135,9 @@ final class PublishSchedule {
     void published(long now) {
         pending = false;
         lastPublishMs = now;
+        if (current != null) {
+            current.published = true;
+        }
     }
 
     /** There is nothing to publish (no events yet): stop asking until the next snapshot. */

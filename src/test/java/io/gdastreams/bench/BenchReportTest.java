@@ -17,7 +17,7 @@ class BenchReportTest {
     @Test
     void shouldStartEveryStageLineWithTheFourFixedKeys() throws Exception {
         StageResult scoring = new StageResult("scoring", 200_000, 8.0, 1.5, Percentiles.of(new long[]{30, 10, 20}));
-        JsonNode line = Json.mapper().readTree(BenchReport.stageLine(scoring, SETTINGS));
+        JsonNode line = Json.mapper().readTree(BenchReport.stageLine(scoring, SETTINGS, RunShape.IN_PROCESS));
         List<String> keys = new ArrayList<>();
         line.fieldNames().forEachRemaining(keys::add);
         assertEquals(List.of("stage", "events", "seconds", "eventsPerSecond"), keys.subList(0, 4));
@@ -33,7 +33,7 @@ class BenchReportTest {
     @Test
     void shouldNameTheTrainingDelayFreshness() throws Exception {
         StageResult training = new StageResult("training", 100, 1.0, 1.0, Percentiles.of(new long[]{400}));
-        JsonNode line = Json.mapper().readTree(BenchReport.stageLine(training, SETTINGS));
+        JsonNode line = Json.mapper().readTree(BenchReport.stageLine(training, SETTINGS, RunShape.IN_PROCESS));
         assertEquals(400, line.get("freshnessMsP50").longValue());
         assertEquals(1, line.get("freshnessMsSamples").intValue());
     }
@@ -69,9 +69,9 @@ class BenchReportTest {
         BenchSettings set = new BenchSettings(3, 16, 200_000, 4, 2, "exactly_once_v2", 42, 2000, 1000,
                 Duration.ofMillis(250), BenchConfiguration.of(List.of("gda.covariance=diag", "linger.ms=5"), 3, 16));
         StageResult scoring = new StageResult("scoring", 100, 1.0, 1.0, Percentiles.of(new long[]{10}));
-        JsonNode line = Json.mapper().readTree(BenchReport.stageLine(scoring, set));
+        JsonNode line = Json.mapper().readTree(BenchReport.stageLine(scoring, set, RunShape.IN_PROCESS));
         assertEquals("diag", line.get("set").get("gda.covariance").textValue());
         assertEquals("5", line.get("set").get("linger.ms").textValue());
-        assertEquals(0, Json.mapper().readTree(BenchReport.stageLine(scoring, SETTINGS)).get("set").size());
+        assertEquals(0, Json.mapper().readTree(BenchReport.stageLine(scoring, SETTINGS, RunShape.IN_PROCESS)).get("set").size());
     }
 }

@@ -87,4 +87,64 @@ class PublishScheduleTest {
         // held (a partition is missing): neither published nor nothing to publish
         assertEquals(Action.PUBLISH, schedule.next(100, PUBLISHED_BEFORE));
     }
+
+    @Test
+    void shouldPublishARoundWhenThePartitionsOfThePreviousRoundAreInButWaitAtMostHalfAnInterval() {
+        // Partitions 0-2 snapshot on the same tick; each round arrives within a few ms.
+        PublishSchedule schedule = new PublishSchedule(INTERVAL, false);
+        schedule.snapshotAccepted(0, 0);
+        schedule.snapshotAccepted(1, 10);
+        schedule.snapshotAccepted(2, 20);
+        assertEquals(Action.PUBLISH, schedule.next(20, PUBLISHED_BEFORE));
+        schedule.published(20);
+
+        schedule.snapshotAccepted(2, 1_000);
+        schedule.snapshotAccepted(0, 1_005);
+        assertEquals(Action.NOTHING, schedule.next(1_020, PUBLISHED_BEFORE), "partition 1 of the round is missing");
+        schedule.snapshotAccepted(1, 1_030);
+        assertEquals(Action.PUBLISH, schedule.next(1_030, PUBLISHED_BEFORE), "the round is complete");
+        schedule.published(1_030);
+
+        schedule.snapshotAccepted(0, 2_000);
+        assertEquals(Action.NOTHING, schedule.next(2_030, PUBLISHED_BEFORE), "partitions 1 and 2 are missing");
+        assertEquals(Action.NOTHING, schedule.next(2_499, PUBLISHED_BEFORE));
+        assertEquals(Action.PUBLISH, schedule.next(2_500, PUBLISHED_BEFORE), "half an interval after it arrived");
+        schedule.published(2_500);
+
+        schedule.snapshotAccepted(0, 3_000);
+        assertEquals(Action.PUBLISH, schedule.next(3_000, PUBLISHED_BEFORE), "the last round was partition 0 alone, "
+                + "and the last publish is half an interval old");
+        schedule.published(3_000);
+        schedule.snapshotAccepted(1, 3_100);
+        assertEquals(Action.NOTHING, schedule.next(3_600, PUBLISHED_BEFORE), "a late member of a published round");
+        assertEquals(Action.PUBLISH, schedule.next(4_000, PUBLISHED_BEFORE), "an interval after the last publish");
+    }
+
+    @Test
+    void shouldKeepHalfAnIntervalBetweenTwoPublishesEvenWhenARoundIsComplete() {
+        PublishSchedule schedule = new PublishSchedule(INTERVAL, false);
+        schedule.snapshotAccepted(0, 0);
+        schedule.next(0, NEVER_PUBLISHED);
+        schedule.published(0);
+        schedule.snapshotAccepted(1, 100); // late member of the published round
+        assertEquals(Action.PUBLISH, schedule.next(1_000, PUBLISHED_BEFORE));
+        schedule.published(1_000);
+        schedule.snapshotAccepted(0, 1_000);
+        schedule.snapshotAccepted(1, 1_000);
+        assertEquals(Action.NOTHING, schedule.next(1_000, PUBLISHED_BEFORE), "complete, but just published");
+        assertEquals(Action.NOTHING, schedule.next(1_499, PUBLISHED_BEFORE));
+        assertEquals(Action.PUBLISH, schedule.next(1_500, PUBLISHED_BEFORE));
+    }
+
+    @Test
+    void shouldNotWaitForARoundTwoIntervalsOlder() {
+        PublishSchedule schedule = new PublishSchedule(INTERVAL, false);
+        schedule.snapshotAccepted(0, 0);
+        schedule.snapshotAccepted(1, 0);
+        schedule.next(0, NEVER_PUBLISHED);
+        schedule.published(0);
+
+        schedule.snapshotAccepted(1, 2_000);
+        assertEquals(Action.PUBLISH, schedule.next(2_000, PUBLISHED_BEFORE), "partition 0 is quiet, not late");
+    }
 }

@@ -1,0 +1,24 @@
+package io.gdastreams.bench;
+
+/**
+ * The application of a stage while it is measured: in the bench's own JVM ({@link RunningApp}) or as N child
+ * JVMs in one consumer group ({@link InstanceGroup}).
+ */
+interface AppUnderTest extends AutoCloseable {
+
+    Stage stage();
+
+    String applicationId();
+
+    /** Wall-clock time at which the application (every instance) reached RUNNING: where the stage's clock starts. */
+    long runningAt();
+
+    /** From the start to {@link #runningAt()}, seconds (not part of the measured time). */
+    double startupSeconds();
+
+    /** Throws when the application (an instance) has failed or died. */
+    void checkHealthy();
+
+    @Override
+    void close();
+}

@@ -1,0 +1,124 @@
+package io.gdastreams.bench;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.gdastreams.cli.Main;
+import io.gdastreams.it.KafkaBroker;
+import io.gdastreams.it.KafkaBrokerExtension;
+import io.gdastreams.lifecycle.ExitCodes;
+import io.gdastreams.serde.Json;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.SortedSet;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * The bench's #17 modes on a real broker, through the command, with tiny runs (no numbers are judged here, only
+ * that each mode runs end to end and reports what it says): the disjoint layout with child instances (embedded
+ * broker under taskset), the latency profile and the memory mode (on the test broker).
+ */
+@ExtendWith(KafkaBrokerExtension.class)
+class BenchIT {
+
+    private static final List<String> TINY = List.of("--events", "300", "--warmup-events", "0", "--latency-events",
+            "20", "--latency-rate", "200", "--partitions", "2", "--threads", "1", "--stage-timeout", "300");
+
+    private static List<JsonNode> bench(List<String> options) throws Exception {
+        List<String> args = new ArrayList<>(List.of("bench"));
+        args.addAll(TINY);
+        args.addAll(options);
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int code = Main.run(args.toArray(String[]::new), Map.of(), new PrintWriter(out, true),
+                new PrintWriter(err, true));
+        assertEquals(ExitCodes.OK, code, out + "\n" + err);
+        List<JsonNode> lines = new ArrayList<>();
+        for (String line : out.toString().split("\n")) {
+            if (!line.isBlank()) {
+                lines.add(Json.mapper().readTree(line));
+            }
+        }
+        return lines;
+    }
+
+    @Test
+    void shouldRunTheThreeStagesAsChildInstancesWithTheBrokerAndTheAppsOnDisjointCpus() throws Exception {
+        CpuPinning.Platform platform = CpuPinning.SYSTEM;
+        SortedSet<Integer> before = platform.allowedCpus();
+        assumeTrue(platform.isLinux() && platform.hasTaskset() && before.size() >= 2,
+                "needs Linux, taskset and two CPUs");
+        String broker = Integer.toString(before.first());
+        String app = Integer.toString(before.last());
+
+        List<JsonNode> lines = bench(List.of("--broker-cpus", broker, "--app-cpus", app, "--instances", "2",
+                "--instance-heap", "256m"));
+
+        assertEquals(4, lines.size(), lines.toString());
+        for (JsonNode stage : lines.subList(0, 3)) {
+            assertEquals("disjoint", stage.get("layout").textValue());
+            assertEquals(broker, stage.get("brokerCpus").textValue());
+            assertEquals(app, stage.get("appCpus").textValue());
+            assertEquals(2, stage.get("instances").intValue());
+            assertEquals(300, stage.get("events").longValue());
+            assertTrue(stage.get("eventsPerSecond").longValue() > 0, stage.toString());
+        }
+        assertEquals(20, lines.get(1).get("freshnessMsSamples").intValue());
+        assertEquals(20, lines.get(2).get("latencyMsSamples").intValue());
+        assertEquals(before, platform.allowedCpus(), "this JVM's CPUs are put back after the run");
+    }
+
+    @Test
+    void shouldProfileScoringLatencyUnderBothGuaranteesAtThreeCommitIntervals(KafkaBroker broker) throws Exception {
+        List<JsonNode> lines = bench(List.of("--latency-profile", "--bootstrap-servers", broker.bootstrapServers()));
+
+        assertEquals(7, lines.size(), lines.toString());
+        List<LatencyProfile.Setting> settings = LatencyProfile.settings();
+        for (int i = 0; i < 6; i++) {
+            JsonNode stage = lines.get(i);
+            assertEquals("scoring", stage.get("stage").textValue());
+            assertEquals(settings.get(i).guarantee(), stage.get("guarantee").textValue());
+            assertEquals(Integer.toString(settings.get(i).commitIntervalMs()),
+                    stage.get("set").get("commit.interval.ms").textValue());
+            assertEquals(20, stage.get("latencyMsSamples").intValue());
+        }
+        JsonNode rows = lines.get(6).get("latencyProfile");
+        assertEquals(6, rows.size());
+        JsonNode reference = rows.get(2);
+        assertEquals("exactly_once_v2", reference.get("guarantee").textValue());
+        assertEquals(100, reference.get("commitIntervalMs").intValue());
+        assertEquals(1.0, reference.get("throughputVsDefault").doubleValue(), 0.0);
+        for (JsonNode row : rows) {
+            assertTrue(row.get("latencyMsP99").longValue() >= row.get("latencyMsP50").longValue(), row.toString());
+        }
+    }
+
+    @Test
+    void shouldMeasureResidentMemoryOfTrainingAndScoringAfterNAndTwiceNEvents(KafkaBroker broker) throws Exception {
+        assumeTrue(CpuPinning.SYSTEM.isLinux(), "reads /proc");
+        List<JsonNode> lines = bench(List.of("--memory", "--classes", "3", "--features", "8", "--instance-heap",
+                "256m", "--bootstrap-servers", broker.bootstrapServers()));
+
+        assertEquals(2, lines.size(), lines.toString());
+        assertEquals("training", lines.get(0).get("stage").textValue());
+        assertEquals("scoring", lines.get(1).get("stage").textValue());
+        for (JsonNode line : lines) {
+            assertEquals("memory", line.get("mode").textValue());
+            assertEquals(1, line.get("instances").intValue());
+            assertEquals(List.of(300L, 600L), List.of(line.get("afterEvents").get(0).longValue(),
+                    line.get("afterEvents").get(1).longValue()));
+            for (int i = 0; i < 2; i++) {
+                double peak = line.get("peakRssMiB").get(i).doubleValue();
+                double rss = line.get("rssMiB").get(i).doubleValue();
+                double heap = line.get("heapAfterGcMiB").get(i).doubleValue();
+                assertTrue(peak >= rss && rss > 0 && heap > 0 && heap <= 256, line.toString());
+            }
+        }
+    }
+}

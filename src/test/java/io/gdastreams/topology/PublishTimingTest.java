@@ -1,0 +1,161 @@
+package io.gdastreams.topology;
+
+import static io.gdastreams.topology.CombinerFixtures.encode;
+import static io.gdastreams.topology.CombinerFixtures.snapshot;
+import static io.gdastreams.topology.TrainingFixtures.labelledJson;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.gdastreams.fixtures.DriverTopics;
+import io.gdastreams.model.ModelParameters;
+import io.gdastreams.model.PartialSnapshot;
+import io.gdastreams.serde.SerdeFactory;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.TestInputTopic;
+import org.apache.kafka.streams.TestOutputTopic;
+import org.apache.kafka.streams.TopologyTestDriver;
+import org.apache.kafka.streams.test.TestRecord;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Model freshness on the mock clock: partitions snapshot on the shared ticks of the publish interval (not an
+ * interval after their task started), and the combiner publishes a round of snapshots once all of it arrived
+ * rather than on its first snapshot, waiting at most half an interval for a partition that went quiet.
+ */
+class PublishTimingTest {
+
+    private static final String APP_ID = "publish-timing-test";
+    private static final Duration INTERVAL = Duration.ofSeconds(1);
+    private static final Topics TOPICS = Topics.defaults();
+    private static final List<String> FEATURES = List.of("a", "b");
+    private static final double HAND_TOLERANCE = 1e-12;
+
+    @TempDir
+    Path stateDir;
+
+    private TopologyTestDriver driver;
+    private TestOutputTopic<String, ModelParameters> models;
+
+    @AfterEach
+    void close() {
+        if (driver != null) {
+            driver.close();
+        }
+    }
+
+    private void start(Instant start, String guarantee) {
+        Properties props = new Properties();
+        props.put(StreamsConfig.APPLICATION_ID_CONFIG, APP_ID);
+        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
+        props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
+        props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, guarantee);
+        TrainingSettings settings = TrainingSettings.defaults(TOPICS).withModelId(CombinerFixtures.MODEL_ID)
+                .withPublishInterval(INTERVAL).withFeatures(FEATURES);
+        driver = new TopologyTestDriver(TrainingTopology.build(settings, TrainingFixtures.NO_CONSUMER_GROUP), props,
+                start);
+        models = DriverTopics.output(driver, TOPICS.model());
+    }
+
+    @Test
+    void shouldSnapshotOnTheSharedTickOfTheIntervalNotAnIntervalAfterTheTaskStarted() {
+        Instant start = Instant.parse("2026-01-01T00:00:00.300Z");
+        start(start, StreamsConfig.EXACTLY_ONCE_V2);
+        TestInputTopic<byte[], byte[]> labelled = DriverTopics.input(driver, TOPICS.labelled());
+        TestOutputTopic<String, byte[]> partials = DriverTopics.output(driver, TrainingTopology.partials(APP_ID));
+        double[][] points = {{1, 2}, {3, 6}, {5, 4}};
+        for (int i = 0; i < points.length; i++) {
+            labelled.pipeInput(("e" + i).getBytes(StandardCharsets.UTF_8), labelledJson(FEATURES, points[i], "x"));
+        }
+        driver.advanceWallClockTime(Duration.ofMillis(600));
+        assertTrue(partials.isEmpty(), "no snapshot before the tick at 00:00:01");
+        assertTrue(models.isEmpty());
+
+        driver.advanceWallClockTime(Duration.ofMillis(100));
+        TestRecord<String, byte[]> snapshot = partials.readRecord();
+        assertEquals(Instant.parse("2026-01-01T00:00:01Z"), snapshot.getRecordTime(),
+                "on the tick, 0.7 s after the start, not 1 s after it");
+        PartialSnapshot decoded = SerdeFactory.partialSnapshot().deserializer().deserialize(null, snapshot.value());
+        assertEquals(3, decoded.progress().nextOffset());
+        ModelParameters model = models.readValue();
+        assertEquals("2026-01-01T00:00:01Z", model.updatedAt());
+        assertEquals(Map.of("0", 3L), model.sources());
+        // (1,2), (3,6), (5,4): mean (3,4), S = [[8, 4], [4, 8]], MLE S/3 (hand-computed).
+        assertArrayEquals(new double[] {3, 4}, model.classes().get(0).mean(), HAND_TOLERANCE);
+        assertArrayEquals(new double[] {8.0 / 3, 4.0 / 3}, model.classes().get(0).covariance()[0], HAND_TOLERANCE);
+
+        driver.advanceWallClockTime(INTERVAL);
+        assertTrue(partials.isEmpty(), "nothing changed: no snapshot at the next tick");
+    }
+
+    @Test
+    void shouldPublishARoundOfSnapshotsWhenItsLastPartitionArrivesAndWaitAtMostHalfAnIntervalForAQuietOne() {
+        Instant start = Instant.parse("2026-01-01T00:00:00Z");
+        // Injected partials: the lineage then does not come from the partition tasks (see TrainingTopologyTest).
+        start(start, StreamsConfig.AT_LEAST_ONCE);
+        TestInputTopic<String, byte[]> partials = DriverTopics.input(driver, TrainingTopology.partials(APP_ID));
+
+        // Round 0: the first snapshot publishes at once; the second, of the same round, waits for the interval.
+        partials.pipeInput("m", encode(snapshot(0, FEATURES, points(1))));
+        partials.pipeInput("m", encode(snapshot(1, FEATURES, points(1))));
+        assertEquals(Map.of("0", 1L), models.readValue().sources());
+        driver.advanceWallClockTime(INTERVAL);
+        ModelParameters second = models.readValue();
+        assertEquals(Map.of("0", 1L, "1", 1L), second.sources());
+        assertEquals("2026-01-01T00:00:01Z", second.updatedAt());
+
+        // Round 1 (tick 00:00:01): complete on arrival, but half an interval must separate two publishes.
+        partials.pipeInput("m", encode(snapshot(0, FEATURES, points(2))));
+        partials.pipeInput("m", encode(snapshot(1, FEATURES, points(2))));
+        assertTrue(models.isEmpty(), "just published");
+        driver.advanceWallClockTime(INTERVAL.dividedBy(2));
+        ModelParameters third = models.readValue();
+        assertEquals(Map.of("0", 2L, "1", 2L), third.sources());
+        assertEquals("2026-01-01T00:00:01.500Z", third.updatedAt());
+
+        // Round 2 (tick 00:00:02): partition 1 was in the previous round, so partition 0's snapshot waits for it,
+        // and the two go out together the moment partition 1's arrives, 30 ms later (not an interval later).
+        driver.advanceWallClockTime(INTERVAL.dividedBy(2));
+        partials.pipeInput("m", encode(snapshot(0, FEATURES, points(3))));
+        assertTrue(models.isEmpty(), "waiting for the rest of the round");
+        driver.advanceWallClockTime(Duration.ofMillis(30));
+        partials.pipeInput("m", encode(snapshot(1, FEATURES, points(3))));
+        ModelParameters fourth = models.readValue();
+        assertEquals(Map.of("0", 3L, "1", 3L), fourth.sources(), "one model with the whole round");
+        assertEquals("2026-01-01T00:00:02.030Z", fourth.updatedAt());
+        assertTrue(models.isEmpty());
+
+        // Round 3 (tick 00:00:03): partition 1 has gone quiet; partition 0's snapshot waits half an interval.
+        driver.advanceWallClockTime(INTERVAL.minusMillis(30));
+        partials.pipeInput("m", encode(snapshot(0, FEATURES, points(4))));
+        driver.advanceWallClockTime(INTERVAL.dividedBy(2).minusMillis(100));
+        assertTrue(models.isEmpty(), "still waiting at 00:00:03.400");
+        driver.advanceWallClockTime(Duration.ofMillis(100));
+        ModelParameters fifth = models.readValue();
+        assertEquals("2026-01-01T00:00:03.500Z", fifth.updatedAt(), "half an interval after it arrived");
+        assertEquals(Map.of("0", 4L, "1", 3L), fifth.sources());
+
+        // Round 4: the previous round was partition 0 alone, so its next snapshot publishes on arrival.
+        driver.advanceWallClockTime(INTERVAL.dividedBy(2));
+        partials.pipeInput("m", encode(snapshot(0, FEATURES, points(5))));
+        assertEquals("2026-01-01T00:00:04Z", models.readValue().updatedAt());
+    }
+
+    /** n distinct points of class "x" (the snapshot's next offset is n). */
+    private static double[][] points(int n) {
+        double[][] points = new double[n][];
+        for (int i = 0; i < n; i++) {
+            points[i] = new double[] {i, 2.0 * i + 1};
+        }
+        return points;
+    }
+}
