@@ -63,6 +63,8 @@ public enum ConfigKey {
             "trainer: Page-Hinkley tolerance δ (nats of prequential log-loss) of the drift test"),
     DRIFT_LAMBDA("gda.drift.lambda", "50", ValueType.OPTIONAL_POSITIVE_DOUBLE,
             "trainer: Page-Hinkley alarm threshold λ (nats) of the drift test on the prequential log-loss; empty: no test"),
+    DRIFT_ACTION("gda.drift.action", "alert", ValueType.DRIFT_ACTION,
+            "trainer: alert (a drift record only) or reset (also start fresh statistics at the alarm)"),
     COVARIANCE("gda.covariance", "full", ValueType.COVARIANCE,
             "scorer: full (QDA), tied (LDA) or diag (naive Bayes)"),
     ESTIMATOR("gda.estimator", "mle", ValueType.ESTIMATOR,

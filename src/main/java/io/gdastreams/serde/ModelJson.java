@@ -21,6 +21,12 @@ final class ModelJson {
 
         @JsonInclude(JsonInclude.Include.NON_DEFAULT)
         abstract long retracted();
+
+        @JsonInclude(JsonInclude.Include.NON_DEFAULT)
+        abstract long resetGeneration();
+
+        @JsonInclude(JsonInclude.Include.NON_DEFAULT)
+        abstract long resetDropped();
     }
 
     /** Mix-in of {@code ClassParameters}: the weights are left out of an unweighted class. */

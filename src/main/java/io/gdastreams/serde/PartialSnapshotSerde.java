@@ -4,6 +4,7 @@ import io.gdastreams.math.CategoryCounts;
 import io.gdastreams.math.RunningGaussian;
 import io.gdastreams.model.PartialSnapshot;
 import io.gdastreams.model.PartitionProgress;
+import io.gdastreams.model.ResetGeneration;
 import java.io.ByteArrayOutputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
@@ -37,6 +38,12 @@ import org.apache.kafka.common.serialization.Serializer;
  * of version 1 with classes in the weighted form of {@link RunningGaussian#toBytes()} (its version 2); it is written
  * only when some class is weighted, so a training without weights, retractions or forgetting never sends it, and a
  * version 1 or 2 snapshot with a weighted class is refused. Its applied count is Σ (count + 2·retractions).
+ *
+ * <p>Version 4, the general layout, is the layout of version 1 with classes in either form, then the category
+ * counts as in version 2 (a count int, 0 without categorical features, and per class label, byte length int,
+ * {@link CategoryCounts#toBytes()}), then the {@link ResetGeneration}: generation long, dropped events long. It is
+ * written only for what the earlier versions cannot hold: a snapshot after a drift reset (generation above 0), or
+ * weighted statistics with category counts. Its check is applied = dropped + Σ (count + 2·retractions).
  */
 final class PartialSnapshotSerde implements Serde<PartialSnapshot> {
 
@@ -45,6 +52,8 @@ final class PartialSnapshotSerde implements Serde<PartialSnapshot> {
     private static final byte FORMAT_VERSION_CATEGORIES = 2;
     /** The layout of version 1 with weighted class statistics. */
     private static final byte FORMAT_VERSION_WEIGHTED = 3;
+    /** The general layout: any classes, category counts, the reset generation. */
+    private static final byte FORMAT_VERSION_GENERAL = 4;
     /** Guards against absurd lengths in damaged input before anything is allocated. */
     private static final int MAX_ITEMS = 1_000_000;
 
@@ -65,12 +74,9 @@ final class PartialSnapshotSerde implements Serde<PartialSnapshot> {
             PartitionProgress progress = snapshot.progress();
             boolean categorical = !snapshot.categories().isEmpty();
             boolean weighted = snapshot.classes().values().stream().anyMatch(RunningGaussian::isWeighted);
-            if (categorical && weighted) {
-                throw new IllegalArgumentException("a snapshot cannot have both weighted statistics and category"
-                        + " counts");
-            }
-            out.writeByte(weighted ? FORMAT_VERSION_WEIGHTED : categorical ? FORMAT_VERSION_CATEGORIES
-                    : FORMAT_VERSION);
+            boolean general = (categorical && weighted) || !snapshot.generation().equals(ResetGeneration.NONE);
+            out.writeByte(general ? FORMAT_VERSION_GENERAL : weighted ? FORMAT_VERSION_WEIGHTED
+                    : categorical ? FORMAT_VERSION_CATEGORIES : FORMAT_VERSION);
             writeString(out, snapshot.modelId());
             out.writeInt(progress.partition());
             out.writeLong(progress.nextOffset());
@@ -87,7 +93,7 @@ final class PartialSnapshotSerde implements Serde<PartialSnapshot> {
                 out.writeInt(stats.length);
                 out.write(stats);
             }
-            if (categorical) {
+            if (categorical || general) {
                 out.writeInt(snapshot.categories().size());
                 for (var entry : snapshot.categories().entrySet()) {
                     writeString(out, entry.getKey());
@@ -95,6 +101,10 @@ final class PartialSnapshotSerde implements Serde<PartialSnapshot> {
                     out.writeInt(counts.length);
                     out.write(counts);
                 }
+            }
+            if (general) {
+                out.writeLong(snapshot.generation().number());
+                out.writeLong(snapshot.generation().dropped());
             }
             out.flush();
             return buffer.toByteArray();
@@ -108,7 +118,7 @@ final class PartialSnapshotSerde implements Serde<PartialSnapshot> {
             ByteBuffer in = ByteBuffer.wrap(bytes);
             byte version = in.get();
             if (version != FORMAT_VERSION && version != FORMAT_VERSION_CATEGORIES
-                    && version != FORMAT_VERSION_WEIGHTED) {
+                    && version != FORMAT_VERSION_WEIGHTED && version != FORMAT_VERSION_GENERAL) {
                 throw new SerializationException("unsupported partial snapshot format version " + version);
             }
             String modelId = readString(in);
@@ -137,7 +147,7 @@ final class PartialSnapshotSerde implements Serde<PartialSnapshot> {
                 if (classes.put(label, g) != null) {
                     throw new SerializationException("class '" + label + "' appears twice");
                 }
-                if (g.isWeighted() && version != FORMAT_VERSION_WEIGHTED) {
+                if (g.isWeighted() && version != FORMAT_VERSION_WEIGHTED && version != FORMAT_VERSION_GENERAL) {
                     throw new SerializationException("class '" + label + "' has weighted statistics in a version "
                             + version + " snapshot");
                 }
@@ -147,14 +157,24 @@ final class PartialSnapshotSerde implements Serde<PartialSnapshot> {
             if (version == FORMAT_VERSION_CATEGORIES) {
                 readCategories(in, classes, categories);
             }
+            ResetGeneration generation = ResetGeneration.NONE;
+            if (version == FORMAT_VERSION_GENERAL) {
+                if (in.getInt(in.position()) > 0) {
+                    readCategories(in, classes, categories);
+                } else {
+                    in.getInt();
+                }
+                generation = new ResetGeneration(in.getLong(), in.getLong());
+            }
             if (in.hasRemaining()) {
                 throw new SerializationException(in.remaining() + " trailing bytes after a partial snapshot");
             }
-            if (classTotal != applied) {
-                throw new SerializationException("class counts sum to " + classTotal + " but " + applied
+            if (classTotal + generation.dropped() != applied) {
+                throw new SerializationException("class counts sum to " + classTotal + (generation.dropped() == 0 ? ""
+                        : " and " + generation.dropped() + " were dropped by resets,") + " but " + applied
                         + " events are said to be applied");
             }
-            return new PartialSnapshot(modelId, progress, classes, categories);
+            return new PartialSnapshot(modelId, progress, classes, categories, generation);
         } catch (BufferUnderflowException e) {
             throw new SerializationException("truncated partial snapshot", e);
         } catch (IllegalArgumentException e) {

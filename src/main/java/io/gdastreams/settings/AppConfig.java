@@ -62,6 +62,9 @@ public final class AppConfig implements ConfigValues {
                     + origins.get(ConfigKey.CATEGORICAL_FEATURES) + ") are both set: category counts are not"
                     + " weighted, so forgetting cannot apply to them; keep one of them");
         }
+        if (raw(ConfigKey.DRIFT_ACTION).equals("reset") && raw(ConfigKey.DRIFT_LAMBDA).isEmpty()) {
+            throw driftResetWithoutTest();
+        }
         if (kafka.containsKey("application.id")) {
             throw new ConfigException("application.id is derived from " + ConfigKey.APPLICATION_ID.key()
                     + " (training and scoring need different ids); set " + ConfigKey.APPLICATION_ID.key()
@@ -254,7 +257,17 @@ public final class AppConfig implements ConfigValues {
 
     /** What the training topology needs, from this configuration, on a run's own {@code topics}. */
     public TrainingSettings trainingSettings(Topics topics) {
+        // Checked here, not with the other combinations: replay turns gda.prequential on after loading.
+        if (raw(ConfigKey.DRIFT_ACTION).equals("reset") && !booleanValue(ConfigKey.PREQUENTIAL)) {
+            throw driftResetWithoutTest();
+        }
         return TrainingSettings.from(this, topics, RecordSizeLimits.modelRecordLimit(kafka));
+    }
+
+    private ConfigException driftResetWithoutTest() {
+        return new ConfigException(ConfigKey.DRIFT_ACTION.key() + "=reset (" + origins.get(ConfigKey.DRIFT_ACTION)
+                + ") needs the drift test: " + ConfigKey.PREQUENTIAL.key() + "=true and a "
+                + ConfigKey.DRIFT_LAMBDA.key() + " (docs/TRAINING.md, \"Drift detection\")");
     }
 
     /** What the scoring topology needs, from this configuration. */

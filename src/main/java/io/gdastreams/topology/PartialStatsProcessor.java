@@ -96,6 +96,7 @@ final class PartialStatsProcessor implements Processor<byte[], byte[], String, T
         RecordMetadata source = context.recordMetadata().orElseThrow(
                 () -> new IllegalStateException("labelled events must come from a topic"));
         loadState();
+        followPublishedGeneration();
         Refusal refusal;
         try {
             refusal = apply(record.value(), record.timestamp());
@@ -207,14 +208,43 @@ final class PartialStatsProcessor implements Processor<byte[], byte[], String, T
 
     /**
      * Test-then-train: scores the event about to be applied with the latest published model (not this partition's
-     * state) and forwards the window it closes and a drift alarm, if any.
+     * state) and forwards the window it closes and a drift alarm, if any. An alarm under
+     * {@code gda.drift.action=reset} starts the next reset generation here, so that this event is the first of the
+     * new statistics.
      */
     private void testBeforeTraining(LabelledEvent event, long timestamp) {
         KeyValueStore<String, byte[]> onTopic = context.getStateStore(TrainingTopology.PUBLISHED_STORE);
         CompiledModel model = prequentialModel.of(onTopic.get(settings.modelId()));
-        for (String json : prequential.observe(event, timestamp, model)) {
+        long own = state.generation().number();
+        PrequentialEvaluator.Observation observation = prequential.observe(event, timestamp, model,
+                publishedModel.generation(context.applicationId()), own);
+        for (String json : observation.records()) {
             context.forward(new Record<>(settings.modelId(), (TrainingOutput) new TrainingOutput.Metrics(json),
                     timestamp));
+        }
+        if (observation.reset()) {
+            LOG.info("Drift in partition {} of model '{}' at event time {}: starting reset generation {}",
+                    context.taskId().partition(), settings.modelId(), timestamp, own + 1);
+            state.startGeneration(own + 1);
+        }
+    }
+
+    /**
+     * A model this application published of a newer reset generation than this partition's statistics means
+     * another partition's drift test fired: this partition drops its statistics of the old regime too, so that the
+     * combiner's next models count its events again (docs/TRAINING.md, "Drift detection"). Its drift test restarts:
+     * the model in force is the new one.
+     */
+    private void followPublishedGeneration() {
+        long published = publishedModel.generation(context.applicationId());
+        if (published > state.generation().number()) {
+            LOG.info("Partition {} of model '{}' takes up reset generation {} from the published model",
+                    context.taskId().partition(), settings.modelId(), published);
+            state.startGeneration(published);
+            changedSinceSnapshot = true;
+            if (prequential != null) {
+                prequential.restartDetector();
+            }
         }
     }
 
@@ -244,7 +274,7 @@ final class PartialStatsProcessor implements Processor<byte[], byte[], String, T
             return;
         }
         PartialSnapshot snapshot = new PartialSnapshot(settings.modelId(), state.progress(), state.classes(),
-                state.categories());
+                state.categories(), state.generation());
         context.forward(new Record<>(settings.modelId(),
                 new TrainingOutput.Partial(snapshotSerializer.serialize(null, snapshot)), timestamp));
     }

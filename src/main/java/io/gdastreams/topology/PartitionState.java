@@ -4,6 +4,7 @@ import io.gdastreams.math.CategoryCounts;
 import io.gdastreams.math.Forgetting;
 import io.gdastreams.math.RunningGaussian;
 import io.gdastreams.model.PartitionProgress;
+import io.gdastreams.model.ResetGeneration;
 import io.gdastreams.serde.Json;
 import java.util.Arrays;
 import java.util.Collections;
@@ -34,7 +35,8 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * (partition, next offset, applied, dead-lettered; 29 bytes, see {@link ProgressCounters}); {@code schema} → the
  * feature names as a JSON array, written when the schema is fixed; {@code categories:<label>} →
  * {@link CategoryCounts#toBytes()}, only when categorical features are configured (a store written without them
- * has no such key, and loads as before). A class touched by a weight, a retraction or forgetting is stored in the
+ * has no such key, and loads as before); {@code generation} → the {@link ResetGeneration} (16 bytes: number,
+ * dropped events), only after a drift reset, and then applied = dropped + Σ (count + 2·retractions). A class touched by a weight, a retraction or forgetting is stored in the
  * weighted form of {@link RunningGaussian} (its version 2); the progress counts every applied event, so the check
  * on load is applied = Σ (count + 2·retractions) over the classes. Not thread-safe (one stream thread owns a task).
  *
@@ -48,6 +50,8 @@ final class PartitionState {
     static final String SCHEMA_KEY = "schema";
     static final String CLASS_KEY_PREFIX = "class:";
     static final String CATEGORIES_KEY_PREFIX = "categories:";
+    /** The reset generation (docs/TRAINING.md, "Drift detection"): absent until the first reset. */
+    static final String GENERATION_KEY = "generation";
 
     private final KeyValueStore<String, byte[]> store;
     private final SortedMap<String, RunningGaussian> classes = new TreeMap<>();
@@ -56,6 +60,7 @@ final class PartitionState {
     private final List<String> categoricalFeatures;
     private final CategoryVocabulary vocabulary;
     private PartitionProgress progress;
+    private ResetGeneration generation = ResetGeneration.NONE;
     /** The schema entry holds {@code progress.features()}. */
     private boolean schemaPersisted;
 
@@ -90,6 +95,7 @@ final class PartitionState {
         state.schemaPersisted = stored.schemaPersisted();
         state.classes.putAll(stored.classes());
         state.categories.putAll(stored.categories());
+        state.generation = stored.generation();
         for (CategoryCounts counts : state.categories.values()) {
             state.vocabulary.addAll(counts);
         }
@@ -203,6 +209,30 @@ final class PartitionState {
 
     PartitionProgress progress() {
         return progress;
+    }
+
+    /** The reset generation the classes belong to. */
+    ResetGeneration generation() {
+        return generation;
+    }
+
+    /**
+     * Starts reset generation {@code number} (above the current one): every class statistic and category count is
+     * deleted from the store and the events they absorbed are counted as dropped, so that the next event applied
+     * is the first of the new statistics. The schema and the progress stay.
+     */
+    void startGeneration(long number) {
+        generation = generation.next(number, progress.applied());
+        for (String label : classes.keySet()) {
+            store.delete(CLASS_KEY_PREFIX + label);
+        }
+        for (String label : categories.keySet()) {
+            store.delete(CATEGORIES_KEY_PREFIX + label);
+        }
+        classes.clear();
+        categories.clear();
+        vocabulary.clear();
+        store.put(GENERATION_KEY, PartitionStateReader.encodeGeneration(generation));
     }
 
     /** Sets and writes through the progress; the schema entry only when the schema changes. */

@@ -217,6 +217,20 @@ class AppConfigTest {
     }
 
     @Test
+    void shouldReadTheDriftActionAndRefuseAResetWithoutTheDriftTest() throws IOException {
+        assertEquals(false, AppConfig.load(file("gda.prequential=true"), Map.of()).trainingSettings().prequential()
+                .driftReset(), "alert by default");
+        assertEquals(true, AppConfig.load(file("gda.prequential=true", "gda.drift.action=reset"), Map.of())
+                .trainingSettings().prequential().driftReset());
+        assertThrows(ConfigException.class, () -> AppConfig.load(file("gda.drift.action=restart"), Map.of()));
+        AppConfig off = AppConfig.load(file("gda.drift.action=reset"), Map.of()); // replay turns prequential on later
+        ConfigException e = assertThrows(ConfigException.class, off::trainingSettings);
+        assertTrue(e.getMessage().contains("needs the drift test"), e.getMessage());
+        assertThrows(ConfigException.class, () -> AppConfig.load(
+                file("gda.prequential=true", "gda.drift.action=reset", "gda.drift.lambda="), Map.of()));
+    }
+
+    @Test
     void shouldRejectOutOfRangeAndUnknownEnumValues() throws IOException {
         assertThrows(ConfigException.class, () -> AppConfig.load(file("gda.reg.param=1.5"), Map.of()));
         assertThrows(ConfigException.class, () -> AppConfig.load(file("gda.min.count=0"), Map.of()));
