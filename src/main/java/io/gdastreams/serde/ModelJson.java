@@ -29,6 +29,13 @@ final class ModelJson {
         abstract long resetDropped();
     }
 
+    /** Mix-in of {@code CategoricalTable}: the weights are left out of an unweighted table. */
+    abstract static class TableRecord {
+
+        @JsonInclude(JsonInclude.Include.NON_NULL)
+        abstract List<double[]> weights();
+    }
+
     /** Mix-in of {@code ClassParameters}: the weights are left out of an unweighted class. */
     abstract static class ClassRecord {
 

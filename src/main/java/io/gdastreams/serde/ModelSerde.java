@@ -47,6 +47,8 @@ public final class ModelSerde implements Serde<ModelParameters> {
     private static final String OPTIONAL_RETRACTED = "retracted";
     private static final String OPTIONAL_RESET_GENERATION = "resetGeneration";
     private static final String OPTIONAL_RESET_DROPPED = "resetDropped";
+    /** The field a category table may leave out: an unweighted table, whose weights are its counts. */
+    private static final String OPTIONAL_TABLE_WEIGHTS = "weights";
     /** The fields a class may leave out, together: an unweighted class, whose weights are its count. */
     private static final List<String> OPTIONAL_CLASS_FIELDS = List.of("effectiveCount", "effectiveSampleSize");
 
@@ -116,6 +118,14 @@ public final class ModelSerde implements Serde<ModelParameters> {
             if (!object.has(OPTIONAL_RESET_DROPPED)) {
                 object.put(OPTIONAL_RESET_DROPPED, 0L);
             }
+            if (object.get(OPTIONAL) instanceof ArrayNode tables) {
+                for (JsonNode t : tables) {
+                    // Absent: unweighted, the weights are the counts (CategoricalTable then drops them again).
+                    if (t instanceof ObjectNode table && table.has("counts") && !table.has(OPTIONAL_TABLE_WEIGHTS)) {
+                        table.set(OPTIONAL_TABLE_WEIGHTS, table.get("counts"));
+                    }
+                }
+            }
             if (object.get("classes") instanceof ArrayNode classes) {
                 for (JsonNode c : classes) {
                     // Both absent: unweighted, W = V = count. One alone stays missing and fails the read again.
@@ -140,6 +150,9 @@ public final class ModelSerde implements Serde<ModelParameters> {
                     || message.startsWith("Missing creator property '" + OPTIONAL_RETRACTED + "'")
                     || message.startsWith("Missing creator property '" + OPTIONAL_RESET_GENERATION + "'")
                     || message.startsWith("Missing creator property '" + OPTIONAL_RESET_DROPPED + "'");
+        }
+        if (e.getPath().size() == 3 && OPTIONAL.equals(e.getPath().get(0).getFieldName())) {
+            return message.startsWith("Missing creator property '" + OPTIONAL_TABLE_WEIGHTS + "'");
         }
         return e.getPath().size() == 3 && "classes".equals(e.getPath().get(0).getFieldName())
                 && OPTIONAL_CLASS_FIELDS.stream().anyMatch(f -> message.startsWith("Missing creator property '"

@@ -156,6 +156,9 @@ final class PartialSnapshotSerde implements Serde<PartialSnapshot> {
             SortedMap<String, CategoryCounts> categories = new TreeMap<>();
             if (version == FORMAT_VERSION_CATEGORIES) {
                 readCategories(in, classes, categories);
+                if (categories.values().stream().anyMatch(CategoryCounts::isWeighted)) {
+                    throw new SerializationException("weighted category counts in a version 2 snapshot");
+                }
             }
             ResetGeneration generation = ResetGeneration.NONE;
             if (version == FORMAT_VERSION_GENERAL) {

@@ -56,12 +56,6 @@ public final class AppConfig implements ConfigValues {
                     + origins.get(ConfigKey.DECISION_COSTS) + ") are both set: a scorer uses one decision rule,"
                     + " keep one of them");
         }
-        if (!raw(ConfigKey.FORGETTING_HALF_LIFE_MS).isEmpty() && !raw(ConfigKey.CATEGORICAL_FEATURES).isEmpty()) {
-            throw new ConfigException(ConfigKey.FORGETTING_HALF_LIFE_MS.key() + " (" + origins.get(
-                    ConfigKey.FORGETTING_HALF_LIFE_MS) + ") and " + ConfigKey.CATEGORICAL_FEATURES.key() + " ("
-                    + origins.get(ConfigKey.CATEGORICAL_FEATURES) + ") are both set: category counts are not"
-                    + " weighted, so forgetting cannot apply to them; keep one of them");
-        }
         if (raw(ConfigKey.DRIFT_ACTION).equals("reset") && raw(ConfigKey.DRIFT_LAMBDA).isEmpty()) {
             throw driftResetWithoutTest();
         }

@@ -50,7 +50,7 @@ final class PartialMerge {
                 label -> !leftOut.contains(label), forgetting);
         // Counts add exactly: the pooled counts are those of all the partitions' events.
         var categories = CategoryCounts.pooled(current.stream().map(PartialSnapshot::categories).toList(),
-                label -> !leftOut.contains(label));
+                label -> !leftOut.contains(label), forgetting);
         List<String> categoricalFeatures = categories.isEmpty() ? List.of()
                 : categories.values().iterator().next().features();
         return ModelParameters.ofStatistics(modelId, version, features, classes, categoricalFeatures, categories,

@@ -163,11 +163,6 @@ final class PartialStatsProcessor implements Processor<byte[], byte[], String, T
             point[i] = event.features().get(schema.get(i));
         }
         String label = event.label();
-        if (event.isWeighted() && values != null) {
-            return new Refusal(DeadLetterCategory.INVALID_EVENT, "sample weights and retractions are not supported"
-                    + " with categorical features (" + ConfigKey.CATEGORICAL_FEATURES.key() + "): category counts are"
-                    + " not weighted");
-        }
         // Kafka Streams' default extractor refuses a record without a valid timestamp before this; kept so that an
         // extractor that lets one through cannot turn a missing event time into a weight.
         if (settings.forgetting() != null && timestamp < 0) {
@@ -175,7 +170,7 @@ final class PartialStatsProcessor implements Processor<byte[], byte[], String, T
                     + " but " + ConfigKey.FORGETTING_HALF_LIFE_MS.key() + " weighs events by it");
         }
         if (event.retract()) {
-            String refused = state.retract(label, point, event.weight(), timestamp, settings.forgetting());
+            String refused = state.retract(label, point, values, event.weight(), timestamp, settings.forgetting());
             return refused == null ? null : new Refusal(DeadLetterCategory.INVALID_EVENT, refused);
         }
         if (!state.hasClass(label)) {
@@ -199,7 +194,7 @@ final class PartialStatsProcessor implements Processor<byte[], byte[], String, T
             testBeforeTraining(event, timestamp);
         }
         if (event.isWeighted() || settings.forgetting() != null) {
-            state.updateWeighted(label, point, event.weight(), timestamp, settings.forgetting());
+            state.updateWeighted(label, point, values, event.weight(), timestamp, settings.forgetting());
         } else {
             state.update(label, point, values);
         }

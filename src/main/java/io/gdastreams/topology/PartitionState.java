@@ -147,11 +147,7 @@ final class PartitionState {
      * ({@code values}: null exactly when none is configured).
      */
     void update(String label, double[] point, String[] values) {
-        if ((values == null) != categoricalFeatures.isEmpty()
-                || (values != null && (values.length != categoricalFeatures.size()
-                        || Arrays.asList(values).contains(null)))) {
-            throw new IllegalArgumentException("expected a value of each of " + categoricalFeatures);
-        }
+        checkValues(values);
         RunningGaussian stats = classes.computeIfAbsent(label, l -> new RunningGaussian(progress.features().size()));
         if (values != null) {
             // The values are checked above and the point by stats.update before it changes anything, so the
@@ -170,41 +166,69 @@ final class PartitionState {
     /**
      * Adds {@code point} with sample weight {@code weight} and event time {@code time} to the statistics of
      * {@code label} (created if new) and writes them through: with {@code forgetting} (not null) the weight decays
-     * by event time ({@link Forgetting#update}), else it is the weight alone. Only without categorical features.
+     * by event time ({@link Forgetting#update}), else it is the weight alone. {@code values}: the categorical values
+     * in their configured order, null exactly when none is configured; their counts take the same weight.
      */
-    void updateWeighted(String label, double[] point, double weight, long time, Forgetting forgetting) {
-        if (!categoricalFeatures.isEmpty()) {
-            throw new IllegalStateException("weighted statistics with categorical features");
-        }
+    void updateWeighted(String label, double[] point, String[] values, double weight, long time,
+                        Forgetting forgetting) {
+        checkValues(values);
         RunningGaussian stats = classes.computeIfAbsent(label, l -> new RunningGaussian(progress.features().size()));
+        // The point is checked by the Gaussian update before anything changes, the values above.
         if (forgetting != null) {
             forgetting.update(stats, point, weight, time);
         } else {
             stats.update(point, weight);
         }
+        if (values != null) {
+            CategoryCounts counts = categories.computeIfAbsent(label, l -> new CategoryCounts(categoricalFeatures));
+            if (forgetting != null) {
+                forgetting.update(counts, values, weight, time);
+            } else {
+                counts.update(values, weight);
+            }
+            vocabulary.add(values);
+            store.put(CATEGORIES_KEY_PREFIX + label, counts.toBytes());
+        }
         store.put(CLASS_KEY_PREFIX + label, stats.toBytes());
     }
 
     /**
-     * Removes one earlier observation ({@code point}, {@code weight}, original event time {@code time}) from the
-     * statistics of {@code label} and writes them through; returns why it cannot (nothing changes then), or null.
+     * Removes one earlier observation ({@code point}, categorical {@code values} or null, {@code weight}, original
+     * event time {@code time}) from the statistics of {@code label} and writes them through; returns why it cannot
+     * (nothing changes then), or null.
      */
-    String retract(String label, double[] point, double weight, long time, Forgetting forgetting) {
-        if (!categoricalFeatures.isEmpty()) {
-            throw new IllegalStateException("retraction with categorical features");
-        }
+    String retract(String label, double[] point, String[] values, double weight, long time, Forgetting forgetting) {
+        checkValues(values);
         RunningGaussian stats = classes.get(label);
         if (stats == null) {
             return "retraction: class '" + label + "' has no observation in partition " + progress.partition()
                     + " (its count would become negative)";
         }
-        String refused = forgetting != null ? forgetting.retract(stats, point, weight, time)
-                : stats.retract(point, weight);
+        CategoryCounts counts = values == null ? null : categories.get(label);
+        double countsWeight = counts == null ? 0 : forgetting != null ? forgetting.decayedWeight(counts, weight, time)
+                : weight;
+        String refused = counts == null ? null : counts.retractionProblem(values, countsWeight);
+        if (refused == null) {
+            refused = forgetting != null ? forgetting.retract(stats, point, weight, time)
+                    : stats.retract(point, weight);
+        }
         if (refused != null) {
             return "retraction refused for class '" + label + "': " + refused;
         }
+        if (counts != null) {
+            counts.retract(values, countsWeight);
+            store.put(CATEGORIES_KEY_PREFIX + label, counts.toBytes());
+        }
         store.put(CLASS_KEY_PREFIX + label, stats.toBytes());
         return null;
+    }
+
+    private void checkValues(String[] values) {
+        if ((values == null) != categoricalFeatures.isEmpty()
+                || (values != null && (values.length != categoricalFeatures.size()
+                        || Arrays.asList(values).contains(null)))) {
+            throw new IllegalArgumentException("expected a value of each of " + categoricalFeatures);
+        }
     }
 
     PartitionProgress progress() {
