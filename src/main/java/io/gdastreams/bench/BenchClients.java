@@ -56,12 +56,13 @@ final class BenchClients implements AutoCloseable {
      * model topic compacted with one partition. Returns once every partition is served.
      */
     Topics createTopics(String prefix, int partitions, Stage stage) {
+        // The metrics topic too: a training stage with gda.prequential=true writes to it.
         Topics topics = new Topics(prefix + "labelled", prefix + "unlabelled", prefix + "model",
-                prefix + "predictions", prefix + "dead-letters");
+                prefix + "predictions", prefix + "dead-letters").withMetrics(prefix + "model-metrics");
         Map<String, String> appendTime = Map.of(TopicConfig.MESSAGE_TIMESTAMP_TYPE_CONFIG, "LogAppendTime");
         List<NewTopic> plan = new ArrayList<>();
         for (String name : List.of(topics.labelled().name(), topics.unlabelled().name(),
-                topics.predictions().name(), topics.deadLetters().name())) {
+                topics.predictions().name(), topics.deadLetters().name(), topics.metrics().name())) {
             plan.add(new NewTopic(name, partitions, (short) 1).configs(appendTime));
         }
         Map<String, String> modelConfig = new HashMap<>(appendTime);
