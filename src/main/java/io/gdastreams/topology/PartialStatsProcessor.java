@@ -56,8 +56,8 @@ final class PartialStatsProcessor implements Processor<byte[], byte[], String, T
     /** Set by every record read; a restart sets it too (re-sending a cumulative snapshot is harmless). */
     private boolean changedSinceSnapshot;
     private final StreamObserver observer;
-    /** Test-then-train evaluation (gda.prequential), made at init; null when off. */
-    private PrequentialEvaluator prequential;
+    /** Test-then-train evaluation (gda.prequential) and reset generations, made at init. */
+    private TestThenTrain testThenTrain;
     private final PrequentialModel prequentialModel;
 
     PartialStatsProcessor(TrainingSettings settings, CommittedInput.Source committedInput) {
@@ -85,9 +85,7 @@ final class PartialStatsProcessor implements Processor<byte[], byte[], String, T
         state = null;
         point = null;
         changedSinceSnapshot = true;
-        prequential = settings.prequential() == null ? null
-                : new PrequentialEvaluator(settings.modelId(), settings.prequential(), processorContext.taskId().partition(),
-                        processorContext.getStateStore(TrainingTopology.PREQUENTIAL_STORE));
+        testThenTrain = new TestThenTrain(settings, processorContext, publishedModel, prequentialModel);
         processorContext.schedule(settings.publishInterval(), PunctuationType.WALL_CLOCK_TIME, this::emitSnapshot);
     }
 
@@ -96,7 +94,7 @@ final class PartialStatsProcessor implements Processor<byte[], byte[], String, T
         RecordMetadata source = context.recordMetadata().orElseThrow(
                 () -> new IllegalStateException("labelled events must come from a topic"));
         loadState();
-        followPublishedGeneration();
+        testThenTrain.followPublishedGeneration(state);
         Refusal refusal;
         try {
             refusal = apply(record.value(), record.timestamp());
@@ -190,8 +188,8 @@ final class PartialStatsProcessor implements Processor<byte[], byte[], String, T
                 return new Refusal(DeadLetterCategory.MODEL_BOUND, tooMany);
             }
         }
-        if (prequential != null) {
-            testBeforeTraining(event, timestamp);
+        if (testThenTrain.evaluates()) {
+            testThenTrain.testBeforeTraining(event, timestamp, state);
         }
         if (event.isWeighted() || settings.forgetting() != null) {
             state.updateWeighted(label, point, values, event.weight(), timestamp, settings.forgetting());
@@ -199,48 +197,6 @@ final class PartialStatsProcessor implements Processor<byte[], byte[], String, T
             state.update(label, point, values);
         }
         return null;
-    }
-
-    /**
-     * Test-then-train: scores the event about to be applied with the latest published model (not this partition's
-     * state) and forwards the window it closes and a drift alarm, if any. An alarm under
-     * {@code gda.drift.action=reset} starts the next reset generation here, so that this event is the first of the
-     * new statistics.
-     */
-    private void testBeforeTraining(LabelledEvent event, long timestamp) {
-        KeyValueStore<String, byte[]> onTopic = context.getStateStore(TrainingTopology.PUBLISHED_STORE);
-        CompiledModel model = prequentialModel.of(onTopic.get(settings.modelId()));
-        long own = state.generation().number();
-        PrequentialEvaluator.Observation observation = prequential.observe(event, timestamp, model,
-                publishedModel.generation(context.applicationId()), own);
-        for (String json : observation.records()) {
-            context.forward(new Record<>(settings.modelId(), (TrainingOutput) new TrainingOutput.Metrics(json),
-                    timestamp));
-        }
-        if (observation.reset()) {
-            LOG.info("Drift in partition {} of model '{}' at event time {}: starting reset generation {}",
-                    context.taskId().partition(), settings.modelId(), timestamp, own + 1);
-            state.startGeneration(own + 1);
-        }
-    }
-
-    /**
-     * A model this application published of a newer reset generation than this partition's statistics means
-     * another partition's drift test fired: this partition drops its statistics of the old regime too, so that the
-     * combiner's next models count its events again (docs/TRAINING.md, "Drift detection"). Its drift test restarts:
-     * the model in force is the new one.
-     */
-    private void followPublishedGeneration() {
-        long published = publishedModel.generation(context.applicationId());
-        if (published > state.generation().number()) {
-            LOG.info("Partition {} of model '{}' takes up reset generation {} from the published model",
-                    context.taskId().partition(), settings.modelId(), published);
-            state.startGeneration(published);
-            changedSinceSnapshot = true;
-            if (prequential != null) {
-                prequential.restartDetector();
-            }
-        }
     }
 
     private static String schemaMismatch(Map<String, Double> features, List<String> schema) {
