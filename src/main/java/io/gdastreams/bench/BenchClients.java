@@ -52,7 +52,7 @@ final class BenchClients implements AutoCloseable {
     }
 
     /**
-     * The five topics of one stage, named {@code prefix + role}, created with
+     * The six topics of one stage, named {@code prefix + role}, created with
      * {@code message.timestamp.type=LogAppendTime} (every timestamp read back is the broker's append time); the
      * model topic compacted with one partition and the services' large-record bound. Returns once every partition is served.
      */
@@ -61,7 +61,7 @@ final class BenchClients implements AutoCloseable {
         Map<String, String> appendTime = Map.of(TopicConfig.MESSAGE_TIMESTAMP_TYPE_CONFIG, "LogAppendTime");
         List<NewTopic> plan = new ArrayList<>();
         for (String name : List.of(topics.labelled().name(), topics.unlabelled().name(),
-                topics.predictions().name(), topics.deadLetters().name())) {
+                topics.predictions().name(), topics.deadLetters().name(), topics.metrics().name())) {
             plan.add(new NewTopic(name, partitions, (short) 1).configs(appendTime));
         }
         Map<String, String> modelConfig = new HashMap<>(appendTime);
@@ -79,10 +79,10 @@ final class BenchClients implements AutoCloseable {
         return topics;
     }
 
-    /** The five topics of a stage, named {@code prefix + role}. */
+    /** The six topics of a stage, named {@code prefix + role}; the metrics topic too: a training stage with gda.prequential=true writes to it. */
     static Topics topicsNamed(String prefix) {
         return new Topics(prefix + "labelled", prefix + "unlabelled", prefix + "model", prefix + "predictions",
-                prefix + "dead-letters");
+                prefix + "dead-letters").withMetrics(prefix + "model-metrics");
     }
 
     /** Waits until the application's committed offsets on {@code input} reach {@code ends}. */

@@ -127,6 +127,16 @@ public final class BenchCommand implements CommandPlugin {
                     + "in a child JVM, after N and after 2N events, instead of the three stages. Linux only.")
     private boolean memory;
 
+    @Option(names = "--variant", paramLabel = "NAME:KEY=VALUE[;KEY=VALUE...]",
+            description = "Compare the training stage with these keys added to the --set ones (repeatable): runs only"
+                    + " the training stage, for the baseline and each variant, in --rounds alternating rounds, and"
+                    + " prints each variant's median events/s and median ratio to the baseline.")
+    private List<String> variants = new ArrayList<>();
+
+    @Option(names = "--rounds", defaultValue = "3",
+            description = "Rounds of a --variant comparison (default: ${DEFAULT-VALUE}).")
+    private int rounds;
+
     @Override
     public Integer call() {
         if (latencyProfile && memory) {
@@ -182,6 +192,13 @@ public final class BenchCommand implements CommandPlugin {
                 return 0;
             }
             long warmup = warmupEvents >= 0 ? warmupEvents : Math.min(events / 10, MAX_DEFAULT_WARMUP);
+            if (!variants.isEmpty()) {
+                TrainingComparison comparison = new TrainingComparison(
+                        variants.stream().map(TrainingComparison.Variant::parse).toList(), rounds);
+                comparison.run(bootstrap, shape, extra -> withKeys(settings, extra), runId, stateDirectory,
+                        Duration.ofSeconds(stageTimeoutSeconds), warmup, WARMUP_PACED_EVENTS, out, progress);
+                return 0;
+            }
             if (warmup > 0) {
                 progress.println("warm-up round (" + warmup + " events per stage, not reported)...");
                 progress.flush();
@@ -222,5 +239,14 @@ public final class BenchCommand implements CommandPlugin {
                 Directories.deleteQuietly(stateDirectory);
             }
         }
+    }
+
+    /** {@code settings} with {@code extra} KEY=VALUE settings after the --set ones. */
+    private BenchSettings withKeys(BenchSettings settings, List<String> extra) {
+        List<String> all = new ArrayList<>(set);
+        all.addAll(extra);
+        BenchConfiguration configuration = BenchConfiguration.of(all, classes, features);
+        return new BenchSettings(classes, features, events, partitions, threads, guarantee, seed, latencyEvents,
+                latencyRate, settings.publishInterval(), configuration);
     }
 }

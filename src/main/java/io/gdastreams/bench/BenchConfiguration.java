@@ -87,7 +87,7 @@ record BenchConfiguration(AppConfig config, Map<String, String> set) {
         Map<String, String> owned = new LinkedHashMap<>();
         String ownTopics = "each stage has its own topics";
         for (ConfigKey topic : List.of(ConfigKey.TOPIC_LABELLED, ConfigKey.TOPIC_UNLABELLED, ConfigKey.TOPIC_MODEL,
-                ConfigKey.TOPIC_PREDICTIONS, ConfigKey.TOPIC_DEAD_LETTERS)) {
+                ConfigKey.TOPIC_PREDICTIONS, ConfigKey.TOPIC_DEAD_LETTERS, ConfigKey.TOPIC_METRICS)) {
             owned.put(topic.key(), ownTopics);
         }
         owned.put(ConfigKey.MODEL_ID.key(), "the bench trains and scores its own model");

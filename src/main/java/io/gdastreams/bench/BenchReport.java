@@ -2,7 +2,10 @@ package io.gdastreams.bench;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import io.gdastreams.serde.Json;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -20,7 +23,47 @@ final class BenchReport {
     }
 
     static String stageLine(StageResult result, BenchSettings settings, RunShape shape) {
+        return stageLine(new LinkedHashMap<>(), result, settings, shape);
+    }
+
+    /** A stage line of a {@link TrainingComparison}: its round and variant first. */
+    static String variantLine(int round, String variant, StageResult result, BenchSettings settings,
+                              RunShape shape) {
         Map<String, Object> line = new LinkedHashMap<>();
+        line.put("round", round);
+        line.put("variant", variant);
+        return stageLine(line, result, settings, shape);
+    }
+
+    /**
+     * The comparison's last line: per variant the median events/s over the rounds and the median of its per-round
+     * ratios to {@code baseline} (round i of a variant against round i of the baseline).
+     */
+    static String comparisonLine(Map<String, List<Double>> rates, String baseline) {
+        Map<String, Object> line = new LinkedHashMap<>();
+        List<Double> base = rates.get(baseline);
+        for (Map.Entry<String, List<Double>> entry : rates.entrySet()) {
+            Map<String, Object> summary = new LinkedHashMap<>();
+            summary.put("medianEventsPerSecond", Math.round(median(entry.getValue())));
+            List<Double> ratios = new ArrayList<>();
+            for (int i = 0; i < entry.getValue().size(); i++) {
+                ratios.add(entry.getValue().get(i) / base.get(i));
+            }
+            summary.put("medianRatioToBaseline", round(median(ratios), 3));
+            line.put(entry.getKey(), summary);
+        }
+        return write(Map.of("comparison", line));
+    }
+
+    static double median(List<Double> values) {
+        List<Double> sorted = new ArrayList<>(values);
+        Collections.sort(sorted);
+        int n = sorted.size();
+        return n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
+    }
+
+    private static String stageLine(Map<String, Object> line, StageResult result, BenchSettings settings,
+                                    RunShape shape) {
         line.put("stage", result.stage());
         line.put("events", result.events());
         line.put("seconds", round(result.seconds(), 3));

@@ -66,6 +66,8 @@ public enum ConfigKey {
     STATISTICS("gda.statistics", "full", ValueType.STATISTICS,
             "trainer: full (the scatter matrix per class, O(d²) per event, any covariance) or diagonal (its diagonal"
                     + " only, O(d) per event, for gda.covariance=diag alone)"),
+    DRIFT_ACTION("gda.drift.action", "alert", ValueType.DRIFT_ACTION,
+            "trainer: alert (a drift record only) or reset (also start fresh statistics at the alarm)"),
     COVARIANCE("gda.covariance", "full", ValueType.COVARIANCE,
             "scorer: full (QDA), tied (LDA) or diag (naive Bayes)"),
     ESTIMATOR("gda.estimator", "mle", ValueType.ESTIMATOR,

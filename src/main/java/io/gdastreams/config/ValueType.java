@@ -63,7 +63,9 @@ public enum ValueType {
     /** An {@link java.util.OptionalInt}: a TCP port in [0, 65535] (0 = any free port), or empty for none. */
     OPTIONAL_PORT,
     /** A {@link String}, any text (a path, a secret), empty for none; never quoted back in an error. */
-    OPTIONAL_TEXT;
+    OPTIONAL_TEXT,
+    /** A {@link String}: what a drift alarm does, {@code alert} or {@code reset}. */
+    DRIFT_ACTION;
 
     /**
      * Longest model or application id: as long as a topic name may be. The model id is written in every
@@ -107,6 +109,7 @@ public enum ValueType {
                     + " each pair once, costs finite and >= 0), or empty for none";
             case OPTIONAL_PORT -> "a port in [0, 65535] (0 = any free port), or empty for none";
             case OPTIONAL_TEXT -> "any text, or empty for none";
+            case DRIFT_ACTION -> "alert or reset";
         };
     }
 
@@ -147,6 +150,7 @@ public enum ValueType {
             case OPTIONAL_PORT -> v.isEmpty() ? java.util.OptionalInt.empty()
                     : Optional.ofNullable(intOrNull(inRange(v, 0, 65535))).map(java.util.OptionalInt::of).orElse(null);
             case OPTIONAL_TEXT -> v;
+            case DRIFT_ACTION -> v.equals("alert") || v.equals("reset") ? v : null;
         });
     }
 

@@ -45,6 +45,25 @@ public final class CategoricalLikelihood {
      */
     public static CategoricalLikelihood of(List<String> features, List<List<String>> values, long[][][] counts,
                                            double alpha) {
+        double[][][] weights = new double[counts.length][][];
+        for (int k = 0; k < counts.length; k++) {
+            weights[k] = new double[counts[k].length][];
+            for (int j = 0; j < counts[k].length; j++) {
+                weights[k][j] = new double[counts[k][j].length];
+                for (int v = 0; v < counts[k][j].length; v++) {
+                    weights[k][j][v] = counts[k][j][v];
+                }
+            }
+        }
+        return of(features, values, weights, alpha);
+    }
+
+    /**
+     * As {@link #of(List, List, long[][][], double)} with weighted counts W_kjv (sample weights, retractions,
+     * forgetting): θ_kjv = (W_kjv + α) / (W_kj + α·V_j). Each weight finite and ≥ 0.
+     */
+    public static CategoricalLikelihood of(List<String> features, List<List<String>> values, double[][][] counts,
+                                           double alpha) {
         if (!(alpha >= 0) || !Double.isFinite(alpha)) {
             throw new IllegalArgumentException("alpha must be finite and >= 0, got " + alpha);
         }
@@ -75,15 +94,15 @@ public final class CategoricalLikelihood {
                         + " features, expected " + m);
             }
             for (int j = 0; j < m; j++) {
-                long[] n = counts[k][j];
+                double[] n = counts[k][j];
                 int vj = values.get(j).size();
                 if (n.length != vj) {
                     throw new IllegalArgumentException("class " + k + ", feature '" + features.get(j) + "': "
                             + n.length + " counts for " + vj + " values");
                 }
                 double total = 0;
-                for (long c : n) {
-                    if (c < 0) {
+                for (double c : n) {
+                    if (!(c >= 0) || !Double.isFinite(c)) {
                         throw new IllegalArgumentException("class " + k + ", feature '" + features.get(j)
                                 + "': negative count " + c);
                     }

@@ -1,8 +1,5 @@
 package io.gdastreams.math;
 
-import java.nio.BufferUnderflowException;
-import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -18,18 +15,27 @@ import java.util.function.Predicate;
  * every feature (a training event must match the schema), so Σ_v n_jv = n for each j. Counts are integers, so
  * {@link #merge} is exact: the merge of the counts of two sets of observations equals the counts of their union.
  *
+ * <p>Weighted, like {@link RunningGaussian}: with sample weights, retractions or forgetting the counts also carry
+ * the weight W_jv = Σ w_i [x_ij = v] of each value and W = Σ w_i (so Σ_v W_jv = W), with the reference time of
+ * {@link Forgetting}; a {@link #rescale} multiplies every weight (the decay), {@link #retract} removes one
+ * observation. The raw counts n_jv stay the observations added less those retracted, and a value whose raw count
+ * falls to 0 is forgotten. Until a weight other than 1, a retraction or a rescale touches them the counts are
+ * unweighted (W_jv = n_jv) and their binary form is version 1, byte for byte as before
+ * ({@link CategoryCountsBytes}).
+ *
  * <p>Values are kept in their natural (String) order, so the binary form of equal counts is equal. Mutable and not
  * thread-safe.
  */
 public final class CategoryCounts {
 
-    private static final byte FORMAT_VERSION = 1;
-    /** Guards against absurd lengths in damaged input before anything is allocated. */
-    private static final int MAX_ITEMS = 1_000_000;
-
-    private final List<String> features;
-    private final List<TreeMap<String, Long>> counts;
-    private long n;
+    final List<String> features;
+    final List<TreeMap<String, Long>> counts;
+    long n;
+    /** W_jv per feature; null while unweighted (then W_jv = n_jv). */
+    List<TreeMap<String, Double>> weights;
+    /** W = Σ w_i; meaningful only when weighted. */
+    double weight;
+    long referenceTime = RunningGaussian.NO_REFERENCE_TIME;
 
     /** Empty counts over the categorical {@code features} (at least one, distinct, in schema order). */
     public CategoryCounts(List<String> features) {
@@ -50,12 +56,120 @@ public final class CategoryCounts {
         return features;
     }
 
+    /** The raw count: observations added less observations retracted. */
     public long count() {
         return n;
     }
 
-    /** One observation: {@code values[j]} is the value of feature j (none null); not modified. */
+    /** Whether a weight other than 1, a retraction or a rescale has touched these counts. */
+    public boolean isWeighted() {
+        return weights != null;
+    }
+
+    /** W = Σ w_i (n while unweighted). */
+    public double weight() {
+        return weights == null ? n : weight;
+    }
+
+    /** The time the weights refer to ({@link Forgetting}), or {@link RunningGaussian#NO_REFERENCE_TIME}. */
+    public long referenceTime() {
+        return referenceTime;
+    }
+
+    /** One observation of weight 1: {@code values[j]} is the value of feature j (none null); not modified. */
     public void update(String[] values) {
+        update(values, 1.0);
+    }
+
+    /** One observation of weight w (finite, ≥ 0): {@code values[j]} is the value of feature j; not modified. */
+    public void update(String[] values, double w) {
+        check(values);
+        if (!(w >= 0) || !Double.isFinite(w)) {
+            throw new IllegalArgumentException("weight must be finite and >= 0, got " + w);
+        }
+        if (w != 1.0) {
+            makeWeighted();
+        }
+        for (int j = 0; j < values.length; j++) {
+            counts.get(j).merge(values[j], 1L, Long::sum);
+            if (weights != null) {
+                weights.get(j).merge(values[j], w, Double::sum);
+            }
+        }
+        n++;
+        weight += w;
+    }
+
+    /**
+     * Why one observation with {@code values} and (current) weight w cannot be retracted, or null: a value it does
+     * not count, or a weight below w by more than {@link RunningGaussian#RETRACTION_TOLERANCE} of W.
+     */
+    public String retractionProblem(String[] values, double w) {
+        check(values);
+        for (int j = 0; j < values.length; j++) {
+            if (!counts.get(j).containsKey(values[j])) {
+                return "categorical feature '" + features.get(j) + "' has no observation of value '" + values[j]
+                        + "' in this class";
+            }
+            double wjv = weights == null ? counts.get(j).get(values[j]) : weights.get(j).get(values[j]);
+            if (wjv - w < -RunningGaussian.RETRACTION_TOLERANCE * Math.max(weight(), w)) {
+                return "the retracted weight " + w + " exceeds the weight " + wjv + " of value '" + values[j]
+                        + "' of categorical feature '" + features.get(j) + "'";
+            }
+        }
+        return null;
+    }
+
+    /**
+     * Removes one observation with {@code values} and (current) weight w; throws IllegalArgumentException when
+     * {@link #retractionProblem} says it cannot (check it first: nothing changes then).
+     */
+    public void retract(String[] values, double w) {
+        String problem = retractionProblem(values, w);
+        if (problem != null) {
+            throw new IllegalArgumentException(problem);
+        }
+        makeWeighted();
+        for (int j = 0; j < values.length; j++) {
+            long left = counts.get(j).merge(values[j], -1L, Long::sum);
+            if (left == 0) {
+                counts.get(j).remove(values[j]);
+                weights.get(j).remove(values[j]);
+            } else {
+                weights.get(j).put(values[j], Math.max(0.0, weights.get(j).get(values[j]) - w));
+            }
+        }
+        n--;
+        weight = n == 0 ? 0.0 : Math.max(0.0, weight - w);
+    }
+
+    /** Multiplies every weight by {@code factor} (in (0, 1]) and sets the reference time: decay by forgetting. */
+    public void rescale(double factor, long newReferenceTime) {
+        if (!(factor > 0 && factor <= 1)) {
+            throw new IllegalArgumentException("rescale factor must be in (0, 1], got " + factor);
+        }
+        makeWeighted();
+        for (TreeMap<String, Double> table : weights) {
+            table.replaceAll((v, w) -> w * factor);
+        }
+        weight *= factor;
+        referenceTime = newReferenceTime;
+    }
+
+    private void makeWeighted() {
+        if (weights != null) {
+            return;
+        }
+        weights = new ArrayList<>(counts.size());
+        for (TreeMap<String, Long> table : counts) {
+            TreeMap<String, Double> w = new TreeMap<>();
+            table.forEach((v, c) -> w.put(v, (double) c));
+            weights.add(w);
+        }
+        weight = n;
+    }
+
+    private void check(String[] values) {
         if (values.length != features.size()) {
             throw new IllegalArgumentException("expected " + features.size() + " values, got " + values.length);
         }
@@ -64,27 +178,45 @@ public final class CategoryCounts {
                 throw new IllegalArgumentException("a training observation has a value for every feature");
             }
         }
-        for (int j = 0; j < values.length; j++) {
-            counts.get(j).merge(values[j], 1L, Long::sum);
-        }
-        n++;
     }
 
-    /** Adds the counts of {@code other} (same features; not modified) to these. */
+    /**
+     * Adds the counts of {@code other} (same features; not modified) to these; weights add when either is weighted
+     * (the caller has aligned their reference times, as for {@link RunningGaussian#merge}).
+     */
     public void merge(CategoryCounts other) {
         if (!other.features.equals(features)) {
             throw new IllegalArgumentException("feature mismatch: " + features + " vs " + other.features);
         }
+        if (other.weights != null) {
+            makeWeighted();
+        }
         for (int j = 0; j < features.size(); j++) {
             TreeMap<String, Long> mine = counts.get(j);
             other.counts.get(j).forEach((value, c) -> mine.merge(value, c, Math::addExact));
+            if (weights != null) {
+                TreeMap<String, Double> myWeights = weights.get(j);
+                other.weights(j).forEach((value, w) -> myWeights.merge(value, w, Double::sum));
+            }
         }
+        weight = weight() + other.weight();
         n = Math.addExact(n, other.n);
+        referenceTime = Math.max(referenceTime, other.referenceTime);
     }
 
     /** Value → count (each ≥ 1) of feature j, in value order; a read-only view. */
     public SortedMap<String, Long> counts(int j) {
         return Collections.unmodifiableSortedMap(counts.get(j));
+    }
+
+    /** Value → weight W_jv of feature j, for the values of {@link #counts(int)} (the counts while unweighted). */
+    public SortedMap<String, Double> weights(int j) {
+        if (weights != null) {
+            return Collections.unmodifiableSortedMap(weights.get(j));
+        }
+        TreeMap<String, Double> w = new TreeMap<>();
+        counts.get(j).forEach((v, c) -> w.put(v, (double) c));
+        return w;
     }
 
     /** How many distinct values of feature j these counts hold. */
@@ -103,113 +235,14 @@ public final class CategoryCounts {
         return copy;
     }
 
-    /**
-     * Versioned binary form (big-endian): version byte, feature count int, names, n long, then per feature the
-     * value count int and (value, count long) pairs. Strings are an int byte length + UTF-8.
-     */
+    /** The binary form ({@link CategoryCountsBytes}): version 1 while unweighted, else version 2. */
     public byte[] toBytes() {
-        List<byte[]> names = new ArrayList<>();
-        long size = 1L + 4 + 8;
-        for (String name : features) {
-            byte[] utf8 = name.getBytes(StandardCharsets.UTF_8);
-            names.add(utf8);
-            size += 4 + utf8.length;
-        }
-        List<List<byte[]>> values = new ArrayList<>();
-        for (TreeMap<String, Long> table : counts) {
-            List<byte[]> encoded = new ArrayList<>(table.size());
-            size += 4;
-            for (String value : table.keySet()) {
-                byte[] utf8 = value.getBytes(StandardCharsets.UTF_8);
-                encoded.add(utf8);
-                size += 4 + utf8.length + 8;
-            }
-            values.add(encoded);
-        }
-        if (size > Integer.MAX_VALUE) {
-            throw new IllegalStateException("category counts too large to encode: " + size + " bytes");
-        }
-        ByteBuffer buffer = ByteBuffer.allocate((int) size);
-        buffer.put(FORMAT_VERSION).putInt(features.size());
-        for (byte[] name : names) {
-            buffer.putInt(name.length).put(name);
-        }
-        buffer.putLong(n);
-        for (int j = 0; j < counts.size(); j++) {
-            buffer.putInt(counts.get(j).size());
-            int v = 0;
-            for (long c : counts.get(j).values()) {
-                byte[] utf8 = values.get(j).get(v++);
-                buffer.putInt(utf8.length).put(utf8).putLong(c);
-            }
-        }
-        return buffer.array();
+        return CategoryCountsBytes.encode(this);
     }
 
     /** Inverse of {@link #toBytes()}; throws IllegalArgumentException on a corrupt or foreign buffer. */
     public static CategoryCounts fromBytes(byte[] bytes) {
-        if (bytes == null || bytes.length < 13) {
-            throw new IllegalArgumentException("not category counts: too short");
-        }
-        try {
-            ByteBuffer in = ByteBuffer.wrap(bytes);
-            byte version = in.get();
-            if (version != FORMAT_VERSION) {
-                throw new IllegalArgumentException("unsupported category counts format version " + version);
-            }
-            int m = count(in);
-            List<String> names = new ArrayList<>(m);
-            for (int j = 0; j < m; j++) {
-                names.add(string(in));
-            }
-            CategoryCounts counts = new CategoryCounts(names);
-            long n = in.getLong();
-            if (n < 0) {
-                throw new IllegalArgumentException("not category counts: negative count " + n);
-            }
-            counts.n = n;
-            for (int j = 0; j < m; j++) {
-                int values = count(in);
-                long total = 0;
-                for (int v = 0; v < values; v++) {
-                    String value = string(in);
-                    long c = in.getLong();
-                    if (c < 1) {
-                        throw new IllegalArgumentException("not category counts: count " + c + " of value '"
-                                + value + "'");
-                    }
-                    if (counts.counts.get(j).put(value, c) != null) {
-                        throw new IllegalArgumentException("not category counts: value '" + value + "' twice");
-                    }
-                    total = Math.addExact(total, c);
-                }
-                // Every observation has a value of every feature: a different sum is damage, not data.
-                if (total != n) {
-                    throw new IllegalArgumentException("not category counts: the values of '" + names.get(j)
-                            + "' count " + total + " observations, not " + n);
-                }
-            }
-            if (in.hasRemaining()) {
-                throw new IllegalArgumentException("not category counts: " + in.remaining() + " trailing bytes");
-            }
-            return counts;
-        } catch (BufferUnderflowException | ArithmeticException e) {
-            throw new IllegalArgumentException("not category counts: truncated or overflowing", e);
-        }
-    }
-
-    private static int count(ByteBuffer in) {
-        int count = in.getInt();
-        if (count < 0 || count > Math.min(MAX_ITEMS, in.remaining())) {
-            throw new IllegalArgumentException("not category counts: implausible length " + count);
-        }
-        return count;
-    }
-
-    private static String string(ByteBuffer in) {
-        byte[] utf8 = new byte[count(in)];
-        in.get(utf8);
-        return new String(utf8, StandardCharsets.UTF_8);
+        return CategoryCountsBytes.decode(bytes);
     }
 
     /**
@@ -218,12 +251,35 @@ public final class CategoryCounts {
      */
     public static SortedMap<String, CategoryCounts> pooled(Iterable<? extends Map<String, CategoryCounts>> sources,
                                                            Predicate<String> include) {
+        return pooled(sources, include, null);
+    }
+
+    /**
+     * As {@link #pooled(Iterable, Predicate)} under {@code forgetting} (null: none): every source's counts are
+     * first advanced (on a copy) to the latest reference time of them all, as {@link PooledClasses} does for the
+     * Gaussian statistics of the same classes.
+     */
+    public static SortedMap<String, CategoryCounts> pooled(Iterable<? extends Map<String, CategoryCounts>> sources,
+                                                           Predicate<String> include, Forgetting forgetting) {
+        long latest = RunningGaussian.NO_REFERENCE_TIME;
+        for (Map<String, CategoryCounts> source : sources) {
+            for (Map.Entry<String, CategoryCounts> entry : source.entrySet()) {
+                if (include.test(entry.getKey())) {
+                    latest = Math.max(latest, entry.getValue().referenceTime());
+                }
+            }
+        }
         SortedMap<String, CategoryCounts> pooled = new TreeMap<>();
         for (Map<String, CategoryCounts> source : sources) {
             for (Map.Entry<String, CategoryCounts> entry : source.entrySet()) {
                 if (include.test(entry.getKey())) {
+                    CategoryCounts counts = entry.getValue();
+                    if (forgetting != null && latest != RunningGaussian.NO_REFERENCE_TIME) {
+                        counts = counts.copy();
+                        forgetting.alignTo(counts, latest);
+                    }
                     pooled.computeIfAbsent(entry.getKey(), l -> new CategoryCounts(entry.getValue().features()))
-                            .merge(entry.getValue());
+                            .merge(counts);
                 }
             }
         }

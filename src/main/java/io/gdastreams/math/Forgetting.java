@@ -39,6 +39,35 @@ public record Forgetting(double halfLifeMs) {
         }
     }
 
+    /**
+     * Advances the category counts {@code counts} to {@code time} when that is later than their reference time (else
+     * nothing), as {@link #alignTo(RunningGaussian, long)} does for the Gaussian statistic of the same class.
+     */
+    public void alignTo(CategoryCounts counts, long time) {
+        long reference = counts.referenceTime();
+        if (reference == RunningGaussian.NO_REFERENCE_TIME) {
+            counts.rescale(1.0, time);
+        } else if (time > reference) {
+            counts.rescale(factor(reference, time), time);
+        }
+    }
+
+    /** Adds the values of an observation of weight w and event time t to {@code counts} (advancing them first). */
+    public void update(CategoryCounts counts, String[] values, double w, long t) {
+        alignTo(counts, t);
+        long reference = counts.referenceTime();
+        counts.update(values, t >= reference ? w : w * factor(t, reference));
+    }
+
+    /**
+     * The weight now, in {@code counts}, of the observation of weight w and event time t that a retraction removes
+     * (as {@link #retract(RunningGaussian, double[], double, long)} removes it from the Gaussian statistic).
+     */
+    public double decayedWeight(CategoryCounts counts, double w, long t) {
+        long reference = counts.referenceTime();
+        return reference == RunningGaussian.NO_REFERENCE_TIME || t >= reference ? w : w * factor(t, reference);
+    }
+
     /** The weight at the reference time of {@code stats} of an observation of weight w and event time t. */
     private double decayed(RunningGaussian stats, double w, long t) {
         long reference = stats.referenceTime();

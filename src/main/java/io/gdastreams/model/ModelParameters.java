@@ -22,10 +22,24 @@ import java.util.Map;
  * @param retracted the retractions its classes absorbed (each an applied event that took one observation away, so
  *                  {@link #eventsAbsorbed()} = totalCount + 2·retracted never shrinks while the counts may); 0, and
  *                  then left out of the JSON, for a model without retractions
+ * @param resetGeneration the reset generation of its statistics ({@code gda.drift.action=reset}; docs/TRAINING.md,
+ *                        "Drift detection"): 0, and then left out of the JSON, before any reset; a model of a higher
+ *                        generation than the one before it starts afresh, so its counts may be lower
+ * @param resetDropped the applied events its lineage covers that resets dropped (those of older generations), so
+ *                     that {@link #eventsAbsorbed()} never shrinks across a reset; 0, and then left out, before any
  */
 public record ModelParameters(String modelId, long version, List<String> features, long totalCount,
                               List<ClassParameters> classes, Map<String, Long> sources, String updatedAt,
-                              String trainer, List<CategoricalTable> categorical, long retracted) {
+                              String trainer, List<CategoricalTable> categorical, long retracted,
+                              long resetGeneration, long resetDropped) {
+
+    /** A model of generation 0 (no reset). */
+    public ModelParameters(String modelId, long version, List<String> features, long totalCount,
+                           List<ClassParameters> classes, Map<String, Long> sources, String updatedAt,
+                           String trainer, List<CategoricalTable> categorical, long retracted) {
+        this(modelId, version, features, totalCount, classes, sources, updatedAt, trainer, categorical, retracted, 0L,
+                0L);
+    }
 
     /** A model without retractions. */
     public ModelParameters(String modelId, long version, List<String> features, long totalCount,
@@ -34,9 +48,12 @@ public record ModelParameters(String modelId, long version, List<String> feature
         this(modelId, version, features, totalCount, classes, sources, updatedAt, trainer, categorical, 0L);
     }
 
-    /** The labelled events the model's classes absorbed: totalCount + 2·retracted. */
+    /**
+     * The labelled events its lineage applied: totalCount + 2·retracted + resetDropped (what its classes absorbed,
+     * and what resets dropped).
+     */
     public long eventsAbsorbed() {
-        return totalCount + 2 * retracted;
+        return totalCount + 2 * retracted + resetDropped;
     }
 
     /** A model without categorical features. */
@@ -101,7 +118,13 @@ public record ModelParameters(String modelId, long version, List<String> feature
     /** This model with {@code tables} as its category tables. */
     public ModelParameters withCategorical(List<CategoricalTable> tables) {
         return new ModelParameters(modelId, version, features, totalCount, classes, sources, updatedAt, trainer,
-                tables, retracted);
+                tables, retracted, resetGeneration, resetDropped);
+    }
+
+    /** This model as one of reset generation {@code generation}, whose lineage's resets dropped {@code dropped}. */
+    public ModelParameters withReset(long generation, long dropped) {
+        return new ModelParameters(modelId, version, features, totalCount, classes, sources, updatedAt, trainer,
+                categorical, retracted, generation, dropped);
     }
 
     /** The categorical feature names in model order (empty for a Gaussian model). */

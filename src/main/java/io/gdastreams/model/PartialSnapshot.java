@@ -15,15 +15,23 @@ import java.util.TreeMap;
  *                (the sender encodes the snapshot at once)
  * @param categories label → value counts of the categorical features, for the same labels as {@code classes}; empty
  *                   when no categorical feature is configured; not copied
+ * @param generation the reset generation the classes belong to ({@link ResetGeneration#NONE} without a reset)
  */
 public record PartialSnapshot(String modelId, PartitionProgress progress, SortedMap<String, RunningGaussian> classes,
-                              SortedMap<String, CategoryCounts> categories) {
+                              SortedMap<String, CategoryCounts> categories, ResetGeneration generation) {
 
     public PartialSnapshot {
         Objects.requireNonNull(modelId, "modelId");
         Objects.requireNonNull(progress, "progress");
         Objects.requireNonNull(classes, "classes");
         Objects.requireNonNull(categories, "categories");
+        Objects.requireNonNull(generation, "generation");
+    }
+
+    /** A snapshot of generation 0 (no reset). */
+    public PartialSnapshot(String modelId, PartitionProgress progress, SortedMap<String, RunningGaussian> classes,
+                           SortedMap<String, CategoryCounts> categories) {
+        this(modelId, progress, classes, categories, ResetGeneration.NONE);
     }
 
     /** A snapshot without categorical features. */
@@ -32,7 +40,7 @@ public record PartialSnapshot(String modelId, PartitionProgress progress, Sorted
     }
 
     /**
-     * Events summarised by the class statistics: each class's count plus twice its retractions (a retraction is an
+     * Events summarised by the class statistics of this generation: each class's count plus twice its retractions (a retraction is an
      * applied event that took one observation away).
      */
     public long classCount() {

@@ -71,6 +71,8 @@ public final class Replay {
     }
 
     private final Options options;
+    /** Set for the duration of {@link #run}. */
+    private PendingReset resets;
 
     Replay(Options options) {
         this.options = options;
@@ -81,7 +83,11 @@ public final class Replay {
         boolean prequential = options.config().booleanValue(io.gdastreams.config.ConfigKey.PREQUENTIAL);
         try (ReplayWatcher watcher = new ReplayWatcher(options.bootstrapServers(), options.clientProperties(),
                 topics, options.config().modelId(), prequential);
-             KafkaProducer<byte[], byte[]> producer = producer(topics.labelled())) {
+             KafkaProducer<byte[], byte[]> producer = producer(topics.labelled());
+             PendingReset resets = new PendingReset(options.bootstrapServers(), options.clientProperties(),
+                     options.streamsProperties().apply("training").getProperty("application.id"),
+                     topics.labelled().name())) {
+            this.resets = resets;
             long trainingStart = System.nanoTime();
             ModelParameters model;
             List<RejectedRow> rejected;
@@ -181,7 +187,7 @@ public final class Replay {
             trainer.checkHealthy();
             watcher.poll();
             ModelParameters model = watcher.model();
-            long absorbed = model == null ? 0 : model.totalCount();
+            long absorbed = model == null ? 0 : model.eventsAbsorbed(); // resets and retractions lower totalCount
             long rejected = watcher.labelledDeadLetters().size();
             String status = String.format("  training: model %s has absorbed %d of %d rows, %d rejected",
                     model == null ? "(none yet)" : "v" + model.version(), absorbed, rowsSent, rejected);
@@ -201,6 +207,15 @@ public final class Replay {
                 options.bar().clear();
                 throw new RunFailure("the topics hold more than this replay sent (" + status.trim()
                         + "); use fresh topics");
+            }
+            if (model != null && PendingReset.pendingGeneration(watcher.resetAlarmed(), model) > 0
+                    && resets.committedRows() == rowsSent) {
+                // The reset model waits for more rows of the new regime (PendingReset): this batch is applied.
+                options.bar().clear();
+                options.progress().printf("  training: reset generation %d pending (not every class has"
+                        + " gda.min.count yet); model v%d stays in force%n",
+                        watcher.resetAlarmed(), model.version());
+                return model;
             }
             progress.update(status);
         }

@@ -150,9 +150,11 @@ public final class ReplayDriver {
 
     private static void report(Replay.Result result, Request request, AppConfig config, PrintWriter out) {
         ModelParameters model = result.model();
-        out.printf(Locale.ROOT, "Model '%s' version %d: %d events, classes %s (%.1f s)%n", model.modelId(),
-                model.version(), model.totalCount(), describeClasses(model.classes()),
-                result.trainingTime().toMillis() / 1000.0);
+        out.printf(Locale.ROOT, "Model '%s' version %d: %d events%s, classes %s (%.1f s)%n", model.modelId(),
+                model.version(), model.totalCount(), model.resetGeneration() == 0 ? ""
+                        : String.format(Locale.ROOT, " (reset generation %d; %d earlier events dropped)",
+                                model.resetGeneration(), model.resetDropped()),
+                describeClasses(model.classes()), result.trainingTime().toMillis() / 1000.0);
         if (!result.rejected().isEmpty()) {
             out.printf("%d training row(s) rejected by the training topology (see the dead-letter topic):%n",
                     result.rejected().size());

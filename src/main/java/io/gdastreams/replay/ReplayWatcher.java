@@ -38,6 +38,8 @@ final class ReplayWatcher implements AutoCloseable {
     private final List<String> duplicateIds = new ArrayList<>();
     private long recordsSeen;
     private final List<String> metrics = new ArrayList<>();
+    /** The highest reset generation a drift record read so far started (0: none). */
+    private long resetAlarmed;
 
     ReplayWatcher(String bootstrapServers, Properties clientOverrides, Topics topics, String modelId) {
         this(bootstrapServers, clientOverrides, topics, modelId, false);
@@ -78,7 +80,9 @@ final class ReplayWatcher implements AutoCloseable {
             if (record.topic().equals(topics.model().name())) {
                 onModel(record);
             } else if (record.topic().equals(topics.metrics().name())) {
-                metrics.add(new String(record.value(), StandardCharsets.UTF_8));
+                String json = new String(record.value(), StandardCharsets.UTF_8);
+                metrics.add(json);
+                resetAlarmed = Math.max(resetAlarmed, PendingReset.resetGeneration(json));
             } else if (record.topic().equals(topics.deadLetters().name())) {
                 onDeadLetter(record);
             } else {
@@ -128,6 +132,11 @@ final class ReplayWatcher implements AutoCloseable {
             poll();
         }
         return List.copyOf(metrics);
+    }
+
+    /** The highest reset generation a drift record read so far started (0: none). */
+    long resetAlarmed() {
+        return resetAlarmed;
     }
 
     /** The latest model published under our model id, or null before the first. */

@@ -16,6 +16,7 @@ import com.fasterxml.jackson.databind.cfg.CoercionAction;
 import com.fasterxml.jackson.databind.cfg.CoercionInputShape;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.type.LogicalType;
+import io.gdastreams.model.CategoricalTable;
 import io.gdastreams.model.ClassParameters;
 import io.gdastreams.model.ModelParameters;
 import io.gdastreams.model.Prediction;
@@ -39,6 +40,7 @@ public final class Json {
             .addMixIn(Prediction.class, PredictionJson.Record.class)
             .addMixIn(ModelParameters.class, ModelJson.Record.class)
             .addMixIn(ClassParameters.class, ModelJson.ClassRecord.class)
+            .addMixIn(CategoricalTable.class, ModelJson.TableRecord.class)
             .addMixIn(Prediction.Status.class, PredictionJson.Status.class)
             .build();
 

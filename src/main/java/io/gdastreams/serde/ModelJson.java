@@ -21,6 +21,19 @@ final class ModelJson {
 
         @JsonInclude(JsonInclude.Include.NON_DEFAULT)
         abstract long retracted();
+
+        @JsonInclude(JsonInclude.Include.NON_DEFAULT)
+        abstract long resetGeneration();
+
+        @JsonInclude(JsonInclude.Include.NON_DEFAULT)
+        abstract long resetDropped();
+    }
+
+    /** Mix-in of {@code CategoricalTable}: the weights are left out of an unweighted table. */
+    abstract static class TableRecord {
+
+        @JsonInclude(JsonInclude.Include.NON_NULL)
+        abstract List<double[]> weights();
     }
 
     /** Mix-in of {@code ClassParameters}: the weights are left out of an unweighted class. */

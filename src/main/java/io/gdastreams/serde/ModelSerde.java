@@ -29,7 +29,9 @@ import org.apache.kafka.common.serialization.Serializer;
  *
  * <p>The optional fields: {@code categorical} (the category tables): a model without it, as written before
  * categorical features existed and still written for a model without them, reads as a model with none;
- * {@code retracted} (the retractions absorbed): a model without it has none; and per
+ * {@code retracted} (the retractions absorbed): a model without it has none; {@code resetGeneration} and
+ * {@code resetDropped} (the reset generation of its statistics, the events resets dropped): a model without them is
+ * of generation 0 and dropped none; and per
  * class {@code effectiveCount} with {@code effectiveSampleSize} (both or neither): a class without them is
  * unweighted (W = V = count), as every class was before sample weights and forgetting existed.
  *
@@ -43,6 +45,10 @@ public final class ModelSerde implements Serde<ModelParameters> {
     private static final String OPTIONAL = "categorical";
     /** Another: the retractions absorbed, 0 when left out. */
     private static final String OPTIONAL_RETRACTED = "retracted";
+    private static final String OPTIONAL_RESET_GENERATION = "resetGeneration";
+    private static final String OPTIONAL_RESET_DROPPED = "resetDropped";
+    /** The field a category table may leave out: an unweighted table, whose weights are its counts. */
+    private static final String OPTIONAL_TABLE_WEIGHTS = "weights";
     /** The fields a class may leave out, together: an unweighted class, whose weights are its count. */
     private static final List<String> OPTIONAL_CLASS_FIELDS = List.of("effectiveCount", "effectiveSampleSize");
 
@@ -106,6 +112,20 @@ public final class ModelSerde implements Serde<ModelParameters> {
             if (!object.has(OPTIONAL_RETRACTED)) {
                 object.put(OPTIONAL_RETRACTED, 0L);
             }
+            if (!object.has(OPTIONAL_RESET_GENERATION)) {
+                object.put(OPTIONAL_RESET_GENERATION, 0L);
+            }
+            if (!object.has(OPTIONAL_RESET_DROPPED)) {
+                object.put(OPTIONAL_RESET_DROPPED, 0L);
+            }
+            if (object.get(OPTIONAL) instanceof ArrayNode tables) {
+                for (JsonNode t : tables) {
+                    // Absent: unweighted, the weights are the counts (CategoricalTable then drops them again).
+                    if (t instanceof ObjectNode table && table.has("counts") && !table.has(OPTIONAL_TABLE_WEIGHTS)) {
+                        table.set(OPTIONAL_TABLE_WEIGHTS, table.get("counts"));
+                    }
+                }
+            }
             if (object.get("classes") instanceof ArrayNode classes) {
                 for (JsonNode c : classes) {
                     // Both absent: unweighted, W = V = count. One alone stays missing and fails the read again.
@@ -127,7 +147,12 @@ public final class ModelSerde implements Serde<ModelParameters> {
         String message = String.valueOf(e.getOriginalMessage());
         if (e.getPath().size() == 1) {
             return message.startsWith("Missing creator property '" + OPTIONAL + "'")
-                    || message.startsWith("Missing creator property '" + OPTIONAL_RETRACTED + "'");
+                    || message.startsWith("Missing creator property '" + OPTIONAL_RETRACTED + "'")
+                    || message.startsWith("Missing creator property '" + OPTIONAL_RESET_GENERATION + "'")
+                    || message.startsWith("Missing creator property '" + OPTIONAL_RESET_DROPPED + "'");
+        }
+        if (e.getPath().size() == 3 && OPTIONAL.equals(e.getPath().get(0).getFieldName())) {
+            return message.startsWith("Missing creator property '" + OPTIONAL_TABLE_WEIGHTS + "'");
         }
         return e.getPath().size() == 3 && "classes".equals(e.getPath().get(0).getFieldName())
                 && OPTIONAL_CLASS_FIELDS.stream().anyMatch(f -> message.startsWith("Missing creator property '"
@@ -167,6 +192,9 @@ public final class ModelSerde implements Serde<ModelParameters> {
         }
         if (model.retracted() < 0) {
             return "negative retracted " + model.retracted();
+        }
+        if (model.resetGeneration() < 0 || model.resetDropped() < 0) {
+            return "negative resetGeneration " + model.resetGeneration() + " or resetDropped " + model.resetDropped();
         }
         if (model.features().contains(null)) {
             return "null feature name";

@@ -4,6 +4,7 @@ import io.gdastreams.math.CategoryCounts;
 import io.gdastreams.math.RunningGaussian;
 import io.gdastreams.model.PartialSnapshot;
 import io.gdastreams.model.PartitionProgress;
+import io.gdastreams.model.ResetGeneration;
 import java.io.ByteArrayOutputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
@@ -38,11 +39,15 @@ import org.apache.kafka.common.serialization.Serializer;
  * only when some class is weighted, so a training without weights, retractions or forgetting never sends it, and a
  * version 1 or 2 snapshot with a weighted class is refused. Its applied count is Σ (count + 2·retractions).
  *
- * <p>Version 5, for a snapshot with diagonal-only statistics ({@code gda.statistics=diagonal}): the layout of version
- * 2 (classes, then the category-count section, whose count may be 0), with classes in any form of
- * {@link RunningGaussian#toBytes()} (its version 3 for a diagonal class, weighted or not). It is written only when
- * some class is diagonal, so a training with full statistics writes what it wrote before; a diagonal class in a
- * snapshot of an earlier version is refused. (Version 4 is left to another layout.)
+ * <p>Version 4, the general layout, is the layout of version 1 with classes in either form, then the category
+ * counts as in version 2 (a count int, 0 without categorical features, and per class label, byte length int,
+ * {@link CategoryCounts#toBytes()}), then the {@link ResetGeneration}: generation long, dropped events long. It is
+ * written only for what the earlier versions cannot hold: a snapshot after a drift reset (generation above 0),
+ * weighted statistics with category counts, or diagonal-only statistics ({@code gda.statistics=diagonal}: classes in
+ * the diagonal form of {@link RunningGaussian#toBytes()}, its version 3, weighted or not). Its check is applied =
+ * dropped + Σ (count + 2·retractions). A weighted class in a version 1 or 2 snapshot, or a diagonal class in any
+ * version but 4, is refused. (A version 5 for diagonal statistics alone existed only on a development branch, never
+ * in a release; it is folded into version 4.)
  */
 final class PartialSnapshotSerde implements Serde<PartialSnapshot> {
 
@@ -51,8 +56,8 @@ final class PartialSnapshotSerde implements Serde<PartialSnapshot> {
     private static final byte FORMAT_VERSION_CATEGORIES = 2;
     /** The layout of version 1 with weighted class statistics. */
     private static final byte FORMAT_VERSION_WEIGHTED = 3;
-    /** The layout of version 2, classes possibly diagonal (and weighted). */
-    private static final byte FORMAT_VERSION_DIAGONAL = 5;
+    /** The general layout: any classes, category counts, the reset generation. */
+    private static final byte FORMAT_VERSION_GENERAL = 4;
     /** Guards against absurd lengths in damaged input before anything is allocated. */
     private static final int MAX_ITEMS = 1_000_000;
 
@@ -74,11 +79,9 @@ final class PartialSnapshotSerde implements Serde<PartialSnapshot> {
             boolean categorical = !snapshot.categories().isEmpty();
             boolean weighted = snapshot.classes().values().stream().anyMatch(RunningGaussian::isWeighted);
             boolean diagonal = snapshot.classes().values().stream().anyMatch(RunningGaussian::isDiagonal);
-            if (categorical && weighted) {
-                throw new IllegalArgumentException("a snapshot cannot have both weighted statistics and category"
-                        + " counts");
-            }
-            out.writeByte(diagonal ? FORMAT_VERSION_DIAGONAL : weighted ? FORMAT_VERSION_WEIGHTED
+            boolean general = (categorical && weighted) || diagonal
+                    || !snapshot.generation().equals(ResetGeneration.NONE);
+            out.writeByte(general ? FORMAT_VERSION_GENERAL : weighted ? FORMAT_VERSION_WEIGHTED
                     : categorical ? FORMAT_VERSION_CATEGORIES : FORMAT_VERSION);
             writeString(out, snapshot.modelId());
             out.writeInt(progress.partition());
@@ -96,7 +99,7 @@ final class PartialSnapshotSerde implements Serde<PartialSnapshot> {
                 out.writeInt(stats.length);
                 out.write(stats);
             }
-            if (categorical || diagonal) {
+            if (categorical || general) {
                 out.writeInt(snapshot.categories().size());
                 for (var entry : snapshot.categories().entrySet()) {
                     writeString(out, entry.getKey());
@@ -104,6 +107,10 @@ final class PartialSnapshotSerde implements Serde<PartialSnapshot> {
                     out.writeInt(counts.length);
                     out.write(counts);
                 }
+            }
+            if (general) {
+                out.writeLong(snapshot.generation().number());
+                out.writeLong(snapshot.generation().dropped());
             }
             out.flush();
             return buffer.toByteArray();
@@ -117,7 +124,7 @@ final class PartialSnapshotSerde implements Serde<PartialSnapshot> {
             ByteBuffer in = ByteBuffer.wrap(bytes);
             byte version = in.get();
             if (version != FORMAT_VERSION && version != FORMAT_VERSION_CATEGORIES
-                    && version != FORMAT_VERSION_WEIGHTED && version != FORMAT_VERSION_DIAGONAL) {
+                    && version != FORMAT_VERSION_WEIGHTED && version != FORMAT_VERSION_GENERAL) {
                 throw new SerializationException("unsupported partial snapshot format version " + version);
             }
             String modelId = readString(in);
@@ -146,28 +153,41 @@ final class PartialSnapshotSerde implements Serde<PartialSnapshot> {
                 if (classes.put(label, g) != null) {
                     throw new SerializationException("class '" + label + "' appears twice");
                 }
-                if (g.isDiagonal() && version != FORMAT_VERSION_DIAGONAL) {
+                if (g.isDiagonal() && version != FORMAT_VERSION_GENERAL) {
                     throw new SerializationException("class '" + label + "' has diagonal statistics in a version "
                             + version + " snapshot");
                 }
-                if (g.isWeighted() && version != FORMAT_VERSION_WEIGHTED && version != FORMAT_VERSION_DIAGONAL) {
+                if (g.isWeighted() && version != FORMAT_VERSION_WEIGHTED && version != FORMAT_VERSION_GENERAL) {
                     throw new SerializationException("class '" + label + "' has weighted statistics in a version "
                             + version + " snapshot");
                 }
                 classTotal += g.events();
             }
             SortedMap<String, CategoryCounts> categories = new TreeMap<>();
-            if (version == FORMAT_VERSION_CATEGORIES || version == FORMAT_VERSION_DIAGONAL) {
-                readCategories(in, classes, categories, version == FORMAT_VERSION_DIAGONAL);
+            if (version == FORMAT_VERSION_CATEGORIES) {
+                readCategories(in, classes, categories);
+                if (categories.values().stream().anyMatch(CategoryCounts::isWeighted)) {
+                    throw new SerializationException("weighted category counts in a version 2 snapshot");
+                }
+            }
+            ResetGeneration generation = ResetGeneration.NONE;
+            if (version == FORMAT_VERSION_GENERAL) {
+                if (in.getInt(in.position()) > 0) {
+                    readCategories(in, classes, categories);
+                } else {
+                    in.getInt();
+                }
+                generation = new ResetGeneration(in.getLong(), in.getLong());
             }
             if (in.hasRemaining()) {
                 throw new SerializationException(in.remaining() + " trailing bytes after a partial snapshot");
             }
-            if (classTotal != applied) {
-                throw new SerializationException("class counts sum to " + classTotal + " but " + applied
+            if (classTotal + generation.dropped() != applied) {
+                throw new SerializationException("class counts sum to " + classTotal + (generation.dropped() == 0 ? ""
+                        : " and " + generation.dropped() + " were dropped by resets,") + " but " + applied
                         + " events are said to be applied");
             }
-            return new PartialSnapshot(modelId, progress, classes, categories);
+            return new PartialSnapshot(modelId, progress, classes, categories, generation);
         } catch (BufferUnderflowException e) {
             throw new SerializationException("truncated partial snapshot", e);
         } catch (IllegalArgumentException e) {
@@ -175,16 +195,10 @@ final class PartialSnapshotSerde implements Serde<PartialSnapshot> {
         }
     }
 
-    /**
-     * The category counts of version 2 (and 5): one per class, of its count, all over the same features; none at all
-     * when {@code mayBeEmpty} (version 5 without categorical features).
-     */
+    /** The category counts of version 2: one per class, of its count, all over the same features. */
     private static void readCategories(ByteBuffer in, SortedMap<String, RunningGaussian> classes,
-                                       SortedMap<String, CategoryCounts> categories, boolean mayBeEmpty) {
+                                       SortedMap<String, CategoryCounts> categories) {
         int count = readCount(in);
-        if (count == 0 && mayBeEmpty) {
-            return;
-        }
         List<String> features = null;
         for (int i = 0; i < count; i++) {
             String label = readString(in);

@@ -57,11 +57,8 @@ public final class AppConfig implements ConfigValues {
                     + origins.get(ConfigKey.DECISION_COSTS) + ") are both set: a scorer uses one decision rule,"
                     + " keep one of them");
         }
-        if (!raw(ConfigKey.FORGETTING_HALF_LIFE_MS).isEmpty() && !raw(ConfigKey.CATEGORICAL_FEATURES).isEmpty()) {
-            throw new ConfigException(ConfigKey.FORGETTING_HALF_LIFE_MS.key() + " (" + origins.get(
-                    ConfigKey.FORGETTING_HALF_LIFE_MS) + ") and " + ConfigKey.CATEGORICAL_FEATURES.key() + " ("
-                    + origins.get(ConfigKey.CATEGORICAL_FEATURES) + ") are both set: category counts are not"
-                    + " weighted, so forgetting cannot apply to them; keep one of them");
+        if (raw(ConfigKey.DRIFT_ACTION).equals("reset") && raw(ConfigKey.DRIFT_LAMBDA).isEmpty()) {
+            throw driftResetWithoutTest();
         }
         if (!value(ConfigKey.STATISTICS, Statistics.class).supports(covariance())) {
             throw new ConfigException(ConfigKey.STATISTICS.key() + " = diagonal (" + origins.get(ConfigKey.STATISTICS)
@@ -261,7 +258,17 @@ public final class AppConfig implements ConfigValues {
 
     /** What the training topology needs, from this configuration, on a run's own {@code topics}. */
     public TrainingSettings trainingSettings(Topics topics) {
+        // Checked here, not with the other combinations: replay turns gda.prequential on after loading.
+        if (raw(ConfigKey.DRIFT_ACTION).equals("reset") && !booleanValue(ConfigKey.PREQUENTIAL)) {
+            throw driftResetWithoutTest();
+        }
         return TrainingSettings.from(this, topics, RecordSizeLimits.modelRecordLimit(kafka));
+    }
+
+    private ConfigException driftResetWithoutTest() {
+        return new ConfigException(ConfigKey.DRIFT_ACTION.key() + "=reset (" + origins.get(ConfigKey.DRIFT_ACTION)
+                + ") needs the drift test: " + ConfigKey.PREQUENTIAL.key() + "=true and a "
+                + ConfigKey.DRIFT_LAMBDA.key() + " (docs/TRAINING.md, \"Drift detection\")");
     }
 
     /** What the scoring topology needs, from this configuration. */

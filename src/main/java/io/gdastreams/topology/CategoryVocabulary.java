@@ -10,7 +10,8 @@ import java.util.Set;
 /**
  * Per categorical feature, the union of its values over the classes of one partition ({@link PartitionState}).
  * Kept beside the counts so that the vocabulary bound ({@link CategoricalChecks#vocabularyLimit}) costs one lookup
- * per event, not one per class. It only grows, as the counts do; it is rebuilt from the counts on load.
+ * per event, not one per class. It only grows, as the counts do, until a drift reset empties both; it is rebuilt
+ * from the counts on load.
  */
 final class CategoryVocabulary {
 
@@ -35,6 +36,11 @@ final class CategoryVocabulary {
         for (int j = 0; j < event.length; j++) {
             values.get(j).add(event[j]);
         }
+    }
+
+    /** Forgets every value (a drift reset deleted the counts). */
+    void clear() {
+        values.forEach(Set::clear);
     }
 
     boolean contains(int j, String value) {

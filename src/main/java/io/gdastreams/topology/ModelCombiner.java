@@ -1,5 +1,6 @@
 package io.gdastreams.topology;
 
+import io.gdastreams.math.FitOptions;
 import io.gdastreams.model.DeadLetter;
 import io.gdastreams.model.ModelParameters;
 import java.nio.charset.StandardCharsets;
@@ -30,7 +31,8 @@ import org.slf4j.LoggerFactory;
  *   <li>{@link ModelDraft}: the merge of the kept snapshots ({@link PartialMerge}) within the record limit;</li>
  *   <li>{@link PublicationChecks}: the version of the next model, and whether it may be published (no
  *       regression, no partition missing) or the topic asks for a new version;</li>
- *   <li>{@link PublishSchedule}: when to publish (at most once per publish interval) or check the topic.</li>
+ *   <li>{@link PublishSchedule}: when to publish (at most once per publish interval) or check the topic;</li>
+ *   <li>{@link ResetGate}: whether the first model of a new reset generation may replace the last one.</li>
  * </ul>
  * A model version carries per-class count, prior n_k/n, mean and MLE covariance S_k/n_k, and the lineage
  * {@code sources} (partition → next offset absorbed). Whether a publish is pending is derived from the store (a
@@ -49,6 +51,7 @@ final class ModelCombiner implements Processor<String, byte[], String, TrainingO
     private final StreamObserver observer;
     private final SnapshotIntake intake;
     private final ModelDraft draft;
+    private final ResetGate resetGate;
     private ProcessorContext<String, TrainingOutput> context;
     private KeyValueStore<String, byte[]> store;
     private ModelTopicView topic;
@@ -68,6 +71,8 @@ final class ModelCombiner implements Processor<String, byte[], String, TrainingO
         this.settings = settings;
         this.intake = new SnapshotIntake(settings.modelId(), settings.categorical().features());
         this.draft = new ModelDraft(settings.modelId(), settings.maxModelBytes(), settings.forgetting());
+        this.resetGate = new ResetGate(settings.modelId(), settings.prequential() == null
+                ? FitOptions.DEFAULT_MIN_COUNT : settings.prequential().fitOptions().minCount());
     }
 
     @Override
@@ -170,6 +175,9 @@ final class ModelCombiner implements Processor<String, byte[], String, TrainingO
                     + " of {} bytes", ready.leftOut(), model.version(), settings.modelId(), settings.maxModelBytes());
         }
         String hold = checks.holdReason(checks.references(state.lastPublished().orElse(null), latest), model);
+        if (hold == null) {
+            hold = resetGate.holdReason(model, state.lastPublished().orElse(null));
+        }
         if (hold != null) {
             notice(hold);
             return;

@@ -27,6 +27,10 @@ final class ModelContent {
         if (a.retracted() != b.retracted()) {
             return "retracted " + a.retracted() + " vs " + b.retracted();
         }
+        if (a.resetGeneration() != b.resetGeneration() || a.resetDropped() != b.resetDropped()) {
+            return "reset " + a.resetGeneration() + "/" + a.resetDropped() + " vs " + b.resetGeneration() + "/"
+                    + b.resetDropped();
+        }
         if (!a.sources().equals(b.sources())) {
             return "sources " + a.sources() + " vs " + b.sources();
         }

@@ -93,14 +93,14 @@ public final class ModelConversion {
         for (int k = 0; k < model.classes().size(); k++) {
             classIndex.put(model.classes().get(k).label(), k);
         }
-        long[][][] counts = new long[labels.size()][tables.size()][];
+        double[][][] counts = new double[labels.size()][tables.size()][];
         for (int k = 0; k < labels.size(); k++) {
             Integer modelClass = classIndex.get(labels.get(k));
             if (modelClass == null) {
                 throw new IllegalArgumentException("model has no class '" + labels.get(k) + "'");
             }
             for (int j = 0; j < tables.size(); j++) {
-                counts[k][j] = tables.get(j).counts().get(modelClass);
+                counts[k][j] = tables.get(j).weightsOf(modelClass); // the counts when unweighted
             }
         }
         return CategoricalLikelihood.of(tables.stream().map(CategoricalTable::feature).toList(),
@@ -164,6 +164,17 @@ public final class ModelConversion {
                 if (sum != classes.get(k).count()) {
                     throw new IllegalArgumentException(where + "the counts of class '" + classes.get(k).label()
                             + "' sum to " + sum + ", not its count " + classes.get(k).count());
+                }
+                if (table.weights() != null) {
+                    double[] w = table.weights().size() == classes.size() ? table.weights().get(k) : null;
+                    if (w == null || w.length != row.length) {
+                        throw new IllegalArgumentException(where + "weights must have the shape of the counts");
+                    }
+                    for (double x : w) {
+                        if (!(x >= 0) || !Double.isFinite(x)) {
+                            throw new IllegalArgumentException(where + "weight " + x + " is not finite and >= 0");
+                        }
+                    }
                 }
             }
         }

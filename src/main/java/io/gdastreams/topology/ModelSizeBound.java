@@ -11,9 +11,10 @@ import java.util.List;
  * and its separator), a label at most {@link #LABEL_BYTES}. The bound is an upper bound on the size: a model
  * within it always fits (typical numbers take ~21 characters, so real models use ~85 % of it).
  *
- * <p>Categorical features add per class one count per value of each ({@link CategoricalTable}), and to the model
- * once each value's text: with at most {@code gda.categorical.max.values} = M values per feature, m features add
- * K·m·M numbers and m·M values of at most {@link #LABEL_BYTES} (a value follows the label's rules).
+ * <p>Categorical features add per class one count per value of each ({@link CategoricalTable}) and, when weighted,
+ * one weight, and to the model once each value's text: with at most {@code gda.categorical.max.values} = M values
+ * per feature, m features add up to 2·K·m·M numbers and m·M values of at most {@link #LABEL_BYTES} (a value follows
+ * the label's rules).
  *
  * <p>Why: without it a valid stream (45 classes at d = 300) grew a model past the 64 MiB record limit, the
  * producer refused it on every restart, and training stopped for good.
@@ -60,7 +61,9 @@ final class ModelSizeBound {
         }
         featureBytes += valueSlots * (LABEL_BYTES + 3);
         long room = maxModelBytes - HEADER_BYTES - featureBytes;
-        return room <= 0 ? 0 : room / (classBytes(features.size()) + NUMBER_BYTES * valueSlots + 2L * categorical.size());
+        // Per value slot a count and, in a weighted table, a weight: two numbers.
+        return room <= 0 ? 0 : room / (classBytes(features.size()) + 2 * NUMBER_BYTES * valueSlots
+                + 4L * categorical.size());
     }
 
     private static long nameBytes(String name) {

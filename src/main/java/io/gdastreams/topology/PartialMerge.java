@@ -43,14 +43,34 @@ final class PartialMerge {
         for (PartialSnapshot partial : partials) {
             sources.put(Integer.toString(partial.progress().partition()), partial.progress().nextOffset());
         }
-        var classes = PooledClasses.of(partials.stream().map(PartialSnapshot::classes).toList(),
+        long generation = newestGeneration(partials);
+        List<PartialSnapshot> current = partials.stream()
+                .filter(p -> p.generation().number() == generation).toList();
+        var classes = PooledClasses.of(current.stream().map(PartialSnapshot::classes).toList(),
                 label -> !leftOut.contains(label), forgetting);
         // Counts add exactly: the pooled counts are those of all the partitions' events.
-        var categories = CategoryCounts.pooled(partials.stream().map(PartialSnapshot::categories).toList(),
-                label -> !leftOut.contains(label));
+        var categories = CategoryCounts.pooled(current.stream().map(PartialSnapshot::categories).toList(),
+                label -> !leftOut.contains(label), forgetting);
         List<String> categoricalFeatures = categories.isEmpty() ? List.of()
                 : categories.values().iterator().next().features();
         return ModelParameters.ofStatistics(modelId, version, features, classes, categoricalFeatures, categories,
-                sources, updatedAt, trainer);
+                sources, updatedAt, trainer).withReset(generation, dropped(partials, generation));
+    }
+
+    /**
+     * The applied events of {@code partials} that resets dropped: those of the partitions still in an older
+     * generation than {@code generation}, and those the partitions of {@code generation} dropped when they took it up.
+     */
+    static long dropped(Collection<PartialSnapshot> partials, long generation) {
+        long dropped = 0;
+        for (PartialSnapshot p : partials) {
+            dropped += p.generation().number() == generation ? p.generation().dropped() : p.progress().applied();
+        }
+        return dropped;
+    }
+
+    /** The highest reset generation among {@code partials} (0 for none). */
+    static long newestGeneration(Collection<PartialSnapshot> partials) {
+        return partials.stream().mapToLong(p -> p.generation().number()).max().orElse(0);
     }
 }

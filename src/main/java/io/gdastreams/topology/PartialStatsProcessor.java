@@ -67,8 +67,8 @@ final class PartialStatsProcessor implements Processor<byte[], byte[], String, T
     /** When to snapshot: the first check of each new publish-interval tick. */
     private SnapshotTicks ticks;
     private final StreamObserver observer;
-    /** Test-then-train evaluation (gda.prequential), made at init; null when off. */
-    private PrequentialEvaluator prequential;
+    /** Test-then-train evaluation (gda.prequential) and reset generations, made at init. */
+    private TestThenTrain testThenTrain;
     private final PrequentialModel prequentialModel;
 
     PartialStatsProcessor(TrainingSettings settings, CommittedInput.Source committedInput) {
@@ -97,9 +97,7 @@ final class PartialStatsProcessor implements Processor<byte[], byte[], String, T
         point = null;
         reader = null;
         changedSinceSnapshot = true;
-        prequential = settings.prequential() == null ? null
-                : new PrequentialEvaluator(settings.modelId(), settings.prequential(), processorContext.taskId().partition(),
-                        processorContext.getStateStore(TrainingTopology.PREQUENTIAL_STORE));
+        testThenTrain = new TestThenTrain(settings, processorContext, publishedModel, prequentialModel);
         ticks = new SnapshotTicks(settings.publishInterval(), processorContext.currentSystemTimeMs());
         processorContext.schedule(ticks.checkPeriod(), PunctuationType.WALL_CLOCK_TIME, now -> {
             if (ticks.crossed(now)) {
@@ -113,6 +111,7 @@ final class PartialStatsProcessor implements Processor<byte[], byte[], String, T
         RecordMetadata source = context.recordMetadata().orElseThrow(
                 () -> new IllegalStateException("labelled events must come from a topic"));
         loadState();
+        testThenTrain.followPublishedGeneration(state);
         Refusal refusal;
         try {
             refusal = apply(record.value(), record.timestamp());
@@ -149,7 +148,7 @@ final class PartialStatsProcessor implements Processor<byte[], byte[], String, T
         // The fast path: once the schema is known, a plain valid event of exactly the schema is read straight into
         // the point. Anything else (and every event under test-then-train, which scores the decoded event) goes
         // through EventDecoder and the checks below, whose reasons are the ones a refusal carries.
-        if (!known.isEmpty() && prequential == null) {
+        if (!known.isEmpty() && !testThenTrain.evaluates()) {
             if (readerFor(known).readLabelled(value, fields)) {
                 return applyPoint(fields.label(), fields.point(), categoricalSet.isEmpty() ? null
                         : fields.categories(), fields.weight(), fields.retract(), known, timestamp, null);
@@ -209,11 +208,6 @@ final class PartialStatsProcessor implements Processor<byte[], byte[], String, T
     private Refusal applyPoint(String label, double[] point, String[] values, double weight, boolean retract,
                                List<String> schema, long timestamp, LabelledEvent event) {
         boolean weighted = weight != LabelledEvent.DEFAULT_WEIGHT || retract;
-        if (weighted && values != null) {
-            return new Refusal(DeadLetterCategory.INVALID_EVENT, "sample weights and retractions are not supported"
-                    + " with categorical features (" + ConfigKey.CATEGORICAL_FEATURES.key() + "): category counts are"
-                    + " not weighted");
-        }
         // Kafka Streams' default extractor refuses a record without a valid timestamp before this; kept so that an
         // extractor that lets one through cannot turn a missing event time into a weight.
         if (settings.forgetting() != null && timestamp < 0) {
@@ -221,7 +215,7 @@ final class PartialStatsProcessor implements Processor<byte[], byte[], String, T
                     + " but " + ConfigKey.FORGETTING_HALF_LIFE_MS.key() + " weighs events by it");
         }
         if (retract) {
-            String refused = state.retract(label, point, weight, timestamp, settings.forgetting());
+            String refused = state.retract(label, point, values, weight, timestamp, settings.forgetting());
             return refused == null ? null : new Refusal(DeadLetterCategory.INVALID_EVENT, refused);
         }
         if (!state.hasClass(label)) {
@@ -241,28 +235,15 @@ final class PartialStatsProcessor implements Processor<byte[], byte[], String, T
                 return new Refusal(DeadLetterCategory.MODEL_BOUND, tooMany);
             }
         }
-        if (prequential != null) {
-            testBeforeTraining(event, timestamp);
+        if (testThenTrain.evaluates()) {
+            testThenTrain.testBeforeTraining(event, timestamp, state);
         }
         if (weighted || settings.forgetting() != null) {
-            state.updateWeighted(label, point, weight, timestamp, settings.forgetting());
+            state.updateWeighted(label, point, values, weight, timestamp, settings.forgetting());
         } else {
             state.update(label, point, values);
         }
         return null;
-    }
-
-    /**
-     * Test-then-train: scores the event about to be applied with the latest published model (not this partition's
-     * state) and forwards the window it closes and a drift alarm, if any.
-     */
-    private void testBeforeTraining(LabelledEvent event, long timestamp) {
-        KeyValueStore<String, byte[]> onTopic = context.getStateStore(TrainingTopology.PUBLISHED_STORE);
-        CompiledModel model = prequentialModel.of(onTopic.get(settings.modelId()));
-        for (String json : prequential.observe(event, timestamp, model)) {
-            context.forward(new Record<>(settings.modelId(), (TrainingOutput) new TrainingOutput.Metrics(json),
-                    timestamp));
-        }
     }
 
     private static String schemaMismatch(Map<String, Double> features, List<String> schema) {
@@ -291,7 +272,7 @@ final class PartialStatsProcessor implements Processor<byte[], byte[], String, T
             return;
         }
         PartialSnapshot snapshot = new PartialSnapshot(settings.modelId(), state.progress(), state.classes(),
-                state.categories());
+                state.categories(), state.generation());
         context.forward(new Record<>(settings.modelId(),
                 new TrainingOutput.Partial(snapshotSerializer.serialize(null, snapshot)), timestamp));
         context.commit();

@@ -5,6 +5,7 @@ import io.gdastreams.math.Forgetting;
 import io.gdastreams.math.RunningGaussian;
 import io.gdastreams.math.Statistics;
 import io.gdastreams.model.PartitionProgress;
+import io.gdastreams.model.ResetGeneration;
 import io.gdastreams.serde.Json;
 import java.util.Arrays;
 import java.util.Collections;
@@ -36,7 +37,8 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * (partition, next offset, applied, dead-lettered; 29 bytes, see {@link ProgressCounters}); {@code schema} → the
  * feature names as a JSON array, written when the schema is fixed; {@code categories:<label>} →
  * {@link CategoryCounts#toBytes()}, only when categorical features are configured (a store written without them
- * has no such key, and loads as before). A class touched by a weight, a retraction or forgetting is stored in the
+ * has no such key, and loads as before); {@code generation} → the {@link ResetGeneration} (16 bytes: number,
+ * dropped events), only after a drift reset, and then applied = dropped + Σ (count + 2·retractions). A class touched by a weight, a retraction or forgetting is stored in the
  * weighted form of {@link RunningGaussian} (its version 2); the progress counts every applied event, so the check
  * on load is applied = Σ (count + 2·retractions) over the classes. Not thread-safe (one stream thread owns a task).
  *
@@ -50,6 +52,8 @@ final class PartitionState {
     static final String SCHEMA_KEY = "schema";
     static final String CLASS_KEY_PREFIX = "class:";
     static final String CATEGORIES_KEY_PREFIX = "categories:";
+    /** The reset generation (docs/TRAINING.md, "Drift detection"): absent until the first reset. */
+    static final String GENERATION_KEY = "generation";
 
     private final KeyValueStore<String, byte[]> store;
     private final SortedMap<String, RunningGaussian> classes = new TreeMap<>();
@@ -60,6 +64,7 @@ final class PartitionState {
     private final Statistics statistics;
     private final CategoryVocabulary vocabulary;
     private PartitionProgress progress;
+    private ResetGeneration generation = ResetGeneration.NONE;
     /** The schema entry holds {@code progress.features()}. */
     private boolean schemaPersisted;
 
@@ -119,6 +124,7 @@ final class PartitionState {
                     ? g.diagonalCopy() : g);
         }
         state.categories.putAll(stored.categories());
+        state.generation = stored.generation();
         for (CategoryCounts counts : state.categories.values()) {
             state.vocabulary.addAll(counts);
         }
@@ -170,11 +176,7 @@ final class PartitionState {
      * ({@code values}: null exactly when none is configured).
      */
     void update(String label, double[] point, String[] values) {
-        if ((values == null) != categoricalFeatures.isEmpty()
-                || (values != null && (values.length != categoricalFeatures.size()
-                        || Arrays.asList(values).contains(null)))) {
-            throw new IllegalArgumentException("expected a value of each of " + categoricalFeatures);
-        }
+        checkValues(values);
         RunningGaussian stats = classes.computeIfAbsent(label, l -> statistics.create(progress.features().size()));
         if (values != null) {
             // The values are checked above and the point by stats.update before it changes anything, so the
@@ -193,45 +195,97 @@ final class PartitionState {
     /**
      * Adds {@code point} with sample weight {@code weight} and event time {@code time} to the statistics of
      * {@code label} (created if new) and writes them through: with {@code forgetting} (not null) the weight decays
-     * by event time ({@link Forgetting#update}), else it is the weight alone. Only without categorical features.
+     * by event time ({@link Forgetting#update}), else it is the weight alone. {@code values}: the categorical values
+     * in their configured order, null exactly when none is configured; their counts take the same weight.
      */
-    void updateWeighted(String label, double[] point, double weight, long time, Forgetting forgetting) {
-        if (!categoricalFeatures.isEmpty()) {
-            throw new IllegalStateException("weighted statistics with categorical features");
-        }
+    void updateWeighted(String label, double[] point, String[] values, double weight, long time,
+                        Forgetting forgetting) {
+        checkValues(values);
         RunningGaussian stats = classes.computeIfAbsent(label, l -> statistics.create(progress.features().size()));
+        // The point is checked by the Gaussian update before anything changes, the values above.
         if (forgetting != null) {
             forgetting.update(stats, point, weight, time);
         } else {
             stats.update(point, weight);
         }
+        if (values != null) {
+            CategoryCounts counts = categories.computeIfAbsent(label, l -> new CategoryCounts(categoricalFeatures));
+            if (forgetting != null) {
+                forgetting.update(counts, values, weight, time);
+            } else {
+                counts.update(values, weight);
+            }
+            vocabulary.add(values);
+            store.put(CATEGORIES_KEY_PREFIX + label, counts.toBytes());
+        }
         store.put(CLASS_KEY_PREFIX + label, stats.toBytes());
     }
 
     /**
-     * Removes one earlier observation ({@code point}, {@code weight}, original event time {@code time}) from the
-     * statistics of {@code label} and writes them through; returns why it cannot (nothing changes then), or null.
+     * Removes one earlier observation ({@code point}, categorical {@code values} or null, {@code weight}, original
+     * event time {@code time}) from the statistics of {@code label} and writes them through; returns why it cannot
+     * (nothing changes then), or null.
      */
-    String retract(String label, double[] point, double weight, long time, Forgetting forgetting) {
-        if (!categoricalFeatures.isEmpty()) {
-            throw new IllegalStateException("retraction with categorical features");
-        }
+    String retract(String label, double[] point, String[] values, double weight, long time, Forgetting forgetting) {
+        checkValues(values);
         RunningGaussian stats = classes.get(label);
         if (stats == null) {
             return "retraction: class '" + label + "' has no observation in partition " + progress.partition()
                     + " (its count would become negative)";
         }
-        String refused = forgetting != null ? forgetting.retract(stats, point, weight, time)
-                : stats.retract(point, weight);
+        CategoryCounts counts = values == null ? null : categories.get(label);
+        double countsWeight = counts == null ? 0 : forgetting != null ? forgetting.decayedWeight(counts, weight, time)
+                : weight;
+        String refused = counts == null ? null : counts.retractionProblem(values, countsWeight);
+        if (refused == null) {
+            refused = forgetting != null ? forgetting.retract(stats, point, weight, time)
+                    : stats.retract(point, weight);
+        }
         if (refused != null) {
             return "retraction refused for class '" + label + "': " + refused;
+        }
+        if (counts != null) {
+            counts.retract(values, countsWeight);
+            store.put(CATEGORIES_KEY_PREFIX + label, counts.toBytes());
         }
         store.put(CLASS_KEY_PREFIX + label, stats.toBytes());
         return null;
     }
 
+    private void checkValues(String[] values) {
+        if ((values == null) != categoricalFeatures.isEmpty()
+                || (values != null && (values.length != categoricalFeatures.size()
+                        || Arrays.asList(values).contains(null)))) {
+            throw new IllegalArgumentException("expected a value of each of " + categoricalFeatures);
+        }
+    }
+
     PartitionProgress progress() {
         return progress;
+    }
+
+    /** The reset generation the classes belong to. */
+    ResetGeneration generation() {
+        return generation;
+    }
+
+    /**
+     * Starts reset generation {@code number} (above the current one): every class statistic and category count is
+     * deleted from the store and the events they absorbed are counted as dropped, so that the next event applied
+     * is the first of the new statistics. The schema and the progress stay.
+     */
+    void startGeneration(long number) {
+        generation = generation.next(number, progress.applied());
+        for (String label : classes.keySet()) {
+            store.delete(CLASS_KEY_PREFIX + label);
+        }
+        for (String label : categories.keySet()) {
+            store.delete(CATEGORIES_KEY_PREFIX + label);
+        }
+        classes.clear();
+        categories.clear();
+        vocabulary.clear();
+        store.put(GENERATION_KEY, PartitionStateReader.encodeGeneration(generation));
     }
 
     /** Sets and writes through the progress; the schema entry only when the schema changes. */

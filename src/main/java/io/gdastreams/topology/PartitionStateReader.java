@@ -4,6 +4,8 @@ import io.gdastreams.config.ConfigKey;
 import io.gdastreams.math.CategoryCounts;
 import io.gdastreams.math.RunningGaussian;
 import io.gdastreams.model.PartitionProgress;
+import io.gdastreams.model.ResetGeneration;
+import java.nio.ByteBuffer;
 import io.gdastreams.serde.Json;
 import java.util.ArrayList;
 import java.util.List;
@@ -32,7 +34,8 @@ final class PartitionStateReader {
      * {@code earlierLayout}: the progress was of the earlier (JSON) layout and is to be rewritten.
      */
     record Contents(PartitionProgress progress, boolean schemaPersisted, boolean earlierLayout,
-                    SortedMap<String, RunningGaussian> classes, SortedMap<String, CategoryCounts> categories) {
+                    SortedMap<String, RunningGaussian> classes, SortedMap<String, CategoryCounts> categories,
+                    ResetGeneration generation) {
     }
 
     private PartitionStateReader() {
@@ -47,9 +50,16 @@ final class PartitionStateReader {
         }
         byte[] counters = null;
         List<String> schema = null;
+        ResetGeneration generation = ResetGeneration.NONE;
         for (KeyValue<String, byte[]> entry : entries) {
             if (PartitionState.PROGRESS_KEY.equals(entry.key)) {
                 counters = entry.value;
+            } else if (PartitionState.GENERATION_KEY.equals(entry.key)) {
+                try {
+                    generation = decodeGeneration(entry.value);
+                } catch (RuntimeException e) {
+                    throw damaged(partition, "unreadable reset generation: " + e.getMessage());
+                }
             } else if (PartitionState.SCHEMA_KEY.equals(entry.key)) {
                 try {
                     schema = Json.stringList(entry.value);
@@ -98,21 +108,37 @@ final class PartitionStateReader {
                             + e.getMessage());
                 }
             } else if (!PartitionState.PROGRESS_KEY.equals(entry.key)
-                    && !PartitionState.SCHEMA_KEY.equals(entry.key)) {
+                    && !PartitionState.SCHEMA_KEY.equals(entry.key)
+                    && !PartitionState.GENERATION_KEY.equals(entry.key)) {
                 throw damaged(partition, "unknown key '" + entry.key + "'");
             }
         }
         checkCategories(partition, classes, categories, categoricalFeatures);
-        long classTotal = classes.values().stream().mapToLong(RunningGaussian::events).sum();
+        long classTotal = generation.dropped()
+                + classes.values().stream().mapToLong(RunningGaussian::events).sum();
         if (classTotal != progress.applied()) {
             // Both are written in the same transaction: a difference means the store does not hold what was
             // committed. Refuse to go on rather than publish a model that lost events.
             throw new TrainingStateException("the training state of partition " + progress.partition()
                     + " is inconsistent: its progress counts " + progress.applied() + " applied events up to offset "
-                    + progress.nextOffset() + " but its class statistics hold " + classTotal);
+                    + progress.nextOffset() + " but its class statistics hold " + classTotal
+                    + (generation.dropped() > 0 ? " (" + generation.dropped() + " dropped by resets included)" : ""));
         }
         boolean earlierLayout = counters != null && ProgressCounters.isEarlierLayout(counters);
-        return new Contents(progress, schemaPersisted, earlierLayout, classes, categories);
+        return new Contents(progress, schemaPersisted, earlierLayout, classes, categories, generation);
+    }
+
+    /** The {@link PartitionState#GENERATION_KEY} entry: 16 bytes, the generation and the dropped events. */
+    static ResetGeneration decodeGeneration(byte[] bytes) {
+        if (bytes.length != 2 * Long.BYTES) {
+            throw new IllegalArgumentException("expected 16 bytes, got " + bytes.length);
+        }
+        ByteBuffer buffer = ByteBuffer.wrap(bytes);
+        return new ResetGeneration(buffer.getLong(), buffer.getLong());
+    }
+
+    static byte[] encodeGeneration(ResetGeneration generation) {
+        return ByteBuffer.allocate(2 * Long.BYTES).putLong(generation.number()).putLong(generation.dropped()).array();
     }
 
     /**

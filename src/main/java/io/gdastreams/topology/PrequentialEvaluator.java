@@ -29,7 +29,10 @@ import org.apache.kafka.streams.state.KeyValueStore;
  *
  * <p>Drift: the log-loss of every scored event goes to a Page–Hinkley test ({@link PageHinkley}, δ and λ of the
  * settings); when it fires, a drift record names the timestamp of the event it fired at. The test's state (four
- * numbers) is stored beside the window, so it too survives a restart exactly. Alerts only: the model is not reset.
+ * numbers) is stored beside the window, so it too survives a restart exactly. With {@code gda.drift.action=reset}
+ * the alarm also asks the task to start reset generation g + 1 ({@link Observation#reset()}); while the model in
+ * force is of an older generation than the task's (the reset model is not published yet), the test is paused: that
+ * model's loss is known to be high, and an alarm on it would only reset again.
  */
 final class PrequentialEvaluator {
 
@@ -44,6 +47,7 @@ final class PrequentialEvaluator {
     private final String driftKey;
     /** Null when the settings ask for no drift test. */
     private final PageHinkley detector;
+    private final boolean reset;
     private PrequentialWindow open;
 
     PrequentialEvaluator(String modelId, PrequentialSettings settings, int partition,
@@ -58,6 +62,7 @@ final class PrequentialEvaluator {
         this.driftKey = "page-hinkley:" + modelId;
         this.detector = settings.detectsDrift() ? new PageHinkley(settings.driftDelta(), settings.driftLambda(),
                 PrequentialSettings.DRIFT_MIN_INSTANCES) : null;
+        this.reset = settings.driftReset();
         byte[] drift = detector == null ? null : store.get(driftKey);
         if (drift != null) {
             ByteBuffer buffer = ByteBuffer.wrap(drift);
@@ -88,11 +93,25 @@ final class PrequentialEvaluator {
     }
 
     /**
-     * Scores {@code event} (event time {@code timestamp}) with {@code model} (null: none published yet) before it is
-     * applied; returns the records it gives rise to (JSON, in order: the window it closed, a drift alarm), usually
-     * none.
+     * What observing one event gave: the records for the metrics topic (JSON, in order: the window it closed, a
+     * drift alarm; usually none), and whether the alarm asks for a reset.
      */
+    record Observation(List<String> records, boolean reset) {
+    }
+
+    /** As {@link #observe(LabelledEvent, long, CompiledModel, long, long)} in generation 0 (alerts only). */
     List<String> observe(LabelledEvent event, long timestamp, CompiledModel model) {
+        return observe(event, timestamp, model, 0, 0).records();
+    }
+
+    /**
+     * Scores {@code event} (event time {@code timestamp}) with {@code model} (null: none published yet; of reset
+     * generation {@code modelGeneration}) before it is applied by a task whose statistics are of generation
+     * {@code ownGeneration}.
+     */
+    Observation observe(LabelledEvent event, long timestamp, CompiledModel model, long modelGeneration,
+                        long ownGeneration) {
+        boolean resetNow = false;
         List<String> records = List.of();
         long start = Math.floorDiv(timestamp, width) * width;
         if (open == null) {
@@ -115,11 +134,13 @@ final class PrequentialEvaluator {
             } else {
                 Outcome outcome = outcome(model, p, event.label());
                 open.add(event.label(), outcome.hit(), outcome.logLoss(), outcome.brier(), model.version());
-                if (detector != null && detector.update(outcome.logLoss())) {
+                boolean paused = reset && modelGeneration < ownGeneration;
+                if (detector != null && !paused && detector.update(outcome.logLoss())) {
                     records = records.isEmpty() ? new ArrayList<>(1) : records;
-                    records.add(driftRecord(timestamp));
+                    resetNow = reset;
+                    records.add(driftRecord(timestamp, resetNow ? ownGeneration + 1 : -1));
                 }
-                if (detector != null) {
+                if (detector != null && !paused) {
                     ByteBuffer state = ByteBuffer.allocate(4 * Double.BYTES);
                     for (double v : detector.state()) {
                         state.putDouble(v);
@@ -129,10 +150,22 @@ final class PrequentialEvaluator {
             }
         }
         store.put(key, open.toBytes());
-        return records;
+        return new Observation(records, resetNow);
     }
 
-    private String driftRecord(long eventTime) {
+    /**
+     * Restarts the drift test: the task took up a newer reset generation from the published model, whose loss is
+     * not the one the test was following.
+     */
+    void restartDetector() {
+        if (detector != null) {
+            detector.reset();
+            store.delete(driftKey);
+        }
+    }
+
+    /** {@code generation}: the reset generation the alarm starts, or −1 when it only alerts. */
+    private String driftRecord(long eventTime, long generation) {
         Map<String, Object> r = new LinkedHashMap<>();
         r.put("type", "drift");
         r.put("modelId", modelId);
@@ -142,6 +175,10 @@ final class PrequentialEvaluator {
         r.put("statistic", detector.alarmStatistic());
         r.put("threshold", detector.lambda());
         r.put("delta", detector.delta());
+        r.put("action", generation < 0 ? "alert" : "reset");
+        if (generation >= 0) {
+            r.put("resetGeneration", generation);
+        }
         return new String(Json.toBytes(r), StandardCharsets.UTF_8);
     }
 }

@@ -17,9 +17,16 @@ import java.util.Objects;
  * @param alpha      the scorer's Laplace smoothing of the category tables ({@code gda.categorical.alpha})
  * @param driftDelta  Page–Hinkley tolerance δ on the log-loss ({@code gda.drift.delta})
  * @param driftLambda Page–Hinkley threshold λ ({@code gda.drift.lambda}); NaN: no drift test
+ * @param driftReset  whether an alarm starts fresh statistics ({@code gda.drift.action=reset}) or only alerts
  */
 public record PrequentialSettings(Duration window, FitOptions fitOptions, DecisionRule rule, double alpha,
-                                  double driftDelta, double driftLambda) {
+                                  double driftDelta, double driftLambda, boolean driftReset) {
+
+    /** Settings whose alarms only alert. */
+    public PrequentialSettings(Duration window, FitOptions fitOptions, DecisionRule rule, double alpha,
+                               double driftDelta, double driftLambda) {
+        this(window, fitOptions, rule, alpha, driftDelta, driftLambda, false);
+    }
 
     /** Values before the test may fire: the running mean of the log-loss is still rough. */
     public static final long DRIFT_MIN_INSTANCES = 30;
@@ -37,6 +44,9 @@ public record PrequentialSettings(Duration window, FitOptions fitOptions, Decisi
         if (!Double.isNaN(driftLambda) && !(driftLambda > 0 && Double.isFinite(driftLambda))) {
             throw new IllegalArgumentException("driftLambda must be finite and > 0 (or NaN: none), got " + driftLambda);
         }
+        if (driftReset && Double.isNaN(driftLambda)) {
+            throw new IllegalArgumentException("a reset on drift needs the drift test (a lambda)");
+        }
     }
 
     /** The settings of {@code config}, or null when {@code gda.prequential} is off. */
@@ -46,7 +56,8 @@ public record PrequentialSettings(Duration window, FitOptions fitOptions, Decisi
         }
         return new PrequentialSettings(config.millis(ConfigKey.METRICS_WINDOW_MS), config.fitOptions(),
                 config.decisionRule(), config.doubleValue(ConfigKey.CATEGORICAL_ALPHA),
-                config.doubleValue(ConfigKey.DRIFT_DELTA), config.optionalDouble(ConfigKey.DRIFT_LAMBDA).orElse(Double.NaN));
+                config.doubleValue(ConfigKey.DRIFT_DELTA), config.optionalDouble(ConfigKey.DRIFT_LAMBDA).orElse(Double.NaN),
+                "reset".equals(config.value(ConfigKey.DRIFT_ACTION, String.class)));
     }
 
     /** Whether the Page–Hinkley test runs. */
@@ -56,7 +67,12 @@ public record PrequentialSettings(Duration window, FitOptions fitOptions, Decisi
 
     /** These settings with the drift test's δ and λ (NaN: none). */
     public PrequentialSettings withDrift(double delta, double lambda) {
-        return new PrequentialSettings(window, fitOptions, rule, alpha, delta, lambda);
+        return new PrequentialSettings(window, fitOptions, rule, alpha, delta, lambda, driftReset && !Double.isNaN(lambda));
+    }
+
+    /** These settings with alarms that reset ({@code true}) or only alert. */
+    public PrequentialSettings withDriftReset(boolean reset) {
+        return new PrequentialSettings(window, fitOptions, rule, alpha, driftDelta, driftLambda, reset);
     }
 
     /** The defaults of the scorer's keys, with windows of {@code window}. */

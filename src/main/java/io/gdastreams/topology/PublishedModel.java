@@ -1,5 +1,8 @@
 package io.gdastreams.topology;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.gdastreams.model.CategoricalTable;
 import io.gdastreams.model.ClassParameters;
 import io.gdastreams.model.ModelParameters;
@@ -23,7 +26,13 @@ import java.util.TreeSet;
  * @param sha256 digest of the record value (not copied; not modified)
  */
 record PublishedModel(long version, String trainer, long totalCount, Map<String, Long> sources, Set<String> labels,
-                      byte[] sha256) {
+                      byte[] sha256, long generation) {
+
+    /** A summary of a model of reset generation 0. */
+    PublishedModel(long version, String trainer, long totalCount, Map<String, Long> sources, Set<String> labels,
+                   byte[] sha256) {
+        this(version, trainer, totalCount, sources, labels, sha256, 0L);
+    }
 
     PublishedModel {
         sources = Map.copyOf(sources);
@@ -76,30 +85,40 @@ record PublishedModel(long version, String trainer, long totalCount, Map<String,
         for (ClassParameters c : model.classes()) {
             labels.add(c.label());
         }
-        // Events absorbed, not the count: retractions lower the count but never this (= totalCount without them).
+        // Events absorbed, not the count: retractions and resets lower the count but never this (= totalCount without
+        // them).
         return new PublishedModel(model.version(), model.trainer(), model.eventsAbsorbed(), model.sources(), labels,
-                sha256(bytes));
+                sha256(bytes), model.resetGeneration());
     }
 
     /** The summary as JSON, for the combiner's store. */
     byte[] toStoreBytes() {
-        return Json.toBytes(new Stored(version, trainer, totalCount, sources, List.copyOf(labels), sha256));
+        return Json.toBytes(new Stored(version, trainer, totalCount, sources, List.copyOf(labels), sha256,
+                generation));
     }
 
     /** Inverse of {@link #toStoreBytes()}; throws on anything else. */
     static PublishedModel fromStoreBytes(byte[] bytes) {
         try {
-            Stored s = Json.strictMapper().readValue(bytes, Stored.class);
+            JsonNode tree = Json.strictMapper().readTree(bytes);
+            if (tree instanceof ObjectNode object && !object.has("generation")) {
+                object.put("generation", 0L); // stored before resets existed, or of generation 0
+            }
+            Stored s = Json.strictMapper().treeToValue(tree, Stored.class);
             return new PublishedModel(s.version(), s.trainer(), s.totalCount(), s.sources(), Set.copyOf(s.labels()),
-                    s.sha256());
+                    s.sha256(), s.generation());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
     }
 
-    /** The stored form (labels as a list: JSON has no sets). */
+    /**
+     * The stored form (labels as a list: JSON has no sets); {@code generation} is left out at 0, so that a summary
+     * stored before resets existed reads as generation 0 and one of generation 0 is written as before.
+     */
     private record Stored(long version, String trainer, long totalCount, Map<String, Long> sources,
-                          List<String> labels, byte[] sha256) {
+                          List<String> labels, byte[] sha256,
+                          @JsonInclude(JsonInclude.Include.NON_DEFAULT) long generation) {
     }
 
     boolean publishedBy(String applicationId) {
@@ -112,9 +131,14 @@ record PublishedModel(long version, String trainer, long totalCount, Map<String,
 
     /**
      * Why {@code candidate} would go backwards from this model, or null: a partition this model absorbed up to
-     * offset n must be absorbed at least up to n, and the total count must not shrink.
+     * offset n must be absorbed at least up to n, the reset generation must not go back, and the events absorbed
+     * (counts, retractions and the events resets dropped) must not shrink.
      */
     String regressionOf(ModelParameters candidate) {
+        if (candidate.resetGeneration() < generation) {
+            return "the reset generation would go back from " + generation + " (version " + version + ") to "
+                    + candidate.resetGeneration();
+        }
         for (Map.Entry<String, Long> absorbed : sources.entrySet()) {
             Long now = candidate.sources().get(absorbed.getKey());
             if (now != null && now < absorbed.getValue()) {

@@ -21,6 +21,7 @@ final class PublishedModelView {
     private byte[] source;
     private Set<String> labels = Set.of();
     private Map<String, Set<String>> values = Map.of();
+    private Optional<PublishedModel> summary = Optional.empty();
 
     PublishedModelView(TrainingSettings settings, KeyValueStore<String, byte[]> published) {
         this.settings = settings;
@@ -34,11 +35,22 @@ final class PublishedModelView {
         if (record != source) {
             source = record;
             Set<String> read = new HashSet<>();
-            PublishedModel.parse(settings.modelId(), record).ifPresent(m -> read.addAll(m.labels()));
+            summary = PublishedModel.parse(settings.modelId(), record);
+            summary.ifPresent(m -> read.addAll(m.labels()));
             labels = read;
             values = categorical ? PublishedModel.categoricalValues(settings.modelId(), record) : Map.of();
         }
         return labels;
+    }
+
+    /**
+     * The reset generation of the newest valid model on the model topic when application {@code applicationId}
+     * published it, else 0: a partition of an older generation starts the newer one (docs/TRAINING.md, "Drift
+     * detection"); another application's generations are not this trainer's.
+     */
+    long generation(String applicationId) {
+        labels();
+        return summary.filter(m -> m.publishedBy(applicationId)).map(PublishedModel::generation).orElse(0L);
     }
 
     /** The categorical values of the newest valid model on the model topic, feature → values. */

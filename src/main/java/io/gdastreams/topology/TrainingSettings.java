@@ -31,7 +31,7 @@ import java.util.Objects;
  * @param categorical the categorical features ({@code gda.categorical.*}): not part of {@code features}, which are
  *                    the continuous ones (the Gaussian part)
  * @param forgetting exponential forgetting by event time ({@code gda.forgetting.half-life.ms}); null: none (every
- *                   event keeps its weight). Not combined with categorical features (their counts are not weighted)
+ *                   event keeps its weight). Category counts decay with the same weights
  * @param prequential test-then-train evaluation ({@code gda.prequential}); null: off
  * @param signing the keys that sign the published models ({@code gda.model.signing.key}), and that the trainer
  *                verifies the model topic's records with; {@link ModelSigning#NONE}: unsigned
@@ -94,10 +94,6 @@ public record TrainingSettings(Topics topics, String modelId, List<String> featu
         }
         Objects.requireNonNull(signing, "signing");
         Objects.requireNonNull(statistics, "statistics");
-        if (forgetting != null && !categorical.features().isEmpty()) {
-            throw new IllegalArgumentException(ConfigKey.FORGETTING_HALF_LIFE_MS.key() + " cannot be combined with "
-                    + ConfigKey.CATEGORICAL_FEATURES.key() + ": category counts are not weighted");
-        }
     }
 
     /** The settings without prequential evaluation, with unsigned models. */

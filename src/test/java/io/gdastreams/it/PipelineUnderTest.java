@@ -52,12 +52,16 @@ public final class PipelineUnderTest implements AutoCloseable {
         this.producer = broker.producer();
     }
 
-    /** Creates the five topics: events and predictions with {@code partitions} partitions, model and dead letters 1. */
+    /**
+     * Creates the six topics: events and predictions with {@code partitions} partitions, model, dead letters and
+     * metrics 1.
+     */
     public static PipelineUnderTest create(TestBroker broker, int partitions) {
         Topics topics = new Topics(UniqueNames.of("labelled"), UniqueNames.of("unlabelled"),
-                UniqueNames.of("model"), UniqueNames.of("predictions"), UniqueNames.of("dead-letters"));
+                UniqueNames.of("model"), UniqueNames.of("predictions"), UniqueNames.of("dead-letters"))
+                .withMetrics(UniqueNames.of("metrics"));
         broker.createTopics(Map.of(topics.labelled().name(), partitions, topics.unlabelled().name(), partitions, topics.model().name(), 1,
-                topics.predictions().name(), partitions, topics.deadLetters().name(), 1));
+                topics.predictions().name(), partitions, topics.deadLetters().name(), 1, topics.metrics().name(), 1));
         return new PipelineUnderTest(broker, topics, partitions, UniqueNames.of("model-id"));
     }
 

@@ -2,6 +2,7 @@ package io.gdastreams.math;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -100,5 +101,35 @@ class CategoryCountsTest {
         assertThrows(IllegalArgumentException.class, () -> counts.update(new String[] {"red", null}));
         assertThrows(IllegalArgumentException.class, () -> counts.merge(new CategoryCounts(List.of("colour"))));
         assertEquals(0, counts.count());
+    }
+
+    @Test
+    void weightsRetractionsAndDecayKeepTheRawCountsAndWeighTheValues() {
+        CategoryCounts c = new CategoryCounts(List.of("colour"));
+        c.update(new String[] {"red"});
+        byte[] unweighted = c.toBytes();
+        assertEquals(1, unweighted[0], "weights all 1: version 1");
+        c.update(new String[] {"red"}, 0.5);
+        c.update(new String[] {"blue"}, 2.0);
+        assertTrue(c.isWeighted());
+        assertEquals(3, c.count());
+        assertEquals(3.5, c.weight());
+        assertEquals(1.5, c.weights(0).get("red"));
+        c.rescale(0.5, 1000);
+        assertEquals(1.75, c.weight(), "decay halves every weight");
+        assertEquals(1.0, c.weights(0).get("blue"));
+        assertEquals("categorical feature 'colour' has no observation of value 'green' in this class",
+                c.retractionProblem(new String[] {"green"}, 1));
+        assertTrue(c.retractionProblem(new String[] {"blue"}, 1.5).startsWith("the retracted weight 1.5 exceeds"));
+        c.retract(new String[] {"blue"}, 1.0);
+        assertEquals(2, c.count());
+        assertFalse(c.contains(0, "blue"), "a value whose raw count falls to 0 is forgotten");
+        assertEquals(0.75, c.weight());
+        CategoryCounts back = CategoryCounts.fromBytes(c.toBytes());
+        assertEquals(2, c.toBytes()[0], "weighted: version 2");
+        assertEquals(0.75, back.weights(0).get("red"));
+        assertEquals(2L, back.counts(0).get("red"));
+        assertEquals(1000, back.referenceTime());
+        assertArrayEquals(c.toBytes(), back.toBytes());
     }
 }

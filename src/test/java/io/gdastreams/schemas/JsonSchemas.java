@@ -25,7 +25,9 @@ final class JsonSchemas {
     static final String MODEL = "model";
     static final String PREDICTION = "prediction";
     static final String DEAD_LETTER = "dead-letter";
-    static final List<String> ALL = List.of(LABELLED_EVENT, UNLABELLED_EVENT, MODEL, PREDICTION, DEAD_LETTER);
+    static final String MODEL_METRICS = "model-metrics";
+    static final List<String> ALL = List.of(LABELLED_EVENT, UNLABELLED_EVENT, MODEL, PREDICTION, DEAD_LETTER,
+            MODEL_METRICS);
 
     private static final SchemaRegistry REGISTRY = SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_2020_12);
 

@@ -191,4 +191,49 @@ class SchemaIT {
         System.out.printf("SchemaIT: %d + %d predictions, 2 models, dead letters %s; prediction fields %s%n",
                 irisRun.predictions().size(), defaultRun.predictions().size(), reasons, fields);
     }
+
+    /**
+     * The metrics topic of a real prequential replay with {@code gda.drift.action=reset} (two unit Gaussian classes
+     * whose means swap half-way): every window and drift record on the topic matches model-metrics, the reset
+     * model (resetGeneration, resetDropped) matches model, and both kinds of record and the reset were produced.
+     */
+    @Test
+    void theMetricsRecordsOfARealPrequentialReplayWithAResetMatchTheirSchema(KafkaBroker broker) throws IOException {
+        java.util.Random random = new java.util.Random(7);
+        List<String> rows = new ArrayList<>(List.of("t,x,y"));
+        int n = 6_000;
+        for (int i = 0; i < n; i++) {
+            boolean b = random.nextBoolean();
+            double mean = (b ^ i >= n / 2) ? 2 : 0;
+            rows.add(String.format(java.util.Locale.ROOT, "%d,%.6f,%s", i * 1000L, mean + random.nextGaussian(),
+                    b ? "b" : "a"));
+        }
+        Path train = dir.resolve("drift-train.csv");
+        Path metrics = dir.resolve("drift-metrics.jsonl");
+        Path model = dir.resolve("drift-model.json");
+        Files.write(train, rows, StandardCharsets.UTF_8);
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int code = Main.run(new String[] {"replay", "--train", train.toString(), "--label", "y", "--time", "t",
+                "--prequential", metrics.toString(), "--model-output", model.toString(), "--bootstrap-servers",
+                broker.bootstrapServers(), "--set", "gda.publish.interval.ms=100", "--set",
+                "gda.metrics.window.ms=60000", "--set", "gda.drift.action=reset"}, Map.of(),
+                new PrintWriter(out, true), new PrintWriter(err, true));
+        assertEquals(ExitCodes.OK, code, out + "\n" + err);
+        Matcher suffix = RUN_SUFFIX.matcher(out.toString());
+        assertTrue(suffix.find(), out.toString());
+        Set<String> kinds = new TreeSet<>();
+        for (ConsumerRecord<byte[], byte[]> record : broker.readAll("model-metrics" + suffix.group(1), READ)) {
+            JsonNode r = parse(record.value());
+            assertValid(JsonSchemas.MODEL_METRICS, r, "metrics record");
+            kinds.add(r.get("type").asText() + (r.has("action") ? ":" + r.get("action").asText() : ""));
+        }
+        assertTrue(kinds.containsAll(List.of("window", "drift:reset")), kinds.toString());
+        JsonNode reset = Json.mapper().readTree(model.toFile());
+        assertTrue(reset.has("resetGeneration") && reset.has("resetDropped"), reset.toString());
+        assertValid(JsonSchemas.MODEL, reset, "reset model");
+        for (ConsumerRecord<byte[], byte[]> record : broker.readAll("model-parameters" + suffix.group(1), READ)) {
+            assertValid(JsonSchemas.MODEL, parse(record.value()), "model record");
+        }
+    }
 }

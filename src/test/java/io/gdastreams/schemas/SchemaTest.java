@@ -198,4 +198,39 @@ class SchemaTest {
         assertRejected(JsonSchemas.DEAD_LETTER, letter, d -> d.put("offset", "17"), "a string offset");
         assertRejected(JsonSchemas.DEAD_LETTER, letter, d -> d.put("keyBase64", "not base64!"), "a non-base64 key");
     }
+
+    /**
+     * The model-metrics records as docs/TRAINING.md shows them ("Prequential evaluation", "Drift detection"); the
+     * records the trainer really writes are checked in SchemaIT.
+     */
+    @Test
+    void theModelMetricsSchemaTakesTheDocumentedRecordsAndRejectsDamagedOnes() {
+        ObjectNode window = (ObjectNode) JsonSchemas.parse("{\"type\":\"window\",\"modelId\":\"gda\",\"partition\":2,"
+                + "\"windowStart\":1700000040000,\"windowEnd\":1700000100000,\"count\":1480,\"accuracy\":0.93,"
+                + "\"logLoss\":0.21,\"brier\":0.11,\"recall\":{\"a\":0.95,\"b\":0.9},\"support\":{\"a\":800,\"b\":680},"
+                + "\"modelVersions\":[41,44],\"noModel\":0,\"unscorable\":0,\"late\":0}");
+        ObjectNode empty = (ObjectNode) JsonSchemas.parse("{\"type\":\"window\",\"modelId\":\"gda\",\"partition\":0,"
+                + "\"windowStart\":0,\"windowEnd\":60000,\"count\":0,\"accuracy\":null,\"logLoss\":null,"
+                + "\"brier\":null,\"recall\":{},\"support\":{},\"modelVersions\":null,\"noModel\":12,"
+                + "\"unscorable\":0,\"late\":0}");
+        ObjectNode alert = (ObjectNode) JsonSchemas.parse("{\"type\":\"drift\",\"modelId\":\"gda\",\"partition\":1,"
+                + "\"eventTime\":1700000123456,\"detector\":\"page-hinkley\",\"statistic\":50.7,\"threshold\":50.0,"
+                + "\"delta\":0.1,\"action\":\"alert\"}");
+        ObjectNode reset = alert.deepCopy().put("action", "reset").put("resetGeneration", 1);
+        for (ObjectNode valid : List.of(window, empty, alert, reset)) {
+            assertEquals(List.of(), JsonSchemas.problems(JsonSchemas.MODEL_METRICS, valid), valid.toString());
+        }
+        String schema = JsonSchemas.MODEL_METRICS;
+        assertRejected(schema, window, w -> w.remove("count"), "a window without its count");
+        assertRejected(schema, window, w -> w.put("accuracy", 1.5), "an accuracy above 1");
+        assertRejected(schema, window, w -> w.put("accuracy", "0.9"), "a string accuracy");
+        assertRejected(schema, window, w -> w.putArray("modelVersions").add(41), "one model version");
+        assertRejected(schema, window, w -> w.put("type", "drift"), "a window's fields under type drift");
+        assertRejected(schema, window, w -> w.put("eventTime", 5), "a drift field in a window");
+        assertRejected(schema, alert, d -> d.put("resetGeneration", 1), "a generation with action alert");
+        assertRejected(schema, reset, d -> d.remove("resetGeneration"), "a reset without its generation");
+        assertRejected(schema, alert, d -> d.put("action", "restart"), "an unknown action");
+        assertRejected(schema, alert, d -> d.put("detector", "adwin"), "another detector");
+        assertRejected(schema, alert, d -> d.remove("eventTime"), "an alarm without its event time");
+    }
 }

@@ -200,7 +200,7 @@ class AppConfigTest {
     }
 
     @Test
-    void shouldReadForgettingAndFixedPriorsAndRefuseForgettingWithCategoricalFeatures() throws IOException {
+    void shouldReadForgettingAndFixedPriorsAlsoWithCategoricalFeatures() throws IOException {
         assertEquals(null, AppConfig.defaults().trainingSettings().forgetting());
         assertEquals(Map.of(), AppConfig.defaults().scoringSettings().fitOptions().fixedPriors());
         assertEquals(60000.0, AppConfig.load(file("gda.forgetting.half-life.ms=60000"), Map.of()).trainingSettings()
@@ -211,9 +211,23 @@ class AppConfigTest {
         assertThrows(ConfigException.class, () -> AppConfig.load(file("gda.priors=No:0,Yes:1"), Map.of()));
         assertThrows(ConfigException.class, () -> AppConfig.load(file("gda.priors=No:0.5,No:0.5"), Map.of()));
         assertThrows(ConfigException.class, () -> AppConfig.load(file("gda.forgetting.half-life.ms=0"), Map.of()));
-        ConfigException e = assertThrows(ConfigException.class, () -> AppConfig.load(
-                file("gda.forgetting.half-life.ms=1000", "gda.categorical.features=student"), Map.of()));
-        assertTrue(e.getMessage().contains("category counts are not weighted"), e.getMessage());
+        // Category counts decay with the Gaussian statistics: the combination is a valid configuration.
+        assertEquals(1000.0, AppConfig.load(file("gda.forgetting.half-life.ms=1000",
+                "gda.categorical.features=student"), Map.of()).trainingSettings().forgetting().halfLifeMs());
+    }
+
+    @Test
+    void shouldReadTheDriftActionAndRefuseAResetWithoutTheDriftTest() throws IOException {
+        assertEquals(false, AppConfig.load(file("gda.prequential=true"), Map.of()).trainingSettings().prequential()
+                .driftReset(), "alert by default");
+        assertEquals(true, AppConfig.load(file("gda.prequential=true", "gda.drift.action=reset"), Map.of())
+                .trainingSettings().prequential().driftReset());
+        assertThrows(ConfigException.class, () -> AppConfig.load(file("gda.drift.action=restart"), Map.of()));
+        AppConfig off = AppConfig.load(file("gda.drift.action=reset"), Map.of()); // replay turns prequential on later
+        ConfigException e = assertThrows(ConfigException.class, off::trainingSettings);
+        assertTrue(e.getMessage().contains("needs the drift test"), e.getMessage());
+        assertThrows(ConfigException.class, () -> AppConfig.load(
+                file("gda.prequential=true", "gda.drift.action=reset", "gda.drift.lambda="), Map.of()));
     }
 
     @Test

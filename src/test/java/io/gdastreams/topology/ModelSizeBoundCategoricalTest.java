@@ -51,12 +51,16 @@ class ModelSizeBoundCategoricalTest {
                 values.add(String.format("%03d", v) + "\u2028".repeat(253));
             }
             List<long[]> counts = new ArrayList<>();
+            List<double[]> weights = new ArrayList<>(); // a weighted table: a weight beside every count
             for (int c = 0; c < k; c++) {
                 long[] row = new long[maxValues];
                 Arrays.fill(row, Long.MAX_VALUE);
                 counts.add(row);
+                double[] weightRow = new double[maxValues];
+                Arrays.fill(weightRow, LONGEST_DOUBLE);
+                weights.add(weightRow);
             }
-            tables.add(new CategoricalTable(name, values, counts));
+            tables.add(new CategoricalTable(name, values, counts, weights));
         }
         Map<String, Long> sources = new HashMap<>();
         for (int p = 0; p < 1000; p++) {

@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code gda.statistics=diagonal} through the training topology (partial snapshots in their version 5 layout,
+ * {@code gda.statistics=diagonal} through the training topology (partial snapshots in the general layout, version 4,
  * the combiner's pooling): the published model has the hand-computed means and variances and zero covariances,
  * where the same events with full statistics give the off-diagonal entry too.
  */

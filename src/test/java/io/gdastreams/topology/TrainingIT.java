@@ -103,7 +103,7 @@ class TrainingIT {
     }
 
     /**
-     * {@code gda.statistics=diagonal} end to end: partial snapshots of diagonal statistics (version 5) through the
+     * {@code gda.statistics=diagonal} end to end: partial snapshots of diagonal statistics (version 4, the general layout) through the
      * real partials topic and the combiner give the batch MLE means and variances of the R golden, and covariances
      * of exactly zero.
      */

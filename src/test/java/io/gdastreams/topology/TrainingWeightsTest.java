@@ -209,26 +209,4 @@ class TrainingWeightsTest {
         assertEquals(0.0, empty.classes().get(0).covariance()[0][0]);
         assertTrue(deadLetters.isEmpty());
     }
-
-    @Test
-    void weightsAndRetractionsAreDeadLetteredWithCategoricalFeatures() {
-        start(settings().withCategorical(CategoricalSettings.NONE.withFeatures(List.of("student"))));
-        send("{\"features\":{\"x\":1.0,\"student\":\"No\"},\"label\":\"a\"}", 0);
-        send("{\"features\":{\"x\":1.0,\"student\":\"No\"},\"label\":\"a\",\"weight\":2}", 0);
-        send("{\"features\":{\"x\":1.0,\"student\":\"No\"},\"label\":\"a\",\"retract\":true}", 0);
-        String reason = "sample weights and retractions are not supported with categorical features"
-                + " (gda.categorical.features): category counts are not weighted";
-        assertEquals(List.of(reason, reason),
-                deadLetters.readValuesToList().stream().map(DeadLetter::reason).toList());
-        assertEquals(1, lastModel().classes().get(0).count());
-    }
-
-    @Test
-    void forgettingIsRefusedWithCategoricalFeatures() {
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> settings()
-                .withCategorical(CategoricalSettings.NONE.withFeatures(List.of("student")))
-                .withForgetting(new Forgetting(1000)));
-        assertEquals("gda.forgetting.half-life.ms cannot be combined with gda.categorical.features: category counts"
-                + " are not weighted", e.getMessage());
-    }
 }

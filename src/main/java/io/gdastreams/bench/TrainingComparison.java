@@ -1,0 +1,109 @@
+package io.gdastreams.bench;
+
+import io.gdastreams.lifecycle.UserError;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * {@code bench --variant NAME:KEY=VALUE;... --rounds N}: the training stage only, for the baseline (the
+ * {@code --set} keys) and each variant (the same keys plus its own), in alternating rounds (the order reverses
+ * every other round), so that the comparison shares one run's conditions: a machine whose load drifts during the
+ * run slows every configuration alike instead of the one measured last. Each configuration first runs an unreported
+ * warm-up (as the three-stage bench does). Prints a stage line per (round, variant)
+ * and, at the end, each variant's median training events/s and the median of its per-round ratios to the
+ * baseline (docs/BENCHMARKS.md).
+ */
+final class TrainingComparison {
+
+    static final String BASELINE = "baseline";
+
+    /** A named set of extra {@code KEY=VALUE} settings. */
+    record Variant(String name, List<String> settings) {
+
+        /** {@code NAME:KEY=VALUE;KEY=VALUE} (a value may hold ',' but not ';'). */
+        static Variant parse(String spec) {
+            int colon = spec.indexOf(':');
+            String name = colon < 0 ? "" : spec.substring(0, colon).trim();
+            if (name.isEmpty() || name.equals(BASELINE) || colon == spec.length() - 1) {
+                throw new UserError("--variant " + spec + ": expected NAME:KEY=VALUE[;KEY=VALUE...] with a name"
+                        + " other than '" + BASELINE + "'");
+            }
+            return new Variant(name, Arrays.stream(spec.substring(colon + 1).split(";")).map(String::trim)
+                    .filter(s -> !s.isEmpty()).toList());
+        }
+    }
+
+    private final List<Variant> variants;
+    private final int rounds;
+
+    TrainingComparison(List<Variant> variants, int rounds) {
+        if (rounds < 1) {
+            throw new UserError("--rounds must be >= 1, got " + rounds);
+        }
+        List<String> names = new ArrayList<>();
+        for (Variant v : variants) {
+            if (names.contains(v.name())) {
+                throw new UserError("--variant " + v.name() + " is given twice");
+            }
+            names.add(v.name());
+        }
+        this.variants = List.copyOf(variants);
+        this.rounds = rounds;
+    }
+
+    /**
+     * Runs the rounds; {@code settingsOf} gives the settings of a variant's extra keys (none for the baseline).
+     */
+    void run(String bootstrap, RunShape shape, java.util.function.Function<List<String>, BenchSettings> settingsOf,
+             String runId, Path stateDirectory, Duration stageTimeout, long warmupEvents, int warmupPacedEvents, PrintWriter out,
+             PrintWriter progress) {
+        List<Variant> all = new ArrayList<>();
+        all.add(new Variant(BASELINE, List.of()));
+        all.addAll(variants);
+        Map<String, BenchSettings> settings = new LinkedHashMap<>();
+        for (Variant v : all) {
+            settings.put(v.name(), settingsOf.apply(v.settings())); // user errors before anything runs
+        }
+        // An unreported warm-up of every configuration first, so that the JIT has compiled each one's paths
+        // (forgetting and prequential evaluation run code the baseline does not) before any round is timed.
+        if (warmupEvents > 0) {
+            for (Variant v : all) {
+                progress.println("warm-up (" + warmupEvents + " events, not reported): " + v.name() + "...");
+                progress.flush();
+                try (StageRunner runner = new StageRunner(bootstrap,
+                        settings.get(v.name()).withEvents(warmupEvents, warmupPacedEvents), shape,
+                        runId + "-warmup-" + v.name(), stateDirectory, stageTimeout, progress)) {
+                    runner.training();
+                }
+            }
+        }
+        Map<String, List<Double>> rates = new LinkedHashMap<>();
+        for (int round = 1; round <= rounds; round++) {
+            List<Variant> order = new ArrayList<>(all);
+            if (round % 2 == 0) {
+                Collections.reverse(order);
+            }
+            for (Variant v : order) {
+                progress.println("round " + round + " of " + rounds + ": training, " + v.name() + "...");
+                progress.flush();
+                try (StageRunner runner = new StageRunner(bootstrap, settings.get(v.name()), shape,
+                        runId + "-r" + round + "-" + v.name(), stateDirectory, stageTimeout, progress)) {
+                    StageResult result = runner.training().result();
+                    rates.computeIfAbsent(v.name(), n -> new ArrayList<>()).add(result.eventsPerSecond());
+                    out.println(BenchReport.variantLine(round, v.name(), result, settings.get(v.name()),
+                            shape));
+                    out.flush();
+                }
+            }
+        }
+        out.println(BenchReport.comparisonLine(rates, BASELINE));
+        out.flush();
+    }
+}

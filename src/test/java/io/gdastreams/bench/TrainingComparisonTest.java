@@ -1,0 +1,41 @@
+package io.gdastreams.bench;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.gdastreams.lifecycle.UserError;
+import io.gdastreams.serde.Json;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The parts of {@code bench --variant} that need no broker: the variant syntax and the comparison line. */
+class TrainingComparisonTest {
+
+    @Test
+    void aVariantIsANameAndSemicolonSeparatedKeys() {
+        TrainingComparison.Variant v = TrainingComparison.Variant.parse(
+                "both:gda.forgetting.half-life.ms=3600000; gda.priors=a:0.5,b:0.5");
+        assertEquals("both", v.name());
+        assertEquals(List.of("gda.forgetting.half-life.ms=3600000", "gda.priors=a:0.5,b:0.5"), v.settings());
+        assertThrows(UserError.class, () -> TrainingComparison.Variant.parse("gda.prequential=true"));
+        assertThrows(UserError.class, () -> TrainingComparison.Variant.parse("baseline:gda.prequential=true"));
+        assertThrows(UserError.class, () -> TrainingComparison.Variant.parse("empty:"));
+        assertThrows(UserError.class, () -> new TrainingComparison(List.of(), 0));
+    }
+
+    @Test
+    void theComparisonLineHasMediansOfRatesAndOfPerRoundRatios() throws Exception {
+        Map<String, List<Double>> rates = new LinkedHashMap<>();
+        rates.put("baseline", List.of(100.0, 200.0, 150.0));
+        rates.put("forgetting", List.of(90.0, 150.0, 150.0)); // ratios 0.9, 0.75, 1.0: median 0.9
+        JsonNode line = Json.mapper().readTree(BenchReport.comparisonLine(rates, "baseline")).get("comparison");
+        assertEquals(150, line.get("baseline").get("medianEventsPerSecond").asLong());
+        assertEquals(1.0, line.get("baseline").get("medianRatioToBaseline").asDouble());
+        assertEquals(150, line.get("forgetting").get("medianEventsPerSecond").asLong());
+        assertEquals(0.9, line.get("forgetting").get("medianRatioToBaseline").asDouble());
+        assertEquals(2.5, BenchReport.median(List.of(4.0, 1.0, 2.0, 3.0)), "even count: mean of the middle two");
+    }
+}

@@ -1,0 +1,189 @@
+package io.gdastreams.topology;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.gdastreams.fixtures.DriverTopics;
+import io.gdastreams.math.RunningGaussian;
+import io.gdastreams.model.ClassParameters;
+import io.gdastreams.model.ModelParameters;
+import io.gdastreams.model.PartialSnapshot;
+import io.gdastreams.model.PartitionProgress;
+import io.gdastreams.model.ResetGeneration;
+import io.gdastreams.serde.SerdeFactory;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.SortedMap;
+import java.util.TreeMap;
+import org.apache.kafka.common.errors.SerializationException;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.TestInputTopic;
+import org.apache.kafka.streams.TestOutputTopic;
+import org.apache.kafka.streams.TopologyTestDriver;
+import org.apache.kafka.streams.processor.TaskId;
+import org.apache.kafka.streams.processor.api.MockProcessorContext;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.Stores;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Reset generations outside the drift test: a partition's state keeps its generation across a reload, the partial
+ * snapshot carries it (layout version 4), and the combiner merges only the partitions of the newest generation,
+ * holding the first model of a generation until every class has gda.min.count again. Hand values throughout.
+ */
+class ResetGenerationTest {
+
+    private static final Topics TOPICS = Topics.defaults();
+    private static final String APP_ID = "reset-generation-test";
+    private static final Duration INTERVAL = Duration.ofSeconds(1);
+
+    @TempDir
+    Path stateDir;
+
+    private TopologyTestDriver driver;
+
+    @AfterEach
+    void close() {
+        if (driver != null) {
+            driver.close();
+        }
+    }
+
+    private static KeyValueStore<String, byte[]> store() {
+        Properties props = new Properties();
+        props.put(StreamsConfig.APPLICATION_ID_CONFIG, "state-test");
+        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
+        MockProcessorContext<String, TrainingOutput> context = new MockProcessorContext<>(props, new TaskId(0, 0),
+                null);
+        KeyValueStore<String, byte[]> store = Stores.keyValueStoreBuilder(
+                Stores.inMemoryKeyValueStore(TrainingTopology.CLASS_STATS_STORE), SerdeFactory.string(),
+                SerdeFactory.rawBytes()).withLoggingDisabled().build();
+        store.init(context.getStateStoreContext(), store);
+        return store;
+    }
+
+    @Test
+    void aStartedGenerationDropsTheClassesAndSurvivesAReload() {
+        KeyValueStore<String, byte[]> store = store();
+        PartitionState state = PartitionState.load(store, 0, List.of("x"));
+        double[] xs = {1, 2, 4};
+        for (int i = 0; i < xs.length; i++) {
+            state.update("a", new double[] {xs[i]});
+            state.setProgress(state.progress().afterRecord(i, true));
+        }
+        state.startGeneration(1);
+        state.update("b", new double[] {10});
+        state.setProgress(state.progress().afterRecord(3, true));
+
+        PartitionState reloaded = PartitionState.load(store, 0, List.of("x"));
+        assertEquals(new ResetGeneration(1, 3), reloaded.generation(), "3 events dropped by generation 1");
+        assertEquals(List.of("b"), List.copyOf(reloaded.classes().keySet()));
+        assertEquals(4, reloaded.progress().applied());
+        assertEquals(10.0, reloaded.classes().get("b").mean()[0]);
+        assertThrows(IllegalArgumentException.class, () -> reloaded.startGeneration(1), "generations only rise");
+    }
+
+    private static PartialSnapshot snapshot(int partition, long nextOffset, ResetGeneration generation,
+                                            Map<String, double[]> classes) {
+        SortedMap<String, RunningGaussian> stats = new TreeMap<>();
+        long applied = generation.dropped();
+        for (var entry : classes.entrySet()) {
+            RunningGaussian g = new RunningGaussian(1);
+            for (double x : entry.getValue()) {
+                g.update(new double[] {x});
+            }
+            stats.put(entry.getKey(), g);
+            applied += entry.getValue().length;
+        }
+        return new PartialSnapshot("m", new PartitionProgress(partition, nextOffset, applied, 0, List.of("x")), stats,
+                new TreeMap<>(), generation);
+    }
+
+    @Test
+    void theSnapshotCarriesItsGenerationAsVersion4AndIsCheckedAgainstIt() {
+        var serde = SerdeFactory.partialSnapshot();
+        PartialSnapshot before = snapshot(2, 9, new ResetGeneration(3, 5), Map.of("a", new double[] {1, 3}));
+        byte[] bytes = serde.serializer().serialize(null, before);
+        assertEquals(4, bytes[0], "layout version 4");
+        PartialSnapshot after = serde.deserializer().deserialize(null, bytes);
+        assertEquals(new ResetGeneration(3, 5), after.generation());
+        assertEquals(7, after.progress().applied());
+        assertEquals(2.0, after.classes().get("a").mean()[0]);
+        // Generation 0 is written as before (version 1).
+        assertEquals(1, serde.serializer().serialize(null,
+                snapshot(2, 9, ResetGeneration.NONE, Map.of("a", new double[] {1})))[0]);
+        // A dropped count that does not add up to the applied count is damage.
+        bytes[bytes.length - 1] = 4; // dropped 5 -> 4
+        assertThrows(SerializationException.class, () -> serde.deserializer().deserialize(null, bytes));
+    }
+
+    private static ClassParameters byLabel(ModelParameters model, String label) {
+        return model.classes().stream().filter(c -> c.label().equals(label)).findFirst().orElseThrow();
+    }
+
+    @Test
+    void theCombinerMergesOnlyTheNewestGenerationAndHoldsItUntilEveryClassHasTheMinimumCount() {
+        Properties props = new Properties();
+        props.put(StreamsConfig.APPLICATION_ID_CONFIG, APP_ID);
+        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
+        props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
+        TrainingSettings settings = TrainingSettings.defaults(TOPICS).withModelId("m").withPublishInterval(INTERVAL);
+        driver = new TopologyTestDriver(TrainingTopology.build(settings, TrainingFixtures.NO_CONSUMER_GROUP), props,
+                Instant.parse("2026-01-01T00:00:00Z"));
+        TestInputTopic<String, byte[]> partials = DriverTopics.input(driver, TrainingTopology.partials(APP_ID));
+        TestOutputTopic<String, ModelParameters> models = DriverTopics.output(driver, TOPICS.model());
+        var encoder = SerdeFactory.partialSnapshot().serializer();
+
+        partials.pipeInput("m", encoder.serialize(null, snapshot(0, 4, ResetGeneration.NONE,
+                Map.of("a", new double[] {0, 2}, "b", new double[] {10, 12}))));
+        partials.pipeInput("m", encoder.serialize(null, snapshot(1, 4, ResetGeneration.NONE,
+                Map.of("a", new double[] {4, 6}, "b", new double[] {14, 16}))));
+        driver.advanceWallClockTime(INTERVAL);
+        ModelParameters old = last(models);
+        assertEquals(0, old.resetGeneration());
+        assertEquals(3.0, byLabel(old, "a").mean()[0], "a: mean of 0, 2, 4, 6");
+
+        // Partition 1 resets (its 4 events dropped) and has seen 2 a and 1 b since: b is below gda.min.count = 2.
+        partials.pipeInput("m", encoder.serialize(null, snapshot(1, 7, new ResetGeneration(1, 4),
+                Map.of("a", new double[] {100, 102}, "b", new double[] {-10}))));
+        driver.advanceWallClockTime(INTERVAL);
+        assertTrue(models.isEmpty(), "held: class b has 1 event of generation 1");
+
+        partials.pipeInput("m", encoder.serialize(null, snapshot(1, 8, new ResetGeneration(1, 4),
+                Map.of("a", new double[] {100, 102}, "b", new double[] {-10, -12}))));
+        driver.advanceWallClockTime(INTERVAL);
+        ModelParameters reset = last(models);
+        assertEquals(1, reset.resetGeneration());
+        assertTrue(reset.version() > old.version());
+        assertEquals(4, reset.totalCount(), "partition 0's events of generation 0 are not merged");
+        assertEquals(101.0, byLabel(reset, "a").mean()[0]);
+        assertEquals(-11.0, byLabel(reset, "b").mean()[0]);
+        assertEquals(Map.of("0", 4L, "1", 8L), reset.sources(), "the lineage names both partitions");
+        assertEquals(8, reset.resetDropped(), "partition 0's 4 events (still generation 0), partition 1's 4 dropped");
+        assertEquals(old.eventsAbsorbed() + 4, reset.eventsAbsorbed(), "events absorbed never shrink");
+
+        // Partition 0 follows (generation 1, its 4 events dropped) with one a of the new regime: merged now.
+        partials.pipeInput("m", encoder.serialize(null, snapshot(0, 5, new ResetGeneration(1, 4),
+                Map.of("a", new double[] {104}))));
+        driver.advanceWallClockTime(INTERVAL);
+        ModelParameters both = last(models);
+        assertEquals(1, both.resetGeneration());
+        assertEquals(5, both.totalCount());
+        assertEquals(102.0, byLabel(both, "a").mean()[0], "a: mean of 100, 102, 104");
+        assertEquals(3, byLabel(both, "a").count());
+        assertEquals(8, both.resetDropped());
+    }
+
+    private static ModelParameters last(TestOutputTopic<String, ModelParameters> models) {
+        List<ModelParameters> all = models.readValuesToList();
+        assertTrue(!all.isEmpty(), "a model was published");
+        return all.get(all.size() - 1);
+    }
+}
