@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.Consumer;
 
 /**
  * What the training topology needs to know; filled from configuration by the application ({@link #from}). The
@@ -153,61 +154,93 @@ public record TrainingSettings(Topics topics, String modelId, List<String> featu
     }
 
     public TrainingSettings withModelId(String id) {
-        return new TrainingSettings(topics, id, features, publishInterval, maxClasses, maxFeatures, maxModelBytes,
-                categorical, forgetting, prequential, signing, statistics);
+        return with(c -> c.modelId = id);
     }
 
     public TrainingSettings withFeatures(List<String> schema) {
-        return new TrainingSettings(topics, modelId, schema, publishInterval, maxClasses, maxFeatures, maxModelBytes,
-                categorical, forgetting, prequential, signing, statistics);
+        return with(c -> c.features = schema);
     }
 
     public TrainingSettings withPublishInterval(Duration interval) {
-        return new TrainingSettings(topics, modelId, features, interval, maxClasses, maxFeatures, maxModelBytes,
-                categorical, forgetting, prequential, signing, statistics);
+        return with(c -> c.publishInterval = interval);
     }
 
     public TrainingSettings withMaxClasses(int value) {
-        return new TrainingSettings(topics, modelId, features, publishInterval, value, maxFeatures, maxModelBytes,
-                categorical, forgetting, prequential, signing, statistics);
+        return with(c -> c.maxClasses = value);
     }
 
     public TrainingSettings withMaxFeatures(int value) {
-        return new TrainingSettings(topics, modelId, features, publishInterval, maxClasses, value, maxModelBytes,
-                categorical, forgetting, prequential, signing, statistics);
+        return with(c -> c.maxFeatures = value);
     }
 
     public TrainingSettings withMaxModelBytes(long value) {
-        return new TrainingSettings(topics, modelId, features, publishInterval, maxClasses, maxFeatures, value,
-                categorical, forgetting, prequential, signing, statistics);
+        return with(c -> c.maxModelBytes = value);
     }
 
     public TrainingSettings withCategorical(CategoricalSettings value) {
-        return new TrainingSettings(topics, modelId, features, publishInterval, maxClasses, maxFeatures, maxModelBytes,
-                value, forgetting, prequential, signing, statistics);
+        return with(c -> c.categorical = value);
     }
 
     public TrainingSettings withForgetting(Forgetting value) {
-        return new TrainingSettings(topics, modelId, features, publishInterval, maxClasses, maxFeatures, maxModelBytes,
-                categorical, value, prequential, signing, statistics);
+        return with(c -> c.forgetting = value);
     }
 
     /** These settings with test-then-train evaluation ({@code value}; null: off). */
     public TrainingSettings withPrequential(PrequentialSettings value) {
-        return new TrainingSettings(topics, modelId, features, publishInterval, maxClasses, maxFeatures, maxModelBytes,
-                categorical, forgetting, value, signing, statistics);
+        return with(c -> c.prequential = value);
     }
 
     /** A copy whose published models are signed with {@code value} ({@link ModelSigning#NONE}: unsigned). */
     public TrainingSettings withSigning(ModelSigning value) {
-        return new TrainingSettings(topics, modelId, features, publishInterval, maxClasses, maxFeatures, maxModelBytes,
-                categorical, forgetting, prequential, value, statistics);
+        return with(c -> c.signing = value);
     }
 
     /** A copy that keeps {@code value} statistics per class. */
     public TrainingSettings withStatistics(Statistics value) {
-        return new TrainingSettings(topics, modelId, features, publishInterval, maxClasses, maxFeatures, maxModelBytes,
-                categorical, forgetting, prequential, signing, value);
+        return with(c -> c.statistics = value);
+    }
+
+    /** A copy with one change: every wither goes through here, so a new field is added in two places only. */
+    private TrainingSettings with(Consumer<Copy> change) {
+        Copy copy = new Copy(this);
+        change.accept(copy);
+        return copy.build();
+    }
+
+    /** The fields of a settings record, mutable for {@link #with}; validated again by the canonical constructor. */
+    private static final class Copy {
+        Topics topics;
+        String modelId;
+        List<String> features;
+        Duration publishInterval;
+        int maxClasses;
+        int maxFeatures;
+        long maxModelBytes;
+        CategoricalSettings categorical;
+        Forgetting forgetting;
+        PrequentialSettings prequential;
+        ModelSigning signing;
+        Statistics statistics;
+
+        Copy(TrainingSettings s) {
+            topics = s.topics;
+            modelId = s.modelId;
+            features = s.features;
+            publishInterval = s.publishInterval;
+            maxClasses = s.maxClasses;
+            maxFeatures = s.maxFeatures;
+            maxModelBytes = s.maxModelBytes;
+            categorical = s.categorical;
+            forgetting = s.forgetting;
+            prequential = s.prequential;
+            signing = s.signing;
+            statistics = s.statistics;
+        }
+
+        TrainingSettings build() {
+            return new TrainingSettings(topics, modelId, features, publishInterval, maxClasses, maxFeatures,
+                    maxModelBytes, categorical, forgetting, prequential, signing, statistics);
+        }
     }
 
     /** True when the schema comes from the data rather than from the configuration. */
