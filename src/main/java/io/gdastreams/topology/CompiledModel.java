@@ -153,6 +153,24 @@ final class CompiledModel {
     }
 
     /**
+     * As {@link #posterior(Map, Map)} for an event already read into {@code x} in {@link #features()} order, every
+     * feature observed and no categorical value, under a model without a categorical part: the same numbers (the
+     * map form builds this very {@code x} and adds no categorical factor), for the trainer's test-then-train fast
+     * path, which resolves the feature order once per model. Writes the posterior into {@code p} (length
+     * {@code labels().size()}) and returns it, or returns null where the map form does. {@code x} is read, not kept.
+     */
+    double[] posterior(double[] x, double[] p) {
+        if (hasCategories() || x.length != featureNames.size()) {
+            throw new IllegalArgumentException("a point of " + featureNames.size() + " features, for a model without"
+                    + " categorical features");
+        }
+        if (unscorable != null) {
+            return null;
+        }
+        return Double.isFinite(discriminant.score(x, null, p)) ? p : null;
+    }
+
+    /**
      * Scores one event: features absent from the event are marginalised out; a feature the model does not know
      * makes the event unscored (it is more likely a schema mismatch than something safe to ignore). Scored answers
      * and the "no scorable class" answer list the excluded classes; the other unscored answers name the model by

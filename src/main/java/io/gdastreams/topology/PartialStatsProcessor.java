@@ -145,13 +145,18 @@ final class PartialStatsProcessor implements Processor<byte[], byte[], String, T
      */
     private Refusal apply(byte[] value, long timestamp) {
         List<String> known = state.progress().features();
+        // Under test-then-train, the model this event is tested with (null: none yet, or no test-then-train).
+        CompiledModel tested = testThenTrain.modelInForce();
         // The fast path: once the schema is known, a plain valid event of exactly the schema is read straight into
-        // the point. Anything else (and every event under test-then-train, which scores the decoded event) goes
-        // through EventDecoder and the checks below, whose reasons are the ones a refusal carries.
-        if (!known.isEmpty() && !testThenTrain.evaluates()) {
+        // the point, and tested from that point when the model's features are the schema (or there is no model).
+        // Anything else goes through EventDecoder and the checks below, whose reasons are the ones a refusal
+        // carries, and is tested by its feature names.
+        if (!known.isEmpty() && (tested == null || testThenTrain.testsPoints(tested, known))) {
             if (readerFor(known).readLabelled(value, fields)) {
-                return applyPoint(fields.label(), fields.point(), categoricalSet.isEmpty() ? null
-                        : fields.categories(), fields.weight(), fields.retract(), known, timestamp, null);
+                double[] x = fields.point();
+                return applyPoint(fields.label(), x, categoricalSet.isEmpty() ? null : fields.categories(),
+                        fields.weight(), fields.retract(), known, timestamp, tested,
+                        model -> testThenTrain.pointPosterior(model, x));
             }
         }
         Decoded<LabelledEvent> decoded = EventDecoder.decodeLabelled(value, settings.maxFeatures(),
@@ -187,7 +192,8 @@ final class PartialStatsProcessor implements Processor<byte[], byte[], String, T
         for (int i = 0; i < point.length; i++) {
             point[i] = event.features().get(schema.get(i));
         }
-        return applyPoint(event.label(), point, values, event.weight(), event.retract(), schema, timestamp, event);
+        return applyPoint(event.label(), point, values, event.weight(), event.retract(), schema, timestamp, tested,
+                model -> model.posterior(event.features(), event.categories()));
     }
 
     /** The reader of events of {@code schema}, made once per schema (and again after init). */
@@ -202,11 +208,12 @@ final class PartialStatsProcessor implements Processor<byte[], byte[], String, T
 
     /**
      * Applies one read event (its {@code point} in {@code schema} order, its categorical {@code values} in their
-     * configured order or null when none is configured); {@code event}: the decoded event, needed only by
-     * test-then-train (null otherwise). Returns why it cannot be applied, or null when it was.
+     * configured order or null when none is configured); under test-then-train it is first tested with
+     * {@code tested} (null: no model yet) by {@code scorer}. Returns why it cannot be applied, or null when it was.
      */
     private Refusal applyPoint(String label, double[] point, String[] values, double weight, boolean retract,
-                               List<String> schema, long timestamp, LabelledEvent event) {
+                               List<String> schema, long timestamp, CompiledModel tested,
+                               PrequentialEvaluator.Scorer scorer) {
         boolean weighted = weight != LabelledEvent.DEFAULT_WEIGHT || retract;
         // Kafka Streams' default extractor refuses a record without a valid timestamp before this; kept so that an
         // extractor that lets one through cannot turn a missing event time into a weight.
@@ -236,7 +243,7 @@ final class PartialStatsProcessor implements Processor<byte[], byte[], String, T
             }
         }
         if (testThenTrain.evaluates()) {
-            testThenTrain.testBeforeTraining(event, timestamp, state);
+            testThenTrain.testBeforeTraining(label, tested, scorer, timestamp, state);
         }
         if (weighted || settings.forgetting() != null) {
             state.updateWeighted(label, point, values, weight, timestamp, settings.forgetting());

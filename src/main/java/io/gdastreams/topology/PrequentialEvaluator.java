@@ -1,7 +1,6 @@
 package io.gdastreams.topology;
 
 import io.gdastreams.math.PageHinkley;
-import io.gdastreams.model.LabelledEvent;
 import io.gdastreams.serde.Json;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -99,17 +98,23 @@ final class PrequentialEvaluator {
     record Observation(List<String> records, boolean reset) {
     }
 
-    /** As {@link #observe(LabelledEvent, long, CompiledModel, long, long)} in generation 0 (alerts only). */
-    List<String> observe(LabelledEvent event, long timestamp, CompiledModel model) {
-        return observe(event, timestamp, model, 0, 0).records();
+    /** How the event being observed is scored: its posterior under a model, in the order of its labels. */
+    @FunctionalInterface
+    interface Scorer {
+        /**
+         * The posterior of the event over {@code model.labels()}, or null when {@code model} cannot score it. The
+         * evaluator reads the array only within the call that asked for it, so a scorer may reuse one buffer.
+         */
+        double[] posterior(CompiledModel model);
     }
 
     /**
-     * Scores {@code event} (event time {@code timestamp}) with {@code model} (null: none published yet; of reset
-     * generation {@code modelGeneration}) before it is applied by a task whose statistics are of generation
-     * {@code ownGeneration}.
+     * Observes an event of true label {@code label} (event time {@code timestamp}) before it is applied by a task
+     * whose statistics are of generation {@code ownGeneration}: scored by {@code scorer} with {@code model} (null:
+     * none published yet; of reset generation {@code modelGeneration}). The scorer is asked only when the event
+     * falls in the open window and there is a model.
      */
-    Observation observe(LabelledEvent event, long timestamp, CompiledModel model, long modelGeneration,
+    Observation observe(String label, long timestamp, CompiledModel model, Scorer scorer, long modelGeneration,
                         long ownGeneration) {
         boolean resetNow = false;
         List<String> records = List.of();
@@ -128,12 +133,12 @@ final class PrequentialEvaluator {
         } else if (model == null) {
             open.noModel++;
         } else {
-            double[] p = model.posterior(event.features(), event.categories());
+            double[] p = scorer.posterior(model);
             if (p == null) {
                 open.unscorable++;
             } else {
-                Outcome outcome = outcome(model, p, event.label());
-                open.add(event.label(), outcome.hit(), outcome.logLoss(), outcome.brier(), model.version());
+                Outcome outcome = outcome(model, p, label);
+                open.add(label, outcome.hit(), outcome.logLoss(), outcome.brier(), model.version());
                 boolean paused = reset && modelGeneration < ownGeneration;
                 if (detector != null && !paused && detector.update(outcome.logLoss())) {
                     records = records.isEmpty() ? new ArrayList<>(1) : records;

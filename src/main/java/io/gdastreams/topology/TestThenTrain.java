@@ -1,6 +1,6 @@
 package io.gdastreams.topology;
 
-import io.gdastreams.model.LabelledEvent;
+import java.util.List;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.state.KeyValueStore;
@@ -24,6 +24,11 @@ final class TestThenTrain {
     /** Null when gda.prequential is off (then only the reset generations are followed). */
     private final PrequentialEvaluator evaluator;
     private final PrequentialModel model;
+    /** The model and schema {@link #testsPoints} last decided for; {@link #posterior}: null when it said no. */
+    private CompiledModel pointModel;
+    private List<String> pointSchema;
+    /** The posterior buffer of {@link #pointPosterior}, one entry per class of {@link #pointModel}. */
+    private double[] posterior;
 
     /** {@code model}: the compiled-model cache, kept across inits by the processor; null when prequential is off. */
     TestThenTrain(TrainingSettings settings, ProcessorContext<String, TrainingOutput> context,
@@ -42,16 +47,57 @@ final class TestThenTrain {
     }
 
     /**
-     * Test-then-train: scores the event about to be applied with the latest published model (not this partition's
-     * state) and forwards the window it closes and a drift alarm, if any. An alarm under
-     * {@code gda.drift.action=reset} starts the next reset generation of {@code state} here, so that this event is
-     * the first of the new statistics.
+     * The model the next event is tested with: the newest valid one on the model topic, or null when there is none
+     * (or when test-then-train is off). Read once per event, before the event is read, as the model topic's store
+     * may change meanwhile: the same model decides the reading ({@link #testsPoints}) and the test.
      */
-    void testBeforeTraining(LabelledEvent event, long timestamp, PartitionState state) {
+    CompiledModel modelInForce() {
+        if (evaluator == null) {
+            return null;
+        }
         KeyValueStore<String, byte[]> onTopic = context.getStateStore(TrainingTopology.PUBLISHED_STORE);
-        CompiledModel compiled = model.of(onTopic.get(settings.modelId()));
+        return model.of(onTopic.get(settings.modelId()));
+    }
+
+    /**
+     * Whether an event of {@code schema} can be tested with {@code compiled} (not null) from its point in schema
+     * order alone ({@link #pointPosterior}): when the model's continuous features are the schema, in the same order,
+     * and neither the model nor the task has categorical features. Otherwise the event must be decoded and scored
+     * by its feature names ({@link CompiledModel#posterior(java.util.Map, java.util.Map)}). Decided once per model
+     * and schema, as the scorer resolves the feature order once per model version.
+     */
+    boolean testsPoints(CompiledModel compiled, List<String> schema) {
+        if (compiled != pointModel || !(schema == pointSchema || schema.equals(pointSchema))) {
+            boolean fits = settings.categorical().features().isEmpty() && !compiled.hasCategories()
+                    && compiled.features().equals(schema);
+            pointModel = compiled;
+            pointSchema = schema;
+            posterior = fits ? new double[compiled.labels().size()] : null;
+        }
+        return posterior != null;
+    }
+
+    /**
+     * The posterior under {@code compiled} of the point {@code x} (schema order), for a model and schema
+     * {@link #testsPoints} accepted; written into one buffer of this task, reused for every event.
+     */
+    double[] pointPosterior(CompiledModel compiled, double[] x) {
+        if (compiled != pointModel || posterior == null) {
+            throw new IllegalStateException("points are tested only under the model testsPoints accepted");
+        }
+        return compiled.posterior(x, posterior);
+    }
+
+    /**
+     * Test-then-train: scores the event of true {@code label} about to be applied with {@code compiled}, the
+     * latest published model ({@link #modelInForce}; not this partition's state) by {@code scorer}, and forwards the
+     * window it closes and a drift alarm, if any. An alarm under {@code gda.drift.action=reset} starts the next
+     * reset generation of {@code state} here, so that this event is the first of the new statistics.
+     */
+    void testBeforeTraining(String label, CompiledModel compiled, PrequentialEvaluator.Scorer scorer, long timestamp,
+                            PartitionState state) {
         long own = state.generation().number();
-        PrequentialEvaluator.Observation observation = evaluator.observe(event, timestamp, compiled,
+        PrequentialEvaluator.Observation observation = evaluator.observe(label, timestamp, compiled, scorer,
                 publishedModel.generation(context.applicationId()), own);
         for (String json : observation.records()) {
             context.forward(new Record<>(settings.modelId(), (TrainingOutput) new TrainingOutput.Metrics(json),

@@ -1,0 +1,154 @@
+package io.gdastreams.topology;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.gdastreams.fixtures.Iris;
+import io.gdastreams.fixtures.LabelledRow;
+import io.gdastreams.model.LabelledEvent;
+import io.gdastreams.model.ModelParameters;
+import io.gdastreams.serde.EventDecoder;
+import io.gdastreams.serde.EventFields;
+import io.gdastreams.serde.EventReader;
+import io.gdastreams.serde.Json;
+import io.gdastreams.serde.SerdeFactory;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Random;
+import java.util.Set;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.processor.TaskId;
+import org.apache.kafka.streams.processor.api.MockProcessorContext;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.Stores;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The two ways a training task tests an event before applying it give the same outputs to the bit: the fast path
+ * (the event read by {@link EventReader} into a point in schema order, scored by
+ * {@link CompiledModel#posterior(double[], double[])} into a reused buffer) and the decoder path (the event decoded
+ * by {@link EventDecoder}, scored by {@link CompiledModel#posterior(Map, Map)} by feature names). The same stream
+ * goes through two evaluators, one per path: every posterior, every returned record (windows and drift alarms) and
+ * the stored window and drift-test state after every event must be equal byte for byte.
+ */
+class PrequentialPathParityTest {
+
+    private static final int MAX_FEATURES = 100;
+    private static final Duration WINDOW = Duration.ofSeconds(1);
+    /** A drift test sensitive enough to fire on the swapped labels of the stream's last part. */
+    private static final PrequentialSettings SETTINGS = PrequentialSettings.defaults(WINDOW).withDrift(0.05, 50);
+    private static final int EVENTS = 600;
+    /** Events before the first model is published (counted as "no model"). */
+    private static final int FIRST_MODEL_AT = 30;
+    /** From here on version 2 (trained on the other half of Iris) scores. */
+    private static final int SECOND_MODEL_AT = 305;
+    /** From here on setosa and virginica are swapped: the model is then mostly wrong and the drift test fires. */
+    private static final int SWAP_AT = 420;
+
+    private static KeyValueStore<String, byte[]> store() {
+        Properties props = new Properties();
+        props.put(StreamsConfig.APPLICATION_ID_CONFIG, "parity-test");
+        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
+        MockProcessorContext<String, TrainingOutput> context = new MockProcessorContext<>(props, new TaskId(0, 0),
+                null);
+        KeyValueStore<String, byte[]> store = Stores.keyValueStoreBuilder(
+                Stores.inMemoryKeyValueStore(TrainingTopology.PREQUENTIAL_STORE), SerdeFactory.string(),
+                SerdeFactory.rawBytes()).withLoggingDisabled().build();
+        store.init(context.getStateStoreContext(), store);
+        return store;
+    }
+
+    private static byte[] json(LabelledRow row, String label) {
+        Map<String, Object> event = new LinkedHashMap<>();
+        event.put("features", row.features(Iris.FEATURES));
+        event.put("label", label);
+        return Json.toBytes(event);
+    }
+
+    private static byte[] published(long version, List<LabelledRow> rows) {
+        ModelParameters model = Iris.model("m", version, rows);
+        return SerdeFactory.model().serializer().serialize(null, model);
+    }
+
+    @Test
+    void pointAndDecodedEventsGiveTheSameWindowsDriftAlarmsAndStoredStateToTheBit() {
+        List<LabelledRow> rows = Iris.rows();
+        Random random = new Random(15);
+        PrequentialModel models = new PrequentialModel("m", SETTINGS);
+        byte[] first = published(1, Iris.every(2, 0));
+        byte[] second = published(2, Iris.every(2, 1));
+        KeyValueStore<String, byte[]> pointStore = store();
+        KeyValueStore<String, byte[]> mapStore = store();
+        PrequentialEvaluator pointPath = new PrequentialEvaluator("m", SETTINGS, 0, pointStore);
+        PrequentialEvaluator mapPath = new PrequentialEvaluator("m", SETTINGS, 0, mapStore);
+        EventReader reader = new EventReader(Iris.FEATURES, List.of(), MAX_FEATURES);
+        EventFields fields = reader.newFields();
+
+        List<String> records = new ArrayList<>();
+        int scored = 0;
+        double[] buffer = null;
+        CompiledModel bufferModel = null;
+        for (int i = 0; i < EVENTS; i++) {
+            LabelledRow row = rows.get(random.nextInt(rows.size()));
+            String label = row.label();
+            if (i >= SWAP_AT) {
+                label = label.equals("setosa") ? "virginica" : label.equals("virginica") ? "setosa" : label;
+            }
+            if (i % 53 == 0) {
+                label = "unknown"; // a class the model does not have
+            }
+            long timestamp = 100L * i + random.nextInt(50);
+            if (i % 37 == 0) {
+                timestamp -= 1500; // older than the open window: late
+            }
+            byte[] value = json(row, label);
+            CompiledModel model = models.of(i < FIRST_MODEL_AT ? null : i < SECOND_MODEL_AT ? first : second);
+
+            assertTrue(reader.readLabelled(value, fields), "the fast path reads event " + i);
+            LabelledEvent event = EventDecoder.decodeLabelled(value, MAX_FEATURES, Set.of()).value();
+            assertNotNull(event, "the decoder reads event " + i);
+            if (model != null && model != bufferModel) {
+                assertEquals(Iris.FEATURES, model.features(), "the model's features are the schema, in order");
+                bufferModel = model;
+                buffer = new double[model.labels().size()];
+            }
+            double[] reused = buffer;
+            double[][] posteriors = new double[2][];
+            PrequentialEvaluator.Observation byPoint = pointPath.observe(fields.label(), timestamp, model, m -> {
+                double[] p = m.posterior(fields.point(), reused);
+                posteriors[0] = p == null ? null : p.clone();
+                return p;
+            }, 0, 0);
+            PrequentialEvaluator.Observation byName = mapPath.observe(event.label(), timestamp, model, m -> {
+                double[] p = m.posterior(event.features(), event.categories());
+                posteriors[1] = p;
+                return p;
+            }, 0, 0);
+
+            assertArrayEquals(posteriors[1], posteriors[0], "posterior of event " + i); // same bits (0 tolerance)
+            assertEquals(byName, byPoint, "records of event " + i);
+            for (String key : List.of("window:m", "page-hinkley:m")) {
+                assertTrue(Arrays.equals(mapStore.get(key), pointStore.get(key)), key + " after event " + i);
+            }
+            records.addAll(byPoint.records());
+            scored += posteriors[0] != null ? 1 : 0;
+        }
+
+        // The stream went through every branch: no model, late events, an unknown class, two model versions, drift.
+        String all = String.join("\n", records);
+        assertTrue(scored > 400, "scored " + scored);
+        assertTrue(records.size() > 50, records.size() + " records");
+        assertTrue(all.contains("\"noModel\":10"), "windows of no model");
+        assertTrue(all.contains("\"late\":1"), "late events");
+        assertTrue(all.contains("\"unknown\""), "an unknown class");
+        assertTrue(all.contains("\"modelVersions\":[1,2]"), "a window scored by both versions");
+        assertTrue(all.contains("\"type\":\"drift\""), "a drift alarm");
+    }
+}
