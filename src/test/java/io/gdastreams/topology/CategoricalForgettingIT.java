@@ -5,25 +5,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.gdastreams.it.KafkaBroker;
 import io.gdastreams.it.KafkaBrokerExtension;
-import io.gdastreams.it.PipelineUnderTest;
 import io.gdastreams.math.Forgetting;
 import io.gdastreams.model.CategoricalTable;
 import io.gdastreams.model.ClassParameters;
 import io.gdastreams.model.ModelParameters;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Properties;
-import org.apache.kafka.streams.CloseOptions;
-import org.apache.kafka.streams.KafkaStreams;
-import org.apache.kafka.streams.StreamsConfig;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -47,40 +38,14 @@ class CategoricalForgettingIT {
     @TempDir
     Path stateDir;
 
-    private PipelineUnderTest pipeline;
-    private KafkaStreams streams;
+    /** The scenario's pipeline and training instance. */
+    private GoldenCorrectionRun correctionRun;
 
     @AfterEach
     void stop() {
-        if (streams != null) {
-            streams.close(Duration.ofSeconds(30));
-            streams.cleanUp();
+        if (correctionRun != null) {
+            correctionRun.close();
         }
-        if (pipeline != null) {
-            pipeline.close();
-        }
-    }
-
-    private void startTraining(KafkaBroker broker, String appId, Path directory, Forgetting forgetting) {
-        Properties props = broker.streamsProperties(appId, directory);
-        props.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, 2);
-        streams = new KafkaStreams(TrainingTopology.build(pipeline.trainingSettings().withForgetting(forgetting)
-                .withCategorical(CategoricalSettings.NONE.withFeatures(List.of("colour")))), props);
-        streams.start();
-    }
-
-    private void send(String topic, JsonNode e, String label, boolean retract) {
-        ObjectNode root = JSON.createObjectNode();
-        ObjectNode features = root.putObject("features");
-        features.set("x", e.get("x"));
-        features.set("colour", e.get("colour"));
-        root.put("label", label);
-        root.set("weight", e.get("w"));
-        if (retract) {
-            root.put("retract", true);
-        }
-        pipeline.send(topic, e.get("partition").asInt(), "e", root.toString().getBytes(StandardCharsets.UTF_8),
-                e.get("t").asLong());
     }
 
     @Test
@@ -91,33 +56,13 @@ class CategoricalForgettingIT {
             golden = JSON.readTree(in);
         }
         Forgetting forgetting = new Forgetting(golden.get("halfLifeMs").asDouble());
-        pipeline = PipelineUnderTest.create(broker, PARTITIONS);
-        String labelled = pipeline.topics().labelled().name();
-        List<JsonNode> events = new ArrayList<>();
-        golden.get("events").forEach(events::add);
-        int half = events.size() / 2;
-
-        String appId = KafkaBroker.uniqueName("categorical-forgetting");
-        for (JsonNode e : events.subList(0, half)) {
-            send(labelled, e, e.get("observed").asText(), false);
-        }
-        startTraining(broker, appId, stateDir.resolve("first"), forgetting);
-        pipeline.awaitModelAbsorbingAllLabelled();
-        streams.close(CloseOptions.groupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP)
-                .withTimeout(Duration.ofSeconds(30)));
-        streams.cleanUp(); // the weighted counts must come back from the changelog
-
-        startTraining(broker, appId, stateDir.resolve("second"), forgetting);
-        for (JsonNode e : events.subList(half, events.size())) {
-            send(labelled, e, e.get("observed").asText(), false);
-        }
-        for (JsonNode e : events) {
-            if (!e.get("observed").equals(e.get("label"))) {
-                send(labelled, e, e.get("observed").asText(), true);
-                send(labelled, e, e.get("label").asText(), false);
-            }
-        }
-        ModelParameters model = pipeline.awaitModelAbsorbingAllLabelled();
+        correctionRun = new GoldenCorrectionRun(broker, stateDir, s -> s.withForgetting(forgetting)
+                .withCategorical(CategoricalSettings.NONE.withFeatures(List.of("colour"))),
+                (e, features) -> {
+                    features.set("x", e.get("x"));
+                    features.set("colour", e.get("colour"));
+                });
+        ModelParameters model = correctionRun.run(golden, "categorical-forgetting", PARTITIONS);
 
         JsonNode expected = golden.get("forgetting");
         CategoricalTable table = model.categorical().get(0);

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.gdastreams.it.KafkaBroker;
 import io.gdastreams.it.KafkaBrokerExtension;
 import io.gdastreams.it.PipelineUnderTest;
@@ -19,14 +18,11 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaStreams;
-import org.apache.kafka.streams.StreamsConfig;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -52,9 +48,14 @@ class ForgettingIT {
 
     private PipelineUnderTest pipeline;
     private KafkaStreams streams;
+    /** The golden scenario's own pipeline and instance. */
+    private GoldenCorrectionRun correctionRun;
 
     @AfterEach
     void stop() {
+        if (correctionRun != null) {
+            correctionRun.close();
+        }
         if (streams != null) {
             streams.close(Duration.ofSeconds(30));
             streams.cleanUp();
@@ -62,32 +63,6 @@ class ForgettingIT {
         if (pipeline != null) {
             pipeline.close();
         }
-    }
-
-    private void startTraining(KafkaBroker broker, String appId, Path directory, Forgetting forgetting) {
-        Properties props = broker.streamsProperties(appId, directory);
-        props.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, 2);
-        streams = new KafkaStreams(TrainingTopology.build(pipeline.trainingSettings().withForgetting(forgetting)),
-                props);
-        streams.start();
-    }
-
-    private static byte[] event(JsonNode e, String label, boolean retract) {
-        ObjectNode root = JSON.createObjectNode();
-        ObjectNode features = root.putObject("features");
-        for (int j = 0; j < e.get("x").size(); j++) {
-            features.set("f" + j, e.get("x").get(j));
-        }
-        root.put("label", label);
-        root.set("weight", e.get("w"));
-        if (retract) {
-            root.put("retract", true);
-        }
-        return root.toString().getBytes(StandardCharsets.UTF_8);
-    }
-
-    private void send(String topic, JsonNode e, String label, boolean retract) {
-        pipeline.send(topic, e.get("partition").asInt(), "e", event(e, label, retract), e.get("t").asLong());
     }
 
     @Test
@@ -98,34 +73,13 @@ class ForgettingIT {
             golden = JSON.readTree(in);
         }
         Forgetting forgetting = new Forgetting(golden.get("halfLifeMs").asDouble());
-        pipeline = PipelineUnderTest.create(broker, PARTITIONS);
-        String labelled = pipeline.topics().labelled().name();
-        List<JsonNode> events = new ArrayList<>();
-        golden.get("events").forEach(events::add);
-        int half = events.size() / 2;
-
-        String appId = KafkaBroker.uniqueName("forgetting");
-        for (JsonNode e : events.subList(0, half)) {
-            send(labelled, e, e.get("observed").asText(), false);
-        }
-        startTraining(broker, appId, stateDir.resolve("first"), forgetting);
-        pipeline.awaitModelAbsorbingAllLabelled();
-        streams.close(CloseOptions.groupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP)
-                .withTimeout(Duration.ofSeconds(30)));
-        streams.cleanUp(); // the weighted statistics must come back from the changelog
-
-        startTraining(broker, appId, stateDir.resolve("second"), forgetting);
-        for (JsonNode e : events.subList(half, events.size())) {
-            send(labelled, e, e.get("observed").asText(), false);
-        }
-        for (JsonNode e : events) {
-            if (!e.get("observed").equals(e.get("label"))) {
-                // The retraction goes where the original went (same partition) with the original timestamp.
-                send(labelled, e, e.get("observed").asText(), true);
-                send(labelled, e, e.get("label").asText(), false);
-            }
-        }
-        ModelParameters model = pipeline.awaitModelAbsorbingAllLabelled();
+        correctionRun = new GoldenCorrectionRun(broker, stateDir, s -> s.withForgetting(forgetting),
+                (e, features) -> {
+                    for (int j = 0; j < e.get("x").size(); j++) {
+                        features.set("f" + j, e.get("x").get(j));
+                    }
+                });
+        ModelParameters model = correctionRun.run(golden, "forgetting", PARTITIONS);
 
         JsonNode expected = golden.get("forgetting");
         double totalWeight = expected.get("a").get("W").asDouble() + expected.get("b").get("W").asDouble();
