@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.gdastreams.it.KafkaBroker;
 import io.gdastreams.it.KafkaBrokerExtension;
+import io.gdastreams.fixtures.SwappedMeansStream;
 import io.gdastreams.lifecycle.ExitCodes;
 import io.gdastreams.serde.Json;
 import java.io.IOException;
@@ -17,9 +18,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
-import java.util.Random;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -50,17 +49,7 @@ class PrequentialReplayIT {
     }
 
     private Path stream() throws IOException {
-        Random random = new Random(42);
-        List<String> lines = new ArrayList<>(List.of("t,x,y"));
-        for (int i = 0; i < ROWS; i++) {
-            boolean b = random.nextBoolean();
-            double mean = (b ^ i >= SWAP) ? 2 : 0; // before the swap b ~ N(2, 1); after it b ~ N(0, 1)
-            lines.add(String.format(Locale.ROOT, "%d,%.6f,%s", i * STEP_MS, mean + random.nextGaussian(),
-                    b ? "b" : "a"));
-        }
-        Path file = dir.resolve("stream.csv");
-        Files.write(file, lines, StandardCharsets.UTF_8);
-        return file;
+        return SwappedMeansStream.write(dir.resolve("stream.csv"), ROWS, SWAP, STEP_MS);
     }
 
     @Test
