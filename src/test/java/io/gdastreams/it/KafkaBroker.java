@@ -64,6 +64,12 @@ public final class KafkaBroker implements TestBroker, AutoCloseable {
         return UniqueNames.of(prefix);
     }
 
+    /** The five topics of one test, each under a {@link #uniqueName} (not created: the product creates them). */
+    public static io.gdastreams.topology.Topics uniqueTopics() {
+        return new io.gdastreams.topology.Topics(uniqueName("labelled"), uniqueName("unlabelled"),
+                uniqueName("model"), uniqueName("predictions"), uniqueName("dead-letters"));
+    }
+
     @Override
     public void close() {
         admin.close(Duration.ofSeconds(5));

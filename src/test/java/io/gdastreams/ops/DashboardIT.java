@@ -61,9 +61,7 @@ class DashboardIT {
 
     @Test
     void shouldServeTheDashboardWithTheModelTheFiguresAndTheScorersRegions(KafkaBroker broker) throws Exception {
-        Topics topics = new Topics(KafkaBroker.uniqueName("labelled"), KafkaBroker.uniqueName("unlabelled"),
-                KafkaBroker.uniqueName("model"), KafkaBroker.uniqueName("predictions"),
-                KafkaBroker.uniqueName("dead-letters"));
+        Topics topics = KafkaBroker.uniqueTopics();
         Map<String, String> config = ProductProcess.testConfig(broker.bootstrapServers(), topics, MODEL_ID,
                 KafkaBroker.uniqueName("dash"), dir.resolve("state"), 2);
         config.put("gda.features", String.join(",", Iris.FEATURES));

@@ -61,9 +61,7 @@ class GuardedEndpointIT {
 
     @Test
     void shouldAskTheTokenOverHttpsAndHttpAndNeverPrintIt(KafkaBroker broker) throws Exception {
-        Topics topics = new Topics(KafkaBroker.uniqueName("labelled"), KafkaBroker.uniqueName("unlabelled"),
-                KafkaBroker.uniqueName("model"), KafkaBroker.uniqueName("predictions"),
-                KafkaBroker.uniqueName("dead-letters"));
+        Topics topics = KafkaBroker.uniqueTopics();
         Map<String, String> trainConfig = ProductProcess.testConfig(broker.bootstrapServers(), topics, MODEL_ID,
                 KafkaBroker.uniqueName("guarded"), dir.resolve("state"), 1);
         trainConfig.put("gda.features", String.join(",", Iris.FEATURES));

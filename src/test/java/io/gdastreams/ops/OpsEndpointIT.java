@@ -68,9 +68,7 @@ class OpsEndpointIT {
 
     @Test
     void shouldServeHealthMetricsModelsAndScoresOfTrainAndScore(KafkaBroker broker) throws Exception {
-        Topics topics = new Topics(KafkaBroker.uniqueName("labelled"), KafkaBroker.uniqueName("unlabelled"),
-                KafkaBroker.uniqueName("model"), KafkaBroker.uniqueName("predictions"),
-                KafkaBroker.uniqueName("dead-letters"));
+        Topics topics = KafkaBroker.uniqueTopics();
         Map<String, String> trainConfig = ProductProcess.testConfig(broker.bootstrapServers(), topics, MODEL_ID,
                 KafkaBroker.uniqueName("ops"), dir.resolve("state"), 2);
         trainConfig.put("gda.features", String.join(",", Iris.FEATURES));

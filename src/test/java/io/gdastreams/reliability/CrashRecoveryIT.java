@@ -116,9 +116,7 @@ class CrashRecoveryIT {
     }
 
     private Topics createTopics(KafkaBroker broker) {
-        Topics topics = new Topics(KafkaBroker.uniqueName("labelled"), KafkaBroker.uniqueName("unlabelled"),
-                KafkaBroker.uniqueName("model"), KafkaBroker.uniqueName("predictions"),
-                KafkaBroker.uniqueName("dead-letters"));
+        Topics topics = KafkaBroker.uniqueTopics();
         broker.createTopics(Map.of(topics.labelled().name(), PARTITIONS, topics.unlabelled().name(), PARTITIONS, topics.model().name(), 1,
                 topics.predictions().name(), PARTITIONS, topics.deadLetters().name(), 1));
         return topics;

@@ -85,9 +85,7 @@ class HostileInputIT {
     @Test
     void shouldDeadLetterEveryHostileKindOnBothTopicsAndKeepBothApplicationsRunning(KafkaBroker broker)
             throws Exception {
-        Topics topics = new Topics(KafkaBroker.uniqueName("labelled"), KafkaBroker.uniqueName("unlabelled"),
-                KafkaBroker.uniqueName("model"), KafkaBroker.uniqueName("predictions"),
-                KafkaBroker.uniqueName("dead-letters"));
+        Topics topics = KafkaBroker.uniqueTopics();
         broker.createTopics(Map.of(topics.labelled().name(), 1, topics.unlabelled().name(), 1, topics.model().name(), 1,
                 topics.predictions().name(), 1, topics.deadLetters().name(), 1));
         KafkaStreams trainer = start(broker, "hostile-train", TrainingTopology.build(TrainingSettings.defaults(topics)

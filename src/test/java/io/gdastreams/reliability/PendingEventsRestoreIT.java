@@ -60,9 +60,7 @@ class PendingEventsRestoreIT {
     @Test
     void shouldScoreEveryHeldEventExactlyOnceAfterSigkillsAndARestartOnAWipedStateDirectory(KafkaBroker broker)
             throws Exception {
-        Topics topics = new Topics(KafkaBroker.uniqueName("labelled"), KafkaBroker.uniqueName("unlabelled"),
-                KafkaBroker.uniqueName("model"), KafkaBroker.uniqueName("predictions"),
-                KafkaBroker.uniqueName("dead-letters"));
+        Topics topics = KafkaBroker.uniqueTopics();
         broker.createTopics(Map.of(topics.labelled().name(), 1, topics.unlabelled().name(), PARTITIONS, topics.model().name(), 1,
                 topics.predictions().name(), PARTITIONS, topics.deadLetters().name(), 1));
         String applicationId = KafkaBroker.uniqueName("held-scoring");

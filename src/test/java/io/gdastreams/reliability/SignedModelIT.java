@@ -67,9 +67,7 @@ class SignedModelIT {
 
     @Test
     void forgedModelIsNeverScoredWithAndNoOutputContainsASecret(KafkaBroker broker) throws Exception {
-        Topics topics = new Topics(KafkaBroker.uniqueName("labelled"), KafkaBroker.uniqueName("unlabelled"),
-                KafkaBroker.uniqueName("model"), KafkaBroker.uniqueName("predictions"),
-                KafkaBroker.uniqueName("dead-letters"));
+        Topics topics = KafkaBroker.uniqueTopics();
         String app = KafkaBroker.uniqueName("signed");
         Map<String, String> config = ProductProcess.testConfig(broker.bootstrapServers(), topics, MODEL_ID, app,
                 dir.resolve("state"), 2);

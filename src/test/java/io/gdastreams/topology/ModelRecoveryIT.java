@@ -91,9 +91,7 @@ class ModelRecoveryIT {
     @Test
     void shouldUseTheLastValidModelAfterARestartAndHoldEventsWhenCompactionLeftOnlyABrokenRecord(
             KafkaBroker broker) throws Exception {
-        Topics topics = new Topics(KafkaBroker.uniqueName("labelled"), KafkaBroker.uniqueName("unlabelled"),
-                KafkaBroker.uniqueName("model"), KafkaBroker.uniqueName("predictions"),
-                KafkaBroker.uniqueName("dead-letters"));
+        Topics topics = KafkaBroker.uniqueTopics();
         createTopics(broker, topics);
         ScoringSettings settings = ScoringSettings.defaults(MODEL_ID).withTopics(topics).withMaxPending(MAX_PENDING);
         Properties props = broker.streamsProperties(KafkaBroker.uniqueName("scorer"), stateDir);
