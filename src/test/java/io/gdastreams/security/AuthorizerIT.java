@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.gdastreams.it.IrisEndToEndScenario;
 import io.gdastreams.it.IrisGolden;
+import io.gdastreams.it.SaslTestCluster;
 import io.gdastreams.it.UniqueNames;
 import io.gdastreams.lifecycle.ExitCodes;
 import io.gdastreams.model.ModelParameters;
@@ -49,7 +50,6 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.test.JaasUtils;
 import org.apache.kafka.common.test.KafkaClusterTestKit;
-import org.apache.kafka.common.test.TestKitNodes;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -99,20 +99,8 @@ class AuthorizerIT {
                 .append(JaasUtils.KAFKA_PLAIN_ADMIN_PASSWORD).append('"');
         PASSWORDS.forEach((user, password) -> jaas.append(" user_").append(user).append("=\"").append(password)
                 .append('"'));
-        cluster = new KafkaClusterTestKit.Builder(new TestKitNodes.Builder()
-                .setCombined(true).setNumBrokerNodes(1).setNumControllerNodes(1)
-                .setBrokerSecurityProtocol(SecurityProtocol.SASL_PLAINTEXT)
-                .setControllerSecurityProtocol(SecurityProtocol.SASL_PLAINTEXT)
-                .build())
-                .setConfigProp("listener.name.external.plain.sasl.jaas.config", jaas.append(';').toString())
-                .setConfigProp("group.initial.rebalance.delay.ms", "0")
-                .setConfigProp("offsets.topic.replication.factor", "1")
-                .setConfigProp("transaction.state.log.replication.factor", "1")
-                .setConfigProp("transaction.state.log.min.isr", "1")
-                .build();
-        cluster.format();
-        cluster.startup();
-        cluster.waitForReadyBrokers();
+        cluster = SaslTestCluster.start(Map.of("listener.name.external.plain.sasl.jaas.config",
+                jaas.append(';').toString()));
     }
 
     @AfterAll
