@@ -73,7 +73,8 @@ class LayeringTest {
     private static final String[] SERVICE_JAR_PACKAGES = {"java..", "io.gdastreams..", "org.apache.kafka.clients..",
             "org.apache.kafka.common..", "org.apache.kafka.streams..", "com.fasterxml.jackson..", "org.ejml..",
             "org.apache.commons.numbers..", "picocli..", "org.slf4j..", "io.micrometer..", "com.sun.net.httpserver..",
-            "javax.net.ssl..", "javax.crypto.."}; // both the JDK's own (java.base): TLS of the endpoint, signatures
+            "javax.net.ssl..", "javax.crypto..", // both the JDK's own (java.base): TLS of the endpoint, signatures
+            "jdk.incubator.vector.."}; // the JDK's; optional (math.KernelChoice)
 
     private static JavaClasses product;
 
@@ -113,11 +114,14 @@ class LayeringTest {
         return slices().matching(root + ".(*)..").should().beFreeOfCycles();
     }
 
-    /** Java, EJML (the factorisations) and Commons Numbers (the chi-square tail, {@code math.ChiSquare}). */
+    /**
+     * Java, EJML (the factorisations), Commons Numbers (the chi-square tail, {@code math.ChiSquare}) and the JDK's
+     * Vector API (the optional kernel {@code math.VectorTriangularKernel}, loaded only with its module).
+     */
     static ArchRule mathUsesOnlyJavaAndEjml(String root) {
         return classes().that().resideInAPackage(root + ".math..")
                 .should().onlyDependOnClassesThat().resideInAnyPackage("java..", "org.ejml..",
-                        "org.apache.commons.numbers..", root + ".math..");
+                        "org.apache.commons.numbers..", "jdk.incubator.vector..", root + ".math..");
     }
 
     /** The wire records: no Kafka, no Jackson (their JSON mapping is serde's). */

@@ -126,7 +126,7 @@ class ScoringKernelTest {
                     // (L L⁻¹)_ij = Σ_m L_im (L⁻¹)_mj over j ≤ m ≤ i.
                     double s = 0.0;
                     for (int m = j; m <= i; m++) {
-                        s += l.get(i, m) * inverse[5 + m * (m + 1) / 2 + j];
+                        s += l.get(i, m) * inverse[5 + TriangularKernel.index(d, m, j)];
                     }
                     assertEquals(i == j ? 1.0 : 0.0, s, INVERSE, "d=" + d + " (" + i + "," + j + ")");
                 }
@@ -137,7 +137,7 @@ class ScoringKernelTest {
             double q = 0.0;
             for (int i = 0; i < d; i++) {
                 for (int j = 0; j <= i; j++) {
-                    expected[i] += inverse[5 + i * (i + 1) / 2 + j] * r[j];
+                    expected[i] += inverse[5 + TriangularKernel.index(d, i, j)] * r[j];
                 }
                 q += expected[i] * expected[i];
             }

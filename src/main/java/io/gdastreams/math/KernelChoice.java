@@ -1,0 +1,45 @@
+package io.gdastreams.math;
+
+import java.util.function.Predicate;
+
+/**
+ * Which triangular kernel scores: the Vector API one ({@code VectorTriangularKernel}) when the JVM was started with
+ * {@code --add-modules jdk.incubator.vector} and the CPU has 256-bit vectors, else the scalar one
+ * ({@link TriangularKernel#whitenScalar}). Both give the same bits, so the choice changes speed only.
+ *
+ * <p>Why an optional module: the Vector API is still an incubator module (JDK 17 to 25), which the JVM resolves
+ * only when asked to, and prints "WARNING: Using incubator modules: jdk.incubator.vector" at startup when it is.
+ * Without the flag the vector class is never loaded (its only call site is behind {@link #VECTOR}, a constant
+ * false), so the product runs on any JDK ≥ 17 without it; {@code bin/gda-streams} passes the flag unless
+ * {@code GDA_STREAMS_VECTOR=off}.
+ */
+final class KernelChoice {
+
+    /** The incubator module of the Vector API. */
+    static final String VECTOR_MODULE = "jdk.incubator.vector";
+
+    /**
+     * Below this d the scalar kernel is used even with the module (docs/BENCHMARKS.md: at d = 4 the one block is
+     * latency-bound either way).
+     */
+    static final int VECTOR_MIN_DIMENSION = 8;
+
+    /** Whether this JVM scores with the vector kernel (for d ≥ {@link #VECTOR_MIN_DIMENSION}). */
+    static final boolean VECTOR = vectorKernel(name -> ModuleLayer.boot().findModule(name).isPresent());
+
+    private KernelChoice() {
+    }
+
+    /**
+     * The choice, given whether a module is in the boot layer: the vector class is touched only once the module is
+     * known to be there.
+     */
+    static boolean vectorKernel(Predicate<String> inBootLayer) {
+        return inBootLayer.test(VECTOR_MODULE) && VectorTriangularKernel.supported();
+    }
+
+    /** "vector" or "scalar", for logs and benchmark reports. */
+    static String describe() {
+        return VECTOR ? "vector (d >= " + VECTOR_MIN_DIMENSION + ")" : "scalar";
+    }
+}
