@@ -1,5 +1,6 @@
 package io.gdastreams.bench;
 
+import io.gdastreams.math.KernelChoice;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
@@ -61,6 +62,7 @@ final class InstanceGroup implements AppUnderTest {
         List<String> command = new ArrayList<>(prefix);
         command.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
         command.add("-Xmx" + heap);
+        command.addAll(KernelChoice.childJvmOptions()); // the bench's own scoring kernel
         command.add("-Dorg.slf4j.simpleLogger.defaultLogLevel=warn");
         command.add("-Dorg.slf4j.simpleLogger.log.org.apache.kafka=error");
         command.add("-cp");

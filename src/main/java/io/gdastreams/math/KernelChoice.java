@@ -1,5 +1,6 @@
 package io.gdastreams.math;
 
+import java.util.List;
 import java.util.function.Predicate;
 
 /**
@@ -13,7 +14,7 @@ import java.util.function.Predicate;
  * false), so the product runs on any JDK ≥ 17 without it; {@code bin/gda-streams} passes the flag unless
  * {@code GDA_STREAMS_VECTOR=off}.
  */
-final class KernelChoice {
+public final class KernelChoice {
 
     /** The incubator module of the Vector API. */
     static final String VECTOR_MODULE = "jdk.incubator.vector";
@@ -38,8 +39,17 @@ final class KernelChoice {
         return inBootLayer.test(VECTOR_MODULE) && VectorTriangularKernel.supported();
     }
 
-    /** "vector" or "scalar", for logs and benchmark reports. */
-    static String describe() {
+    /**
+     * The JVM options that give a child JVM (bench instances, test children) this JVM's kernel: the module flag when
+     * this JVM has the module, else none.
+     */
+    public static List<String> childJvmOptions() {
+        return ModuleLayer.boot().findModule(VECTOR_MODULE).isPresent()
+                ? List.of("--add-modules=" + VECTOR_MODULE) : List.of();
+    }
+
+    /** "vector (d >= 8)" or "scalar", for logs and benchmark reports. */
+    public static String describe() {
         return VECTOR ? "vector (d >= " + VECTOR_MIN_DIMENSION + ")" : "scalar";
     }
 }

@@ -38,7 +38,7 @@ class ScoringKernelTest {
     private static final double INVERSE = 1e-11;
 
     /** K classes in d dimensions on {@code offset}, each from a random correlated Gaussian with spread ratio. */
-    private static GaussianModel model(CovarianceType type, int d, double offset, double spread, long seed) {
+    static GaussianModel model(CovarianceType type, int d, double offset, double spread, long seed) {
         SplittableRandom random = new SplittableRandom(seed);
         List<ClassSummary> classes = new ArrayList<>();
         for (int k = 0; k < 3; k++) {
@@ -70,7 +70,7 @@ class ScoringKernelTest {
         return GaussianModel.fit(classes, FitOptions.defaults().withCovarianceType(type));
     }
 
-    private static double[] point(int d, double offset, SplittableRandom random) {
+    static double[] point(int d, double offset, SplittableRandom random) {
         double[] x = new double[d];
         for (int j = 0; j < d; j++) {
             x[j] = offset + 2.0 * random.nextGaussian();

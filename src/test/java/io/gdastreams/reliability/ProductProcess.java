@@ -1,6 +1,7 @@
 package io.gdastreams.reliability;
 
 import io.gdastreams.cli.Main;
+import io.gdastreams.math.KernelChoice;
 import io.gdastreams.topology.Topics;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -150,6 +151,7 @@ public final class ProductProcess implements AutoCloseable {
         List<String> commandLine = new ArrayList<>();
         commandLine.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
         commandLine.addAll(JVM_OPTIONS);
+        commandLine.addAll(KernelChoice.childJvmOptions()); // the vector kernel as in the test JVM (pom.xml argLine)
         // -Dproduct.kafka.log=info: Kafka's own loggers in the children at that level (diagnosing a fault run).
         String kafkaLog = System.getProperty("product.kafka.log");
         if (kafkaLog != null) {

@@ -1,0 +1,42 @@
+package io.gdastreams.math;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+
+/**
+ * Run by {@code KernelFallbackTest} in a JVM without {@code --add-modules jdk.incubator.vector}: prints the kernel
+ * choice, then the bits of log p(x) and of every p(k | x) for FULL and TIED models at d = 8, 16, 33, 64 (the
+ * dimensions where the vector kernel would be chosen), one value per line.
+ */
+public final class KernelFallbackMain {
+
+    private KernelFallbackMain() {
+    }
+
+    /** The lines: "vector=true|false", then one hexadecimal long per value. */
+    static List<String> lines() {
+        List<String> lines = new ArrayList<>();
+        lines.add("vector=" + KernelChoice.VECTOR);
+        SplittableRandom random = new SplittableRandom(20261125L);
+        for (CovarianceType type : new CovarianceType[] {CovarianceType.FULL, CovarianceType.TIED}) {
+            for (int d : new int[] {8, 16, 33, 64}) {
+                Discriminant discriminant = Discriminant.compile(
+                        ScoringKernelTest.model(type, d, 1.0, 1e3, random.nextLong()));
+                double[] out = new double[3];
+                for (int i = 0; i < 5; i++) {
+                    double logDensity = discriminant.score(ScoringKernelTest.point(d, 1.0, random), null, out);
+                    lines.add(Long.toHexString(Double.doubleToRawLongBits(logDensity)));
+                    for (double p : out) {
+                        lines.add(Long.toHexString(Double.doubleToRawLongBits(p)));
+                    }
+                }
+            }
+        }
+        return lines;
+    }
+
+    public static void main(String[] args) {
+        lines().forEach(System.out::println);
+    }
+}
