@@ -25,8 +25,17 @@ public final class KernelChoice {
      */
     static final int VECTOR_MIN_DIMENSION = 8;
 
-    /** Whether this JVM scores with the vector kernel (for d ≥ {@link #VECTOR_MIN_DIMENSION}). */
+    /**
+     * Whether this JVM scores with the vector kernel (for d ≥ {@link #VECTOR_MIN_DIMENSION}, once
+     * {@link VectorWarmUp} has compiled it).
+     */
     static final boolean VECTOR = vectorKernel(name -> ModuleLayer.boot().findModule(name).isPresent());
+
+    static {
+        if (VECTOR) {
+            VectorWarmUp.start();
+        }
+    }
 
     private KernelChoice() {
     }

@@ -74,10 +74,10 @@ final class TriangularKernel {
     /**
      * r ← L⁻¹r (the first d entries of {@code r}, in place) with L⁻¹ at {@code base} of {@code packed}; returns
      * ‖L⁻¹r‖² (+∞ or NaN when it overflowed). Allocates nothing. The vector kernel when {@link KernelChoice} chose it
-     * for this d, else the scalar one: the same bits either way.
+     * for this d and it has been compiled ({@link VectorWarmUp}), else the scalar one: the same bits either way.
      */
     static double whitenInPlace(double[] packed, int base, double[] r, int d) {
-        if (KernelChoice.VECTOR && d >= KernelChoice.VECTOR_MIN_DIMENSION) {
+        if (KernelChoice.VECTOR && d >= KernelChoice.VECTOR_MIN_DIMENSION && VectorWarmUp.done()) {
             return VectorTriangularKernel.whitenInPlace(packed, base, r, d);
         }
         return whitenScalar(packed, base, r, d);
