@@ -20,10 +20,11 @@ public final class KernelChoice {
     static final String VECTOR_MODULE = "jdk.incubator.vector";
 
     /**
-     * Below this d the scalar kernel is used even with the module (docs/BENCHMARKS.md: at d = 4 the one block is
-     * latency-bound either way).
+     * Below this d the scalar kernel is used even with the module: measured in thread CPU time (docs/BENCHMARKS.md,
+     * "Vector kernel"), scalar/vector is 0.8–1.0 at d = 4, 0.9–1.3 at d = 8 and 1.13–1.16 at d = 10, rising to
+     * ≈ 1.3–1.4 at d = 16 and ≈ 3 at d = 64; with one or two blocks of four rows there is too little to share.
      */
-    static final int VECTOR_MIN_DIMENSION = 8;
+    static final int VECTOR_MIN_DIMENSION = 10;
 
     /**
      * Whether this JVM scores with the vector kernel (for d ≥ {@link #VECTOR_MIN_DIMENSION}, once
@@ -57,7 +58,7 @@ public final class KernelChoice {
                 ? List.of("--add-modules=" + VECTOR_MODULE) : List.of();
     }
 
-    /** "vector (d >= 8)" or "scalar", for logs and benchmark reports. */
+    /** "vector (d >= 10)" or "scalar", for logs and benchmark reports. */
     public static String describe() {
         return VECTOR ? "vector (d >= " + VECTOR_MIN_DIMENSION + ")" : "scalar";
     }

@@ -95,10 +95,10 @@ final class VectorTriangularKernel {
         for (; j <= a0; j++) {
             s0 = s0.add(DoubleVector.fromArray(FOUR, p, o0 + 4 * j).mul(DoubleVector.broadcast(FOUR, r[j])));
         }
-        q = finish(s0, p, o0, r, a0, q);
-        q = finish(s1, p, o1, r, a1, q);
-        q = finish(s2, p, o2, r, a2, q);
-        return finish(s3, p, o3, r, a3, q);
+        q = finish(s0.lane(0), s0.lane(1), s0.lane(2), s0.lane(3), p, o0, r, a0, q);
+        q = finish(s1.lane(0), s1.lane(1), s1.lane(2), s1.lane(3), p, o1, r, a1, q);
+        q = finish(s2.lane(0), s2.lane(1), s2.lane(2), s2.lane(3), p, o2, r, a2, q);
+        return finish(s3.lane(0), s3.lane(1), s3.lane(2), s3.lane(3), p, o3, r, a3, q);
     }
 
     /** Blocks at a and a−4. */
@@ -117,8 +117,8 @@ final class VectorTriangularKernel {
         for (; j <= a0; j++) {
             s0 = s0.add(DoubleVector.fromArray(FOUR, p, o0 + 4 * j).mul(DoubleVector.broadcast(FOUR, r[j])));
         }
-        q = finish(s0, p, o0, r, a0, q);
-        return finish(s1, p, o1, r, a1, q);
+        q = finish(s0.lane(0), s0.lane(1), s0.lane(2), s0.lane(3), p, o0, r, a0, q);
+        return finish(s1.lane(0), s1.lane(1), s1.lane(2), s1.lane(3), p, o1, r, a1, q);
     }
 
     /** The block at a alone. */
@@ -128,18 +128,16 @@ final class VectorTriangularKernel {
         for (int j = 0; j <= a; j++) {
             s = s.add(DoubleVector.fromArray(FOUR, p, o + 4 * j).mul(DoubleVector.broadcast(FOUR, r[j])));
         }
-        return finish(s, p, o, r, a, q);
+        return finish(s.lane(0), s.lane(1), s.lane(2), s.lane(3), p, o, r, a, q);
     }
 
     /**
-     * The scalar kernel's statements after its column loop, on the four lanes of s: the unshared triangle (reading
-     * the original r_{a+1} … r_{a+3}), the store, and q + ((s_a² + s_b²) + (s_c² + s_e²)).
+     * The scalar kernel's statements after its column loop, on the four lanes of a block's sum: the unshared
+     * triangle (reading the original r_{a+1} … r_{a+3}), the store, and q + ((s_a² + s_b²) + (s_c² + s_e²)). It
+     * takes the lanes, not the vector: a vector passed to a method C2 did not inline would be boxed (allocated).
      */
-    private static double finish(DoubleVector s, double[] p, int o, double[] r, int a, double q) {
-        double sa = s.lane(0);
-        double sb = s.lane(1);
-        double sc = s.lane(2);
-        double se = s.lane(3);
+    private static double finish(double sa, double sb, double sc, double se, double[] p, int o, double[] r, int a,
+            double q) {
         int t = o + 4 * (a + 1);
         double r1 = r[a + 1];
         double r2 = r[a + 2];
