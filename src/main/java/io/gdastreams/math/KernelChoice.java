@@ -58,6 +58,18 @@ public final class KernelChoice {
                 ? List.of("--add-modules=" + VECTOR_MODULE) : List.of();
     }
 
+    /**
+     * Waits (at most {@code timeoutMillis}) until the vector kernel, if chosen, has been warmed up, so that a
+     * benchmark measures the kernel it means to; true when scores now use the kernel {@link #describe} names.
+     */
+    public static boolean awaitWarmUp(long timeoutMillis) throws InterruptedException {
+        long deadline = System.nanoTime() + timeoutMillis * 1_000_000L;
+        while (VECTOR && !VectorWarmUp.done() && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+        }
+        return !VECTOR || VectorWarmUp.done();
+    }
+
     /** "vector (d >= 10)" or "scalar", for logs and benchmark reports. */
     public static String describe() {
         return VECTOR ? "vector (d >= " + VECTOR_MIN_DIMENSION + ")" : "scalar";

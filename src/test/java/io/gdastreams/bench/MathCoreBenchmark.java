@@ -5,6 +5,7 @@ import io.gdastreams.math.CovarianceType;
 import io.gdastreams.math.Discriminant;
 import io.gdastreams.math.FitOptions;
 import io.gdastreams.math.GaussianModel;
+import io.gdastreams.math.KernelChoice;
 import io.gdastreams.math.LegacyScorer;
 import io.gdastreams.math.Posterior;
 import io.gdastreams.math.RunningGaussian;
@@ -82,7 +83,9 @@ public class MathCoreBenchmark {
         int next;
 
         @Setup(Level.Trial)
-        public void setUp() {
+        public void setUp() throws InterruptedException {
+            // With the vector module, measure the vector kernel, not the scalar one it starts on (math.VectorWarmUp).
+            KernelChoice.awaitWarmUp(60_000);
             SplittableRandom random = new SplittableRandom(SEED);
             List<ClassSummary> classes = new ArrayList<>();
             for (int k = 0; k < CLASSES; k++) {

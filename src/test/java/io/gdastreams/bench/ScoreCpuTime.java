@@ -5,6 +5,7 @@ import io.gdastreams.math.CovarianceType;
 import io.gdastreams.math.Discriminant;
 import io.gdastreams.math.FitOptions;
 import io.gdastreams.math.GaussianModel;
+import io.gdastreams.math.KernelChoice;
 import io.gdastreams.math.LegacyScorer;
 import io.gdastreams.math.RunningGaussian;
 import java.lang.management.ManagementFactory;
@@ -29,7 +30,10 @@ public final class ScoreCpuTime {
     private ScoreCpuTime() {
     }
 
-    public static void main(String[] args) {
+    public static void main(String[] args) throws InterruptedException {
+        if (!KernelChoice.awaitWarmUp(60_000)) {
+            throw new IllegalStateException("the vector kernel's warm-up did not end within 60 s");
+        }
         int d = Integer.parseInt(args[0]);
         CovarianceType type = CovarianceType.valueOf(args[1]);
         SplittableRandom random = new SplittableRandom(42);
@@ -71,7 +75,8 @@ public final class ScoreCpuTime {
                 allocating = Math.min(allocating, (t3 - t2) / (double) n);
             }
         }
-        System.out.printf("d=%d %s: old %.1f ns, new allocation-free %.1f ns, new allocating %.1f ns, "
-                + "old/new %.2f (sink %s)%n", d, type, old, into, allocating, old / into, sink != 0);
+        System.out.printf("[%s] d=%d %s: old %.1f ns, new allocation-free %.1f ns, new allocating %.1f ns, "
+                + "old/new %.2f (sink %s)%n", KernelChoice.describe(), d, type, old, into, allocating, old / into,
+                sink != 0);
     }
 }

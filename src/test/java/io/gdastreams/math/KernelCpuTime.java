@@ -18,7 +18,8 @@ public final class KernelCpuTime {
     private KernelCpuTime() {
     }
 
-    public static void main(String[] args) {
+    public static void main(String[] args) throws InterruptedException {
+        KernelChoice.awaitWarmUp(60_000); // its thread would otherwise compete with the first rounds
         System.out.println("kernel choice: " + KernelChoice.describe());
         for (String arg : args) {
             TriangularKernelBenchmark.KernelState s = new TriangularKernelBenchmark.KernelState();
