@@ -5,8 +5,8 @@ import jdk.incubator.vector.VectorSpecies;
 
 /**
  * {@link TriangularKernel#whitenScalar} with the Vector API (incubator module {@code jdk.incubator.vector}): the
- * same bits, faster. Loaded only when {@link KernelChoice} found the module in the boot layer; nothing else may
- * refer to this class.
+ * same bits, faster. Loaded only when {@link KernelChoice} found the module in the boot layer: it is referred to
+ * only behind {@code KernelChoice.VECTOR} (by {@link TriangularKernel#whitenInPlace} and {@link VectorWarmUp}).
  *
  * <h2>Why the same bits</h2>
  * A block of four rows of L⁻¹ is stored column-major ({@link TriangularKernel}), so column j of a block is one
