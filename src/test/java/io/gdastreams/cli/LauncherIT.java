@@ -48,4 +48,22 @@ class LauncherIT {
         assertEquals(2, noJar.code(), noJar.out());
         assertTrue(noJar.out().contains("mvn -B -ntp -q package -DskipTests"), noJar.out());
     }
+
+    /**
+     * The vector scoring kernel's module flag: passed when the Java has the module (the JVM then warns that it uses
+     * an incubator module), left out with GDA_STREAMS_VECTOR=off (docs/BENCHMARKS.md, "Vector kernel").
+     */
+    @Test
+    void shouldPassTheVectorModuleUnlessSwitchedOff() throws Exception {
+        String javaHome = System.getProperty("java.home");
+        assertTrue(Files.readString(Path.of(javaHome, "release")).contains("jdk.incubator.vector"),
+                "this test's Java has the module");
+        String warning = "Using incubator modules: jdk.incubator.vector";
+        Run on = run(Map.of("JAVA_HOME", javaHome), "--help");
+        assertEquals(0, on.code(), on.out());
+        assertTrue(on.out().contains(warning), on.out());
+        Run off = run(Map.of("JAVA_HOME", javaHome, "GDA_STREAMS_VECTOR", "off"), "--help");
+        assertEquals(0, off.code(), off.out());
+        assertTrue(!off.out().contains(warning) && off.out().contains("Usage: gda-streams"), off.out());
+    }
 }
