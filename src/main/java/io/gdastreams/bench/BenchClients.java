@@ -138,7 +138,7 @@ final class BenchClients implements AutoCloseable {
             }
             checkHealthy.run();
             String failures = failedReads == 0 ? "" : "; " + failedReads + " read(s) of the committed offsets got no"
-                    + " answer within " + callTimeout.toSeconds() + " s or a retriable error, the last: "
+                    + " answer within " + callTimeout.toMillis() + " ms or a retriable error, the last: "
                     + lastFailure;
             deadline.check("after " + timeout.toSeconds() + " s waiting for the committed offsets of " + applicationId
                     + " to reach the end of " + input + " (last read: " + (committed == null ? "none succeeded"
