@@ -23,6 +23,7 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.config.TopicConfig;
+import org.apache.kafka.common.errors.RetriableException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
@@ -36,14 +37,29 @@ final class BenchClients implements AutoCloseable {
     /** How long one poll (or one wait between two offset checks) lasts. */
     static final Duration POLL = Duration.ofMillis(100);
     private static final long ADMIN_TIMEOUT_SECONDS = 60;
+    /**
+     * How long one admin call may wait for the broker (Kafka's default: 30 s per request, 60 s per call). At K = 100,
+     * d = 256 with four partitions ({@code bench --memory}) each partition sends a 26 MB snapshot per publish
+     * interval, and the broker, busy writing them, left the committed-offset read unanswered for over a minute.
+     */
+    static final Duration ADMIN_CALL_TIMEOUT = Duration.ofSeconds(120);
 
     private final String bootstrapServers;
     private final Admin admin;
+    /** {@link #ADMIN_CALL_TIMEOUT} or a test's shorter one: the admin's request and call timeout. */
+    private final Duration callTimeout;
 
     BenchClients(String bootstrapServers) {
+        this(bootstrapServers, ADMIN_CALL_TIMEOUT);
+    }
+
+    BenchClients(String bootstrapServers, Duration callTimeout) {
         this.bootstrapServers = bootstrapServers;
+        this.callTimeout = callTimeout;
         Properties adminProperties = new Properties();
         adminProperties.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        adminProperties.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) callTimeout.toMillis());
+        adminProperties.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) callTimeout.toMillis());
         this.admin = Admin.create(adminProperties);
     }
 
@@ -71,7 +87,7 @@ final class BenchClients implements AutoCloseable {
         modelConfig.put(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT);
         plan.add(new NewTopic(topics.model().name(), 1, (short) 1).configs(modelConfig));
         try {
-            admin.createTopics(plan).all().get(ADMIN_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+            admin.createTopics(plan).all().get(callTimeout.toMillis() + POLL.toMillis(), TimeUnit.MILLISECONDS);
         } catch (InterruptedException | ExecutionException | TimeoutException e) {
             throw failure("cannot create the topics of stage " + stage.label(), e);
         }
@@ -87,27 +103,58 @@ final class BenchClients implements AutoCloseable {
 
     /** Waits until the application's committed offsets on {@code input} reach {@code ends}. */
     void awaitCommitted(AppUnderTest app, String input, long[] ends, Duration timeout) {
-        Deadline deadline = Deadline.after(app.stage(), timeout);
+        awaitCommitted(app.stage(), app.applicationId(), app::checkHealthy, input, ends, timeout);
+    }
+
+    /**
+     * Waits until the committed offsets of group {@code applicationId} on {@code input} reach {@code ends}, checking
+     * {@code checkHealthy} between reads. A read the broker does not answer in time, or answers with a retriable
+     * error, is asked again until {@code timeout}; then the stage fails with the offsets last read and the last
+     * failure. Any other error fails it at once.
+     */
+    void awaitCommitted(Stage stage, String applicationId, Runnable checkHealthy, String input, long[] ends,
+                        Duration timeout) {
+        Deadline deadline = Deadline.after(stage, timeout);
+        Map<TopicPartition, OffsetAndMetadata> committed = null;
+        int failedReads = 0;
+        Throwable lastFailure = null;
         while (true) {
-            Map<TopicPartition, OffsetAndMetadata> committed;
             try {
-                committed = admin.listConsumerGroupOffsets(app.applicationId()).partitionsToOffsetAndMetadata()
-                        .get(ADMIN_TIMEOUT_SECONDS, TimeUnit.SECONDS);
-            } catch (InterruptedException | ExecutionException | TimeoutException e) {
-                throw failure("cannot read the committed offsets of " + app.applicationId(), e);
+                committed = admin.listConsumerGroupOffsets(applicationId).partitionsToOffsetAndMetadata()
+                        .get(callTimeout.toMillis() + POLL.toMillis(), TimeUnit.MILLISECONDS);
+                if (reached(committed, input, ends)) {
+                    return;
+                }
+            } catch (ExecutionException | TimeoutException e) {
+                Throwable cause = e instanceof ExecutionException && e.getCause() != null ? e.getCause() : e;
+                if (!(cause instanceof TimeoutException || cause instanceof RetriableException)) {
+                    throw failure("cannot read the committed offsets of " + applicationId, e);
+                }
+                failedReads++;
+                lastFailure = cause;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw failure("interrupted reading the committed offsets of " + applicationId, e);
             }
-            boolean done = true;
-            for (int p = 0; p < ends.length; p++) {
-                OffsetAndMetadata offset = committed.get(new TopicPartition(input, p));
-                done &= offset != null && offset.offset() >= ends[p];
-            }
-            if (done) {
-                return;
-            }
-            app.checkHealthy();
-            deadline.check("waiting for committed offsets " + committed);
+            checkHealthy.run();
+            String failures = failedReads == 0 ? "" : "; " + failedReads + " read(s) of the committed offsets got no"
+                    + " answer within " + callTimeout.toMillis() + " ms or a retriable error, the last: "
+                    + lastFailure;
+            deadline.check("after " + timeout.toSeconds() + " s waiting for the committed offsets of " + applicationId
+                    + " to reach the end of " + input + " (last read: " + (committed == null ? "none succeeded"
+                    : committed) + ")" + failures);
             sleep(POLL);
         }
+    }
+
+    private static boolean reached(Map<TopicPartition, OffsetAndMetadata> committed, String input, long[] ends) {
+        for (int p = 0; p < ends.length; p++) {
+            OffsetAndMetadata offset = committed.get(new TopicPartition(input, p));
+            if (offset == null || offset.offset() < ends[p]) {
+                return false;
+            }
+        }
+        return true;
     }
 
     KafkaProducer<byte[], byte[]> producer(int lingerMs) {

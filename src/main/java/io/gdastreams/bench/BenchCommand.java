@@ -39,6 +39,12 @@ public final class BenchCommand implements CommandPlugin {
 
     private static final long MAX_DEFAULT_WARMUP = 50_000;
     private static final int WARMUP_PACED_EVENTS = 100;
+    static final long PUBLISH_INTERVAL_MS = 250;
+    /**
+     * --memory measures state, not freshness, at shapes where one partition's snapshot is large (K = 100, d = 256:
+     * K·d(d+1)/2 doubles, 26 MB, per partition per interval): a longer interval keeps the broker from being swamped.
+     */
+    static final long MEMORY_PUBLISH_INTERVAL_MS = 10_000;
 
     @Spec
     private CommandSpec spec;
@@ -76,9 +82,10 @@ public final class BenchCommand implements CommandPlugin {
             description = "Paced events per second (default: ${DEFAULT-VALUE}).")
     private int latencyRate;
 
-    @Option(names = "--publish-interval-ms", defaultValue = "250",
-            description = "Training snapshot interval, gda.publish.interval.ms (default: ${DEFAULT-VALUE}).")
-    private long publishIntervalMs;
+    @Option(names = "--publish-interval-ms",
+            description = "Training snapshot interval, gda.publish.interval.ms (default: " + PUBLISH_INTERVAL_MS
+                    + "; " + MEMORY_PUBLISH_INTERVAL_MS + " with --memory).")
+    private Long publishIntervalMs;
 
     @Option(names = "--warmup-events", defaultValue = "-1",
             description = "Events per stage of an unmeasured first round that warms up the JIT and the broker "
@@ -150,7 +157,8 @@ public final class BenchCommand implements CommandPlugin {
         RunShape shape;
         try {
             settings = new BenchSettings(classes, features, events, partitions, threads, guarantee, seed,
-                    latencyEvents, latencyRate, Duration.ofMillis(publishIntervalMs), configuration);
+                    latencyEvents, latencyRate, Duration.ofMillis(publishIntervalMs(publishIntervalMs, memory)),
+                    configuration);
             CpuPinning pinning = CpuPinning.of(brokerCpus, appCpus, bootstrapServers != null, CpuPinning.SYSTEM);
             shape = new RunShape(pinning, memory ? Math.max(1, instances) : instances, instanceHeap);
         } catch (IllegalArgumentException e) {
@@ -239,6 +247,11 @@ public final class BenchCommand implements CommandPlugin {
                 Directories.deleteQuietly(stateDirectory);
             }
         }
+    }
+
+    /** The --publish-interval-ms given, else the default of the mode. */
+    static long publishIntervalMs(Long given, boolean memory) {
+        return given != null ? given : memory ? MEMORY_PUBLISH_INTERVAL_MS : PUBLISH_INTERVAL_MS;
     }
 
     /** {@code settings} with {@code extra} KEY=VALUE settings after the --set ones. */

@@ -16,7 +16,8 @@ import java.util.function.LongFunction;
  * after N more: peak resident set ({@code VmHWM}), resident set now ({@code VmRSS}), and heap used after a full GC
  * (asked of the instance). State that grew with the number of events would show as heap growth between the two.
  * The training stage waits for its committed input offsets, not for a model (at K = 100, d = 256 a full model
- * exceeds the record bound, and the state is what is measured); scoring uses the newest model training published.
+ * exceeds the record bound, and the state is what is measured), then for a first model if none was published yet;
+ * scoring uses the newest model training published.
  */
 final class MemoryRun {
 
@@ -79,6 +80,14 @@ final class MemoryRun {
                         group.memory(), heaps);
                 progress.flush();
             }
+            if (stage == Stage.TRAINING) {
+                // Scoring needs training's model, and with --memory's long publish interval a small N can be
+                // absorbed before the first tick: training runs on until it published one (not measured).
+                try (ModelWatcher models = new ModelWatcher(runner.clients().consumer(), topics.model(),
+                        runner.stageTimeout())) {
+                    models.awaitTotal(0, app);
+                }
+            }
         }
         return samples;
     }
@@ -93,6 +102,7 @@ final class MemoryRun {
         line.put("threads", settings.threads());
         line.put("guarantee", settings.guarantee());
         line.put("set", settings.configuration().set());
+        line.put("publishIntervalMs", settings.publishInterval().toMillis());
         BenchReport.putShape(line, shape);
         line.put("instanceHeap", shape.instanceHeap());
         line.put("afterEvents", samples.stream().map(Sample::events).toList());

@@ -127,6 +127,17 @@ public record ModelParameters(String modelId, long version, List<String> feature
                 categorical, retracted, generation, dropped);
     }
 
+    /**
+     * This model published again: the same content and lineage (classes, counts, sources, category tables,
+     * retractions, reset generation and dropped events: every other component, through the canonical constructor,
+     * so that none is left to a convenience constructor's default) under {@code version}, published at
+     * {@code updatedAt} by {@code trainer}.
+     */
+    public ModelParameters republished(long version, String updatedAt, String trainer) {
+        return new ModelParameters(modelId, version, features, totalCount, classes, sources, updatedAt, trainer,
+                categorical, retracted, resetGeneration, resetDropped);
+    }
+
     /** The categorical feature names in model order (empty for a Gaussian model). */
     public List<String> categoricalFeatures() {
         return categorical == null ? List.of() : categorical.stream().map(CategoricalTable::feature).toList();

@@ -162,6 +162,15 @@ public final class ApplicationReset {
     }
 
     /**
+     * The record that hands {@code published} over: one version above, published {@code now} by no trainer, and
+     * otherwise {@code published} unchanged, lineage included (sources, retractions, reset generation and the
+     * events resets dropped), so that the model on the topic never goes backwards in any of them.
+     */
+    static ModelParameters handOver(ModelParameters published, Instant now) {
+        return published.republished(published.version() + 1, now.toString(), "");
+    }
+
+    /**
      * Hands the model a trainer published over to no trainer: its statistics again, one version above, with an
      * empty {@code trainer}. A trainer reset to zero would otherwise find its own model on the topic with a lineage
      * its new state is behind, and refuse to run (docs/TRAINING.md, "Guards against lost state"); with the
@@ -171,9 +180,7 @@ public final class ApplicationReset {
     public static ModelParameters releaseModel(Topic<String, ModelParameters> topic, ModelParameters published,
                                                String bootstrapServers, Properties client, Instant now,
                                                Duration timeout) {
-        ModelParameters released = new ModelParameters(published.modelId(), published.version() + 1,
-                published.features(), published.totalCount(), published.classes(), published.sources(),
-                now.toString(), "", published.categorical());
+        ModelParameters released = handOver(published, now);
         Properties properties = new Properties();
         properties.putAll(client);
         properties.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);

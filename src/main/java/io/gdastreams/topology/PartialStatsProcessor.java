@@ -4,16 +4,11 @@ import io.gdastreams.config.ConfigKey;
 import io.gdastreams.model.DeadLetter;
 import io.gdastreams.model.LabelledEvent;
 import io.gdastreams.model.PartialSnapshot;
-import io.gdastreams.model.PartitionProgress;
-import io.gdastreams.serde.Decoded;
-import io.gdastreams.serde.EventDecoder;
 import io.gdastreams.serde.EventFields;
 import io.gdastreams.serde.EventReader;
 import io.gdastreams.serde.SerdeFactory;
-import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
+import io.gdastreams.topology.LabelledEventCheck.Refusal;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.errors.StreamsException;
@@ -48,13 +43,13 @@ final class PartialStatsProcessor implements Processor<byte[], byte[], String, T
     /** {@code settings.categorical().features()} as a set, for the decoder. */
     private final Set<String> categoricalSet;
     private final CategoricalChecks categoricalChecks;
+    /** The general path of reading an event, with the reasons of its refusals. */
+    private final LabelledEventCheck eventCheck;
     private final Serializer<PartialSnapshot> snapshotSerializer = SerdeFactory.partialSnapshot().serializer();
     private ProcessorContext<String, TrainingOutput> context;
     private KeyValueStore<String, byte[]> store;
     /** The partition's state, loaded from the store at the first record or punctuation after init. */
     private PartitionState state;
-    /** Scratch for one event in schema order; allocated when the schema is known. */
-    private double[] point;
     /** Reads events of the known schema straight into {@link #fields} (null until then, and after init). */
     private EventReader reader;
     private EventFields fields;
@@ -81,6 +76,7 @@ final class PartialStatsProcessor implements Processor<byte[], byte[], String, T
         this.committedInput = committedInput;
         this.categoricalSet = settings.categorical().featureSet();
         this.categoricalChecks = new CategoricalChecks(settings.categorical());
+        this.eventCheck = new LabelledEventCheck(settings, categoricalChecks);
         this.prequentialModel = settings.prequential() == null ? null
                 : new PrequentialModel(settings.modelId(), settings.prequential());
     }
@@ -94,7 +90,6 @@ final class PartialStatsProcessor implements Processor<byte[], byte[], String, T
         // Kafka Streams calls init after every restore, revival or recycling of the task: whatever was decoded
         // before may no longer be what the store holds, so the state is read again from the store.
         state = null;
-        point = null;
         reader = null;
         changedSinceSnapshot = true;
         testThenTrain = new TestThenTrain(settings, processorContext, publishedModel, prequentialModel);
@@ -135,10 +130,6 @@ final class PartialStatsProcessor implements Processor<byte[], byte[], String, T
         }
     }
 
-    /** Why an event was not applied: the dead letter's reason and its category. */
-    private record Refusal(DeadLetterCategory category, String reason) {
-    }
-
     /**
      * Applies one event to its class statistics; returns why it cannot be applied, or null when it was.
      * {@code timestamp}: the record's timestamp, the event time of forgetting.
@@ -159,41 +150,13 @@ final class PartialStatsProcessor implements Processor<byte[], byte[], String, T
                         model -> testThenTrain.pointPosterior(model, x));
             }
         }
-        Decoded<LabelledEvent> decoded = EventDecoder.decodeLabelled(value, settings.maxFeatures(),
-                categoricalSet);
-        if (!decoded.isOk()) {
-            return new Refusal(DeadLetterCategory.INVALID_EVENT, decoded.error());
+        LabelledEventCheck.Checked checked = eventCheck.check(value, state);
+        if (checked.refusal() != null) {
+            return checked.refusal();
         }
-        LabelledEvent event = decoded.value();
-        if (event.features().isEmpty()) {
-            return new Refusal(DeadLetterCategory.INVALID_EVENT, "no continuous feature: the Gaussian part of a"
-                    + " model needs at least one (the event has only categorical features "
-                    + abbreviate(List.copyOf(event.categories().keySet())) + ")");
-        }
-        String[] values = null;
-        if (!categoricalSet.isEmpty()) {
-            values = categoricalChecks.valuesOf(event);
-            if (values == null) {
-                return new Refusal(DeadLetterCategory.INVALID_EVENT, categoricalChecks.missing(event));
-            }
-        }
-        List<String> schema = state.progress().features();
-        if (schema.isEmpty()) {
-            schema = event.features().keySet().stream().sorted().toList();
-            state.setProgress(state.progress().withFeatures(schema));
-        }
-        String mismatch = schemaMismatch(event.features(), schema);
-        if (mismatch != null) {
-            return new Refusal(DeadLetterCategory.SCHEMA_MISMATCH, mismatch);
-        }
-        if (point == null || point.length != schema.size()) {
-            point = new double[schema.size()];
-        }
-        for (int i = 0; i < point.length; i++) {
-            point[i] = event.features().get(schema.get(i));
-        }
-        return applyPoint(event.label(), point, values, event.weight(), event.retract(), schema, timestamp, tested,
-                model -> model.posterior(event.features(), event.categories()));
+        LabelledEvent event = checked.event();
+        return applyPoint(event.label(), checked.point(), checked.values(), event.weight(), event.retract(),
+                checked.schema(), timestamp, tested, model -> model.posterior(event.features(), event.categories()));
     }
 
     /** The reader of events of {@code schema}, made once per schema (and again after init). */
@@ -251,22 +214,6 @@ final class PartialStatsProcessor implements Processor<byte[], byte[], String, T
             state.update(label, point, values);
         }
         return null;
-    }
-
-    private static String schemaMismatch(Map<String, Double> features, List<String> schema) {
-        List<String> missing = new ArrayList<>();
-        for (String name : schema) {
-            if (!features.containsKey(name)) {
-                missing.add(name);
-            }
-        }
-        int extra = features.size() - (schema.size() - missing.size());
-        if (missing.isEmpty() && extra == 0) {
-            return null;
-        }
-        List<String> unexpected = features.keySet().stream().filter(f -> !schema.contains(f)).sorted().toList();
-        return "feature set differs from the schema " + abbreviate(schema) + ": missing " + abbreviate(missing)
-                + ", unexpected " + abbreviate(unexpected);
     }
 
     private void emitSnapshot(long timestamp) {
@@ -334,10 +281,5 @@ final class PartialStatsProcessor implements Processor<byte[], byte[], String, T
                 .ifPresent(problem -> {
                     throw new TrainingStateException(problem);
                 });
-    }
-
-    private static String abbreviate(List<String> names) {
-        String text = names.toString();
-        return text.length() <= 200 ? text : text.substring(0, 197) + "...";
     }
 }

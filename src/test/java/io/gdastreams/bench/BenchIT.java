@@ -111,6 +111,8 @@ class BenchIT {
         for (JsonNode line : lines) {
             assertEquals("memory", line.get("mode").textValue());
             assertEquals(1, line.get("instances").intValue());
+            assertEquals(BenchCommand.MEMORY_PUBLISH_INTERVAL_MS, line.get("publishIntervalMs").longValue(),
+                    "--memory's own default interval");
             assertEquals(List.of(300L, 600L), List.of(line.get("afterEvents").get(0).longValue(),
                     line.get("afterEvents").get(1).longValue()));
             for (int i = 0; i < 2; i++) {

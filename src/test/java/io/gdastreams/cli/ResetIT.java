@@ -36,13 +36,14 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * {@code reset} on a real broker after the product's {@code train} ran: the dry run lists the internal topics, the
  * committed offsets and the local state and changes nothing; --execute removes them and hands the trainer's model
- * over; the same trainer started again retrains from zero (every event counted once, not twice) and publishes above.
+ * over with its lineage (sources, retractions); the same trainer started again retrains from zero (every event counted once, not twice) and publishes above.
  */
 @ExtendWith(KafkaBrokerExtension.class)
 class ResetIT {
 
     private static final Duration TIMEOUT = Duration.ofSeconds(90);
     private static final int PARTITIONS = 2;
+    private static final int RETRACTED = 3;
 
     @TempDir
     Path dir;
@@ -76,10 +77,20 @@ class ResetIT {
                         StandardCharsets.UTF_8), HostileRecords.validEvent(rows.get(i).x(), rows.get(i).label())))
                         .get();
             }
+            // Retractions of the first rows (same key: the partition of the event), so that the lineage the
+            // hand-over must carry has retractions: 150 events absorbed, 147 in the classes.
+            for (int i = 0; i < RETRACTED; i++) {
+                String event = new String(HostileRecords.validEvent(rows.get(i).x(), rows.get(i).label()),
+                        StandardCharsets.UTF_8);
+                producer.send(new ProducerRecord<>(topics.labelled().name(), ("row-" + i).getBytes(
+                        StandardCharsets.UTF_8), (event.substring(0, event.lastIndexOf('}')) + ", \"retract\": true}")
+                        .getBytes(StandardCharsets.UTF_8))).get();
+            }
             List<ConsumerRecord<String, ModelParameters>> before = broker.readModelsUntilAbsorbed(topics.labelled(),
                     topics.model(), TIMEOUT, train::assertAlive);
             ModelParameters trained = before.get(before.size() - 1).value();
-            assertEquals(150, trained.totalCount());
+            assertEquals(150 - RETRACTED, trained.totalCount());
+            assertEquals(RETRACTED, trained.retracted());
             train.sigterm();
             Set<String> internal = internalTopics(broker, appId);
             assertFalse(internal.isEmpty());
@@ -121,6 +132,12 @@ class ResetIT {
             assertEquals(trained.version() + 1, released.version());
             assertEquals("", released.trainer());
             assertEquals(trained.totalCount(), released.totalCount());
+            // The lineage goes over unchanged: offsets, retractions, reset generation and the events it dropped.
+            assertEquals(trained.sources(), released.sources());
+            assertEquals(RETRACTED, released.retracted());
+            assertEquals(trained.resetGeneration(), released.resetGeneration());
+            assertEquals(trained.resetDropped(), released.resetDropped());
+            assertEquals(trained.eventsAbsorbed(), released.eventsAbsorbed());
 
             // The same trainer again: from the first offset, every event once.
             train.start();
@@ -133,7 +150,8 @@ class ResetIT {
                         && allOffsets.equals(new TreeMap<>(last.sources()));
             }, TIMEOUT);
             ModelParameters retrained = after.get(after.size() - 1).value();
-            assertEquals(150, retrained.totalCount(), "every event counted once");
+            assertEquals(150 - RETRACTED, retrained.totalCount(), "every event counted once");
+            assertEquals(RETRACTED, retrained.retracted());
             assertTrue(retrained.version() > released.version(), retrained.version() + " above " + released.version());
             for (ConsumerRecord<String, ModelParameters> r : after.subList(handedOver.size(), after.size())) {
                 assertTrue(r.value().totalCount() <= 150, "no model counts an event twice: " + r.value().totalCount());
