@@ -9,9 +9,11 @@ import com.fasterxml.jackson.core.io.NumberInput;
  * or an exponent is the correctly rounded value of its decimal text, bit for bit what {@link Double#parseDouble}
  * gives ({@code JsonNumberTest} checks both over random and edge-case inputs).
  *
- * <p>The common case is computed exactly in double arithmetic (Clinger's fast path: a significand of at most 2^53 and
- * a power of ten of at most 10^22 are both exact doubles, so one IEEE multiplication or division is the correctly
- * rounded result); every other number goes to Jackson's own correctly rounded parser, through a reused char buffer.
+ * <p>A significand of at most 2^53 with a power of ten of at most 10^22 is computed exactly in double arithmetic
+ * (Clinger's fast path: both are exact doubles, so one IEEE multiplication or division is the correctly rounded
+ * result); other significands of at most 18 digits by {@link EiselLemire}; what neither can prove (more digits,
+ * halfway cases, subnormal or infinite results) goes to Jackson's own correctly rounded parser, through a reused
+ * char buffer.
  *
  * <p>It only accepts the JSON grammar ({@code -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?}) and at most
  * {@link #MAX_LENGTH} characters; anything else is refused, for the caller to leave to Jackson. One instance per
@@ -120,6 +122,13 @@ final class JsonNumber {
                     : significand * POWERS_OF_TEN[power];
             value = negative ? -magnitude : magnitude;
             return true;
+        }
+        if (dropped == 0) {
+            double nearest = EiselLemire.toDouble(significand, power, negative);
+            if (!Double.isNaN(nearest)) {
+                value = nearest;
+                return true;
+            }
         }
         return slow(bytes, start, i);
     }

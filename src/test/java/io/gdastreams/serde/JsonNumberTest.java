@@ -38,7 +38,11 @@ class JsonNumberTest {
         "1.00000000000000011102230246251565404236316680908203126", "0.1000000000000000055511151231257827",
         "3.141592653589793238462643383279", "2.718281828459045", "1.7976931348623157e-308", "1e00000000005",
         "1e-0000000005", "7.2057594037927933e16", "5e-324", "1.0e-22", "1.0e+22", "0.000000000000000000000001",
-        "100000000000000000000000", "2147483647", "2147483648", "-2147483649", "4294967296.5"};
+        "100000000000000000000000", "2147483647", "2147483648", "-2147483649", "4294967296.5",
+        "0.1e-347", "9.99999999999999999e347", "1e-348", "1e347", "123456789012345678e-360", "2.5e-324",
+        "7.4109846876186982e-323", "4.4501477170144023e-308", "4.4501477170144022e-308", "8.98846567431158e307",
+        "1.797693134862315708e308", "1.797693134862315807e308", "9007199254740993e0", "9007199254740993e1",
+        "0.500000000000000166533453693773481063544750213623046875"};
     /** Not JSON numbers (or not only one): never read as a whole. */
     private static final String[] NOT_NUMBERS = {"", "-", "+1", "01", "-01", "00", "1.", ".5", "-.5", "1e", "1e+",
         "1E-", "--1", "NaN", "Infinity", "-Infinity", "0x10", "1_000", "1.5.3", "1e5e5", "1.e5", " 1", "1,5",
@@ -94,6 +98,59 @@ class JsonNumberTest {
             check(Double.toString(x));
             check(new BigDecimal(x).round(new MathContext(1 + random.nextInt(17))).toString());
         }
+    }
+
+    /**
+     * Decimals at and next to the midpoint of two neighbouring doubles, cut to 16 to 19 significant digits: the
+     * inputs whose rounding is hardest to decide, in the range of significands the fast conversions handle.
+     */
+    @Test
+    void shouldReadNearHalfwayDecimalsBitForBit() throws IOException {
+        Random random = new Random(SEED + 2);
+        for (int n = 0; n < RANDOM_VALUES / 4; n++) {
+            double x = n % 2 == 0 ? Math.abs(random.nextGaussian()) * Math.pow(10, random.nextInt(600) - 300)
+                    : Math.abs(Double.longBitsToDouble(random.nextLong()));
+            if (!Double.isFinite(x) || x == Double.MAX_VALUE) {
+                continue;
+            }
+            BigDecimal midpoint = new BigDecimal(x).add(new BigDecimal(Math.nextUp(x))).divide(BigDecimal.valueOf(2));
+            for (int digits = 16; digits <= 19; digits++) {
+                BigDecimal cut = midpoint.round(new MathContext(digits));
+                check(cut.toString());
+                check(cut.add(cut.ulp()).toString());
+                check(cut.subtract(cut.ulp()).toString());
+            }
+        }
+    }
+
+    /**
+     * {@link EiselLemire} alone over its whole exponent range: when it answers it is the JDK's double, and it answers
+     * for nearly every input (so the reader's speed does not rest on the fallback).
+     */
+    @Test
+    void shouldConvertWithEiselLemireExactlyAndAlmostAlways() {
+        Random random = new Random(SEED + 3);
+        int answered = 0;
+        int tried = 0;
+        for (int n = 0; n < RANDOM_VALUES; n++) {
+            long digits18 = (random.nextLong() >>> 1) % 1_000_000_000_000_000_000L;
+            long w = n % 3 == 0 ? digits18 % 100_000_000_000_000_000L : digits18; // 17 digits, as the JDK prints
+            int q = random.nextInt(696) - 348;
+            boolean negative = random.nextBoolean();
+            double expected = Double.parseDouble((negative ? "-" : "") + w + "e" + q);
+            double got = EiselLemire.toDouble(w, q, negative);
+            if (expected != 0 && Double.isFinite(expected) && Math.abs(expected) >= Double.MIN_NORMAL) {
+                tried++;
+                if (!Double.isNaN(got)) {
+                    answered++;
+                }
+            }
+            if (!Double.isNaN(got)) {
+                assertEquals(Double.doubleToRawLongBits(expected), Double.doubleToRawLongBits(got),
+                        () -> w + "e" + q);
+            }
+        }
+        assertTrue(answered > tried * 0.99, answered + " of " + tried + " normal results");
     }
 
     /** Random decimal strings: up to 40 digits, any position of the point, exponents over the whole range. */
