@@ -21,6 +21,8 @@ public final class EventFields {
     /** Root fields passed over, and names outside the layout given as null: each at most once. */
     final List<String> skipped = new ArrayList<>();
     final List<String> absent = new ArrayList<>();
+    /** The number reader of {@link EventScanner} (its scratch buffer is reused). */
+    final JsonNumber number = new JsonNumber();
 
     EventFields(int continuous, int categorical) {
         point = new double[continuous];

@@ -22,6 +22,10 @@ import java.util.Map;
  * without its duplicate detector: duplicates are found here, see {@link #parser}; trailing tokens are refused as
  * there.
  *
+ * <p>Before the parser, the plainest events (no layout of categorical features, no other root field, ASCII strings
+ * without escapes) are read straight from their bytes by {@link EventScanner}, which accepts less still and leaves
+ * everything else to this reader's Jackson path.
+ *
  * <p>A reader is immutable (one per schema or model version); an {@link EventFields} belongs to one thread.
  */
 public final class EventReader {
@@ -38,6 +42,8 @@ public final class EventReader {
     private final int maxFeatures;
     /** False when a layout name could never be accepted (then {@link EventDecoder} decides every event). */
     private final boolean usable;
+    /** Reads the plainest events without Jackson; null when the layout has categorical features. */
+    private final EventScanner scanner;
 
     /**
      * A reader of events with exactly these {@code continuous} and {@code categorical} features (labelled), or a
@@ -56,6 +62,7 @@ public final class EventReader {
             ok &= validName(this.categorical[j]) && slots.put(this.categorical[j], new Slot(true, j)) == null;
         }
         this.usable = ok;
+        this.scanner = categorical.isEmpty() ? new EventScanner(this.continuous, maxFeatures) : null;
     }
 
     private static boolean validName(String name) {
@@ -76,7 +83,10 @@ public final class EventReader {
         if (!usable || bytes == null || bytes.length == 0) {
             return false;
         }
-        try (JsonParser p = parser(bytes)) {
+        if (scanner != null && scanner.readLabelled(bytes, out)) {
+            return true;
+        }
+        try (JsonParser p = EventTokens.parser(bytes)) {
             if (p.nextToken() != JsonToken.START_OBJECT) {
                 return false;
             }
@@ -128,7 +138,7 @@ public final class EventReader {
                         retract = value == JsonToken.VALUE_TRUE;
                     }
                     default -> {
-                        if (!skippable(field, value, out, p)) {
+                        if (!EventTokens.skippable(field, value, out, p)) {
                             return false;
                         }
                     }
@@ -154,7 +164,10 @@ public final class EventReader {
         if (!usable || categorical.length > 0 || bytes == null || bytes.length == 0) {
             return false;
         }
-        try (JsonParser p = parser(bytes)) {
+        if (scanner.readUnlabelled(bytes, out)) {
+            return true;
+        }
+        try (JsonParser p = EventTokens.parser(bytes)) {
             if (p.nextToken() != JsonToken.START_OBJECT) {
                 return false;
             }
@@ -174,7 +187,7 @@ public final class EventReader {
                         if (value == JsonToken.VALUE_STRING) {
                             id = p.getText();
                         } else if (value == JsonToken.VALUE_NUMBER_INT) {
-                            id = integerText(p);
+                            id = EventTokens.integerText(p);
                         } else if (value == JsonToken.VALUE_NULL) {
                             id = null;
                         } else {
@@ -188,7 +201,7 @@ public final class EventReader {
                         features = true;
                     }
                     default -> {
-                        if (!skippable(field, value, out, p)) {
+                        if (!EventTokens.skippable(field, value, out, p)) {
                             return false;
                         }
                     }
@@ -202,15 +215,6 @@ public final class EventReader {
         } catch (IOException e) {
             return false;
         }
-    }
-
-    /** The decimal text of an integer token, as the tree's {@code asText()} gives it (no sign of -0, no exponent). */
-    private static String integerText(JsonParser p) throws IOException {
-        return switch (p.getNumberType()) {
-            case INT -> Integer.toString(p.getIntValue());
-            case LONG -> Long.toString(p.getLongValue());
-            default -> p.getBigIntegerValue().toString();
-        };
     }
 
     /**
@@ -261,7 +265,7 @@ public final class EventReader {
                 continue;
             }
             if (isCategorical) {
-                String category = category(p, value);
+                String category = EventTokens.category(p, value);
                 if (category == null) {
                     return false;
                 }
@@ -280,51 +284,6 @@ public final class EventReader {
         }
         out.observed = observed;
         return given > 0;
-    }
-
-    /**
-     * The parser of one event: the project mapper's without its duplicate detector (a hash set per object, 8 % of
-     * the scorer's stream-thread time in JFR). This reader finds duplicates itself (root fields by flag, features by
-     * slot, skipped names by list) and leaves to the decoder what it cannot check: a container in a skipped field.
-     */
-    private static JsonParser parser(byte[] bytes) throws IOException {
-        JsonParser p = Json.mapper().createParser(bytes);
-        p.disable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
-        return p;
-    }
-
-    /**
-     * Whether a root field this reader does not read can be passed over: a scalar, under a name not seen before. Its
-     * value is still decoded, as the tree decodes it: a string's bytes must be valid UTF-8 (a surrogate spelt in raw
-     * bytes is malformed) and within the parser's length bound, a number within its digit bound.
-     */
-    private static boolean skippable(String field, JsonToken value, EventFields out, JsonParser p)
-            throws IOException {
-        if (value.isStructStart() || out.skipped.contains(field)) {
-            return false;
-        }
-        if (value == JsonToken.VALUE_STRING) {
-            p.getText();
-        } else if (value == JsonToken.VALUE_NUMBER_INT) {
-            p.getNumberValue();
-        } else if (value == JsonToken.VALUE_NUMBER_FLOAT) {
-            p.getDoubleValue();
-        }
-        out.skipped.add(field);
-        return true;
-    }
-
-    /** A categorical value as {@link EventDecoder} reads it, or null when it would refuse it. */
-    private static String category(JsonParser p, JsonToken value) throws IOException {
-        return switch (value) {
-            case VALUE_TRUE -> "true";
-            case VALUE_FALSE -> "false";
-            case VALUE_STRING -> {
-                String text = p.getText();
-                yield EventDecoder.categoryTextProblem(text) == null ? text : null;
-            }
-            default -> null;
-        };
     }
 
     private boolean allCategories(EventFields out) {

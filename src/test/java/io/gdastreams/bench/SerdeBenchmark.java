@@ -135,8 +135,13 @@ public class SerdeBenchmark {
     /**
      * The same pairs measured in thread CPU time rather than wall time, old and new interleaved in one JVM, for a
      * machine too loaded for JMH's throughput to mean much (CPU time is what the other processes do not take).
-     * Arguments: d, then operations per measurement; prints ns of CPU per operation for each round.
+     * Arguments: d, then operations per measurement; prints ns of CPU and bytes allocated per operation for each
+     * round.
      */
+    private static long allocatedBytes(ThreadMXBean threads) {
+        return ((com.sun.management.ThreadMXBean) threads).getThreadAllocatedBytes(Thread.currentThread().getId());
+    }
+
     public static void main(String[] args) {
         SerdeBenchmark b = new SerdeBenchmark();
         b.d = Integer.parseInt(args[0]);
@@ -158,15 +163,20 @@ public class SerdeBenchmark {
                 Map.entry("encodePredictionWriter", b::encodePredictionWriter));
         for (int round = 0; round < 5; round++) {
             StringBuilder line = new StringBuilder("d=" + b.d + " round " + round + ":");
+            StringBuilder allocated = new StringBuilder("d=" + b.d + " round " + round + ":");
             for (Map.Entry<String, Runnable> op : ops) {
+                long bytes = allocatedBytes(threads);
                 long start = threads.getCurrentThreadCpuTime();
                 for (int i = 0; i < n; i++) {
                     op.getValue().run();
                 }
                 line.append(String.format(" %s %.0f", op.getKey(), (threads.getCurrentThreadCpuTime() - start)
                         / (double) n));
+                allocated.append(String.format(" %s %.0f", op.getKey(), (allocatedBytes(threads) - bytes)
+                        / (double) n));
             }
             System.out.println(line.append(" ns CPU/op"));
+            System.out.println(allocated.append(" B allocated/op"));
         }
     }
 }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.gdastreams.bench.SyntheticStream;
 import io.gdastreams.model.LabelledEvent;
 import io.gdastreams.model.UnlabelledEvent;
 import io.gdastreams.reliability.HostileRecords;
@@ -37,9 +38,14 @@ class EventReaderParityTest {
     private static final String[] NUMBERS = {"0", "-0", "-0.0", "1", "1.5", "1e100", "-1e100", "1.0000000000000002e100",
         "1e101", "-1e400", "1e400", "4.9e-324", "1e-400", "2147483648", "-9223372036854775809",
         "123456789012345678901234567890", "1" + "0".repeat(120), "0.1000000000000000055511151231257827",
-        "3.141592653589793238462643383279", "1E5", "2.5e-3", "17"};
+        "3.141592653589793238462643383279", "1E5", "2.5e-3", "17", "1.5E+3", "-0e0", "0.000001", "123456789012345678",
+        "9007199254740993", "1e22", "1e23", "-2.2250738585072012e-308"};
     /** Values that are not numbers. */
-    private static final String[] OTHERS = {"null", "\"1\"", "true", "false", "[]", "[1]", "{}", "{\"a\": 1}", "\"\""};
+    private static final String[] OTHERS = {"null", "\"1\"", "true", "false", "[]", "[1]", "{}", "{\"a\": 1}", "\"\"",
+        "01", "1.", ".5", "+1", "1e", "-", "1.5x", "tru", "nul", "NaN", "1 2"};
+    /** Separators between members and between a name and its value: JSON's whitespace in every place. */
+    private static final String[] COMMAS = {", ", ",", " ,\n\t", "\r\n,"};
+    private static final String[] COLONS = {": ", ":", " : ", "\t:\n"};
     private static final String[] LABELS = {"\"a\"", "\"b\"", "\"  \"", "\"\"", "\"\\u0001x\"", "\"x\\u007f\"",
         "\"\\ud800\"", "\"\\ud83d\\ude00\"", "\"" + "l".repeat(256) + "\"", "\"" + "l".repeat(257) + "\"", "null", "5",
         "true", "[\"a\"]", "\"é\""};
@@ -61,6 +67,7 @@ class EventReaderParityTest {
     @Test
     void shouldAcceptExactlyTheLabelledEventsTheDecoderAcceptsWithTheSameValues() {
         int accepted = 0;
+        int scanned = 0;
         for (int n = 0; n < EVENTS; n++) {
             int maxFeatures = MAX_FEATURES[random.nextInt(MAX_FEATURES.length)];
             boolean withCategories = random.nextBoolean();
@@ -69,6 +76,11 @@ class EventReaderParityTest {
             byte[] bytes = labelledEvent(withCategories);
             EventFields fields = reader.newFields();
             boolean fast = reader.readLabelled(bytes, fields);
+            // The reader tries its scanner first: what the scanner accepts is what the reader returns, checked below.
+            if (!withCategories && new EventScanner(LAYOUT.toArray(String[]::new), maxFeatures)
+                    .readLabelled(bytes, reader.newFields())) {
+                scanned++;
+            }
             Decoded<LabelledEvent> tree = EventDecoder.decodeLabelled(bytes, maxFeatures, Set.copyOf(categorical));
             String text = new String(bytes, StandardCharsets.UTF_8);
             boolean layout = tree.isOk() && tree.value().features().keySet().equals(Set.copyOf(LAYOUT))
@@ -93,17 +105,23 @@ class EventReaderParityTest {
         }
         // The mutations leave a fair share of events valid: a reader that refused everything would fail here.
         assertTrue(accepted > EVENTS / 10, "only " + accepted + " accepted");
+        assertTrue(scanned > EVENTS / 20, "only " + scanned + " scanned without Jackson");
+        assertTrue(scanned > EVENTS / 20, "only " + scanned + " scanned without Jackson");
     }
 
     @Test
     void shouldAcceptExactlyTheUnlabelledEventsTheDecoderAcceptsWithinTheLayout() {
         int accepted = 0;
+        int scanned = 0;
         for (int n = 0; n < EVENTS; n++) {
             int maxFeatures = MAX_FEATURES[random.nextInt(MAX_FEATURES.length)];
             EventReader reader = new EventReader(LAYOUT, List.of(), maxFeatures);
             byte[] bytes = unlabelledEvent();
             EventFields fields = reader.newFields();
             boolean fast = reader.readUnlabelled(bytes, fields);
+            if (new EventScanner(LAYOUT.toArray(String[]::new), maxFeatures).readUnlabelled(bytes, reader.newFields())) {
+                scanned++;
+            }
             Decoded<UnlabelledEvent> tree = EventDecoder.decodeUnlabelled(bytes, maxFeatures, Set.of());
             String text = new String(bytes, StandardCharsets.UTF_8);
             boolean layout = tree.isOk() && LAYOUT.containsAll(tree.value().features().keySet());
@@ -122,6 +140,34 @@ class EventReaderParityTest {
             }
         }
         assertTrue(accepted > EVENTS / 10, "only " + accepted + " accepted");
+        assertTrue(scanned > EVENTS / 20, "only " + scanned + " scanned without Jackson");
+    }
+
+    /** The bench's events (the plain JSON of the README's formats) are all read by the scanner, to the bit. */
+    @Test
+    void shouldScanTheBenchEventsWithTheDecodersValues() {
+        SyntheticStream stream = new SyntheticStream(3, 16, SEED);
+        List<String> names = stream.featureNames();
+        EventScanner scanner = new EventScanner(names.toArray(String[]::new), EventDecoder.DEFAULT_MAX_FEATURES);
+        EventFields fields = new EventReader(names, List.of(), EventDecoder.DEFAULT_MAX_FEATURES).newFields();
+        for (int i = 0; i < 2000; i++) {
+            byte[] labelled = stream.labelled(i);
+            assertTrue(scanner.readLabelled(labelled, fields), () -> new String(labelled, StandardCharsets.UTF_8));
+            LabelledEvent event = EventDecoder.decodeLabelled(labelled).value();
+            for (int j = 0; j < names.size(); j++) {
+                assertEquals(Double.doubleToRawLongBits(event.features().get(names.get(j))),
+                        Double.doubleToRawLongBits(fields.point()[j]));
+            }
+            assertEquals(event.label(), fields.label());
+            byte[] unlabelled = stream.unlabelled("e-", i);
+            assertTrue(scanner.readUnlabelled(unlabelled, fields), () -> new String(unlabelled, StandardCharsets.UTF_8));
+            UnlabelledEvent query = EventDecoder.decodeUnlabelled(unlabelled).value();
+            for (int j = 0; j < names.size(); j++) {
+                assertEquals(Double.doubleToRawLongBits(query.features().get(names.get(j))),
+                        Double.doubleToRawLongBits(fields.point()[j]));
+            }
+            assertEquals(query.id(), fields.id());
+        }
     }
 
     @Test
@@ -230,7 +276,8 @@ class EventReaderParityTest {
         StringBuilder json = new StringBuilder("{");
         for (String[] field : root) {
             skippedContainer |= !read.contains(field[0]) && (field[1].startsWith("{") || field[1].startsWith("["));
-            json.append(json.length() > 1 ? ", " : "").append('"').append(field[0]).append("\": ").append(field[1]);
+            json.append(json.length() > 1 ? comma() : "").append('"').append(field[0]).append('"').append(colon())
+                    .append(field[1]);
         }
         String text = json.append('}').toString();
         if (random.nextInt(40) == 0) {
@@ -266,9 +313,18 @@ class EventReaderParityTest {
         }
         StringBuilder json = new StringBuilder("{");
         for (String[] field : fields) {
-            json.append(json.length() > 1 ? ", " : "").append('"').append(field[0]).append("\": ").append(field[1]);
+            json.append(json.length() > 1 ? comma() : "").append('"').append(field[0]).append('"').append(colon())
+                    .append(field[1]);
         }
         return json.append('}').toString();
+    }
+
+    private String comma() {
+        return random.nextInt(4) == 0 ? COMMAS[random.nextInt(COMMAS.length)] : ", ";
+    }
+
+    private String colon() {
+        return random.nextInt(4) == 0 ? COLONS[random.nextInt(COLONS.length)] : ": ";
     }
 
     private String value() {
