@@ -1,7 +1,10 @@
 #!/usr/bin/env python3
 """Summarise JFR execution samples of a `gda-streams bench` run by stage and by frame.
 
-Usage: jfr print --stack-depth 96 --events jdk.ExecutionSample rec.jfr | python3 docs/jfr_top_frames.py [TOP]
+Usage: jfr print --stack-depth 96 --events jdk.ExecutionSample rec.jfr | python3 docs/jfr_top_frames.py [TOP [THREAD]]
+
+With THREAD, only threads whose name contains it are counted (e.g. "-prequential-" for one variant of
+`bench --variant`, whose application ids are bench-<run>-r<round>-<variant>-training).
 
 Samples are grouped by the benchmark stage that owns the thread (from the Kafka Streams thread names, which
 contain the application id bench-<run>-<stage>); warm-up round threads are left out. For each stage it prints
@@ -13,6 +16,7 @@ import re
 import sys
 
 TOP = int(sys.argv[1]) if len(sys.argv) > 1 else 25
+ONLY = sys.argv[2] if len(sys.argv) > 2 else None
 STAGES = ("passthrough", "training", "scoring")
 
 
@@ -57,7 +61,7 @@ by_stage = collections.defaultdict(lambda: {"kinds": collections.Counter(), "sel
                                             "incl": collections.Counter(), "n": 0})
 for thread, frames in samples(sys.stdin):
     stage = stage_of(thread or "")
-    if stage is None or not frames:
+    if stage is None or not frames or (ONLY and ONLY not in thread):
         continue
     s = by_stage[stage]
     s["kinds"][kind_of(thread)] += 1

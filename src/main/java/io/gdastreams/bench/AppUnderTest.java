@@ -16,6 +16,14 @@ interface AppUnderTest extends AutoCloseable {
     /** From the start to {@link #runningAt()}, seconds (not part of the measured time). */
     double startupSeconds();
 
+    /**
+     * CPU seconds used by the application's threads since it reached RUNNING ({@link #runningAt()}, where the
+     * stage's clock starts) when it runs in the bench's own JVM ({@link ThreadCpu}), NaN when it runs elsewhere.
+     */
+    default double threadCpuSeconds() {
+        return Double.NaN;
+    }
+
     /** Throws when the application (an instance) has failed or died. */
     void checkHealthy();
 

@@ -27,19 +27,23 @@ final class BenchReport {
     }
 
     /** A stage line of a {@link TrainingComparison}: its round and variant first. */
-    static String variantLine(int round, String variant, StageResult result, BenchSettings settings,
-                              RunShape shape) {
+    static String variantLine(int round, String variant, StageResult result, double cpuMicrosPerEvent,
+                              BenchSettings settings, RunShape shape) {
         Map<String, Object> line = new LinkedHashMap<>();
         line.put("round", round);
         line.put("variant", variant);
+        line.put("appCpuMicrosPerEvent", Double.isNaN(cpuMicrosPerEvent) ? null : round(cpuMicrosPerEvent, 3));
         return stageLine(line, result, settings, shape);
     }
 
     /**
      * The comparison's last line: per variant the median events/s over the rounds and the median of its per-round
-     * ratios to {@code baseline} (round i of a variant against round i of the baseline).
+     * ratios to {@code baseline} (round i of a variant against round i of the baseline); and from
+     * {@code cpuPerEvent} (µs of the application's threads per event) the median and the median per-round ratio
+     * to the baseline's (above 1: more CPU per event), both null when a round was not measured.
      */
-    static String comparisonLine(Map<String, List<Double>> rates, String baseline) {
+    static String comparisonLine(Map<String, List<Double>> rates, Map<String, List<Double>> cpuPerEvent,
+                                 String baseline) {
         Map<String, Object> line = new LinkedHashMap<>();
         List<Double> base = rates.get(baseline);
         for (Map.Entry<String, List<Double>> entry : rates.entrySet()) {
@@ -50,9 +54,23 @@ final class BenchReport {
                 ratios.add(entry.getValue().get(i) / base.get(i));
             }
             summary.put("medianRatioToBaseline", round(median(ratios), 3));
+            List<Double> cpu = cpuPerEvent.getOrDefault(entry.getKey(), List.of());
+            List<Double> cpuBase = cpuPerEvent.getOrDefault(baseline, List.of());
+            boolean measured = cpu.size() == entry.getValue().size() && cpuBase.size() == cpu.size()
+                    && allMeasured(cpu) && allMeasured(cpuBase);
+            List<Double> cpuRatios = new ArrayList<>();
+            for (int i = 0; measured && i < cpu.size(); i++) {
+                cpuRatios.add(cpu.get(i) / cpuBase.get(i));
+            }
+            summary.put("medianAppCpuMicrosPerEvent", measured ? round(median(cpu), 3) : null);
+            summary.put("medianCpuPerEventRatioToBaseline", measured ? round(median(cpuRatios), 3) : null);
             line.put(entry.getKey(), summary);
         }
         return write(Map.of("comparison", line));
+    }
+
+    private static boolean allMeasured(List<Double> values) {
+        return values.stream().noneMatch(v -> Double.isNaN(v));
     }
 
     static double median(List<Double> values) {

@@ -19,6 +19,8 @@ final class RunningApp implements AppUnderTest {
     private final Stage stage;
     private final StreamsApp app;
     private final long startedAt;
+    /** CPU seconds of the application's threads when it reached RUNNING: startup is not part of the measure. */
+    private double cpuAtRunning;
 
     RunningApp(Stage stage, Topology topology, Properties properties, Duration startTimeout) {
         this.stage = stage;
@@ -27,6 +29,7 @@ final class RunningApp implements AppUnderTest {
         app.start();
         try {
             app.awaitRunning(startTimeout);
+            cpuAtRunning = ThreadCpu.seconds(app.applicationId());
         } catch (RuntimeException e) {
             close();
             throw e;
@@ -51,6 +54,11 @@ final class RunningApp implements AppUnderTest {
     @Override
     public double startupSeconds() {
         return (app.runningAt() - startedAt) / 1000.0;
+    }
+
+    @Override
+    public double threadCpuSeconds() {
+        return ThreadCpu.seconds(applicationId()) - cpuAtRunning;
     }
 
     @Override

@@ -82,13 +82,14 @@ final class StageRunner implements AutoCloseable {
         try (AppUnderTest app = start(Stage.TRAINING, topics);
              ModelWatcher models = new ModelWatcher(clients.consumer(), topics.model(), stageTimeout)) {
             ModelAt absorbed = models.awaitTotal(settings.events(), app);
+            double cpuSeconds = app.threadCpuSeconds(); // before the freshness measurement adds its own
             double seconds = (absorbed.appendTime() - app.runningAt()) / 1000.0;
             progress.printf("  training: model v%d absorbed %d events%n", absorbed.model().version(),
                     absorbed.model().totalCount());
             Percentiles freshness = paced.freshness(topics.labelled().name(), i -> stream.labelled(settings.events() + i),
                     models, app);
             return new TrainingRun(new StageResult(Stage.TRAINING.label(), settings.events(), seconds,
-                    app.startupSeconds(), freshness), absorbed.model());
+                    app.startupSeconds(), freshness), absorbed.model(), cpuSeconds);
         }
     }
 
@@ -129,7 +130,11 @@ final class StageRunner implements AutoCloseable {
         return stageTimeout;
     }
 
-    record TrainingRun(StageResult result, ModelParameters model) {
+    /**
+     * {@code cpuSeconds}: CPU time of the application's threads from RUNNING until the model absorbed every event
+     * (the stage's measured time), NaN when not measured ({@link AppUnderTest#threadCpuSeconds()}).
+     */
+    record TrainingRun(StageResult result, ModelParameters model, double cpuSeconds) {
     }
 
     /**

@@ -18,7 +18,8 @@ import java.util.Map;
  * run slows every configuration alike instead of the one measured last. Each configuration first runs an unreported
  * warm-up (as the three-stage bench does). Prints a stage line per (round, variant)
  * and, at the end, each variant's median training events/s and the median of its per-round ratios to the
- * baseline (docs/BENCHMARKS.md).
+ * baseline, and the same for the CPU time of the application's threads per event, which the load of other
+ * processes moves far less (docs/BENCHMARKS.md).
  */
 final class TrainingComparison {
 
@@ -85,6 +86,7 @@ final class TrainingComparison {
             }
         }
         Map<String, List<Double>> rates = new LinkedHashMap<>();
+        Map<String, List<Double>> cpuPerEvent = new LinkedHashMap<>();
         for (int round = 1; round <= rounds; round++) {
             List<Variant> order = new ArrayList<>(all);
             if (round % 2 == 0) {
@@ -95,15 +97,18 @@ final class TrainingComparison {
                 progress.flush();
                 try (StageRunner runner = new StageRunner(bootstrap, settings.get(v.name()), shape,
                         runId + "-r" + round + "-" + v.name(), stateDirectory, stageTimeout, progress)) {
-                    StageResult result = runner.training().result();
+                    StageRunner.TrainingRun run = runner.training();
+                    StageResult result = run.result();
+                    double micros = run.cpuSeconds() * 1e6 / result.events();
                     rates.computeIfAbsent(v.name(), n -> new ArrayList<>()).add(result.eventsPerSecond());
-                    out.println(BenchReport.variantLine(round, v.name(), result, settings.get(v.name()),
+                    cpuPerEvent.computeIfAbsent(v.name(), n -> new ArrayList<>()).add(micros);
+                    out.println(BenchReport.variantLine(round, v.name(), result, micros, settings.get(v.name()),
                             shape));
                     out.flush();
                 }
             }
         }
-        out.println(BenchReport.comparisonLine(rates, BASELINE));
+        out.println(BenchReport.comparisonLine(rates, cpuPerEvent, BASELINE));
         out.flush();
     }
 }

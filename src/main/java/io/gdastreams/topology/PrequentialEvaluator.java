@@ -2,7 +2,6 @@ package io.gdastreams.topology;
 
 import io.gdastreams.math.PageHinkley;
 import io.gdastreams.serde.Json;
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -21,14 +20,15 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * chooses y); log-loss = −ln max(p_y, {@value #MIN_PROBABILITY}) (p_y = 0 when the model has no class y); Brier
  * score = Σ_k (p_k − [k = y])² (Brier 1950, the multi-class form, in [0, 2]; + 1 when the model has no class y).
  *
- * <p>The open window lives in the store {@link TrainingTopology#PREQUENTIAL_STORE}, written per event: under
- * exactly-once it commits with the input offset and the emitted records, so a restart neither loses nor double
- * counts an event. Windows are per partition: the record names its partition, and a reader combines the records
- * of one window over the partitions (sums weighted by count).
+ * <p>The open window lives in the store {@link TrainingTopology#PREQUENTIAL_STORE}, written per event (one value
+ * with the drift state, {@link PrequentialStateBytes}): under exactly-once it commits with the input offset and the
+ * emitted records, so a restart neither loses nor double counts an event. Windows are per partition: the record
+ * names its partition, and a reader combines the records of one window over the partitions (sums weighted by
+ * count).
  *
  * <p>Drift: the log-loss of every scored event goes to a Page–Hinkley test ({@link PageHinkley}, δ and λ of the
  * settings); when it fires, a drift record names the timestamp of the event it fired at. The test's state (four
- * numbers) is stored beside the window, so it too survives a restart exactly. With {@code gda.drift.action=reset}
+ * numbers) is stored with the window, so it too survives a restart exactly. With {@code gda.drift.action=reset}
  * the alarm also asks the task to start reset generation g + 1 ({@link Observation#reset()}); while the model in
  * force is of an older generation than the task's (the reset model is not published yet), the test is paused: that
  * model's loss is known to be high, and an alarm on it would only reset again.
@@ -43,9 +43,13 @@ final class PrequentialEvaluator {
     private final int partition;
     private final KeyValueStore<String, byte[]> store;
     private final String key;
-    private final String driftKey;
+    /** Where layout 1 kept the drift state ({@link PrequentialStateBytes}); removed at the first write. */
+    private final String legacyDriftKey;
+    private boolean legacyDriftKeyStored;
     /** Null when the settings ask for no drift test. */
     private final PageHinkley detector;
+    /** With no drift test: the stored drift state, kept as it was so that turning the test back on resumes it. */
+    private final double[] dormantDrift;
     private final boolean reset;
     private PrequentialWindow open;
 
@@ -56,21 +60,26 @@ final class PrequentialEvaluator {
         this.partition = partition;
         this.store = store;
         this.key = "window:" + modelId;
-        byte[] saved = store.get(key);
-        this.open = saved == null ? null : PrequentialWindow.fromBytes(saved);
-        this.driftKey = "page-hinkley:" + modelId;
+        this.legacyDriftKey = "page-hinkley:" + modelId;
         this.detector = settings.detectsDrift() ? new PageHinkley(settings.driftDelta(), settings.driftLambda(),
                 PrequentialSettings.DRIFT_MIN_INSTANCES) : null;
         this.reset = settings.driftReset();
-        byte[] drift = detector == null ? null : store.get(driftKey);
-        if (drift != null) {
-            ByteBuffer buffer = ByteBuffer.wrap(drift);
-            double[] state = new double[4];
-            for (int i = 0; i < state.length; i++) {
-                state[i] = buffer.getDouble();
+        byte[] saved = store.get(key);
+        double[] drift = null;
+        if (saved != null) {
+            PrequentialStateBytes.Decoded decoded = PrequentialStateBytes.decode(saved);
+            open = decoded.window();
+            drift = decoded.drift();
+            if (decoded.windowOnly()) { // layout 1: the drift state is a value of its own
+                legacyDriftKeyStored = true;
+                byte[] old = store.get(legacyDriftKey);
+                drift = old == null ? null : PrequentialStateBytes.decodeDrift(old);
             }
-            detector.restore(state);
         }
+        if (detector != null && drift != null) {
+            detector.restore(drift);
+        }
+        this.dormantDrift = detector == null ? drift : null;
     }
 
     /** The outcome of one event scored with a model. */
@@ -145,17 +154,22 @@ final class PrequentialEvaluator {
                     resetNow = reset;
                     records.add(driftRecord(timestamp, resetNow ? ownGeneration + 1 : -1));
                 }
-                if (detector != null && !paused) {
-                    ByteBuffer state = ByteBuffer.allocate(4 * Double.BYTES);
-                    for (double v : detector.state()) {
-                        state.putDouble(v);
-                    }
-                    store.put(driftKey, state.array());
-                }
             }
         }
-        store.put(key, open.toBytes());
+        save();
         return new Observation(records, resetNow);
+    }
+
+    /**
+     * Writes the open window and the drift state to the store, as one value ({@link PrequentialStateBytes}): per
+     * event, so that under exactly-once the store holds them as of every commit, whenever Kafka Streams commits.
+     */
+    private void save() {
+        store.put(key, PrequentialStateBytes.encode(open, detector != null ? detector.state() : dormantDrift));
+        if (legacyDriftKeyStored) {
+            store.delete(legacyDriftKey);
+            legacyDriftKeyStored = false;
+        }
     }
 
     /**
@@ -165,7 +179,9 @@ final class PrequentialEvaluator {
     void restartDetector() {
         if (detector != null) {
             detector.reset();
-            store.delete(driftKey);
+            if (open != null) { // else nothing is stored yet
+                save();
+            }
         }
     }
 

@@ -1,9 +1,7 @@
 package io.gdastreams.topology;
 
 import io.gdastreams.serde.Json;
-import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
-import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -17,11 +15,9 @@ import java.util.TreeMap;
  * One input partition's open prequential window [start, start + width): the sums of the outcomes of the events
  * scored in it, so that the window record is exact and records of several partitions can be combined (weights =
  * their counts; recall per label from hits and support). Its labels are classes of the partition, so at most
- * {@code gda.max.classes} of them.
+ * {@code gda.max.classes} of them. Its stored form is {@link PrequentialStateBytes}.
  */
 final class PrequentialWindow {
-
-    private static final int LAYOUT = 1;
 
     final long start;
     long count;
@@ -36,8 +32,32 @@ final class PrequentialWindow {
     long late;
     long minVersion = Long.MAX_VALUE;
     long maxVersion = Long.MIN_VALUE;
-    /** label → {support, hits}. */
-    final TreeMap<String, long[]> perLabel = new TreeMap<>();
+    /** label → its support and hits. */
+    final TreeMap<String, Tally> perLabel = new TreeMap<>();
+
+    /** One label's support (scored events of that true label) and hits, and its name as stored. */
+    static final class Tally {
+        /** The label as {@link DataOutputStream#writeUTF} writes it (length first), encoded once per window. */
+        final byte[] storedName;
+        long support;
+        long hits;
+
+        Tally(String label, long support, long hits) {
+            this.storedName = storedName(label);
+            this.support = support;
+            this.hits = hits;
+        }
+
+        private static byte[] storedName(String label) {
+            ByteArrayOutputStream bytes = new ByteArrayOutputStream(2 + label.length());
+            try (DataOutputStream out = new DataOutputStream(bytes)) {
+                out.writeUTF(label);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+            return bytes.toByteArray();
+        }
+    }
 
     PrequentialWindow(long start) {
         this.start = start;
@@ -53,10 +73,14 @@ final class PrequentialWindow {
         brierSum += brier;
         minVersion = Math.min(minVersion, version);
         maxVersion = Math.max(maxVersion, version);
-        long[] tally = perLabel.computeIfAbsent(label, l -> new long[2]);
-        tally[0]++;
+        Tally tally = perLabel.get(label);
+        if (tally == null) {
+            tally = new Tally(label, 0, 0);
+            perLabel.put(label, tally);
+        }
+        tally.support++;
         if (hit) {
-            tally[1]++;
+            tally.hits++;
         }
     }
 
@@ -83,8 +107,8 @@ final class PrequentialWindow {
         Map<String, Double> recall = new TreeMap<>();
         Map<String, Long> support = new TreeMap<>();
         perLabel.forEach((label, t) -> {
-            recall.put(label, (double) t[1] / t[0]);
-            support.put(label, t[0]);
+            recall.put(label, (double) t.hits / t.support);
+            support.put(label, t.support);
         });
         r.put("recall", recall);
         r.put("support", support);
@@ -93,58 +117,5 @@ final class PrequentialWindow {
         r.put("unscorable", unscorable);
         r.put("late", late);
         return new String(Json.toBytes(r), StandardCharsets.UTF_8);
-    }
-
-    byte[] toBytes() {
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream(64 + 24 * perLabel.size());
-        try (DataOutputStream out = new DataOutputStream(bytes)) {
-            out.writeInt(LAYOUT);
-            out.writeLong(start);
-            out.writeLong(count);
-            out.writeLong(correct);
-            out.writeDouble(logLossSum);
-            out.writeDouble(brierSum);
-            out.writeLong(noModel);
-            out.writeLong(unscorable);
-            out.writeLong(late);
-            out.writeLong(minVersion);
-            out.writeLong(maxVersion);
-            out.writeInt(perLabel.size());
-            for (Map.Entry<String, long[]> e : perLabel.entrySet()) {
-                out.writeUTF(e.getKey());
-                out.writeLong(e.getValue()[0]);
-                out.writeLong(e.getValue()[1]);
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return bytes.toByteArray();
-    }
-
-    /** Inverse of {@link #toBytes()}; throws IllegalStateException on anything else (a damaged store). */
-    static PrequentialWindow fromBytes(byte[] bytes) {
-        try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(bytes))) {
-            int layout = in.readInt();
-            if (layout != LAYOUT) {
-                throw new IllegalStateException("unknown prequential window layout " + layout);
-            }
-            PrequentialWindow w = new PrequentialWindow(in.readLong());
-            w.count = in.readLong();
-            w.correct = in.readLong();
-            w.logLossSum = in.readDouble();
-            w.brierSum = in.readDouble();
-            w.noModel = in.readLong();
-            w.unscorable = in.readLong();
-            w.late = in.readLong();
-            w.minVersion = in.readLong();
-            w.maxVersion = in.readLong();
-            int labels = in.readInt();
-            for (int i = 0; i < labels; i++) {
-                w.perLabel.put(in.readUTF(), new long[] {in.readLong(), in.readLong()});
-            }
-            return w;
-        } catch (IOException e) {
-            throw new IllegalStateException("unreadable prequential window state: " + e, e);
-        }
     }
 }

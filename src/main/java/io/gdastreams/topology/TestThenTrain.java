@@ -24,6 +24,8 @@ final class TestThenTrain {
     /** Null when gda.prequential is off (then only the reset generations are followed). */
     private final PrequentialEvaluator evaluator;
     private final PrequentialModel model;
+    /** The model topic's global store, looked up once (null when test-then-train is off). */
+    private final KeyValueStore<String, byte[]> onTopic;
     /** The model and schema {@link #testsPoints} last decided for; {@link #posterior}: null when it said no. */
     private CompiledModel pointModel;
     private List<String> pointSchema;
@@ -40,6 +42,7 @@ final class TestThenTrain {
         this.evaluator = settings.prequential() == null ? null
                 : new PrequentialEvaluator(settings.modelId(), settings.prequential(), context.taskId().partition(),
                         context.getStateStore(TrainingTopology.PREQUENTIAL_STORE));
+        this.onTopic = evaluator == null ? null : context.getStateStore(TrainingTopology.PUBLISHED_STORE);
     }
 
     boolean evaluates() {
@@ -55,7 +58,6 @@ final class TestThenTrain {
         if (evaluator == null) {
             return null;
         }
-        KeyValueStore<String, byte[]> onTopic = context.getStateStore(TrainingTopology.PUBLISHED_STORE);
         return model.of(onTopic.get(settings.modelId()));
     }
 

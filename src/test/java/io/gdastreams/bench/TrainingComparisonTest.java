@@ -2,6 +2,7 @@ package io.gdastreams.bench;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.gdastreams.lifecycle.UserError;
@@ -31,11 +32,25 @@ class TrainingComparisonTest {
         Map<String, List<Double>> rates = new LinkedHashMap<>();
         rates.put("baseline", List.of(100.0, 200.0, 150.0));
         rates.put("forgetting", List.of(90.0, 150.0, 150.0)); // ratios 0.9, 0.75, 1.0: median 0.9
-        JsonNode line = Json.mapper().readTree(BenchReport.comparisonLine(rates, "baseline")).get("comparison");
+        Map<String, List<Double>> cpu = new LinkedHashMap<>();
+        cpu.put("baseline", List.of(2.0, 4.0, 3.0));
+        cpu.put("forgetting", List.of(2.5, 4.0, 3.3)); // ratios 1.25, 1.0, 1.1: median 1.1
+        JsonNode line = Json.mapper().readTree(BenchReport.comparisonLine(rates, cpu, "baseline"))
+                .get("comparison");
         assertEquals(150, line.get("baseline").get("medianEventsPerSecond").asLong());
         assertEquals(1.0, line.get("baseline").get("medianRatioToBaseline").asDouble());
         assertEquals(150, line.get("forgetting").get("medianEventsPerSecond").asLong());
         assertEquals(0.9, line.get("forgetting").get("medianRatioToBaseline").asDouble());
+        assertEquals(3.0, line.get("baseline").get("medianAppCpuMicrosPerEvent").asDouble());
+        assertEquals(3.3, line.get("forgetting").get("medianAppCpuMicrosPerEvent").asDouble());
+        assertEquals(1.1, line.get("forgetting").get("medianCpuPerEventRatioToBaseline").asDouble());
+        assertEquals(1.0, line.get("baseline").get("medianCpuPerEventRatioToBaseline").asDouble());
+
+        cpu.put("forgetting", List.of(2.5, Double.NaN, 3.3)); // a round not measured: no CPU figures
+        JsonNode unmeasured = Json.mapper().readTree(BenchReport.comparisonLine(rates, cpu, "baseline"))
+                .get("comparison").get("forgetting");
+        assertTrue(unmeasured.get("medianCpuPerEventRatioToBaseline").isNull());
+        assertEquals(0.9, unmeasured.get("medianRatioToBaseline").asDouble());
         assertEquals(2.5, BenchReport.median(List.of(4.0, 1.0, 2.0, 3.0)), "even count: mean of the middle two");
     }
 }

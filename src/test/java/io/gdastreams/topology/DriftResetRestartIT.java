@@ -32,7 +32,8 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code gda.drift.action=reset} survives a restart on a real broker (exactly_once_v2, one input partition, so the
  * post-reset events are exactly those from the one the test fired at): a stream whose two classes swap their
  * distributions; after the reset the trainer is stopped and its local state deleted, then restarted from the
- * changelogs. No reset is lost or repeated (one drift record per generation, the last at the swap), and the final
+ * changelogs. No reset is lost or repeated (one drift record per generation, the last at the swap), every closed
+ * window counts each of its events once (the restart falls inside one), and the final
  * model is the two-pass batch MLE of the events from the one the swap's alarm fired at on
  * ({@link TrainingFixtures#twoPassMle}).
  */
@@ -45,6 +46,8 @@ class DriftResetRestartIT {
     /** Stop and lose the local state here: well after the alarm (within ~100 events of the swap). */
     private static final int RESTART_AT = 2_200;
     private static final int BATCH = 50;
+    /** Event i has timestamp 1 000·i ms: windows of 500 s hold 500 events, and the restart is inside one. */
+    private static final int WINDOW_EVENTS = 500;
 
     @TempDir
     Path stateDir;
@@ -65,7 +68,7 @@ class DriftResetRestartIT {
 
     private void start(KafkaBroker broker, String appId, Path directory) {
         TrainingSettings settings = pipeline.trainingSettings().withFeatures(FEATURES)
-                .withPrequential(PrequentialSettings.defaults(Duration.ofHours(1)).withDriftReset(true));
+                .withPrequential(PrequentialSettings.defaults(Duration.ofSeconds(WINDOW_EVENTS)).withDriftReset(true));
         streams = new KafkaStreams(TrainingTopology.build(settings), broker.streamsProperties(appId, directory));
         streams.start();
     }
@@ -123,12 +126,26 @@ class DriftResetRestartIT {
         ModelParameters model = pipeline.awaitModelAbsorbingAllLabelled();
 
         List<JsonNode> drifts = new ArrayList<>();
+        List<JsonNode> windows = new ArrayList<>();
         for (ConsumerRecord<byte[], byte[]> record : broker.readAll(pipeline.topics().metrics().name(),
                 Duration.ofSeconds(30))) {
             JsonNode r = Json.mapper().readTree(record.value());
             if (r.get("type").asText().equals("drift")) {
                 drifts.add(r);
+            } else {
+                windows.add(r);
             }
+        }
+        // The open window (and drift test) came back from the changelog: the window the restart fell in counts
+        // each of its events once, neither losing those before the restart nor counting any twice.
+        assertEquals(ROWS / WINDOW_EVENTS - 1, windows.size(), "closed windows: " + windows);
+        for (int w = 0; w < windows.size(); w++) {
+            JsonNode window = windows.get(w);
+            assertEquals(1_000L * WINDOW_EVENTS * w, window.get("windowStart").asLong(), "window " + w);
+            long events = window.get("count").asLong() + window.get("noModel").asLong()
+                    + window.get("unscorable").asLong() + window.get("late").asLong();
+            assertEquals(WINDOW_EVENTS, events, "events in window " + w + ": " + window);
+            assertEquals(0, window.get("late").asLong(), "window " + w);
         }
         // An alarm can also come in the first hundred events, while the published models are built from a few
         // dozen (a confident mistake of such a model costs up to 34.5 nats): each alarm starts the next
