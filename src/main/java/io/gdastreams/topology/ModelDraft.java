@@ -4,11 +4,12 @@ import io.gdastreams.math.Forgetting;
 import io.gdastreams.model.ClassParameters;
 import io.gdastreams.model.ModelParameters;
 import io.gdastreams.model.PartialSnapshot;
+import io.gdastreams.serde.Json;
 import io.gdastreams.serde.SerdeFactory;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.List;
-import java.util.Optional;
 import java.util.Set;
 import java.util.SortedSet;
 import java.util.TreeSet;
@@ -59,24 +60,77 @@ record ModelDraft(String modelId, long maxBytes, Forgetting forgetting) {
      */
     Result draft(Collection<PartialSnapshot> partials, List<String> features, long version, String updatedAt,
                  String trainer, Set<String> published) {
-        SortedSet<String> leftOut = new TreeSet<>();
-        ModelParameters model = PartialMerge.model(partials, leftOut, features, modelId, version, updatedAt, trainer,
+        ModelParameters model = PartialMerge.model(partials, Set.of(), features, modelId, version, updatedAt, trainer,
                 forgetting);
         if (model.eventsAbsorbed() == 0) { // every event retracted still makes a model (of empty classes)
             return new NoEvents();
         }
         byte[] bytes = SERIALIZER.serialize(null, model);
-        while (bytes.length > maxBytes) {
-            Optional<String> newest = model.classes().stream().map(ClassParameters::label)
-                    .filter(label -> !published.contains(label)).reduce((a, b) -> b);
-            if (newest.isEmpty()) {
-                return new TooLarge("model '" + modelId + "' would be " + bytes.length + " bytes, over the record limit "
-                        + maxBytes + ", with only the classes it already published; not published");
-            }
-            leftOut.add(newest.get());
-            model = PartialMerge.model(partials, leftOut, features, modelId, version, updatedAt, trainer, forgetting);
-            bytes = SERIALIZER.serialize(null, model);
+        if (bytes.length <= maxBytes) {
+            return new Ready(model, bytes, Collections.emptySortedSet());
         }
-        return new Ready(model, bytes, Collections.unmodifiableSortedSet(leftOut));
+        List<ClassParameters> newestFirst = new ArrayList<>(model.classes().stream()
+                .filter(c -> !published.contains(c.label())).toList());
+        Collections.reverse(newestFirst);
+        if (newestFirst.isEmpty()) {
+            return tooLarge(bytes.length);
+        }
+        // The fewest newest classes whose leaving out fits. Trying k = 1, 2, … with a merge and a serialisation each
+        // costs K serialisations of a model over the limit (K = 100, d = 256: ≈ 50 of 70-125 MB, minutes per
+        // publish); starting from the count each class's own JSON suggests takes two or three.
+        int k = Math.min(newestFirst.size(), Math.max(1, estimatedCount(newestFirst, bytes.length - maxBytes)));
+        Attempt attempt = leavingOut(newestFirst, k, partials, features, version, updatedAt, trainer);
+        while (fits(attempt) && k > 1) {
+            Attempt fewer = leavingOut(newestFirst, k - 1, partials, features, version, updatedAt, trainer);
+            if (!fits(fewer)) {
+                break;
+            }
+            attempt = fewer;
+            k--;
+        }
+        while (!fits(attempt) && k < newestFirst.size()) {
+            k++;
+            attempt = leavingOut(newestFirst, k, partials, features, version, updatedAt, trainer);
+        }
+        if (!fits(attempt)) {
+            return tooLarge(attempt.bytes().length);
+        }
+        return new Ready(attempt.model(), attempt.bytes(), attempt.leftOut());
+    }
+
+    private TooLarge tooLarge(int bytes) {
+        return new TooLarge("model '" + modelId + "' would be " + bytes + " bytes, over the record limit " + maxBytes
+                + ", with only the classes it already published; not published");
+    }
+
+    /** A merge without some classes, and its bytes. */
+    private record Attempt(ModelParameters model, byte[] bytes, SortedSet<String> leftOut) {
+    }
+
+    private Attempt leavingOut(List<ClassParameters> newestFirst, int count, Collection<PartialSnapshot> partials,
+                               List<String> features, long version, String updatedAt, String trainer) {
+        SortedSet<String> leftOut = new TreeSet<>();
+        newestFirst.subList(0, count).forEach(c -> leftOut.add(c.label()));
+        ModelParameters model = PartialMerge.model(partials, leftOut, features, modelId, version, updatedAt, trainer,
+                forgetting);
+        return new Attempt(model, SERIALIZER.serialize(null, model), Collections.unmodifiableSortedSet(leftOut));
+    }
+
+    private boolean fits(Attempt attempt) {
+        return attempt.bytes().length <= maxBytes;
+    }
+
+    /**
+     * How many of {@code newestFirst} to leave out so that their own JSON (each an element and a comma of the
+     * classes array) adds up to {@code excess} bytes: an estimate (the priors of the rest and the category tables
+     * change too).
+     */
+    private static int estimatedCount(List<ClassParameters> newestFirst, long excess) {
+        int k = 0;
+        while (excess > 0 && k < newestFirst.size()) {
+            excess -= Json.toBytes(newestFirst.get(k)).length + 1L;
+            k++;
+        }
+        return k;
     }
 }

@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 
 /** The next model record: the merge of the kept snapshots, within the record limit. */
@@ -81,5 +82,48 @@ class ModelDraftTest {
                 new TreeMap<>());
         assertInstanceOf(ModelDraft.NoEvents.class,
                 new ModelDraft(MODEL_ID, NO_LIMIT).draft(List.of(deadLettersOnly), List.of(), 1, AT, "app", Set.of()));
+    }
+
+    @Test
+    void shouldLeaveOutExactlyTheFewestNewestClassesThatFitAtEveryLimit() {
+        // Twelve classes of different sizes (1 to 12 points: priors and means of different lengths) on two partitions.
+        Map<String, double[][]> even = new TreeMap<>();
+        Map<String, double[][]> odd = new TreeMap<>();
+        java.util.Random random = new java.util.Random(17);
+        for (int c = 0; c < 12; c++) {
+            double[][] points = new double[c + 1][];
+            for (int i = 0; i <= c; i++) {
+                points[i] = new double[] {random.nextGaussian() * (c + 1), random.nextGaussian()};
+            }
+            (c % 2 == 0 ? even : odd).put(String.format("c%02d", c), points);
+        }
+        List<PartialSnapshot> partials = List.of(snapshot(0, AB, even), snapshot(1, AB, odd));
+        Set<String> published = Set.of("c00", "c01");
+        List<String> newestFirst = new java.util.ArrayList<>(List.of("c11", "c10", "c09", "c08", "c07", "c06", "c05",
+                "c04", "c03", "c02"));
+        // The reference: the size with the k newest left out, by the merge and the serialiser, k = 0 … 10.
+        int[] size = new int[newestFirst.size() + 1];
+        for (int k = 0; k <= newestFirst.size(); k++) {
+            Set<String> leftOut = new TreeSet<>(newestFirst.subList(0, k));
+            size[k] = io.gdastreams.serde.SerdeFactory.model().serializer().serialize(null,
+                    PartialMerge.model(partials, leftOut, AB, MODEL_ID, 7, AT, "app")).length;
+        }
+        int checked = 0;
+        for (int limit = size[newestFirst.size()] - 3; limit <= size[0] + 3; limit += 7) {
+            ModelDraft.Result result = new ModelDraft(MODEL_ID, limit).draft(partials, AB, 7, AT, "app", published);
+            int fewest = 0;
+            while (fewest <= newestFirst.size() && size[fewest] > limit) {
+                fewest++;
+            }
+            if (fewest > newestFirst.size()) {
+                assertInstanceOf(ModelDraft.TooLarge.class, result, "limit " + limit);
+            } else {
+                ModelDraft.Ready ready = ready(result);
+                assertEquals(new TreeSet<>(newestFirst.subList(0, fewest)), ready.leftOut(), "limit " + limit);
+                assertEquals(size[fewest], ready.bytes().length, "limit " + limit);
+            }
+            checked++;
+        }
+        assertTrue(checked > 50, "limits checked: " + checked);
     }
 }
