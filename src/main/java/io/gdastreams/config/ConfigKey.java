@@ -63,6 +63,9 @@ public enum ConfigKey {
             "trainer: Page-Hinkley tolerance δ (nats of prequential log-loss) of the drift test"),
     DRIFT_LAMBDA("gda.drift.lambda", "50", ValueType.OPTIONAL_POSITIVE_DOUBLE,
             "trainer: Page-Hinkley alarm threshold λ (nats) of the drift test on the prequential log-loss; empty: no test"),
+    DRIFT_WARMUP_EVENTS("gda.drift.warmup.events", "200", ValueType.POSITIVE_LONG,
+            "trainer: events a published model (of the current reset generation) must hold, and every class"
+                    + " gda.min.count, before its prequential log-losses feed the drift test"),
     STATISTICS("gda.statistics", "full", ValueType.STATISTICS,
             "trainer: full (the scatter matrix per class, O(d²) per event, any covariance) or diagonal (its diagonal"
                     + " only, O(d) per event, for gda.covariance=diag alone)"),

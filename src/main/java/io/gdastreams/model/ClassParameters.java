@@ -36,6 +36,14 @@ public record ClassParameters(String label, long count, double prior, double[] m
         this(label, count, prior, mean, covariance, null, null);
     }
 
+    /**
+     * The size the scorer's {@code gda.min.count} is compared with: Kish's effective sample size when the class
+     * carries weights, else the count.
+     */
+    public double sampleSize() {
+        return effectiveSampleSize != null ? effectiveSampleSize : count;
+    }
+
     /** Whether the class carries weights ({@link #effectiveCount} is set). */
     public boolean carriesWeights() {
         return effectiveCount != null;

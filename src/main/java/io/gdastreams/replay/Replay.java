@@ -10,11 +10,13 @@ import io.gdastreams.replay.ReplayDataset.TrainingRow;
 import io.gdastreams.service.StreamsApp;
 import io.gdastreams.settings.AppConfig;
 import io.gdastreams.topology.Topic;
+import io.gdastreams.topology.TrainingTopology;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -182,7 +184,8 @@ public final class Replay {
     }
 
     private ModelParameters awaitModel(ReplayWatcher watcher, StreamsApp trainer, int rowsSent) {
-        Progress progress = new Progress();
+        Progress progress = new Progress(() -> trainingDiagnosis(trainer, rowsSent) + "; this replay read the model"
+                + " topic up to offset " + watcher.modelTopicPosition());
         while (true) {
             trainer.checkHealthy();
             watcher.poll();
@@ -223,7 +226,7 @@ public final class Replay {
 
     private List<Prediction> awaitPredictions(ReplayWatcher watcher, List<StreamsApp> apps, List<ScoringRow> rows,
                                               ModelParameters model) {
-        Progress progress = new Progress();
+        Progress progress = new Progress(() -> "");
         while (true) {
             for (StreamsApp app : apps) {
                 app.checkHealthy();
@@ -275,11 +278,32 @@ public final class Replay {
         }
     }
 
-    /** Prints a status line at most every few seconds when it changed; fails when nothing changes for too long. */
+    /** Where the rows of a stalled training wait got to ({@link StallDiagnosis}). */
+    private String trainingDiagnosis(StreamsApp trainer, int rowsSent) {
+        var topics = options.config().topics();
+        Map<String, String> read = new LinkedHashMap<>();
+        read.put(TrainingTopology.partials(trainer.applicationId()).name(), "partials");
+        read.put(topics.model().name(), "model topic");
+        if (options.config().booleanValue(io.gdastreams.config.ConfigKey.PREQUENTIAL)) {
+            read.put(topics.metrics().name(), "metrics topic");
+        }
+        return StallDiagnosis.of(trainer, resets.committedRows(), rowsSent, read, options.bootstrapServers(),
+                options.clientProperties());
+    }
+
+    /**
+     * Prints a status line at most every few seconds when it changed; fails when nothing changes for too long, with
+     * the status and what {@code diagnosis} says then (empty: nothing more).
+     */
     private final class Progress {
+        private final Supplier<String> diagnosis;
         private String last = "";
         private long lastChange = System.nanoTime();
         private long lastPrint = System.nanoTime();
+
+        Progress(Supplier<String> diagnosis) {
+            this.diagnosis = diagnosis;
+        }
 
         void update(String status) {
             long now = System.nanoTime();
@@ -292,8 +316,9 @@ public final class Replay {
                 }
             } else if (now - lastChange > options.stallTimeout().toNanos()) {
                 options.bar().clear();
+                String more = diagnosis.get();
                 throw new RunFailure("no progress for " + options.stallTimeout().toSeconds() + " s ("
-                        + status.trim() + ")");
+                        + status.trim() + ")" + (more.isEmpty() ? "" : "; " + more));
             }
         }
     }

@@ -24,10 +24,12 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Map;
 import java.util.Locale;
 import java.util.Properties;
 import java.util.concurrent.ThreadLocalRandom;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.common.config.TopicConfig;
 
 /**
  * Runs one replay end to end: the broker (embedded unless bootstrap servers are given), the topics, both
@@ -105,7 +107,17 @@ public final class ReplayDriver {
             Path stateDir = Files.createTempDirectory("gda-streams-state-");
             resources.register(() -> Directories.deleteQuietly(stateDir));
             Properties clientProperties = config.clientProperties();
-            createTopics(config, bootstrap, clientProperties);
+            Map<String, String> eventTopicConfig = Map.of();
+            if (request.data().training().stream().anyMatch(row -> row.timestamp() != null)) {
+                // The rows' own event times (--time) may be older than the cluster's time-based retention, which
+                // would delete them, unread, at its next check: the trainer would never absorb them.
+                eventTopicConfig = Map.of(TopicConfig.RETENTION_MS_CONFIG, "-1");
+                if (request.bootstrapServers() != null) {
+                    out.println("  rows carry their own timestamps (--time): this run's topics keep their records"
+                            + " (retention.ms=-1); delete them when done");
+                }
+            }
+            createTopics(config, bootstrap, clientProperties, eventTopicConfig);
             String bootstrapServers = bootstrap;
             AppConfig runConfig = config;
             Replay.Options options = new Replay.Options(bootstrap, config, role -> {
@@ -141,11 +153,12 @@ public final class ReplayDriver {
         return config;
     }
 
-    private static void createTopics(AppConfig config, String bootstrap, Properties clientProperties) {
+    private static void createTopics(AppConfig config, String bootstrap, Properties clientProperties,
+                                     Map<String, String> eventTopicConfig) {
         Properties adminProperties = new Properties();
         adminProperties.putAll(clientProperties);
         adminProperties.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-        ConfiguredTopics.createMissing(config, adminProperties);
+        ConfiguredTopics.createMissing(config, adminProperties, eventTopicConfig);
     }
 
     private static void report(Replay.Result result, Request request, AppConfig config, PrintWriter out) {

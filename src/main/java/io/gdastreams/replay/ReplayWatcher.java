@@ -134,6 +134,15 @@ final class ReplayWatcher implements AutoCloseable {
         return List.copyOf(metrics);
     }
 
+    /**
+     * How far this reader got on the model topic: the next offset it reads, per partition (the topic has one), for
+     * the diagnosis of a stalled replay ({@link StallDiagnosis}).
+     */
+    String modelTopicPosition() {
+        return consumer.assignment().stream().filter(p -> p.topic().equals(topics.model().name()))
+                .map(p -> String.valueOf(consumer.position(p))).sorted().toList().toString();
+    }
+
     /** The highest reset generation a drift record read so far started (0: none). */
     long resetAlarmed() {
         return resetAlarmed;

@@ -4,6 +4,7 @@ import io.gdastreams.lifecycle.RunFailure;
 import io.gdastreams.settings.AppConfig;
 import io.gdastreams.topology.TrainingTopology;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.streams.StreamsConfig;
@@ -19,9 +20,15 @@ public final class ConfiguredTopics {
      * {@code adminProperties} (which name the bootstrap servers); a cluster that refuses is a {@link RunFailure}.
      */
     public static void createMissing(AppConfig config, Properties adminProperties) {
+        createMissing(config, adminProperties, Map.of());
+    }
+
+    /** As {@link #createMissing(AppConfig, Properties)}, the event topics with {@code eventTopicConfig}. */
+    public static void createMissing(AppConfig config, Properties adminProperties,
+                                     Map<String, String> eventTopicConfig) {
         try (Admin admin = Admin.create(adminProperties)) {
             TopicProvisioner.ensure(admin, TopicProvisioner.plan(config.topics(), config.partitions(),
-                    config.replicationFactor()));
+                    config.replicationFactor(), eventTopicConfig));
         } catch (IllegalStateException e) {
             throw new RunFailure(e.getMessage(), e);
         }

@@ -41,11 +41,21 @@ public final class TopicProvisioner {
 
     /** The topics the configuration asks for, model topic compacted. */
     public static List<NewTopic> plan(Topics topics, int partitions, short replicationFactor) {
+        return plan(topics, partitions, replicationFactor, Map.of());
+    }
+
+    /**
+     * As {@link #plan(Topics, int, short)}, the event topics (labelled, unlabelled, predictions, dead letters,
+     * metrics) with the topic settings {@code eventTopicConfig} (none when empty).
+     */
+    public static List<NewTopic> plan(Topics topics, int partitions, short replicationFactor,
+                                      Map<String, String> eventTopicConfig) {
         Optional<Short> replication = replicationFactor < 0 ? Optional.empty() : Optional.of(replicationFactor);
         List<NewTopic> plan = new ArrayList<>();
         for (String name : List.of(topics.labelled().name(), topics.unlabelled().name(),
                 topics.predictions().name(), topics.deadLetters().name(), topics.metrics().name())) {
-            plan.add(new NewTopic(name, Optional.of(partitions), replication));
+            NewTopic topic = new NewTopic(name, Optional.of(partitions), replication);
+            plan.add(eventTopicConfig.isEmpty() ? topic : topic.configs(Map.copyOf(eventTopicConfig)));
         }
         Map<String, String> modelConfig = new HashMap<>(RecordSizeLimits.largeRecordTopicConfig());
         modelConfig.put(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT);

@@ -31,7 +31,10 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * numbers) is stored with the window, so it too survives a restart exactly. With {@code gda.drift.action=reset}
  * the alarm also asks the task to start reset generation g + 1 ({@link Observation#reset()}); while the model in
  * force is of an older generation than the task's (the reset model is not published yet), the test is paused: that
- * model's loss is known to be high, and an alarm on it would only reset again.
+ * model's loss is known to be high, and an alarm on it would only reset again. The test is also paused while the
+ * model in force has not warmed up ({@link DriftWarmUp}: too few events, or a class below gda.min.count): the
+ * losses of such a model rise and fall as its estimates settle, which is no drift. A paused test keeps its state;
+ * the event still counts in the window.
  */
 final class PrequentialEvaluator {
 
@@ -120,11 +123,12 @@ final class PrequentialEvaluator {
     /**
      * Observes an event of true label {@code label} (event time {@code timestamp}) before it is applied by a task
      * whose statistics are of generation {@code ownGeneration}: scored by {@code scorer} with {@code model} (null:
-     * none published yet; of reset generation {@code modelGeneration}). The scorer is asked only when the event
-     * falls in the open window and there is a model.
+     * none published yet; of reset generation {@code modelGeneration}; {@code modelWarmedUp}: whether it is mature
+     * enough to feed the drift test, {@link DriftWarmUp}). The scorer is asked only when the event falls in the open
+     * window and there is a model.
      */
     Observation observe(String label, long timestamp, CompiledModel model, Scorer scorer, long modelGeneration,
-                        long ownGeneration) {
+                        long ownGeneration, boolean modelWarmedUp) {
         boolean resetNow = false;
         List<String> records = List.of();
         long start = Math.floorDiv(timestamp, width) * width;
@@ -148,7 +152,7 @@ final class PrequentialEvaluator {
             } else {
                 Outcome outcome = outcome(model, p, label);
                 open.add(label, outcome.hit(), outcome.logLoss(), outcome.brier(), model.version());
-                boolean paused = reset && modelGeneration < ownGeneration;
+                boolean paused = !modelWarmedUp || (reset && modelGeneration < ownGeneration);
                 if (detector != null && !paused && detector.update(outcome.logLoss())) {
                     records = records.isEmpty() ? new ArrayList<>(1) : records;
                     resetNow = reset;

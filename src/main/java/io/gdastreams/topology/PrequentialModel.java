@@ -12,7 +12,8 @@ import org.slf4j.LoggerFactory;
  * own statistics. It is decoded and compiled once per record, with the scorer's fit options and decision rule; the
  * store returns the same array until the record changes, so per event the cost is one reference comparison.
  * A record that is no valid model of this id (a tombstone, unreadable, does not compile) leaves no model: the events
- * then count as scored before any model exists.
+ * then count as scored before any model exists. Whether the model is mature enough to feed the drift test
+ * ({@link DriftWarmUp}) is decided once per record too.
  */
 final class PrequentialModel {
 
@@ -24,6 +25,8 @@ final class PrequentialModel {
     /** The record {@link #compiled} was made from (compared by identity). */
     private byte[] source;
     private CompiledModel compiled;
+    /** Whether {@link #compiled} has warmed up ({@link DriftWarmUp}). */
+    private boolean warmedUp;
 
     PrequentialModel(String modelId, PrequentialSettings settings) {
         this.modelId = modelId;
@@ -37,6 +40,7 @@ final class PrequentialModel {
         }
         source = record;
         compiled = null;
+        warmedUp = false;
         if (record == null || record.length == 0) {
             return null;
         }
@@ -45,11 +49,20 @@ final class PrequentialModel {
             if (model != null && modelId.equals(model.modelId())) {
                 // One listed class: the evaluation reads the full posterior, never the prediction's listing.
                 compiled = CompiledModel.compile(model, settings.fitOptions(), 1, settings.rule(), settings.alpha());
+                warmedUp = settings.warmUp().mature(model);
             }
         } catch (RuntimeException e) {
             LOG.warn("Prequential evaluation of model '{}': the published record is no model it can score with ({});"
                     + " events count as scored before any model until the next one", modelId, e.getMessage());
         }
         return compiled;
+    }
+
+    /**
+     * Whether {@code model}, a model {@link #of} returned, holds enough events (and every class gda.min.count) for
+     * its log-losses to feed the drift test ({@link DriftWarmUp}); false for null or a model no longer current.
+     */
+    boolean warmedUp(CompiledModel model) {
+        return model != null && model == compiled && warmedUp;
     }
 }

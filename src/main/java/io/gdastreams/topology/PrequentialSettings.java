@@ -18,14 +18,17 @@ import java.util.Objects;
  * @param driftDelta  Page–Hinkley tolerance δ on the log-loss ({@code gda.drift.delta})
  * @param driftLambda Page–Hinkley threshold λ ({@code gda.drift.lambda}); NaN: no drift test
  * @param driftReset  whether an alarm starts fresh statistics ({@code gda.drift.action=reset}) or only alerts
+ * @param driftWarmupEvents the events a published model must hold (and every class {@code gda.min.count}) before
+ *                          its log-losses feed the drift test ({@code gda.drift.warmup.events}; {@link DriftWarmUp})
  */
 public record PrequentialSettings(Duration window, FitOptions fitOptions, DecisionRule rule, double alpha,
-                                  double driftDelta, double driftLambda, boolean driftReset) {
+                                  double driftDelta, double driftLambda, boolean driftReset, long driftWarmupEvents) {
 
-    /** Settings whose alarms only alert. */
+    /** Settings whose alarms only alert, with the default warm-up. */
     public PrequentialSettings(Duration window, FitOptions fitOptions, DecisionRule rule, double alpha,
                                double driftDelta, double driftLambda) {
-        this(window, fitOptions, rule, alpha, driftDelta, driftLambda, false);
+        this(window, fitOptions, rule, alpha, driftDelta, driftLambda, false,
+                ConfigValues.DEFAULTS.longValue(ConfigKey.DRIFT_WARMUP_EVENTS));
     }
 
     /** Values before the test may fire: the running mean of the log-loss is still rough. */
@@ -47,6 +50,9 @@ public record PrequentialSettings(Duration window, FitOptions fitOptions, Decisi
         if (driftReset && Double.isNaN(driftLambda)) {
             throw new IllegalArgumentException("a reset on drift needs the drift test (a lambda)");
         }
+        if (driftWarmupEvents < 1) {
+            throw new IllegalArgumentException("driftWarmupEvents must be >= 1, got " + driftWarmupEvents);
+        }
     }
 
     /** The settings of {@code config}, or null when {@code gda.prequential} is off. */
@@ -57,7 +63,8 @@ public record PrequentialSettings(Duration window, FitOptions fitOptions, Decisi
         return new PrequentialSettings(config.millis(ConfigKey.METRICS_WINDOW_MS), config.fitOptions(),
                 config.decisionRule(), config.doubleValue(ConfigKey.CATEGORICAL_ALPHA),
                 config.doubleValue(ConfigKey.DRIFT_DELTA), config.optionalDouble(ConfigKey.DRIFT_LAMBDA).orElse(Double.NaN),
-                "reset".equals(config.value(ConfigKey.DRIFT_ACTION, String.class)));
+                "reset".equals(config.value(ConfigKey.DRIFT_ACTION, String.class)),
+                config.longValue(ConfigKey.DRIFT_WARMUP_EVENTS));
     }
 
     /** Whether the Page–Hinkley test runs. */
@@ -67,12 +74,24 @@ public record PrequentialSettings(Duration window, FitOptions fitOptions, Decisi
 
     /** These settings with the drift test's δ and λ (NaN: none). */
     public PrequentialSettings withDrift(double delta, double lambda) {
-        return new PrequentialSettings(window, fitOptions, rule, alpha, delta, lambda, driftReset && !Double.isNaN(lambda));
+        return new PrequentialSettings(window, fitOptions, rule, alpha, delta, lambda, driftReset && !Double.isNaN(lambda),
+                driftWarmupEvents);
     }
 
     /** These settings with alarms that reset ({@code true}) or only alert. */
     public PrequentialSettings withDriftReset(boolean reset) {
-        return new PrequentialSettings(window, fitOptions, rule, alpha, driftDelta, driftLambda, reset);
+        return new PrequentialSettings(window, fitOptions, rule, alpha, driftDelta, driftLambda, reset,
+                driftWarmupEvents);
+    }
+
+    /** These settings with a drift-test warm-up of {@code events} (≥ 1) events per model ({@link DriftWarmUp}). */
+    public PrequentialSettings withDriftWarmup(long events) {
+        return new PrequentialSettings(window, fitOptions, rule, alpha, driftDelta, driftLambda, driftReset, events);
+    }
+
+    /** When a published model's losses may feed the drift test. */
+    DriftWarmUp warmUp() {
+        return new DriftWarmUp(driftWarmupEvents, fitOptions.minCount());
     }
 
     /** The defaults of the scorer's keys, with windows of {@code window}. */

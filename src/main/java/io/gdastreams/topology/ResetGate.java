@@ -34,7 +34,7 @@ record ResetGate(String modelId, long minCount) {
         }
         Map<String, Double> sizes = new TreeMap<>();
         for (ClassParameters c : candidate.classes()) {
-            sizes.put(c.label(), c.effectiveSampleSize() != null ? c.effectiveSampleSize() : (double) c.count());
+            sizes.put(c.label(), c.sampleSize());
         }
         Set<String> labels = new TreeSet<>(sizes.keySet());
         if (last != null) {

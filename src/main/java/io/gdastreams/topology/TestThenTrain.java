@@ -93,14 +93,15 @@ final class TestThenTrain {
     /**
      * Test-then-train: scores the event of true {@code label} about to be applied with {@code compiled}, the
      * latest published model ({@link #modelInForce}; not this partition's state) by {@code scorer}, and forwards the
-     * window it closes and a drift alarm, if any. An alarm under {@code gda.drift.action=reset} starts the next
+     * window it closes and a drift alarm, if any. Its log-loss feeds the drift test only when {@code compiled} has
+     * warmed up ({@link DriftWarmUp}). An alarm under {@code gda.drift.action=reset} starts the next
      * reset generation of {@code state} here, so that this event is the first of the new statistics.
      */
     void testBeforeTraining(String label, CompiledModel compiled, PrequentialEvaluator.Scorer scorer, long timestamp,
                             PartitionState state) {
         long own = state.generation().number();
         PrequentialEvaluator.Observation observation = evaluator.observe(label, timestamp, compiled, scorer,
-                publishedModel.generation(context.applicationId()), own);
+                publishedModel.generation(context.applicationId()), own, model.warmedUp(compiled));
         for (String json : observation.records()) {
             context.forward(new Record<>(settings.modelId(), (TrainingOutput) new TrainingOutput.Metrics(json),
                     timestamp));

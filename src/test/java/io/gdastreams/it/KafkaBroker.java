@@ -39,6 +39,11 @@ public final class KafkaBroker implements TestBroker, AutoCloseable {
                     .setConfigProp("share.coordinator.state.topic.min.isr", "1")
                     // Tests create their topics; a typo should fail rather than create an empty topic.
                     .setConfigProp("auto.create.topics.enable", "false")
+                    // Tests send records whose timestamps are event times from 1970 (prequential windows,
+                    // forgetting): the default 7-day time retention deleted them at its first check, 30 s after
+                    // the start, before the trainer read them (DriftResetRestartIT then waited in vain for its first
+                    // commit). ReplayEventTimeRetentionIT keeps the default, on a broker of its own.
+                    .setConfigProp("log.retention.ms", "-1")
                     .build();
             cluster.format();
             cluster.startup();

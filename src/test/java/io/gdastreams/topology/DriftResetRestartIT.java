@@ -32,7 +32,7 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code gda.drift.action=reset} survives a restart on a real broker (exactly_once_v2, one input partition, so the
  * post-reset events are exactly those from the one the test fired at): a stream whose two classes swap their
  * distributions; after the reset the trainer is stopped and its local state deleted, then restarted from the
- * changelogs. No reset is lost or repeated (one drift record per generation, the last at the swap), every closed
+ * changelogs. No reset is lost or repeated (one drift record, at the swap, and one generation), every closed
  * window counts each of its events once (the restart falls inside one), and the final
  * model is the two-pass batch MLE of the events from the one the swap's alarm fired at on
  * ({@link TrainingFixtures#twoPassMle}).
@@ -147,19 +147,16 @@ class DriftResetRestartIT {
             assertEquals(WINDOW_EVENTS, events, "events in window " + w + ": " + window);
             assertEquals(0, window.get("late").asLong(), "window " + w);
         }
-        // An alarm can also come in the first hundred events, while the published models are built from a few
-        // dozen (a confident mistake of such a model costs up to 34.5 nats): each alarm starts the next
-        // generation, once. The restart must neither lose a generation nor start one again.
-        assertTrue(!drifts.isEmpty(), "no alarm");
-        for (int g = 0; g < drifts.size(); g++) {
-            assertEquals("reset", drifts.get(g).get("action").asText());
-            assertEquals(g + 1, drifts.get(g).get("resetGeneration").asLong(), "generations in order: " + drifts);
-        }
-        JsonNode last = drifts.get(drifts.size() - 1);
+        // One alarm, the swap's: the first models, built from a few dozen events, feed no test before they hold
+        // gda.drift.warmup.events (DriftWarmUp; without it an alarm at event 79 was seen on a loaded machine). The
+        // restart must neither lose the generation nor start one again.
+        assertEquals(1, drifts.size(), "one alarm, the swap's: " + drifts);
+        JsonNode last = drifts.get(0);
+        assertEquals("reset", last.get("action").asText());
+        assertEquals(1, last.get("resetGeneration").asLong());
         int firedAt = (int) (last.get("eventTime").asLong() / 1_000);
-        assertTrue(firedAt >= SWAP && firedAt < RESTART_AT, "the last alarm is the swap's, before the restart: "
-                + drifts);
-        assertEquals(drifts.size(), model.resetGeneration());
+        assertTrue(firedAt >= SWAP && firedAt < RESTART_AT, "the alarm is the swap's, before the restart: " + drifts);
+        assertEquals(1, model.resetGeneration());
         assertEquals(firedAt, model.resetDropped());
         TrainingFixtures.assertModelEquals(TrainingFixtures.twoPassMle(FEATURES, rows.subList(firedAt, ROWS)), model);
     }

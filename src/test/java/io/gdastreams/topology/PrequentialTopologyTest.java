@@ -65,12 +65,15 @@ class PrequentialTopologyTest {
         metrics = DriverTopics.output(driver, TOPICS.metrics());
     }
 
+    /** Events per class of the hand model: together at least the drift test's default warm-up (200). */
+    private static final long HAND_CLASS_COUNT = 500;
+
     private static ModelParameters handModel(long version) {
         List<ClassParameters> classes = List.of(
-                new ClassParameters("a", 4, 0.5, new double[] {0}, new double[][] {{1}}),
-                new ClassParameters("b", 4, 0.5, new double[] {2}, new double[][] {{1}}));
-        return new ModelParameters("m", version, List.of("x"), 8, classes, Map.of("0", 8L), "2026-01-01T00:00:00Z",
-                "someone-else");
+                new ClassParameters("a", HAND_CLASS_COUNT, 0.5, new double[] {0}, new double[][] {{1}}),
+                new ClassParameters("b", HAND_CLASS_COUNT, 0.5, new double[] {2}, new double[][] {{1}}));
+        return new ModelParameters("m", version, List.of("x"), 2 * HAND_CLASS_COUNT, classes,
+                Map.of("0", 2 * HAND_CLASS_COUNT), "2026-01-01T00:00:00Z", "someone-else");
     }
 
     private void send(double x, String label, long timestamp) {
