@@ -45,6 +45,8 @@ class PrequentialRestartTest {
     private static final int SWAP_AT = 420;
     /** Here both tasks take up a newer reset generation (the drift test restarts). */
     private static final int RESTART_DETECTOR_AT = 250;
+    /** The model in force feeds the drift test from this event on (before it, the warm-up pauses the test). */
+    private static final int WARMED_UP_FROM = 30;
 
     private static KeyValueStore<String, byte[]> store() {
         Properties props = new Properties();
@@ -97,8 +99,8 @@ class PrequentialRestartTest {
                 through.restartDetector();
                 restarted.restartDetector();
             }
-            PrequentialEvaluator.Observation expected = through.observe(label, timestamp, model, scorer, 0, 0);
-            PrequentialEvaluator.Observation actual = restarted.observe(label, timestamp, model, scorer, 0, 0);
+            PrequentialEvaluator.Observation expected = through.observe(label, timestamp, model, scorer, 0, 0, i >= WARMED_UP_FROM);
+            PrequentialEvaluator.Observation actual = restarted.observe(label, timestamp, model, scorer, 0, 0, i >= WARMED_UP_FROM);
 
             assertEquals(expected, actual, "records of event " + i);
             assertArrayEquals(throughStore.get("window:m"), restartedStore.get("window:m"), "state after event " + i);
@@ -204,8 +206,8 @@ class PrequentialRestartTest {
         PrequentialEvaluator fromCurrent = new PrequentialEvaluator("m", SETTINGS, 0, current);
         assertNotNull(old.get("page-hinkley:m"), "nothing is written before an event");
         // An event past the window closes it: the closed record is the hand-made window's.
-        PrequentialEvaluator.Observation a = fromOld.observe("a", 61_500, null, m -> null, 0, 0);
-        PrequentialEvaluator.Observation b = fromCurrent.observe("a", 61_500, null, m -> null, 0, 0);
+        PrequentialEvaluator.Observation a = fromOld.observe("a", 61_500, null, m -> null, 0, 0, true);
+        PrequentialEvaluator.Observation b = fromCurrent.observe("a", 61_500, null, m -> null, 0, 0, true);
         assertEquals(List.of(window().toRecord("m", 0, 1000)), a.records());
         assertEquals(b, a);
         assertArrayEquals(current.get("window:m"), old.get("window:m"));
