@@ -20,14 +20,9 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.Random;
 import java.util.Set;
-import org.apache.kafka.streams.StreamsConfig;
-import org.apache.kafka.streams.processor.TaskId;
-import org.apache.kafka.streams.processor.api.MockProcessorContext;
 import org.apache.kafka.streams.state.KeyValueStore;
-import org.apache.kafka.streams.state.Stores;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -56,16 +51,7 @@ class PrequentialPathParityTest {
     private static final int SWAP_AT = 420;
 
     private static KeyValueStore<String, byte[]> store() {
-        Properties props = new Properties();
-        props.put(StreamsConfig.APPLICATION_ID_CONFIG, "parity-test");
-        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
-        MockProcessorContext<String, TrainingOutput> context = new MockProcessorContext<>(props, new TaskId(0, 0),
-                null);
-        KeyValueStore<String, byte[]> store = Stores.keyValueStoreBuilder(
-                Stores.inMemoryKeyValueStore(TrainingTopology.PREQUENTIAL_STORE), SerdeFactory.string(),
-                SerdeFactory.rawBytes()).withLoggingDisabled().build();
-        store.init(context.getStateStoreContext(), store);
-        return store;
+        return PrequentialStores.inMemory("parity-test");
     }
 
     private static byte[] json(LabelledRow row, String label) {

@@ -18,13 +18,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Properties;
 import java.util.Random;
-import org.apache.kafka.streams.StreamsConfig;
-import org.apache.kafka.streams.processor.TaskId;
-import org.apache.kafka.streams.processor.api.MockProcessorContext;
 import org.apache.kafka.streams.state.KeyValueStore;
-import org.apache.kafka.streams.state.Stores;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -49,16 +44,7 @@ class PrequentialRestartTest {
     private static final int WARMED_UP_FROM = 30;
 
     private static KeyValueStore<String, byte[]> store() {
-        Properties props = new Properties();
-        props.put(StreamsConfig.APPLICATION_ID_CONFIG, "restart-test");
-        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
-        MockProcessorContext<String, TrainingOutput> context = new MockProcessorContext<>(props, new TaskId(0, 0),
-                null);
-        KeyValueStore<String, byte[]> store = Stores.keyValueStoreBuilder(
-                Stores.inMemoryKeyValueStore(TrainingTopology.PREQUENTIAL_STORE), SerdeFactory.string(),
-                SerdeFactory.rawBytes()).withLoggingDisabled().build();
-        store.init(context.getStateStoreContext(), store);
-        return store;
+        return PrequentialStores.inMemory("restart-test");
     }
 
     private static byte[] published(long version, List<LabelledRow> rows) {
