@@ -46,6 +46,19 @@ public class MathCoreBenchmark {
         return x;
     }
 
+    /** The benchmark's model: {@value #CLASSES} classes of {@link #points} at offsets 0, 1, 2, fitted as {@code type}. */
+    static GaussianModel model(int d, CovarianceType type, SplittableRandom random) {
+        List<ClassSummary> classes = new ArrayList<>();
+        for (int k = 0; k < CLASSES; k++) {
+            RunningGaussian g = new RunningGaussian(d);
+            for (double[] x : points(d, k, random)) {
+                g.update(x);
+            }
+            classes.add(ClassSummary.of("class-" + k, g));
+        }
+        return GaussianModel.fit(classes, FitOptions.defaults().withCovarianceType(type));
+    }
+
     @State(Scope.Thread)
     public static class UpdateState {
         @Param({"4", "16", "64", "256"})
@@ -87,15 +100,7 @@ public class MathCoreBenchmark {
             // With the vector module, measure the vector kernel, not the scalar one it starts on (math.VectorWarmUp).
             KernelChoice.awaitWarmUp(60_000);
             SplittableRandom random = new SplittableRandom(SEED);
-            List<ClassSummary> classes = new ArrayList<>();
-            for (int k = 0; k < CLASSES; k++) {
-                RunningGaussian g = new RunningGaussian(d);
-                for (double[] x : points(d, k, random)) {
-                    g.update(x);
-                }
-                classes.add(ClassSummary.of("class-" + k, g));
-            }
-            GaussianModel model = GaussianModel.fit(classes, FitOptions.defaults().withCovarianceType(type));
+            GaussianModel model = model(d, type, random);
             discriminant = Discriminant.compile(model);
             legacy = LegacyScorer.compile(model);
             posterior = new double[CLASSES];

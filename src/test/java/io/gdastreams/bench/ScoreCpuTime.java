@@ -1,17 +1,12 @@
 package io.gdastreams.bench;
 
-import io.gdastreams.math.ClassSummary;
 import io.gdastreams.math.CovarianceType;
 import io.gdastreams.math.Discriminant;
-import io.gdastreams.math.FitOptions;
 import io.gdastreams.math.GaussianModel;
 import io.gdastreams.math.KernelChoice;
 import io.gdastreams.math.LegacyScorer;
-import io.gdastreams.math.RunningGaussian;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.SplittableRandom;
 
 /**
@@ -37,15 +32,7 @@ public final class ScoreCpuTime {
         int d = Integer.parseInt(args[0]);
         CovarianceType type = CovarianceType.valueOf(args[1]);
         SplittableRandom random = new SplittableRandom(42);
-        List<ClassSummary> classes = new ArrayList<>();
-        for (int k = 0; k < 3; k++) {
-            RunningGaussian g = new RunningGaussian(d);
-            for (double[] x : MathCoreBenchmark.points(d, k, random)) {
-                g.update(x);
-            }
-            classes.add(ClassSummary.of("class-" + k, g));
-        }
-        GaussianModel model = GaussianModel.fit(classes, FitOptions.defaults().withCovarianceType(type));
+        GaussianModel model = MathCoreBenchmark.model(d, type, random);
         Discriminant discriminant = Discriminant.compile(model);
         LegacyScorer legacy = LegacyScorer.compile(model);
         double[][] points = MathCoreBenchmark.points(d, 1, random);

@@ -1,13 +1,7 @@
 package io.gdastreams.bench;
 
-import io.gdastreams.math.ClassSummary;
 import io.gdastreams.math.CovarianceType;
 import io.gdastreams.math.Discriminant;
-import io.gdastreams.math.FitOptions;
-import io.gdastreams.math.GaussianModel;
-import io.gdastreams.math.RunningGaussian;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.SplittableRandom;
 
 /**
@@ -25,16 +19,7 @@ public final class ScoreWarmUp {
         int d = Integer.parseInt(args[0]);
         CovarianceType type = CovarianceType.valueOf(args[1]);
         SplittableRandom random = new SplittableRandom(42);
-        List<ClassSummary> classes = new ArrayList<>();
-        for (int k = 0; k < 3; k++) {
-            RunningGaussian g = new RunningGaussian(d);
-            for (double[] x : MathCoreBenchmark.points(d, k, random)) {
-                g.update(x);
-            }
-            classes.add(ClassSummary.of("class-" + k, g));
-        }
-        Discriminant discriminant = Discriminant.compile(
-                GaussianModel.fit(classes, FitOptions.defaults().withCovarianceType(type)));
+        Discriminant discriminant = Discriminant.compile(MathCoreBenchmark.model(d, type, random));
         double[][] points = MathCoreBenchmark.points(d, 1, random);
         double[] out = new double[3];
         double sink = 0.0;
