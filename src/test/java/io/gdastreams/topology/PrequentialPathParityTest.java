@@ -8,19 +8,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.gdastreams.fixtures.Iris;
 import io.gdastreams.fixtures.LabelledRow;
 import io.gdastreams.model.LabelledEvent;
-import io.gdastreams.model.ModelParameters;
 import io.gdastreams.serde.EventDecoder;
 import io.gdastreams.serde.EventFields;
 import io.gdastreams.serde.EventReader;
 import io.gdastreams.serde.Json;
-import io.gdastreams.serde.SerdeFactory;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Random;
 import java.util.Set;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.junit.jupiter.api.Test;
@@ -42,14 +39,6 @@ class PrequentialPathParityTest {
     /** A drift test sensitive enough to fire on the swapped labels of the stream's last part. */
     private static final PrequentialSettings SETTINGS = PrequentialSettings.defaults(WINDOW).withDrift(0.05, 50)
             .withDriftWarmup(IRIS_MODEL_EVENTS);
-    private static final int EVENTS = 600;
-    /** Events before the first model is published (counted as "no model"). */
-    private static final int FIRST_MODEL_AT = 30;
-    /** From here on version 2 (trained on the other half of Iris) scores. */
-    private static final int SECOND_MODEL_AT = 305;
-    /** From here on setosa and virginica are swapped: the model is then mostly wrong and the drift test fires. */
-    private static final int SWAP_AT = 420;
-
     private static KeyValueStore<String, byte[]> store() {
         return PrequentialStores.inMemory("parity-test");
     }
@@ -61,18 +50,9 @@ class PrequentialPathParityTest {
         return Json.toBytes(event);
     }
 
-    private static byte[] published(long version, List<LabelledRow> rows) {
-        ModelParameters model = Iris.model("m", version, rows);
-        return SerdeFactory.model().serializer().serialize(null, model);
-    }
-
     @Test
     void pointAndDecodedEventsGiveTheSameWindowsDriftAlarmsAndStoredStateToTheBit() {
-        List<LabelledRow> rows = Iris.rows();
-        Random random = new Random(15);
         PrequentialModel models = new PrequentialModel("m", SETTINGS);
-        byte[] first = published(1, Iris.every(2, 0));
-        byte[] second = published(2, Iris.every(2, 1));
         KeyValueStore<String, byte[]> pointStore = store();
         KeyValueStore<String, byte[]> mapStore = store();
         PrequentialEvaluator pointPath = new PrequentialEvaluator("m", SETTINGS, 0, pointStore);
@@ -84,21 +64,11 @@ class PrequentialPathParityTest {
         int scored = 0;
         double[] buffer = null;
         CompiledModel bufferModel = null;
-        for (int i = 0; i < EVENTS; i++) {
-            LabelledRow row = rows.get(random.nextInt(rows.size()));
-            String label = row.label();
-            if (i >= SWAP_AT) {
-                label = label.equals("setosa") ? "virginica" : label.equals("virginica") ? "setosa" : label;
-            }
-            if (i % 53 == 0) {
-                label = "unknown"; // a class the model does not have
-            }
-            long timestamp = 100L * i + random.nextInt(50);
-            if (i % 37 == 0) {
-                timestamp -= 1500; // older than the open window: late
-            }
-            byte[] value = json(row, label);
-            CompiledModel model = models.of(i < FIRST_MODEL_AT ? null : i < SECOND_MODEL_AT ? first : second);
+        for (IrisPrequentialStream.Event e : IrisPrequentialStream.events()) {
+            int i = e.index();
+            long timestamp = e.timestamp();
+            byte[] value = json(e.row(), e.label());
+            CompiledModel model = models.of(e.model());
 
             assertTrue(reader.readLabelled(value, fields), "the fast path reads event " + i);
             LabelledEvent event = EventDecoder.decodeLabelled(value, MAX_FEATURES, Set.of()).value();

@@ -9,7 +9,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.gdastreams.fixtures.Iris;
 import io.gdastreams.fixtures.LabelledRow;
-import io.gdastreams.serde.SerdeFactory;
 import java.io.ByteArrayOutputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
@@ -18,7 +17,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Random;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.junit.jupiter.api.Test;
 
@@ -34,10 +32,6 @@ class PrequentialRestartTest {
 
     private static final PrequentialSettings SETTINGS =
             PrequentialSettings.defaults(Duration.ofSeconds(1)).withDrift(0.05, 50);
-    private static final int EVENTS = 600;
-    private static final int FIRST_MODEL_AT = 30;
-    private static final int SECOND_MODEL_AT = 305;
-    private static final int SWAP_AT = 420;
     /** Here both tasks take up a newer reset generation (the drift test restarts). */
     private static final int RESTART_DETECTOR_AT = 250;
     /** The model in force feeds the drift test from this event on (before it, the warm-up pauses the test). */
@@ -47,36 +41,19 @@ class PrequentialRestartTest {
         return PrequentialStores.inMemory("restart-test");
     }
 
-    private static byte[] published(long version, List<LabelledRow> rows) {
-        return SerdeFactory.model().serializer().serialize(null, Iris.model("m", version, rows));
-    }
-
     @Test
     void anEvaluatorMadeFromTheStoreAfterAnyEventContinuesExactlyAsOneThatRanThrough() {
-        List<LabelledRow> rows = Iris.rows();
-        Random random = new Random(15);
         PrequentialModel models = new PrequentialModel("m", SETTINGS);
-        byte[] first = published(1, Iris.every(2, 0));
-        byte[] second = published(2, Iris.every(2, 1));
         KeyValueStore<String, byte[]> throughStore = store();
         KeyValueStore<String, byte[]> restartedStore = store();
         PrequentialEvaluator through = new PrequentialEvaluator("m", SETTINGS, 0, throughStore);
         List<String> records = new ArrayList<>();
-        for (int i = 0; i < EVENTS; i++) {
-            LabelledRow row = rows.get(random.nextInt(rows.size()));
-            String label = row.label();
-            if (i >= SWAP_AT) {
-                label = label.equals("setosa") ? "virginica" : label.equals("virginica") ? "setosa" : label;
-            }
-            if (i % 53 == 0) {
-                label = "unknown";
-            }
-            long timestamp = 100L * i + random.nextInt(50);
-            if (i % 37 == 0) {
-                timestamp -= 1500;
-            }
-            CompiledModel model = models.of(i < FIRST_MODEL_AT ? null : i < SECOND_MODEL_AT ? first : second);
-            double[] x = row.x();
+        for (IrisPrequentialStream.Event e : IrisPrequentialStream.events()) {
+            int i = e.index();
+            String label = e.label();
+            long timestamp = e.timestamp();
+            CompiledModel model = models.of(e.model());
+            double[] x = e.row().x();
             PrequentialEvaluator.Scorer scorer = m -> m.posterior(x, new double[m.labels().size()]);
 
             // The restart: everything in memory is lost, the new evaluator has only the store.
@@ -85,8 +62,11 @@ class PrequentialRestartTest {
                 through.restartDetector();
                 restarted.restartDetector();
             }
-            PrequentialEvaluator.Observation expected = through.observe(label, timestamp, model, scorer, 0, 0, i >= WARMED_UP_FROM);
-            PrequentialEvaluator.Observation actual = restarted.observe(label, timestamp, model, scorer, 0, 0, i >= WARMED_UP_FROM);
+            boolean warmedUp = i >= WARMED_UP_FROM;
+            PrequentialEvaluator.Observation expected =
+                    through.observe(label, timestamp, model, scorer, 0, 0, warmedUp);
+            PrequentialEvaluator.Observation actual =
+                    restarted.observe(label, timestamp, model, scorer, 0, 0, warmedUp);
 
             assertEquals(expected, actual, "records of event " + i);
             assertArrayEquals(throughStore.get("window:m"), restartedStore.get("window:m"), "state after event " + i);
