@@ -25,14 +25,18 @@ final class DiagonalCovariance implements PerClassCovariance {
     /**
      * 1/σ_kj and log σ_kj of every class and coordinate, and Σ_j log σ_kj for the all-observed case.
      *
-     * <p>The all-observed loop is kept in its simplest form, one sum over j with plain arrays: HotSpot's C2
-     * vectorises the subtraction and the products of such a loop, and measured faster than the same loop unrolled
-     * by hand into two or four partial sums on one flat K × d array (docs/BENCHMARKS.md, "Math core").
+     * <p>All observed: every class's sum at once, side by side ({@link ClassLanes}), each in the order of the
+     * one-class loop below, so the bits do not depend on the path. (Splitting one class's sum into partial sums would
+     * change its bits; the classes' sums are independent, so they overlap instead.)
      */
     static final class Compiled extends CompiledCovariance {
         private final double[][] inverseStdDevs;
         private final double[][] logStdDevs;
         private final double[] halfLogDets;
+        /** μ_kj and 1/σ_kj side by side over the classes ({@link ClassLanes}), for the all-observed case. */
+        private final double[] laneMeans;
+        private final double[] laneInverseStdDevs;
+        private final int paddedClasses;
 
         private Compiled(GaussianModel model, double[] logPriors) {
             super(model, logPriors);
@@ -51,30 +55,36 @@ final class DiagonalCovariance implements PerClassCovariance {
                 }
                 halfLogDets[k] = halfLogDet;
             }
+            this.paddedClasses = ClassLanes.padded(classCount);
+            this.laneMeans = ClassLanes.interleave(means, d);
+            this.laneInverseStdDevs = ClassLanes.interleave(inverseStdDevs, d);
         }
 
         @Override
         void logLikelihood(double[] x, int missing, double[] logLikelihood, double[] distances) {
+            if (missing == 0) {
+                // Every class's q_k at once, each in the one-class loop's order (the same bits).
+                double[] q = ScoringScratch.vector(paddedClasses);
+                ClassLanes.scaledSquares(x, laneMeans, laneInverseStdDevs, d, paddedClasses, q, 0);
+                for (int k = 0; k < logLikelihood.length; k++) {
+                    logLikelihood[k] = LogGaussian.of(d, halfLogDets[k], q[k]);
+                    if (distances != null) {
+                        distances[k] = q[k];
+                    }
+                }
+                return;
+            }
             for (int k = 0; k < logLikelihood.length; k++) {
                 double[] mu = means[k];
                 double[] inv = inverseStdDevs[k];
+                double[] logSd = logStdDevs[k];
                 double q = 0.0;
-                double halfLogDet;
-                if (missing == 0) {
-                    for (int j = 0; j < d; j++) {
+                double halfLogDet = 0.0;
+                for (int j = 0; j < d; j++) {
+                    if (!Double.isNaN(x[j])) {
                         double v = (x[j] - mu[j]) * inv[j];
                         q += v * v;
-                    }
-                    halfLogDet = halfLogDets[k];
-                } else {
-                    double[] logSd = logStdDevs[k];
-                    halfLogDet = 0.0;
-                    for (int j = 0; j < d; j++) {
-                        if (!Double.isNaN(x[j])) {
-                            double v = (x[j] - mu[j]) * inv[j];
-                            q += v * v;
-                            halfLogDet += logSd[j];
-                        }
+                        halfLogDet += logSd[j];
                     }
                 }
                 logLikelihood[k] = LogGaussian.of(d - missing, halfLogDet, q);

@@ -80,8 +80,9 @@ final class TiedCovariance implements CovarianceStructure {
         private final CholeskyFactor factor;
         /** L⁻¹ packed row-major; empty when every class is excluded. */
         private final double[] inverseFactor;
-        /** L⁻¹(μ_k − μ_0), class k at k·d. */
+        /** L⁻¹(μ_k − μ_0), class k's coordinate j at j·K₄ + k ({@link ClassLanes}). */
         private final double[] whitenedMeanOffsets;
+        private final int paddedClasses;
         /** Null when every class is excluded. */
         private final LinearDiscriminants linear;
         private final MarginalFactors marginals;
@@ -89,8 +90,9 @@ final class TiedCovariance implements CovarianceStructure {
         private Compiled(GaussianModel model, double[] logPriors) {
             super(model, logPriors);
             int classCount = logPriors.length;
-            this.whitenedMeanOffsets = new double[classCount * d];
+            this.paddedClasses = ClassLanes.padded(classCount);
             if (classCount == 0) {
+                whitenedMeanOffsets = new double[0];
                 factor = null;
                 inverseFactor = new double[0];
                 linear = null;
@@ -100,41 +102,42 @@ final class TiedCovariance implements CovarianceStructure {
             factor = model.factor(0);
             inverseFactor = new double[TriangularKernel.packedSize(d)];
             TriangularKernel.packedInverse(factor, inverseFactor, 0);
-            double[] offset = new double[d];
+            double[][] offsets = new double[classCount][d];
             for (int k = 0; k < classCount; k++) {
+                double[] offset = offsets[k];
                 for (int j = 0; j < d; j++) {
                     offset[j] = means[k][j] - means[0][j];
                 }
                 // The same L⁻¹ as the point's, so that z − offset_k is L⁻¹(x − μ_k) under one linear map.
                 TriangularKernel.whitenInPlace(inverseFactor, 0, offset, d);
-                System.arraycopy(offset, 0, whitenedMeanOffsets, k * d, d);
             }
+            whitenedMeanOffsets = ClassLanes.interleave(offsets, d);
             linear = linearDiscriminants();
             marginals = new MarginalFactors(means, new double[][][] {model.covarianceView(0)},
                     new int[classCount]);
         }
 
-        /** Every coordinate observed: z = L⁻¹(x − μ_0) once, then q_k = ‖z − L⁻¹(μ_k − μ_0)‖²; allocates nothing. */
+        /**
+         * Every coordinate observed: z = L⁻¹(x − μ_0) once, then q_k = ‖z − L⁻¹(μ_k − μ_0)‖² for every class at
+         * once ({@link ClassLanes}; each q_k summed over j in order); allocates nothing.
+         */
         @Override
         void logLikelihood(double[] x, int missing, double[] logLikelihood, double[] distances) {
             if (missing > 0) {
                 marginals.logLikelihood(x, logLikelihood, distances);
                 return;
             }
-            double[] z = ScoringScratch.vector(d);
+            // z in [0, d), the K₄ sums after it.
+            double[] scratch = ScoringScratch.vector(d + paddedClasses);
             double[] mu0 = means[0];
             for (int j = 0; j < d; j++) {
-                z[j] = x[j] - mu0[j];
+                scratch[j] = x[j] - mu0[j];
             }
-            TriangularKernel.whitenInPlace(inverseFactor, 0, z, d);
+            TriangularKernel.whitenInPlace(inverseFactor, 0, scratch, d);
+            ClassLanes.squares(scratch, whitenedMeanOffsets, d, paddedClasses, scratch, d);
             double halfLogDet = factor.halfLogDeterminant();
             for (int k = 0; k < logLikelihood.length; k++) {
-                int o = k * d;
-                double q = 0.0;
-                for (int j = 0; j < d; j++) {
-                    double v = z[j] - whitenedMeanOffsets[o + j];
-                    q += v * v;
-                }
+                double q = scratch[d + k];
                 logLikelihood[k] = LogGaussian.of(d, halfLogDet, q);
                 if (distances != null) {
                     distances[k] = q;

@@ -5,8 +5,8 @@ package io.gdastreams.math;
  * plain Java that allocates every vector: measured on a fresh JVM (docs/BENCHMARKS.md, "Vector kernel"), the first
  * 1000 scores at d = 64 took 1.5–2.4 s instead of ≈ 60 ms on the scalar kernel. So a daemon thread calls the
  * kernel {@link #CALLS} times on a fixed factor, at d = 28 (one group of four blocks, one of two, one single
- * block: every path) and d = 64, while scores use the scalar kernel (the same bits); {@link #done} then switches
- * them over. Started once, by {@link KernelChoice}, and only when the vector kernel was chosen.
+ * block: every path) and d = 64, and the class-lane sums ({@link VectorClassLanes}), while scores use the scalar
+ * forms (the same bits); {@link #done} then switches them over. Started once, by {@link KernelChoice}, and only when the vector kernel was chosen.
  */
 final class VectorWarmUp {
 
@@ -34,12 +34,20 @@ final class VectorWarmUp {
             double[] small = identityFactor(28);
             double[] large = identityFactor(64);
             double[] r = new double[64];
+            // The class-lane sums: 4 classes (one group) and 12 (two groups, then one), d = 16 and 64.
+            double[] lanes = new double[64 * 12];
+            double[] q = new double[12];
             double sink = 0.0;
             for (int call = 0; call < CALLS; call++) {
                 java.util.Arrays.fill(r, 1.0 + call);
                 sink += (call & 1) == 0
                         ? VectorTriangularKernel.whitenInPlace(small, 0, r, 28)
                         : VectorTriangularKernel.whitenInPlace(large, 0, r, 64);
+                int d = (call & 2) == 0 ? 16 : 64;
+                int kp = (call & 4) == 0 ? 4 : 12;
+                VectorClassLanes.scaledSquares(r, lanes, lanes, d, kp, q, 0);
+                VectorClassLanes.squares(r, lanes, d, kp, q, 0);
+                sink += q[0];
             }
             if (sink == 42.0) { // keeps the loop from being removed; practically never true
                 Thread.yield();

@@ -6,8 +6,8 @@ import java.util.SplittableRandom;
 
 /**
  * Run by {@code KernelFallbackTest} in a JVM without {@code --add-modules jdk.incubator.vector}: prints the kernel
- * choice, then the bits of log p(x) and of every p(k | x) for FULL and TIED models at d = 8, 16, 33, 64 (the
- * dimensions where the vector kernel would be chosen), one value per line.
+ * choice, then the bits of log p(x) and of every p(k | x) for FULL, TIED and DIAG models at d = 8, 16, 33, 64
+ * (the dimensions where the vector kernels would be chosen), one value per line.
  */
 public final class KernelFallbackMain {
 
@@ -19,7 +19,8 @@ public final class KernelFallbackMain {
         List<String> lines = new ArrayList<>();
         lines.add("vector=" + KernelChoice.VECTOR);
         SplittableRandom random = new SplittableRandom(20261125L);
-        for (CovarianceType type : new CovarianceType[] {CovarianceType.FULL, CovarianceType.TIED}) {
+        for (CovarianceType type : new CovarianceType[] {CovarianceType.FULL, CovarianceType.TIED,
+                CovarianceType.DIAG}) {
             for (int d : new int[] {8, 16, 33, 64}) {
                 Discriminant discriminant = Discriminant.compile(
                         ScoringKernelTest.model(type, d, 1.0, 1e3, random.nextLong()));

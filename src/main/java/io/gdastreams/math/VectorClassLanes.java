@@ -1,0 +1,74 @@
+package io.gdastreams.math;
+
+import jdk.incubator.vector.DoubleVector;
+import jdk.incubator.vector.VectorSpecies;
+
+/**
+ * {@link ClassLanes}' sums with the Vector API: lane t of a vector is class g + t, and accumulates exactly that
+ * class's scalar sum (subtract, multiply, multiply, add, each rounded; nothing is added across lanes), so the bits
+ * are {@link ClassLanes#scaledSquaresScalar}'s. Two groups of four classes are taken per pass when there are eight
+ * or more classes, so that two addition chains overlap. Loaded only behind {@code KernelChoice.VECTOR}, as
+ * {@link VectorTriangularKernel} is.
+ */
+final class VectorClassLanes {
+
+    private static final VectorSpecies<Double> FOUR = DoubleVector.SPECIES_256;
+
+    private VectorClassLanes() {
+    }
+
+    /** {@link ClassLanes#scaledSquares}. */
+    static void scaledSquares(double[] y, double[] centres, double[] scales, int d, int kp, double[] q, int at) {
+        int g = 0;
+        for (; g + 8 <= kp; g += 8) {
+            DoubleVector s0 = DoubleVector.zero(FOUR);
+            DoubleVector s1 = s0;
+            for (int j = 0, c = g; j < d; j++, c += kp) {
+                DoubleVector yj = DoubleVector.broadcast(FOUR, y[j]);
+                DoubleVector v0 = yj.sub(DoubleVector.fromArray(FOUR, centres, c))
+                        .mul(DoubleVector.fromArray(FOUR, scales, c));
+                DoubleVector v1 = yj.sub(DoubleVector.fromArray(FOUR, centres, c + 4))
+                        .mul(DoubleVector.fromArray(FOUR, scales, c + 4));
+                s0 = s0.add(v0.mul(v0));
+                s1 = s1.add(v1.mul(v1));
+            }
+            s0.intoArray(q, at + g);
+            s1.intoArray(q, at + g + 4);
+        }
+        if (g < kp) {
+            DoubleVector s = DoubleVector.zero(FOUR);
+            for (int j = 0, c = g; j < d; j++, c += kp) {
+                DoubleVector v = DoubleVector.broadcast(FOUR, y[j]).sub(DoubleVector.fromArray(FOUR, centres, c))
+                        .mul(DoubleVector.fromArray(FOUR, scales, c));
+                s = s.add(v.mul(v));
+            }
+            s.intoArray(q, at + g);
+        }
+    }
+
+    /** {@link ClassLanes#squares}. */
+    static void squares(double[] y, double[] centres, int d, int kp, double[] q, int at) {
+        int g = 0;
+        for (; g + 8 <= kp; g += 8) {
+            DoubleVector s0 = DoubleVector.zero(FOUR);
+            DoubleVector s1 = s0;
+            for (int j = 0, c = g; j < d; j++, c += kp) {
+                DoubleVector yj = DoubleVector.broadcast(FOUR, y[j]);
+                DoubleVector v0 = yj.sub(DoubleVector.fromArray(FOUR, centres, c));
+                DoubleVector v1 = yj.sub(DoubleVector.fromArray(FOUR, centres, c + 4));
+                s0 = s0.add(v0.mul(v0));
+                s1 = s1.add(v1.mul(v1));
+            }
+            s0.intoArray(q, at + g);
+            s1.intoArray(q, at + g + 4);
+        }
+        if (g < kp) {
+            DoubleVector s = DoubleVector.zero(FOUR);
+            for (int j = 0, c = g; j < d; j++, c += kp) {
+                DoubleVector v = DoubleVector.broadcast(FOUR, y[j]).sub(DoubleVector.fromArray(FOUR, centres, c));
+                s = s.add(v.mul(v));
+            }
+            s.intoArray(q, at + g);
+        }
+    }
+}
