@@ -25,9 +25,9 @@ final class DiagonalCovariance implements PerClassCovariance {
     /**
      * 1/σ_kj and log σ_kj of every class and coordinate, and Σ_j log σ_kj for the all-observed case.
      *
-     * <p>All observed: every class's sum at once, side by side ({@link ClassLanes}), each in the order of the
-     * one-class loop below, so the bits do not depend on the path. (Splitting one class's sum into partial sums would
-     * change its bits; the classes' sums are independent, so they overlap instead.)
+     * <p>All observed, with the vector module: every class's sum at once, side by side ({@link ClassLanes}), each in
+     * the order of the one-class loop below, so the bits do not depend on the path. (Splitting one class's sum into
+     * partial sums would change its bits; the classes' sums are independent, so they overlap instead.)
      */
     static final class Compiled extends CompiledCovariance {
         private final double[][] inverseStdDevs;
@@ -62,10 +62,10 @@ final class DiagonalCovariance implements PerClassCovariance {
 
         @Override
         void logLikelihood(double[] x, int missing, double[] logLikelihood, double[] distances) {
-            if (missing == 0) {
+            if (missing == 0 && ClassLanes.vector()) {
                 // Every class's q_k at once, each in the one-class loop's order (the same bits).
                 double[] q = ScoringScratch.vector(paddedClasses);
-                ClassLanes.scaledSquares(x, laneMeans, laneInverseStdDevs, d, paddedClasses, q, 0);
+                VectorClassLanes.scaledSquares(x, laneMeans, laneInverseStdDevs, d, paddedClasses, q, 0);
                 for (int k = 0; k < logLikelihood.length; k++) {
                     logLikelihood[k] = LogGaussian.of(d, halfLogDets[k], q[k]);
                     if (distances != null) {
@@ -77,14 +77,23 @@ final class DiagonalCovariance implements PerClassCovariance {
             for (int k = 0; k < logLikelihood.length; k++) {
                 double[] mu = means[k];
                 double[] inv = inverseStdDevs[k];
-                double[] logSd = logStdDevs[k];
                 double q = 0.0;
-                double halfLogDet = 0.0;
-                for (int j = 0; j < d; j++) {
-                    if (!Double.isNaN(x[j])) {
+                double halfLogDet;
+                if (missing == 0) {
+                    for (int j = 0; j < d; j++) {
                         double v = (x[j] - mu[j]) * inv[j];
                         q += v * v;
-                        halfLogDet += logSd[j];
+                    }
+                    halfLogDet = halfLogDets[k];
+                } else {
+                    double[] logSd = logStdDevs[k];
+                    halfLogDet = 0.0;
+                    for (int j = 0; j < d; j++) {
+                        if (!Double.isNaN(x[j])) {
+                            double v = (x[j] - mu[j]) * inv[j];
+                            q += v * v;
+                            halfLogDet += logSd[j];
+                        }
                     }
                 }
                 logLikelihood[k] = LogGaussian.of(d - missing, halfLogDet, q);

@@ -80,8 +80,10 @@ final class TiedCovariance implements CovarianceStructure {
         private final CholeskyFactor factor;
         /** L⁻¹ packed row-major; empty when every class is excluded. */
         private final double[] inverseFactor;
-        /** L⁻¹(μ_k − μ_0), class k's coordinate j at j·K₄ + k ({@link ClassLanes}). */
+        /** L⁻¹(μ_k − μ_0), class k at k·d. */
         private final double[] whitenedMeanOffsets;
+        /** The same side by side, class k's coordinate j at j·K₄ + k ({@link ClassLanes}), for the vector form. */
+        private final double[] laneMeanOffsets;
         private final int paddedClasses;
         /** Null when every class is excluded. */
         private final LinearDiscriminants linear;
@@ -93,6 +95,7 @@ final class TiedCovariance implements CovarianceStructure {
             this.paddedClasses = ClassLanes.padded(classCount);
             if (classCount == 0) {
                 whitenedMeanOffsets = new double[0];
+                laneMeanOffsets = new double[0];
                 factor = null;
                 inverseFactor = new double[0];
                 linear = null;
@@ -111,15 +114,20 @@ final class TiedCovariance implements CovarianceStructure {
                 // The same L⁻¹ as the point's, so that z − offset_k is L⁻¹(x − μ_k) under one linear map.
                 TriangularKernel.whitenInPlace(inverseFactor, 0, offset, d);
             }
-            whitenedMeanOffsets = ClassLanes.interleave(offsets, d);
+            whitenedMeanOffsets = new double[classCount * d];
+            for (int k = 0; k < classCount; k++) {
+                System.arraycopy(offsets[k], 0, whitenedMeanOffsets, k * d, d);
+            }
+            laneMeanOffsets = ClassLanes.interleave(offsets, d);
             linear = linearDiscriminants();
             marginals = new MarginalFactors(means, new double[][][] {model.covarianceView(0)},
                     new int[classCount]);
         }
 
         /**
-         * Every coordinate observed: z = L⁻¹(x − μ_0) once, then q_k = ‖z − L⁻¹(μ_k − μ_0)‖² for every class at
-         * once ({@link ClassLanes}; each q_k summed over j in order); allocates nothing.
+         * Every coordinate observed: z = L⁻¹(x − μ_0) once, then q_k = ‖z − L⁻¹(μ_k − μ_0)‖², with the vector
+         * module for every class at once ({@link ClassLanes}), else class by class; each q_k summed over j in
+         * order either way (the same bits). Allocates nothing.
          */
         @Override
         void logLikelihood(double[] x, int missing, double[] logLikelihood, double[] distances) {
@@ -134,10 +142,23 @@ final class TiedCovariance implements CovarianceStructure {
                 scratch[j] = x[j] - mu0[j];
             }
             TriangularKernel.whitenInPlace(inverseFactor, 0, scratch, d);
-            ClassLanes.squares(scratch, whitenedMeanOffsets, d, paddedClasses, scratch, d);
+            boolean lanes = ClassLanes.vector();
+            if (lanes) {
+                VectorClassLanes.squares(scratch, laneMeanOffsets, d, paddedClasses, scratch, d);
+            }
             double halfLogDet = factor.halfLogDeterminant();
             for (int k = 0; k < logLikelihood.length; k++) {
-                double q = scratch[d + k];
+                double q;
+                if (lanes) {
+                    q = scratch[d + k];
+                } else {
+                    int o = k * d;
+                    q = 0.0;
+                    for (int j = 0; j < d; j++) {
+                        double v = scratch[j] - whitenedMeanOffsets[o + j];
+                        q += v * v;
+                    }
+                }
                 logLikelihood[k] = LogGaussian.of(d, halfLogDet, q);
                 if (distances != null) {
                     distances[k] = q;

@@ -6,7 +6,7 @@ import jdk.incubator.vector.VectorSpecies;
 /**
  * {@link ClassLanes}' sums with the Vector API: lane t of a vector is class g + t, and accumulates exactly that
  * class's scalar sum (subtract, multiply, multiply, add, each rounded; nothing is added across lanes), so the bits
- * are {@link ClassLanes#scaledSquaresScalar}'s. Two groups of four classes are taken per pass when there are eight
+ * are those of the one-class loop, s ← s + v·v for j = 0 … d−1. Two groups of four classes are taken per pass when there are eight
  * or more classes, so that two addition chains overlap. Loaded only behind {@code KernelChoice.VECTOR}, as
  * {@link VectorTriangularKernel} is.
  */
@@ -17,7 +17,10 @@ final class VectorClassLanes {
     private VectorClassLanes() {
     }
 
-    /** {@link ClassLanes#scaledSquares}. */
+    /**
+     * q[at + k] = Σ_j ((y_j − c_kj)·w_kj)² for k &lt; K₄ = {@code kp} (padding classes included), {@code centres} and
+     * {@code scales} in {@link ClassLanes}' layout. Allocates nothing (once compiled).
+     */
     static void scaledSquares(double[] y, double[] centres, double[] scales, int d, int kp, double[] q, int at) {
         int g = 0;
         for (; g + 8 <= kp; g += 8) {
@@ -46,7 +49,7 @@ final class VectorClassLanes {
         }
     }
 
-    /** {@link ClassLanes#squares}. */
+    /** q[at + k] = Σ_j (y_j − c_kj)² for k &lt; K₄; as {@link #scaledSquares} without the scale. */
     static void squares(double[] y, double[] centres, int d, int kp, double[] q, int at) {
         int g = 0;
         for (; g + 8 <= kp; g += 8) {
