@@ -108,7 +108,7 @@ final class PartialStatsProcessor implements Processor<byte[], byte[], String, T
         loadState();
         // One read of the model topic's store per event: its generation, bounds and (under test-then-train) the
         // model the event is tested with all come from this record.
-        byte[] published = publishedModel.refresh();
+        PublishedRecord published = publishedModel.refresh();
         testThenTrain.followPublishedGeneration(state);
         Refusal refusal;
         try {
@@ -138,7 +138,7 @@ final class PartialStatsProcessor implements Processor<byte[], byte[], String, T
      * {@code timestamp}: the record's timestamp, the event time of forgetting; {@code published}: the model topic's
      * record this event is checked and tested against.
      */
-    private Refusal apply(byte[] value, long timestamp, byte[] published) {
+    private Refusal apply(byte[] value, long timestamp, PublishedRecord published) {
         List<String> known = state.progress().features();
         // Under test-then-train, the model this event is tested with (null: none yet, or no test-then-train).
         CompiledModel tested = testThenTrain.modelInForce(published);

@@ -1,5 +1,6 @@
 package io.gdastreams.topology;
 
+import io.gdastreams.model.ModelParameters;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -22,8 +23,8 @@ final class PublishedModelView {
     /** The application this task runs in: only its own published generations are this task's. */
     private final String applicationId;
     private final boolean categorical;
-    /** The record of the last {@link #refresh}, and what was decoded from it. */
-    private byte[] source;
+    /** The record of the last {@link #refresh}, decoded once, and what was read from it. */
+    private PublishedRecord current = PublishedRecord.NONE;
     private Set<String> labels = Set.of();
     private Map<String, Set<String>> values = Map.of();
     private long generation;
@@ -37,21 +38,28 @@ final class PublishedModelView {
 
     /**
      * Reads the newest record under the model id from the store (once per event, before anything else asks this
-     * view) and returns it: null when there is none. What the other methods answer is of this record.
+     * view) and returns it decoded: its bytes are null when there is none. What the other methods answer is of this
+     * record.
      */
-    byte[] refresh() {
+    PublishedRecord refresh() {
         byte[] record = published.get(settings.modelId());
-        if (record != source) {
-            source = record;
-            Set<String> read = new HashSet<>();
-            Optional<PublishedModel> summary = PublishedModel.parse(settings.modelId(), record);
-            summary.ifPresent(m -> read.addAll(m.labels()));
-            labels = read;
-            values = categorical ? PublishedModel.categoricalValues(settings.modelId(), record) : Map.of();
-            generation = summary.filter(m -> m.publishedBy(applicationId)).map(PublishedModel::generation)
-                    .orElse(0L);
+        if (record != current.bytes()) {
+            current = PublishedRecord.decode(settings.modelId(), record);
+            labels = Set.of();
+            generation = 0;
+            ModelParameters model = current.model();
+            try {
+                if (PublishedModel.isPublished(settings.modelId(), model)) {
+                    labels = new HashSet<>(PublishedModel.labels(model));
+                    generation = applicationId.equals(model.trainer()) ? model.resetGeneration() : 0;
+                }
+            } catch (RuntimeException e) {
+                labels = Set.of(); // not a valid model (as PublishedModel.parse judges it): none
+                generation = 0;
+            }
+            values = categorical ? PublishedModel.categoricalValues(model) : Map.of();
         }
-        return record;
+        return current;
     }
 
     /** The labels of the newest valid model on the model topic (as of the last {@link #refresh}). */

@@ -66,7 +66,7 @@ final class TestThenTrain {
      * there is none (or when test-then-train is off). The same model decides the reading ({@link #testsPoints}) and
      * the test.
      */
-    CompiledModel modelInForce(byte[] record) {
+    CompiledModel modelInForce(PublishedRecord record) {
         return model == null ? null : model.of(record);
     }
 
@@ -111,6 +111,9 @@ final class TestThenTrain {
         long own = state.generation().number();
         PrequentialEvaluator.Observation observation = evaluator.observe(label, timestamp, compiled, scorer,
                 publishedModel.generation(), own, model.warmedUp(compiled));
+        if (observation.records().isEmpty() && !observation.reset()) {
+            return; // nearly every event
+        }
         for (String json : observation.records()) {
             context.forward(new Record<>(settings.modelId(), (TrainingOutput) new TrainingOutput.Metrics(json),
                     timestamp));
