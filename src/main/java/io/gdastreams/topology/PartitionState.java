@@ -7,7 +7,6 @@ import io.gdastreams.math.Statistics;
 import io.gdastreams.model.PartitionProgress;
 import io.gdastreams.model.ResetGeneration;
 import io.gdastreams.serde.Json;
-import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
@@ -336,8 +335,8 @@ final class PartitionState {
         }
 
         @Override
-        public void writeTo(ByteBuffer out) {
-            out.put(bytes);
+        public int writeTo(byte[] out, int at) {
+            return BigEndianBytes.put(out, at, bytes);
         }
     }
 

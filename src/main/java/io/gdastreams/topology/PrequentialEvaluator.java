@@ -2,7 +2,6 @@ package io.gdastreams.topology;
 
 import io.gdastreams.math.PageHinkley;
 import io.gdastreams.serde.Json;
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -222,10 +221,8 @@ final class PrequentialEvaluator implements ProgressCounters.Tail {
     }
 
     @Override
-    public void writeTo(ByteBuffer out) {
-        if (open != null) {
-            PrequentialStateBytes.write(out, storedModelId, open, drift());
-        }
+    public int writeTo(byte[] out, int at) {
+        return open == null ? at : PrequentialStateBytes.write(out, at, storedModelId, open, drift());
     }
 
     /** The state as stored ({@link PrequentialStateBytes}), or null before the first event. */
@@ -233,9 +230,9 @@ final class PrequentialEvaluator implements ProgressCounters.Tail {
         if (open == null) {
             return null;
         }
-        ByteBuffer out = ByteBuffer.allocate(storedSize());
-        writeTo(out);
-        return out.array();
+        byte[] out = new byte[storedSize()];
+        writeTo(out, 0);
+        return out;
     }
 
     private double[] drift() {

@@ -3,7 +3,6 @@ package io.gdastreams.topology;
 import java.io.ByteArrayInputStream;
 import java.io.DataInputStream;
 import java.io.IOException;
-import java.nio.ByteBuffer;
 
 /**
  * The stored form of one model's prequential state in a partition ({@link PrequentialEvaluator}): the open window
@@ -57,40 +56,44 @@ final class PrequentialStateBytes {
                 + window.perLabel.size() * 2 * Long.BYTES + (drift == null ? 0 : DRIFT_NUMBERS * Double.BYTES);
     }
 
-    /** Writes {@code window} and {@code drift} (null: none) in layout 3 ({@link #size} bytes) at {@code out}. */
-    static void write(ByteBuffer out, byte[] storedModelId, PrequentialWindow window, double[] drift) {
-        out.putInt(LAYOUT);
-        out.put(storedModelId);
-        out.putLong(window.start);
-        out.putLong(window.count);
-        out.putLong(window.correct);
-        out.putDouble(window.logLossSum);
-        out.putDouble(window.brierSum);
-        out.putLong(window.noModel);
-        out.putLong(window.unscorable);
-        out.putLong(window.late);
-        out.putLong(window.minVersion);
-        out.putLong(window.maxVersion);
-        out.putInt(window.perLabel.size());
+    /**
+     * Writes {@code window} and {@code drift} (null: none) in layout 3 ({@link #size} bytes) into {@code out} from
+     * {@code at}; returns the offset after them.
+     */
+    static int write(byte[] out, int at, byte[] storedModelId, PrequentialWindow window, double[] drift) {
+        int i = BigEndianBytes.putInt(out, at, LAYOUT);
+        i = BigEndianBytes.put(out, i, storedModelId);
+        i = BigEndianBytes.putLong(out, i, window.start);
+        i = BigEndianBytes.putLong(out, i, window.count);
+        i = BigEndianBytes.putLong(out, i, window.correct);
+        i = BigEndianBytes.putDouble(out, i, window.logLossSum);
+        i = BigEndianBytes.putDouble(out, i, window.brierSum);
+        i = BigEndianBytes.putLong(out, i, window.noModel);
+        i = BigEndianBytes.putLong(out, i, window.unscorable);
+        i = BigEndianBytes.putLong(out, i, window.late);
+        i = BigEndianBytes.putLong(out, i, window.minVersion);
+        i = BigEndianBytes.putLong(out, i, window.maxVersion);
+        i = BigEndianBytes.putInt(out, i, window.perLabel.size());
         for (PrequentialWindow.Tally t : window.perLabel.values()) {
-            out.put(t.storedName);
-            out.putLong(t.support);
-            out.putLong(t.hits);
+            i = BigEndianBytes.put(out, i, t.storedName);
+            i = BigEndianBytes.putLong(out, i, t.support);
+            i = BigEndianBytes.putLong(out, i, t.hits);
         }
-        out.put((byte) (drift == null ? 0 : 1));
+        out[i++] = (byte) (drift == null ? 0 : 1);
         if (drift != null) {
             for (double v : drift) {
-                out.putDouble(v);
+                i = BigEndianBytes.putDouble(out, i, v);
             }
         }
+        return i;
     }
 
     /** {@code window} and {@code drift} (null: none) of model {@code modelId} in layout 3, as one array. */
     static byte[] encode(String modelId, PrequentialWindow window, double[] drift) {
         byte[] id = storedModelId(modelId);
-        ByteBuffer out = ByteBuffer.allocate(size(id, window, drift));
-        write(out, id, window, drift);
-        return out.array();
+        byte[] out = new byte[size(id, window, drift)];
+        write(out, 0, id, window, drift);
+        return out;
     }
 
     /** Inverse of {@link #encode}, and reads layouts 1 and 2; throws IllegalStateException on anything else. */

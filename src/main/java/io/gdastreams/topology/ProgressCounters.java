@@ -31,8 +31,8 @@ final class ProgressCounters {
         /** The size of the tail in bytes; 0: none (then the value is format 1). */
         int storedSize();
 
-        /** Writes exactly {@link #storedSize()} bytes at {@code out}'s position. */
-        void writeTo(ByteBuffer out);
+        /** Writes exactly {@link #storedSize()} bytes into {@code out} from {@code at}; returns the offset after. */
+        int writeTo(byte[] out, int at);
     }
 
     /** A stored progress value: the counters, and the tail stored after them (null: none, format 1). */
@@ -46,16 +46,19 @@ final class ProgressCounters {
     /** {@code p} with {@code tail} (null or of size 0: none) after it. */
     static byte[] encode(PartitionProgress p, Tail tail) {
         int extra = tail == null ? 0 : tail.storedSize();
-        ByteBuffer out = ByteBuffer.allocate(BYTES + extra).put(extra == 0 ? FORMAT : FORMAT_WITH_TAIL)
-                .putInt(p.partition()).putLong(p.nextOffset()).putLong(p.applied()).putLong(p.deadLettered());
+        byte[] out = new byte[BYTES + extra];
+        out[0] = extra == 0 ? FORMAT : FORMAT_WITH_TAIL;
+        int at = BigEndianBytes.putInt(out, 1, p.partition());
+        at = BigEndianBytes.putLong(out, at, p.nextOffset());
+        at = BigEndianBytes.putLong(out, at, p.applied());
+        at = BigEndianBytes.putLong(out, at, p.deadLettered());
         if (extra > 0) {
-            tail.writeTo(out);
-            if (out.hasRemaining()) {
-                throw new IllegalStateException("the tail wrote " + out.position() + " of " + out.capacity()
-                        + " bytes");
+            int end = tail.writeTo(out, at);
+            if (end != out.length) {
+                throw new IllegalStateException("the tail wrote " + (end - at) + " of " + extra + " bytes");
             }
         }
-        return out.array();
+        return out;
     }
 
     /** The progress in {@code bytes} (either layout), with {@code schema} (null: none persisted) as features. */
