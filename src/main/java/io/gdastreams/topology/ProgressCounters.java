@@ -61,12 +61,10 @@ final class ProgressCounters {
         return out;
     }
 
-    /** The progress in {@code bytes} (either layout), with {@code schema} (null: none persisted) as features. */
-    static PartitionProgress decode(byte[] bytes, List<String> schema) {
-        return decodeStored(bytes, schema).progress();
-    }
-
-    /** As {@link #decode}, with the tail of a format-2 value. */
+    /**
+     * The progress in {@code bytes} (any layout), with {@code schema} (null: none persisted) as features, and the
+     * tail of a format-2 value.
+     */
     static Stored decodeStored(byte[] bytes, List<String> schema) {
         if (bytes.length > 0 && bytes[0] == '{') { // earliest layout
             return new Stored(SerdeFactory.partitionProgress().deserializer().deserialize(null, bytes), null);
