@@ -26,7 +26,7 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * so under exactly-once it commits with the input offset and the emitted records, and a restart neither loses nor
  * double counts an event, at no store write of its own. A state an earlier release kept in the store
  * {@link TrainingTopology#PREQUENTIAL_STORE} is read when the progress holds none, and removed from there at the
- * first event. Windows are per partition: the record
+ * first progress write. Windows are per partition: the record
  * names its partition, and a reader combines the records of one window over the partitions (sums weighted by
  * count).
  *
@@ -52,7 +52,7 @@ final class PrequentialEvaluator implements ProgressCounters.Tail {
     private final byte[] storedModelId;
     private final long width;
     private final int partition;
-    /** The store of earlier releases, or null; {@link #legacyKeys}: the keys of it to remove at the first event. */
+    /** The store of earlier releases, or null; {@link #legacyKeys}: the keys of it to remove at the first progress write. */
     private final KeyValueStore<String, byte[]> legacyStore;
     private final List<String> legacyKeys = new ArrayList<>(2);
     /** Null when the settings ask for no drift test. */
@@ -158,7 +158,6 @@ final class PrequentialEvaluator implements ProgressCounters.Tail {
      */
     Observation observe(String label, long timestamp, CompiledModel model, Scorer scorer, long modelGeneration,
                         long ownGeneration, boolean modelWarmedUp) {
-        forgetLegacyStore();
         boolean resetNow = false;
         List<String> records = List.of();
         long start = Math.floorDiv(timestamp, width) * width;
@@ -193,7 +192,11 @@ final class PrequentialEvaluator implements ProgressCounters.Tail {
         return records.isEmpty() && !resetNow ? NOTHING : new Observation(records, resetNow);
     }
 
-    /** Removes the state of an earlier release from its store: from now on the progress entry holds it. */
+    /**
+     * Removes the state of an earlier release from its store, as it is written to the progress entry: the two
+     * writes are of one record's transaction, so the state moves and is never in neither place (nor read from the
+     * old store again, whatever the record was: applied or dead-lettered).
+     */
     private void forgetLegacyStore() {
         if (!legacyKeys.isEmpty()) {
             for (String key : legacyKeys) {
@@ -209,7 +212,6 @@ final class PrequentialEvaluator implements ProgressCounters.Tail {
      */
     void restartDetector() {
         if (detector != null) {
-            forgetLegacyStore();
             detector.reset();
         }
     }
@@ -220,18 +222,20 @@ final class PrequentialEvaluator implements ProgressCounters.Tail {
         return open == null ? 0 : PrequentialStateBytes.size(storedModelId, open, drift());
     }
 
+    /** Writes the state into the progress entry ({@link PartitionState#setProgress}), moving it from the old store. */
     @Override
     public int writeTo(byte[] out, int at) {
+        forgetLegacyStore();
         return open == null ? at : PrequentialStateBytes.write(out, at, storedModelId, open, drift());
     }
 
-    /** The state as stored ({@link PrequentialStateBytes}), or null before the first event. */
+    /** The state as stored ({@link PrequentialStateBytes}), or null before the first event; writes nothing. */
     byte[] stateBytes() {
         if (open == null) {
             return null;
         }
         byte[] out = new byte[storedSize()];
-        writeTo(out, 0);
+        PrequentialStateBytes.write(out, 0, storedModelId, open, drift());
         return out;
     }
 

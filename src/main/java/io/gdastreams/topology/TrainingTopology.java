@@ -43,7 +43,7 @@ public final class TrainingTopology {
     public static final String PUBLISHED_STORE = "published-model";
     /**
      * Per-task store where earlier releases kept the open prequential window (gda.prequential; changelog-backed):
-     * read when the progress entry holds no prequential state, and emptied at the first event.
+     * read when the progress entry holds no prequential state, and emptied at the first progress write.
      */
     public static final String PREQUENTIAL_STORE = "prequential-window";
     /** Name of the internal partials topic: {@code <application.id>-class-stats-partials-repartition}. */

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.gdastreams.model.PartitionProgress;
 import java.io.ByteArrayOutputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
@@ -24,7 +25,7 @@ import org.junit.jupiter.api.Test;
  * state after the last committed event) continues exactly as one that ran through, to every window and drift
  * record and every stored byte. And the stored form ({@link PrequentialStateBytes}) is the documented layout:
  * layouts 1 and 2, which earlier releases kept in a store of their own, built here by hand as they wrote them,
- * still load, and their keys go at the first event.
+ * still load, and their keys go at the first progress write that holds the state instead.
  */
 class PrequentialRestartTest {
 
@@ -180,7 +181,8 @@ class PrequentialRestartTest {
     }
 
     @Test
-    void theOwnStoreOfEarlierReleasesLoadsInLayoutsOneAndTwoAndLosesItsKeysAtTheFirstEvent() throws IOException {
+    void theOwnStoreOfEarlierReleasesLoadsInLayoutsOneAndTwoAndLosesItsKeysAtTheFirstProgressWrite()
+            throws IOException {
         double[] drift = {60, 0.75, 3.5, -0.5};
         KeyValueStore<String, byte[]> layout1 = store();
         layout1.put("window:m", layoutOne());
@@ -194,11 +196,15 @@ class PrequentialRestartTest {
         PrequentialEvaluator.Observation expected = fromCurrent.observe("a", 61_500, null, m -> null, 0, 0, true);
         // An event past the window closes it: the closed record is the hand-made window's.
         assertEquals(List.of(window().toRecord("m", 0, 1000)), expected.records());
+        PartitionProgress progress = new PartitionProgress(0, 1, 1, 0, List.of("x"));
         for (KeyValueStore<String, byte[]> old : List.of(layout1, layout2)) {
             PrequentialEvaluator fromOld = new PrequentialEvaluator("m", SETTINGS, 0, null, old);
-            assertNotNull(old.get("window:m"), "nothing is written before an event");
             assertEquals(expected, fromOld.observe("a", 61_500, null, m -> null, 0, 0, true));
             assertArrayEquals(fromCurrent.stateBytes(), fromOld.stateBytes());
+            assertNotNull(old.get("window:m"), "the old store keeps the state until it is written elsewhere");
+            // The processor's progress write after the record: the state moves into the progress entry.
+            byte[] entry = ProgressCounters.encode(progress, fromOld);
+            assertArrayEquals(fromCurrent.stateBytes(), Arrays.copyOfRange(entry, 29, entry.length));
             assertNull(old.get("window:m"), "the old window key is removed");
             assertNull(old.get("page-hinkley:m"), "the layout-1 drift key is removed");
             assertArrayEquals(drift, PrequentialStateBytes.decode(fromOld.stateBytes()).drift(), 0.0,

@@ -197,7 +197,8 @@ class PrequentialTopologyTest {
     /**
      * A task whose stores the previous release wrote (the counters alone under progress, the open window in the
      * prequential store, layout 2) carries its window over: the first event closes it as it was, the window moves
-     * into the progress entry, and the old store's key goes in the same transaction.
+     * into the progress entry at the first record (even a dead-lettered one), and the old store's key goes in the
+     * same transaction.
      */
     @Test
     void theOpenWindowOfThePreviousReleasesStoreCarriesOver() throws IOException {
@@ -210,9 +211,17 @@ class PrequentialTopologyTest {
                 .putLong(0).putLong(0).array());
         old.put("window:m", PrequentialRestartTest.layoutTwo(drift));
 
+        // A dead-lettered record first: not tested, but its progress write moves the state out of the old store.
+        labelled.pipeInput("k".getBytes(StandardCharsets.UTF_8), "not json".getBytes(StandardCharsets.UTF_8),
+                Instant.ofEpochMilli(60_500));
+        assertNull(old.get("window:m"), "the old store's key is removed");
+        byte[] moved = classStats.get(PartitionState.PROGRESS_KEY);
+        assertArrayEquals(PrequentialStateBytes.encode("m", PrequentialRestartTest.window(), drift),
+                Arrays.copyOfRange(moved, 29, moved.length), "the stored window, unchanged, after the counters");
+        assertTrue(metrics.isEmpty());
+
         send(0, "a", 61_500); // no model yet; past the stored window [60 000, 61 000)
         assertEquals(List.of(PrequentialRestartTest.window().toRecord("m", 0, 1000)), metrics.readValuesToList());
-        assertNull(old.get("window:m"), "the old store's key is removed");
         byte[] progress = classStats.get(PartitionState.PROGRESS_KEY);
         assertEquals(2, progress[0], "format 2: the counters with the prequential state");
         PrequentialStateBytes.Decoded stored =
