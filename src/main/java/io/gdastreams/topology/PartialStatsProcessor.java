@@ -86,7 +86,7 @@ final class PartialStatsProcessor implements Processor<byte[], byte[], String, T
         this.context = processorContext;
         this.store = processorContext.getStateStore(TrainingTopology.CLASS_STATS_STORE);
         this.publishedModel = new PublishedModelView(settings,
-                processorContext.getStateStore(TrainingTopology.PUBLISHED_STORE));
+                processorContext.getStateStore(TrainingTopology.PUBLISHED_STORE), processorContext.applicationId());
         // Kafka Streams calls init after every restore, revival or recycling of the task: whatever was decoded
         // before may no longer be what the store holds, so the state is read again from the store.
         state = null;
@@ -106,10 +106,13 @@ final class PartialStatsProcessor implements Processor<byte[], byte[], String, T
         RecordMetadata source = context.recordMetadata().orElseThrow(
                 () -> new IllegalStateException("labelled events must come from a topic"));
         loadState();
+        // One read of the model topic's store per event: its generation, bounds and (under test-then-train) the
+        // model the event is tested with all come from this record.
+        PublishedRecord published = publishedModel.refresh();
         testThenTrain.followPublishedGeneration(state);
         Refusal refusal;
         try {
-            refusal = apply(record.value(), record.timestamp());
+            refusal = apply(record.value(), record.timestamp(), published);
         } catch (StreamsException | TrainingStateException e) {
             throw e; // the store and Kafka Streams' own failures (a migrated or corrupted task) are not the event's
         } catch (RuntimeException e) {
@@ -132,12 +135,13 @@ final class PartialStatsProcessor implements Processor<byte[], byte[], String, T
 
     /**
      * Applies one event to its class statistics; returns why it cannot be applied, or null when it was.
-     * {@code timestamp}: the record's timestamp, the event time of forgetting.
+     * {@code timestamp}: the record's timestamp, the event time of forgetting; {@code published}: the model topic's
+     * record this event is checked and tested against.
      */
-    private Refusal apply(byte[] value, long timestamp) {
+    private Refusal apply(byte[] value, long timestamp, PublishedRecord published) {
         List<String> known = state.progress().features();
         // Under test-then-train, the model this event is tested with (null: none yet, or no test-then-train).
-        CompiledModel tested = testThenTrain.modelInForce();
+        CompiledModel tested = testThenTrain.modelInForce(published);
         // The fast path: once the schema is known, a plain valid event of exactly the schema is read straight into
         // the point, and tested from that point when the model's features are the schema (or there is no model).
         // Anything else goes through EventDecoder and the checks below, whose reasons are the ones a refusal
@@ -246,6 +250,7 @@ final class PartialStatsProcessor implements Processor<byte[], byte[], String, T
                 settings.statistics());
         checkAgainstPublishedLineage(partition);
         checkAgainstCommittedInput();
+        testThenTrain.attach(state);
     }
 
     /**

@@ -34,7 +34,9 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * starts empty and loads from the store.
  *
  * <p>Store layout: {@code class:<label>} → {@link RunningGaussian#toBytes()}; {@code progress} → the counters
- * (partition, next offset, applied, dead-lettered; 29 bytes, see {@link ProgressCounters}); {@code schema} → the
+ * (partition, next offset, applied, dead-lettered; 29 bytes, see {@link ProgressCounters}), followed under
+ * {@code gda.prequential} by the partition's prequential state ({@link PrequentialStateBytes}: open window and
+ * drift test), so that test-then-train adds no write per event of its own; {@code schema} → the
  * feature names as a JSON array, written when the schema is fixed; {@code categories:<label>} →
  * {@link CategoryCounts#toBytes()}, only when categorical features are configured (a store written without them
  * has no such key, and loads as before); {@code generation} → the {@link ResetGeneration} (16 bytes: number,
@@ -67,6 +69,13 @@ final class PartitionState {
     private ResetGeneration generation = ResetGeneration.NONE;
     /** The schema entry holds {@code progress.features()}. */
     private boolean schemaPersisted;
+    /**
+     * What is written after the counters ({@link #attachTail}); until something is attached, what was stored there
+     * when the state was loaded, kept as it was (the prequential state while gda.prequential is off), or null.
+     */
+    private ProgressCounters.Tail tail;
+    /** What was stored after the counters when the state was loaded, or null. */
+    private byte[] loadedTail;
 
     private PartitionState(KeyValueStore<String, byte[]> store, List<String> categoricalFeatures,
                            Statistics statistics) {
@@ -123,6 +132,8 @@ final class PartitionState {
             state.classes.put(entry.getKey(), statistics == Statistics.DIAGONAL && !g.isDiagonal()
                     ? g.diagonalCopy() : g);
         }
+        state.loadedTail = stored.progressTail();
+        state.tail = state.loadedTail == null ? null : new KeptTail(state.loadedTail);
         state.categories.putAll(stored.categories());
         state.generation = stored.generation();
         for (CategoryCounts counts : state.categories.values()) {
@@ -288,7 +299,10 @@ final class PartitionState {
         store.put(GENERATION_KEY, PartitionStateReader.encodeGeneration(generation));
     }
 
-    /** Sets and writes through the progress; the schema entry only when the schema changes. */
+    /**
+     * Sets and writes through the progress, with the tail ({@link #attachTail}) as it is now; the schema entry only
+     * when the schema changes.
+     */
     void setProgress(PartitionProgress newProgress) {
         List<String> features = newProgress.features();
         if (!schemaPersisted || (features != progress.features() && !features.equals(progress.features()))) {
@@ -296,7 +310,34 @@ final class PartitionState {
             schemaPersisted = true;
         }
         progress = newProgress;
-        store.put(PROGRESS_KEY, ProgressCounters.encode(newProgress));
+        store.put(PROGRESS_KEY, ProgressCounters.encode(newProgress, tail));
+    }
+
+    /** What was stored after the counters when this state was loaded (the prequential state), or null. */
+    byte[] loadedTail() {
+        return loadedTail;
+    }
+
+    /**
+     * From now on every progress write ({@link #setProgress}) stores {@code attached} after the counters, as it is
+     * at that write: a change of it made while an event is processed commits with that event's offset, as the
+     * processor writes the progress after every record.
+     */
+    void attachTail(ProgressCounters.Tail attached) {
+        tail = attached;
+    }
+
+    /** A loaded tail nothing took up, written back as it was. */
+    private record KeptTail(byte[] bytes) implements ProgressCounters.Tail {
+        @Override
+        public int storedSize() {
+            return bytes.length;
+        }
+
+        @Override
+        public int writeTo(byte[] out, int at) {
+            return BigEndianBytes.put(out, at, bytes);
+        }
     }
 
     /** The binary counters written under {@link #PROGRESS_KEY} ({@link ProgressCounters}). */

@@ -31,11 +31,12 @@ final class PartitionStateReader {
 
     /**
      * What the store holds, checked. {@code schemaPersisted}: the schema entry holds the progress's features;
-     * {@code earlierLayout}: the progress was of the earlier (JSON) layout and is to be rewritten.
+     * {@code earlierLayout}: the progress was of the earlier (JSON) layout and is to be rewritten;
+     * {@code progressTail}: what is stored after the counters (the prequential state), null when nothing is.
      */
     record Contents(PartitionProgress progress, boolean schemaPersisted, boolean earlierLayout,
                     SortedMap<String, RunningGaussian> classes, SortedMap<String, CategoryCounts> categories,
-                    ResetGeneration generation) {
+                    ResetGeneration generation, byte[] progressTail) {
     }
 
     private PartitionStateReader() {
@@ -69,9 +70,12 @@ final class PartitionStateReader {
             }
         }
         PartitionProgress progress;
+        byte[] progressTail = null;
         if (counters != null) {
             try {
-                progress = ProgressCounters.decode(counters, schema);
+                ProgressCounters.Stored stored = ProgressCounters.decodeStored(counters, schema);
+                progress = stored.progress();
+                progressTail = stored.tail();
             } catch (RuntimeException e) {
                 throw damaged(partition, "unreadable progress: " + e.getMessage());
             }
@@ -125,7 +129,8 @@ final class PartitionStateReader {
                     + (generation.dropped() > 0 ? " (" + generation.dropped() + " dropped by resets included)" : ""));
         }
         boolean earlierLayout = counters != null && ProgressCounters.isEarlierLayout(counters);
-        return new Contents(progress, schemaPersisted, earlierLayout, classes, categories, generation);
+        return new Contents(progress, schemaPersisted, earlierLayout, classes, categories, generation,
+                progressTail);
     }
 
     /** The {@link PartitionState#GENERATION_KEY} entry: 16 bytes, the generation and the dropped events. */

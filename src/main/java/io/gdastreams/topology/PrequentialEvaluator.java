@@ -20,9 +20,13 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * chooses y); log-loss = −ln max(p_y, {@value #MIN_PROBABILITY}) (p_y = 0 when the model has no class y); Brier
  * score = Σ_k (p_k − [k = y])² (Brier 1950, the multi-class form, in [0, 2]; + 1 when the model has no class y).
  *
- * <p>The open window lives in the store {@link TrainingTopology#PREQUENTIAL_STORE}, written per event (one value
- * with the drift state, {@link PrequentialStateBytes}): under exactly-once it commits with the input offset and the
- * emitted records, so a restart neither loses nor double counts an event. Windows are per partition: the record
+ * <p>The open window and the drift state are stored after the partition's counters, in the {@code progress} entry
+ * of the {@code class-stats} store ({@link ProgressCounters}, format 2; layout {@link PrequentialStateBytes}): this
+ * evaluator is that entry's tail ({@link PartitionState#attachTail}), written with the counters after every record,
+ * so under exactly-once it commits with the input offset and the emitted records, and a restart neither loses nor
+ * double counts an event, at no store write of its own. A state an earlier release kept in the store
+ * {@link TrainingTopology#PREQUENTIAL_STORE} is read when the progress holds none, and removed from there at the
+ * first progress write. Windows are per partition: the record
  * names its partition, and a reader combines the records of one window over the partitions (sums weighted by
  * count).
  *
@@ -36,19 +40,21 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * losses of such a model rise and fall as its estimates settle, which is no drift. A paused test keeps its state;
  * the event still counts in the window.
  */
-final class PrequentialEvaluator {
+final class PrequentialEvaluator implements ProgressCounters.Tail {
 
     /** Floor of the probability of the true label in the log-loss: a certain mistake costs ln 10^15 ≈ 34.5. */
     static final double MIN_PROBABILITY = 1e-15;
 
+    private static final Observation NOTHING = new Observation(List.of(), false);
+
     private final String modelId;
+    /** The model id as the stored state names it ({@link PrequentialStateBytes#storedModelId}). */
+    private final byte[] storedModelId;
     private final long width;
     private final int partition;
-    private final KeyValueStore<String, byte[]> store;
-    private final String key;
-    /** Where layout 1 kept the drift state ({@link PrequentialStateBytes}); removed at the first write. */
-    private final String legacyDriftKey;
-    private boolean legacyDriftKeyStored;
+    /** The store of earlier releases, or null; {@link #legacyKeys}: the keys of it to remove at the first progress write. */
+    private final KeyValueStore<String, byte[]> legacyStore;
+    private final List<String> legacyKeys = new ArrayList<>(2);
     /** Null when the settings ask for no drift test. */
     private final PageHinkley detector;
     /** With no drift test: the stored drift state, kept as it was so that turning the test back on resumes it. */
@@ -56,33 +62,56 @@ final class PrequentialEvaluator {
     private final boolean reset;
     private PrequentialWindow open;
 
-    PrequentialEvaluator(String modelId, PrequentialSettings settings, int partition,
-                         KeyValueStore<String, byte[]> store) {
+    /**
+     * The evaluator of model {@code modelId} in partition {@code partition}, from {@code stored} (the progress
+     * entry's tail, {@link PartitionState#loadedTail}; null: none) or, when that holds no state of this model, from
+     * {@code legacyStore} (the store earlier releases kept it in; may be null).
+     */
+    PrequentialEvaluator(String modelId, PrequentialSettings settings, int partition, byte[] stored,
+                         KeyValueStore<String, byte[]> legacyStore) {
         this.modelId = modelId;
+        this.storedModelId = PrequentialStateBytes.storedModelId(modelId);
         this.width = settings.window().toMillis();
         this.partition = partition;
-        this.store = store;
-        this.key = "window:" + modelId;
-        this.legacyDriftKey = "page-hinkley:" + modelId;
+        this.legacyStore = legacyStore;
         this.detector = settings.detectsDrift() ? new PageHinkley(settings.driftDelta(), settings.driftLambda(),
                 PrequentialSettings.DRIFT_MIN_INSTANCES) : null;
         this.reset = settings.driftReset();
-        byte[] saved = store.get(key);
+        PrequentialStateBytes.Decoded decoded = stored == null ? null : PrequentialStateBytes.decode(stored);
+        if (decoded != null && !modelId.equals(decoded.modelId())) {
+            decoded = null; // another model's state: as before, a model id starts its own
+        }
+        if (decoded == null && legacyStore != null) {
+            decoded = fromLegacyStore();
+        }
         double[] drift = null;
-        if (saved != null) {
-            PrequentialStateBytes.Decoded decoded = PrequentialStateBytes.decode(saved);
+        if (decoded != null) {
             open = decoded.window();
             drift = decoded.drift();
-            if (decoded.windowOnly()) { // layout 1: the drift state is a value of its own
-                legacyDriftKeyStored = true;
-                byte[] old = store.get(legacyDriftKey);
-                drift = old == null ? null : PrequentialStateBytes.decodeDrift(old);
-            }
         }
         if (detector != null && drift != null) {
             detector.restore(drift);
         }
         this.dormantDrift = detector == null ? drift : null;
+    }
+
+    /** The state of this model in the store of earlier releases (layouts 1 and 2), or null. */
+    private PrequentialStateBytes.Decoded fromLegacyStore() {
+        String windowKey = "window:" + modelId;
+        byte[] saved = legacyStore.get(windowKey);
+        if (saved == null) {
+            return null;
+        }
+        legacyKeys.add(windowKey);
+        PrequentialStateBytes.Decoded decoded = PrequentialStateBytes.decode(saved);
+        if (decoded.windowOnly()) { // layout 1: the drift state is a value of its own
+            String driftKey = "page-hinkley:" + modelId;
+            byte[] old = legacyStore.get(driftKey);
+            legacyKeys.add(driftKey);
+            decoded = new PrequentialStateBytes.Decoded(modelId, decoded.window(),
+                    old == null ? null : PrequentialStateBytes.decodeDrift(old), false);
+        }
+        return decoded;
     }
 
     /** The outcome of one event scored with a model. */
@@ -160,19 +189,20 @@ final class PrequentialEvaluator {
                 }
             }
         }
-        save();
-        return new Observation(records, resetNow);
+        return records.isEmpty() && !resetNow ? NOTHING : new Observation(records, resetNow);
     }
 
     /**
-     * Writes the open window and the drift state to the store, as one value ({@link PrequentialStateBytes}): per
-     * event, so that under exactly-once the store holds them as of every commit, whenever Kafka Streams commits.
+     * Removes the state of an earlier release from its store, as it is written to the progress entry: the two
+     * writes are of one record's transaction, so the state moves and is never in neither place (nor read from the
+     * old store again, whatever the record was: applied or dead-lettered).
      */
-    private void save() {
-        store.put(key, PrequentialStateBytes.encode(open, detector != null ? detector.state() : dormantDrift));
-        if (legacyDriftKeyStored) {
-            store.delete(legacyDriftKey);
-            legacyDriftKeyStored = false;
+    private void forgetLegacyStore() {
+        if (!legacyKeys.isEmpty()) {
+            for (String key : legacyKeys) {
+                legacyStore.delete(key);
+            }
+            legacyKeys.clear();
         }
     }
 
@@ -183,10 +213,34 @@ final class PrequentialEvaluator {
     void restartDetector() {
         if (detector != null) {
             detector.reset();
-            if (open != null) { // else nothing is stored yet
-                save();
-            }
         }
+    }
+
+    /** The stored size of the state (0 before the first event: nothing to store). */
+    @Override
+    public int storedSize() {
+        return open == null ? 0 : PrequentialStateBytes.size(storedModelId, open, drift());
+    }
+
+    /** Writes the state into the progress entry ({@link PartitionState#setProgress}), moving it from the old store. */
+    @Override
+    public int writeTo(byte[] out, int at) {
+        forgetLegacyStore();
+        return open == null ? at : PrequentialStateBytes.write(out, at, storedModelId, open, drift());
+    }
+
+    /** The state as stored ({@link PrequentialStateBytes}), or null before the first event; writes nothing. */
+    byte[] stateBytes() {
+        if (open == null) {
+            return null;
+        }
+        byte[] out = new byte[storedSize()];
+        PrequentialStateBytes.write(out, 0, storedModelId, open, drift());
+        return out;
+    }
+
+    private double[] drift() {
+        return detector != null ? detector.state() : dormantDrift;
     }
 
     /** {@code generation}: the reset generation the alarm starts, or −1 when it only alerts. */

@@ -32,31 +32,36 @@ final class PrequentialWindow {
     long late;
     long minVersion = Long.MAX_VALUE;
     long maxVersion = Long.MIN_VALUE;
-    /** label → its support and hits. */
+    /** label → its support and hits (added only by {@link #put}). */
     final TreeMap<String, Tally> perLabel = new TreeMap<>();
+    /** The sum of the stored names' lengths over {@link #perLabel}, for the stored size without a pass. */
+    private int storedNamesSize;
 
     /** One label's support (scored events of that true label) and hits, and its name as stored. */
     static final class Tally {
+        final String label;
         /** The label as {@link DataOutputStream#writeUTF} writes it (length first), encoded once per window. */
         final byte[] storedName;
         long support;
         long hits;
 
         Tally(String label, long support, long hits) {
+            this.label = label;
             this.storedName = storedName(label);
             this.support = support;
             this.hits = hits;
         }
+    }
 
-        private static byte[] storedName(String label) {
-            ByteArrayOutputStream bytes = new ByteArrayOutputStream(2 + label.length());
-            try (DataOutputStream out = new DataOutputStream(bytes)) {
-                out.writeUTF(label);
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-            return bytes.toByteArray();
+    /** {@code text} as {@link DataOutputStream#writeUTF} writes it (length first). */
+    static byte[] storedName(String text) {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream(2 + text.length());
+        try (DataOutputStream out = new DataOutputStream(bytes)) {
+            out.writeUTF(text);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
+        return bytes.toByteArray();
     }
 
     PrequentialWindow(long start) {
@@ -76,12 +81,25 @@ final class PrequentialWindow {
         Tally tally = perLabel.get(label);
         if (tally == null) {
             tally = new Tally(label, 0, 0);
-            perLabel.put(label, tally);
+            put(tally);
         }
         tally.support++;
         if (hit) {
             tally.hits++;
         }
+    }
+
+    /** Adds the tally of a label not in the window yet. */
+    void put(Tally tally) {
+        if (perLabel.putIfAbsent(tally.label, tally) != null) {
+            throw new IllegalStateException("label '" + tally.label + "' is in the window already");
+        }
+        storedNamesSize += tally.storedName.length;
+    }
+
+    /** The sum of the lengths of the labels' stored names. */
+    int storedNamesSize() {
+        return storedNamesSize;
     }
 
     boolean isEmpty() {

@@ -46,45 +46,45 @@ record PublishedModel(long version, String trainer, long totalCount, Map<String,
         }
         try {
             ModelParameters model = SerdeFactory.model().deserializer().deserialize(null, bytes);
-            if (model == null || !modelId.equals(model.modelId()) || model.version() < 1 || model.sources() == null) {
-                return Optional.empty();
-            }
-            return Optional.of(of(model, bytes));
+            return isPublished(modelId, model) ? Optional.of(of(model, bytes)) : Optional.empty();
         } catch (RuntimeException e) {
             return Optional.empty();
         }
     }
 
-    /**
-     * The vocabulary of each categorical feature of the record as a model of {@code modelId}, feature → values;
-     * empty when it is not a valid model or has no categorical feature. Not part of the summary (whose stored
-     * layout stays as it was): a training task reads it from the model record, as it reads the labels.
-     */
-    static Map<String, Set<String>> categoricalValues(String modelId, byte[] bytes) {
-        if (bytes == null || bytes.length == 0) {
-            return Map.of();
-        }
-        try {
-            ModelParameters model = SerdeFactory.model().deserializer().deserialize(null, bytes);
-            if (model == null || !modelId.equals(model.modelId()) || model.categorical() == null) {
-                return Map.of();
-            }
-            Map<String, Set<String>> values = new java.util.HashMap<>();
-            for (CategoricalTable table : model.categorical()) {
-                values.put(table.feature(), Set.copyOf(table.values()));
-            }
-            return values;
-        } catch (RuntimeException e) {
-            return Map.of();
-        }
+    /** Whether {@code model} (null: none) is a valid published model of {@code modelId}, as {@link #parse} asks. */
+    static boolean isPublished(String modelId, ModelParameters model) {
+        return model != null && modelId.equals(model.modelId()) && model.version() >= 1 && model.sources() != null;
     }
 
-    /** The summary of {@code model}, published as {@code bytes}. */
-    static PublishedModel of(ModelParameters model, byte[] bytes) {
+    /** The class labels of {@code model}, sorted. */
+    static Set<String> labels(ModelParameters model) {
         Set<String> labels = new TreeSet<>();
         for (ClassParameters c : model.classes()) {
             labels.add(c.label());
         }
+        return labels;
+    }
+
+    /**
+     * The vocabulary of each categorical feature of {@code model} (a decoded record; null: none), feature → values;
+     * empty when it has no categorical feature. Not part of the summary (whose stored layout stays as it was): a
+     * training task reads it from the model record, as it reads the labels.
+     */
+    static Map<String, Set<String>> categoricalValues(ModelParameters model) {
+        if (model == null || model.categorical() == null) {
+            return Map.of();
+        }
+        Map<String, Set<String>> values = new java.util.HashMap<>();
+        for (CategoricalTable table : model.categorical()) {
+            values.put(table.feature(), Set.copyOf(table.values()));
+        }
+        return values;
+    }
+
+    /** The summary of {@code model}, published as {@code bytes}. */
+    static PublishedModel of(ModelParameters model, byte[] bytes) {
+        Set<String> labels = labels(model);
         // Events absorbed, not the count: retractions and resets lower the count but never this (= totalCount without
         // them).
         return new PublishedModel(model.version(), model.trainer(), model.eventsAbsorbed(), model.sources(), labels,

@@ -1,5 +1,6 @@
 package io.gdastreams.topology;
 
+import io.gdastreams.model.ModelParameters;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -10,52 +11,73 @@ import org.apache.kafka.streams.state.KeyValueStore;
 /**
  * What a training task needs to know of the newest model on the model topic (the trainer's global store
  * {@link TrainingTopology#PUBLISHED_STORE}): its labels and categorical values, for the bounds on new classes and
- * values, and its lineage, for the check that this task's state is not behind what this application published.
- * The record is decoded again only when the store returns another one (compared by identity).
+ * values, its reset generation, and its lineage, for the check that this task's state is not behind what this
+ * application published. The store is read once per event ({@link #refresh}), so that everything the event is
+ * checked and tested against comes from one record (the global thread may replace it meanwhile); the record is
+ * decoded again only when the store returns another one (compared by identity).
  */
 final class PublishedModelView {
 
     private final TrainingSettings settings;
     private final KeyValueStore<String, byte[]> published;
+    /** The application this task runs in: only its own published generations are this task's. */
+    private final String applicationId;
     private final boolean categorical;
-    private byte[] source;
+    /** The record of the last {@link #refresh}, decoded once, and what was read from it. */
+    private PublishedRecord current = PublishedRecord.NONE;
     private Set<String> labels = Set.of();
     private Map<String, Set<String>> values = Map.of();
-    private Optional<PublishedModel> summary = Optional.empty();
+    private long generation;
 
-    PublishedModelView(TrainingSettings settings, KeyValueStore<String, byte[]> published) {
+    PublishedModelView(TrainingSettings settings, KeyValueStore<String, byte[]> published, String applicationId) {
         this.settings = settings;
         this.published = published;
+        this.applicationId = applicationId;
         this.categorical = !settings.categorical().featureSet().isEmpty();
     }
 
-    /** The labels of the newest valid model on the model topic. */
-    Set<String> labels() {
+    /**
+     * Reads the newest record under the model id from the store (once per event, before anything else asks this
+     * view) and returns it decoded: its bytes are null when there is none. What the other methods answer is of this
+     * record.
+     */
+    PublishedRecord refresh() {
         byte[] record = published.get(settings.modelId());
-        if (record != source) {
-            source = record;
-            Set<String> read = new HashSet<>();
-            summary = PublishedModel.parse(settings.modelId(), record);
-            summary.ifPresent(m -> read.addAll(m.labels()));
-            labels = read;
-            values = categorical ? PublishedModel.categoricalValues(settings.modelId(), record) : Map.of();
+        if (record != current.bytes()) {
+            current = PublishedRecord.decode(settings.modelId(), record);
+            labels = Set.of();
+            generation = 0;
+            ModelParameters model = current.model();
+            try {
+                if (PublishedModel.isPublished(settings.modelId(), model)) {
+                    labels = new HashSet<>(PublishedModel.labels(model));
+                    generation = applicationId.equals(model.trainer()) ? model.resetGeneration() : 0;
+                }
+            } catch (RuntimeException e) {
+                labels = Set.of(); // not a valid model (as PublishedModel.parse judges it): none
+                generation = 0;
+            }
+            values = categorical ? PublishedModel.categoricalValues(model) : Map.of();
         }
+        return current;
+    }
+
+    /** The labels of the newest valid model on the model topic (as of the last {@link #refresh}). */
+    Set<String> labels() {
         return labels;
     }
 
     /**
-     * The reset generation of the newest valid model on the model topic when application {@code applicationId}
-     * published it, else 0: a partition of an older generation starts the newer one (docs/TRAINING.md, "Drift
-     * detection"); another application's generations are not this trainer's.
+     * The reset generation of the newest valid model on the model topic (as of the last {@link #refresh}) when this
+     * application published it, else 0: a partition of an older generation starts the newer one (docs/TRAINING.md,
+     * "Drift detection"); another application's generations are not this trainer's.
      */
-    long generation(String applicationId) {
-        labels();
-        return summary.filter(m -> m.publishedBy(applicationId)).map(PublishedModel::generation).orElse(0L);
+    long generation() {
+        return generation;
     }
 
-    /** The categorical values of the newest valid model on the model topic, feature → values. */
+    /** The categorical values of the newest valid model on the model topic (as of the last {@link #refresh}). */
     Map<String, Set<String>> values() {
-        labels();
         return values;
     }
 

@@ -22,10 +22,11 @@ final class TestThenTrain {
     private final ProcessorContext<String, TrainingOutput> context;
     private final PublishedModelView publishedModel;
     /** Null when gda.prequential is off (then only the reset generations are followed). */
-    private final PrequentialEvaluator evaluator;
     private final PrequentialModel model;
-    /** The model topic's global store, looked up once (null when test-then-train is off). */
-    private final KeyValueStore<String, byte[]> onTopic;
+    /** The store earlier releases kept the prequential state in (null when test-then-train is off). */
+    private final KeyValueStore<String, byte[]> legacyStore;
+    /** Made from the partition's state by {@link #attach}; null until then, and when test-then-train is off. */
+    private PrequentialEvaluator evaluator;
     /** The model and schema {@link #testsPoints} last decided for; {@link #posterior}: null when it said no. */
     private CompiledModel pointModel;
     private List<String> pointSchema;
@@ -39,26 +40,34 @@ final class TestThenTrain {
         this.context = context;
         this.publishedModel = publishedModel;
         this.model = model;
-        this.evaluator = settings.prequential() == null ? null
-                : new PrequentialEvaluator(settings.modelId(), settings.prequential(), context.taskId().partition(),
-                        context.getStateStore(TrainingTopology.PREQUENTIAL_STORE));
-        this.onTopic = evaluator == null ? null : context.getStateStore(TrainingTopology.PUBLISHED_STORE);
+        this.legacyStore = evaluates() ? context.getStateStore(TrainingTopology.PREQUENTIAL_STORE) : null;
     }
 
     boolean evaluates() {
-        return evaluator != null;
+        return settings.prequential() != null;
     }
 
     /**
-     * The model the next event is tested with: the newest valid one on the model topic, or null when there is none
-     * (or when test-then-train is off). Read once per event, before the event is read, as the model topic's store
-     * may change meanwhile: the same model decides the reading ({@link #testsPoints}) and the test.
+     * Under test-then-train, makes the evaluator from the prequential state stored with {@code state}'s progress
+     * (or in the store of earlier releases) and attaches it to {@code state}, whose every progress write then stores
+     * it ({@link PartitionState#attachTail}). Called whenever the processor (re)loads the state.
      */
-    CompiledModel modelInForce() {
-        if (evaluator == null) {
-            return null;
+    void attach(PartitionState state) {
+        if (evaluates()) {
+            evaluator = new PrequentialEvaluator(settings.modelId(), settings.prequential(),
+                    context.taskId().partition(), state.loadedTail(), legacyStore);
+            state.attachTail(evaluator);
         }
-        return model.of(onTopic.get(settings.modelId()));
+    }
+
+    /**
+     * The model the event with the published-model record {@code record} ({@link PublishedModelView#refresh}, read
+     * once per event before the event is read) is tested with: the newest valid one on the model topic, or null when
+     * there is none (or when test-then-train is off). The same model decides the reading ({@link #testsPoints}) and
+     * the test.
+     */
+    CompiledModel modelInForce(PublishedRecord record) {
+        return model == null ? null : model.of(record);
     }
 
     /**
@@ -101,7 +110,10 @@ final class TestThenTrain {
                             PartitionState state) {
         long own = state.generation().number();
         PrequentialEvaluator.Observation observation = evaluator.observe(label, timestamp, compiled, scorer,
-                publishedModel.generation(context.applicationId()), own, model.warmedUp(compiled));
+                publishedModel.generation(), own, model.warmedUp(compiled));
+        if (observation.records().isEmpty() && !observation.reset()) {
+            return; // nearly every event
+        }
         for (String json : observation.records()) {
             context.forward(new Record<>(settings.modelId(), (TrainingOutput) new TrainingOutput.Metrics(json),
                     timestamp));
@@ -119,7 +131,7 @@ final class TestThenTrain {
      * combiner's next models count its events again. Its drift test restarts: the model in force is the new one.
      */
     void followPublishedGeneration(PartitionState state) {
-        long published = publishedModel.generation(context.applicationId());
+        long published = publishedModel.generation();
         if (published > state.generation().number()) {
             LOG.info("Partition {} of model '{}' takes up reset generation {} from the published model",
                     context.taskId().partition(), settings.modelId(), published);

@@ -41,7 +41,10 @@ public final class TrainingTopology {
     public static final String COMBINER_STORE = "model-combiner";
     /** Global store: the newest record under the model id on the model topic, as raw bytes. */
     public static final String PUBLISHED_STORE = "published-model";
-    /** Per-task store of the open prequential window (gda.prequential; changelog-backed). */
+    /**
+     * Per-task store where earlier releases kept the open prequential window (gda.prequential; changelog-backed):
+     * read when the progress entry holds no prequential state, and emptied at the first progress write.
+     */
     public static final String PREQUENTIAL_STORE = "prequential-window";
     /** Name of the internal partials topic: {@code <application.id>-class-stats-partials-repartition}. */
     public static final String PARTIALS_TOPIC_NAME = "class-stats-partials";
@@ -105,7 +108,8 @@ public final class TrainingTopology {
 
         String[] taskStores = {CLASS_STATS_STORE};
         if (settings.prequential() != null) {
-            // Test-then-train: the open window is written per event, through the record cache like class-stats.
+            // Test-then-train keeps its state in the class-stats store's progress entry (PrequentialEvaluator); this
+            // store is where earlier releases kept it, read (and emptied) so that their state carries over.
             builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(PREQUENTIAL_STORE),
                     SerdeFactory.string(), SerdeFactory.rawBytes()).withCachingEnabled());
             taskStores = new String[] {CLASS_STATS_STORE, PREQUENTIAL_STORE};

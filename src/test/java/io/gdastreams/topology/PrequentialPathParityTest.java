@@ -19,7 +19,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.apache.kafka.streams.state.KeyValueStore;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -39,9 +38,6 @@ class PrequentialPathParityTest {
     /** A drift test sensitive enough to fire on the swapped labels of the stream's last part. */
     private static final PrequentialSettings SETTINGS = PrequentialSettings.defaults(WINDOW).withDrift(0.05, 50)
             .withDriftWarmup(IRIS_MODEL_EVENTS);
-    private static KeyValueStore<String, byte[]> store() {
-        return PrequentialStores.inMemory("parity-test");
-    }
 
     private static byte[] json(LabelledRow row, String label) {
         Map<String, Object> event = new LinkedHashMap<>();
@@ -53,10 +49,8 @@ class PrequentialPathParityTest {
     @Test
     void pointAndDecodedEventsGiveTheSameWindowsDriftAlarmsAndStoredStateToTheBit() {
         PrequentialModel models = new PrequentialModel("m", SETTINGS);
-        KeyValueStore<String, byte[]> pointStore = store();
-        KeyValueStore<String, byte[]> mapStore = store();
-        PrequentialEvaluator pointPath = new PrequentialEvaluator("m", SETTINGS, 0, pointStore);
-        PrequentialEvaluator mapPath = new PrequentialEvaluator("m", SETTINGS, 0, mapStore);
+        PrequentialEvaluator pointPath = new PrequentialEvaluator("m", SETTINGS, 0, null, null);
+        PrequentialEvaluator mapPath = new PrequentialEvaluator("m", SETTINGS, 0, null, null);
         EventReader reader = new EventReader(Iris.FEATURES, List.of(), MAX_FEATURES);
         EventFields fields = reader.newFields();
 
@@ -94,7 +88,7 @@ class PrequentialPathParityTest {
             assertArrayEquals(posteriors[1], posteriors[0], "posterior of event " + i); // same bits (0 tolerance)
             assertEquals(byName, byPoint, "records of event " + i);
             // The window and the drift state are one stored value (PrequentialStateBytes).
-            assertTrue(Arrays.equals(mapStore.get("window:m"), pointStore.get("window:m")), "state after event " + i);
+            assertTrue(Arrays.equals(mapPath.stateBytes(), pointPath.stateBytes()), "state after event " + i);
             records.addAll(byPoint.records());
             scored += posteriors[0] != null ? 1 : 0;
         }

@@ -1,6 +1,8 @@
 package io.gdastreams.topology;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -9,10 +11,12 @@ import io.gdastreams.model.ClassParameters;
 import io.gdastreams.model.ModelParameters;
 import io.gdastreams.serde.Json;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -20,6 +24,7 @@ import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
 import org.apache.kafka.streams.TopologyTestDriver;
+import org.apache.kafka.streams.state.KeyValueStore;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -187,5 +192,43 @@ class PrequentialTopologyTest {
         assertEquals("page-hinkley", drift.get("detector").asText());
         assertEquals(50.0, drift.get("threshold").asDouble());
         assertTrue(drift.get("statistic").asDouble() > 50.0);
+    }
+
+    /**
+     * A task whose stores the previous release wrote (the counters alone under progress, the open window in the
+     * prequential store, layout 2) carries its window over: the first event closes it as it was, the window moves
+     * into the progress entry at the first record (even a dead-lettered one), and the old store's key goes in the
+     * same transaction.
+     */
+    @Test
+    void theOpenWindowOfThePreviousReleasesStoreCarriesOver() throws IOException {
+        start();
+        double[] drift = {60, 0.75, 3.5, -0.5};
+        KeyValueStore<String, byte[]> classStats = driver.getKeyValueStore(TrainingTopology.CLASS_STATS_STORE);
+        KeyValueStore<String, byte[]> old = driver.getKeyValueStore(TrainingTopology.PREQUENTIAL_STORE);
+        classStats.put(PartitionState.SCHEMA_KEY, "[\"x\"]".getBytes(StandardCharsets.UTF_8));
+        classStats.put(PartitionState.PROGRESS_KEY, ByteBuffer.allocate(29).put((byte) 1).putInt(0).putLong(0)
+                .putLong(0).putLong(0).array());
+        old.put("window:m", PrequentialRestartTest.layoutTwo(drift));
+
+        // A dead-lettered record first: not tested, but its progress write moves the state out of the old store.
+        labelled.pipeInput("k".getBytes(StandardCharsets.UTF_8), "not json".getBytes(StandardCharsets.UTF_8),
+                Instant.ofEpochMilli(60_500));
+        assertNull(old.get("window:m"), "the old store's key is removed");
+        byte[] moved = classStats.get(PartitionState.PROGRESS_KEY);
+        assertArrayEquals(PrequentialStateBytes.encode("m", PrequentialRestartTest.window(), drift),
+                Arrays.copyOfRange(moved, 29, moved.length), "the stored window, unchanged, after the counters");
+        assertTrue(metrics.isEmpty());
+
+        send(0, "a", 61_500); // no model yet; past the stored window [60 000, 61 000)
+        assertEquals(List.of(PrequentialRestartTest.window().toRecord("m", 0, 1000)), metrics.readValuesToList());
+        byte[] progress = classStats.get(PartitionState.PROGRESS_KEY);
+        assertEquals(2, progress[0], "format 2: the counters with the prequential state");
+        PrequentialStateBytes.Decoded stored =
+                PrequentialStateBytes.decode(Arrays.copyOfRange(progress, 29, progress.length));
+        assertEquals("m", stored.modelId());
+        assertEquals(61_000, stored.window().start);
+        assertEquals(1, stored.window().noModel);
+        assertArrayEquals(drift, stored.drift(), 0.0, "the drift state carried over (no event was scored)");
     }
 }
