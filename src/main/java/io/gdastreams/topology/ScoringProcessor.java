@@ -34,8 +34,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Each event's fate is decided first, as a {@link ScoringOutcome} (scored, unscored with a typed
  * {@link UnscoredReason}, or pending), then written in one place: the reason decides whether a dead letter goes with
- * the answer. The output value type is {@code Object} only because the two sinks take different records
- * ({@link io.gdastreams.model.Prediction}, {@link DeadLetter}).
+ * the answer. The output value type is {@code Object} because the two sinks take different records
+ * ({@link io.gdastreams.model.Prediction}, {@link DeadLetter}) and because a common scored prediction
+ * ({@link ScoringOutcome.ScoredPosterior}) is forwarded as the bytes this task's {@link PosteriorWriter} wrote.
  *
  * <p>No exception escapes {@link #process}: anything unexpected becomes an unscored record and a dead letter.
  */
