@@ -61,6 +61,8 @@ final class CompiledModel {
      * decision rule other than the argmax, which a prediction states).
      */
     private final PosteriorWriter.Template template;
+    /** The model by id and version, as unscored answers name it (one per version rather than one per event). */
+    private final ScoringOutcome.ModelStamp stamp;
 
     private CompiledModel(String modelId, long version, Map<String, Integer> featureIndex,
                           List<String> featureNames, CompiledCategories categories, Discriminant discriminant, UnscoredReason.NoScorableClass unscorable,
@@ -80,6 +82,7 @@ final class CompiledModel {
         this.decision = decision;
         this.template = labels.isEmpty() || listed < labels.size() || decision.rule() != null ? null
                 : new PosteriorWriter.Template(labels, modelId, version, excluded, otherExcluded);
+        this.stamp = new ScoringOutcome.ModelStamp(modelId, version, null, null);
     }
 
     /**
@@ -122,6 +125,11 @@ final class CompiledModel {
 
     long version() {
         return version;
+    }
+
+    /** This model by id and version ({@link ScoringOutcome.ModelStamp#of(CompiledModel)}). */
+    ScoringOutcome.ModelStamp stamp() {
+        return stamp;
     }
 
     /** The scored classes, in the order of {@link #posterior}'s probabilities. */

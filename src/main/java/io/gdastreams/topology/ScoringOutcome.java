@@ -127,7 +127,7 @@ sealed interface ScoringOutcome permits ScoringOutcome.Answer, ScoringOutcome.Pe
 
         /** {@code model} by id and version. */
         static ModelStamp of(CompiledModel model) {
-            return new ModelStamp(model.modelId(), model.version(), null, null);
+            return model.stamp(); // made once per model version
         }
     }
 }

@@ -143,7 +143,9 @@ final class ScoringProcessor implements Processor<byte[], byte[], byte[], Object
             held.hold(pending.event());
         } else if (outcome instanceof ScoringOutcome.Answer answer) {
             byte[] key = OutputKey.of(record.key());
-            context.forward(record.withKey(key).withValue(output(answer)), ScoringTopology.PREDICTIONS_SINK);
+            // One record rather than withKey(…).withValue(…), which copies the headers twice.
+            context.forward(new Record<byte[], Object>(key, output(answer), record.timestamp(), record.headers()),
+                    ScoringTopology.PREDICTIONS_SINK);
             observed(answer, record.timestamp());
             answer.deadLetterReason().ifPresent(reason -> context.forward(
                     record.withKey(key).withValue(deadLetter(record, reason)), ScoringTopology.DEAD_LETTERS_SINK));
