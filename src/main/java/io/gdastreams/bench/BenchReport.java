@@ -87,6 +87,8 @@ final class BenchReport {
         line.put("seconds", round(result.seconds(), 3));
         line.put("eventsPerSecond", Math.round(result.eventsPerSecond()));
         line.put("startupSeconds", round(result.startupSeconds(), 3));
+        double cpu = result.appCpuMicrosPerEvent();
+        line.put("appCpuMicrosPerEvent", Double.isNaN(cpu) ? null : round(cpu, 3));
         line.put("classes", settings.classes());
         line.put("features", settings.features());
         line.put("partitions", settings.partitions());

@@ -10,8 +10,24 @@ package io.gdastreams.bench;
  * @param startupSeconds from {@code KafkaStreams.start()} to RUNNING (not part of {@code seconds})
  * @param latency        per event, milliseconds: input append → output append (passthrough, scoring) or
  *                       input append → append of the first model version whose lineage includes it (training)
+ * @param appCpuSeconds  CPU time of the application's threads (in the bench's JVM) from RUNNING until every event
+ *                       was processed (scoring, passthrough: the input offsets committed; training: the model that
+ *                       absorbed every event), before the latency events; NaN when not measured (child instances)
  */
-record StageResult(String stage, long events, double seconds, double startupSeconds, Percentiles latency) {
+record StageResult(String stage, long events, double seconds, double startupSeconds, Percentiles latency,
+                   double appCpuSeconds) {
+
+    StageResult(String stage, long events, double seconds, double startupSeconds, Percentiles latency) {
+        this(stage, events, seconds, startupSeconds, latency, Double.NaN);
+    }
+
+    /**
+     * µs of application CPU per event (NaN when not measured): unlike events/s, hardly moved by what other
+     * processes do on a shared machine (a thread waiting for a core accrues no CPU time).
+     */
+    double appCpuMicrosPerEvent() {
+        return appCpuSeconds * 1e6 / events;
+    }
 
     double eventsPerSecond() {
         return events / seconds;

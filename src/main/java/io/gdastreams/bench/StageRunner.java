@@ -89,7 +89,7 @@ final class StageRunner implements AutoCloseable {
             Percentiles freshness = paced.freshness(topics.labelled().name(), i -> stream.labelled(settings.events() + i),
                     models, app);
             return new TrainingRun(new StageResult(Stage.TRAINING.label(), settings.events(), seconds,
-                    app.startupSeconds(), freshness), absorbed.model(), cpuSeconds);
+                    app.startupSeconds(), freshness, cpuSeconds), absorbed.model(), cpuSeconds);
         }
     }
 
@@ -151,6 +151,7 @@ final class StageRunner implements AutoCloseable {
         try (AppUnderTest app = start(stage, topics);
              KafkaConsumer<byte[], byte[]> consumer = clients.consumer()) {
             clients.awaitCommitted(app, input, ends, stageTimeout);
+            double cpuSeconds = app.threadCpuSeconds(); // every event processed; before the latency events
             List<TopicPartition> partitions = BenchClients.partitionsOf(consumer, output);
             consumer.assign(partitions);
             consumer.seekToBeginning(partitions);
@@ -185,7 +186,8 @@ final class StageRunner implements AutoCloseable {
             // loaded machine a small N can then be done before RUNNING. The clock starts at whichever came first.
             double seconds = (lastAppend - Math.min(app.runningAt(), firstAppend)) / 1000.0;
             Percentiles latency = paced.latency(input, consumer, app, latencyEvent);
-            return new StageResult(stage.label(), settings.events(), seconds, app.startupSeconds(), latency);
+            return new StageResult(stage.label(), settings.events(), seconds, app.startupSeconds(), latency,
+                    cpuSeconds);
         }
     }
 

@@ -9,6 +9,7 @@ import io.gdastreams.math.GaussianModel;
 import io.gdastreams.math.Posterior;
 import io.gdastreams.model.ModelParameters;
 import io.gdastreams.model.Prediction;
+import io.gdastreams.serde.PosteriorWriter;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -54,6 +55,14 @@ final class CompiledModel {
     private final int listed;
     /** The scorer's decision rule, bound to this model's scored classes. */
     private final DecisionRule.Bound decision;
+    /**
+     * The encoded constants of this version's common scored predictions ({@link ScoringOutcome.ScoredPosterior});
+     * null when its predictions never take that shape (no scorable class, fewer classes listed than scored, or a
+     * decision rule other than the argmax, which a prediction states).
+     */
+    private final PosteriorWriter.Template template;
+    /** The model by id and version, as unscored answers name it (one per version rather than one per event). */
+    private final ScoringOutcome.ModelStamp stamp;
 
     private CompiledModel(String modelId, long version, Map<String, Integer> featureIndex,
                           List<String> featureNames, CompiledCategories categories, Discriminant discriminant, UnscoredReason.NoScorableClass unscorable,
@@ -71,6 +80,9 @@ final class CompiledModel {
         this.otherExcluded = otherExcluded;
         this.listed = listed;
         this.decision = decision;
+        this.template = labels.isEmpty() || listed < labels.size() || decision.rule() != null ? null
+                : new PosteriorWriter.Template(labels, modelId, version, excluded, otherExcluded);
+        this.stamp = new ScoringOutcome.ModelStamp(modelId, version, null, null);
     }
 
     /**
@@ -113,6 +125,11 @@ final class CompiledModel {
 
     long version() {
         return version;
+    }
+
+    /** This model by id and version ({@link ScoringOutcome.ModelStamp#of(CompiledModel)}). */
+    ScoringOutcome.ModelStamp stamp() {
+        return stamp;
     }
 
     /** The scored classes, in the order of {@link #posterior}'s probabilities. */
@@ -246,6 +263,17 @@ final class CompiledModel {
         if (unscorable != null) {
             return new ScoringOutcome.Unscored(id, unscorable,
                     new ScoringOutcome.ModelStamp(modelId, version, excluded, otherExcluded));
+        }
+        if (template != null && !extras.needsDistances() && !(extras.imputed() && observed < x.length)) {
+            // The common shape: the posterior goes out as computed, the same numbers as scoreResolved's.
+            double[] p = new double[labels.size()];
+            double logDensity = discriminant.score(x, null, p);
+            if (!Double.isFinite(logDensity)) {
+                return new ScoringOutcome.Unscored(id, new UnscoredReason.NonFiniteDensity(logDensity),
+                        ScoringOutcome.ModelStamp.of(this));
+            }
+            return new ScoringOutcome.ScoredPosterior(id, template, decision.choose(p), p, logDensity,
+                    PredictionDetails.outlier(logDensity, outlierThreshold, null, extras.outlierP()));
         }
         return scoreResolved(id, x, observed, NO_CATEGORIES, outlierThreshold, extras);
     }

@@ -2,6 +2,7 @@ package io.gdastreams.topology;
 
 import io.gdastreams.model.PendingEvent;
 import io.gdastreams.model.Prediction;
+import io.gdastreams.serde.PosteriorWriter;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -15,10 +16,13 @@ import java.util.Optional;
 sealed interface ScoringOutcome permits ScoringOutcome.Answer, ScoringOutcome.Pending {
 
     /** An outcome that is written now: one prediction, and a dead letter when the input is at fault. */
-    sealed interface Answer extends ScoringOutcome permits Scored, Unscored {
+    sealed interface Answer extends ScoringOutcome permits Scored, ScoredPosterior, Unscored {
 
         /** The record for the predictions topic. */
         Prediction prediction();
+
+        /** The status of {@link #prediction()}, without building the record. */
+        Prediction.Status status();
 
         /** The reason of the dead letter that goes with the answer, or empty when the input is not set aside. */
         Optional<String> deadLetterReason();
@@ -31,6 +35,42 @@ sealed interface ScoringOutcome permits ScoringOutcome.Answer, ScoringOutcome.Pe
             if (prediction.status() != Prediction.Status.SCORED) {
                 throw new IllegalArgumentException("not a scored prediction: " + prediction);
             }
+        }
+
+        @Override
+        public Prediction.Status status() {
+            return Prediction.Status.SCORED;
+        }
+
+        @Override
+        public Optional<String> deadLetterReason() {
+            return Optional.empty();
+        }
+    }
+
+    /**
+     * A posterior in the common shape — every class listed, the default decision rule, nothing beyond the posterior —
+     * kept as the array it was computed into: the scorer writes it with its task's {@link PosteriorWriter} (no
+     * record, no map per event); {@link #prediction()} builds the same prediction as a record, for the other callers.
+     * {@code probabilities}: p(k | x) in {@code template}'s label order, not modified after; {@code chosen}: the
+     * predicted label's index; {@code outlier}: null when the scorer has no threshold.
+     */
+    record ScoredPosterior(String id, PosteriorWriter.Template template, int chosen, double[] probabilities,
+                           double logDensity, Boolean outlier) implements Answer {
+
+        @Override
+        public Prediction prediction() {
+            return template.prediction(id, chosen, probabilities, logDensity, outlier);
+        }
+
+        @Override
+        public Prediction.Status status() {
+            return Prediction.Status.SCORED;
+        }
+
+        /** The prediction's bytes on the predictions topic, written by {@code writer}. */
+        byte[] write(PosteriorWriter writer) {
+            return writer.write(template, id, chosen, probabilities, logDensity, outlier);
         }
 
         @Override
@@ -54,6 +94,11 @@ sealed interface ScoringOutcome permits ScoringOutcome.Answer, ScoringOutcome.Pe
         public Prediction prediction() {
             return Prediction.unscored(id, reason.text(), model.modelId(), model.version(), model.excluded(),
                     model.otherExcluded());
+        }
+
+        @Override
+        public Prediction.Status status() {
+            return Prediction.Status.UNSCORED;
         }
 
         @Override
@@ -82,7 +127,7 @@ sealed interface ScoringOutcome permits ScoringOutcome.Answer, ScoringOutcome.Pe
 
         /** {@code model} by id and version. */
         static ModelStamp of(CompiledModel model) {
-            return new ModelStamp(model.modelId(), model.version(), null, null);
+            return model.stamp(); // made once per model version
         }
     }
 }

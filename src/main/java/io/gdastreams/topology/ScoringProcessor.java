@@ -6,6 +6,7 @@ import io.gdastreams.model.PendingEvent;
 import io.gdastreams.model.UnlabelledEvent;
 import io.gdastreams.serde.EventFields;
 import io.gdastreams.serde.EventReader;
+import io.gdastreams.serde.PosteriorWriter;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -33,8 +34,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Each event's fate is decided first, as a {@link ScoringOutcome} (scored, unscored with a typed
  * {@link UnscoredReason}, or pending), then written in one place: the reason decides whether a dead letter goes with
- * the answer. The output value type is {@code Object} only because the two sinks take different records
- * ({@link io.gdastreams.model.Prediction}, {@link DeadLetter}).
+ * the answer. The output value type is {@code Object} because the two sinks take different records
+ * ({@link io.gdastreams.model.Prediction}, {@link DeadLetter}) and because a common scored prediction
+ * ({@link ScoringOutcome.ScoredPosterior}) is forwarded as the bytes this task's {@link PosteriorWriter} wrote.
  *
  * <p>No exception escapes {@link #process}: anything unexpected becomes an unscored record and a dead letter.
  */
@@ -68,6 +70,8 @@ final class ScoringProcessor implements Processor<byte[], byte[], byte[], Object
     private EventFields fields;
     private ProcessorContext<byte[], Object> context;
     private HeldEvents held;
+    /** Writes this task's common scored predictions into one reused buffer (ScoringTopology.predictionOutput). */
+    private final PosteriorWriter posteriorWriter = new PosteriorWriter();
 
     ScoringProcessor(ScoringSettings settings, CompiledModelCache cache) {
         this(settings, cache, StreamObserver.NONE);
@@ -139,16 +143,27 @@ final class ScoringProcessor implements Processor<byte[], byte[], byte[], Object
             held.hold(pending.event());
         } else if (outcome instanceof ScoringOutcome.Answer answer) {
             byte[] key = OutputKey.of(record.key());
-            context.forward(record.withKey(key).withValue(answer.prediction()), ScoringTopology.PREDICTIONS_SINK);
+            // One record rather than withKey(…).withValue(…), which copies the headers twice.
+            context.forward(new Record<byte[], Object>(key, output(answer), record.timestamp(), record.headers()),
+                    ScoringTopology.PREDICTIONS_SINK);
             observed(answer, record.timestamp());
             answer.deadLetterReason().ifPresent(reason -> context.forward(
                     record.withKey(key).withValue(deadLetter(record, reason)), ScoringTopology.DEAD_LETTERS_SINK));
         }
     }
 
+    /**
+     * What goes to the predictions sink for {@code answer}: the bytes of a common scored prediction, written here by
+     * the task's writer, or the {@link io.gdastreams.model.Prediction} record, which the sink writes.
+     */
+    private Object output(ScoringOutcome.Answer answer) {
+        return answer instanceof ScoringOutcome.ScoredPosterior scored ? scored.write(posteriorWriter)
+                : answer.prediction();
+    }
+
     /** Tells the observer of an answer written for an input record of {@code inputTimestamp}. */
     private void observed(ScoringOutcome.Answer answer, long inputTimestamp) {
-        observer.predicted(answer.prediction().status(), inputTimestamp);
+        observer.predicted(answer.status(), inputTimestamp);
         if (answer instanceof ScoringOutcome.Unscored unscored
                 && unscored.reason() instanceof UnscoredReason.DeadLettered deadLettered) {
             observer.deadLettered(deadLettered.category());
@@ -228,7 +243,7 @@ final class ScoringProcessor implements Processor<byte[], byte[], byte[], Object
                         ScoringOutcome.ModelStamp.of(model));
             }
             byte[] key = OutputKey.of(event.key());
-            context.forward(new Record<byte[], Object>(key, answer.prediction(), event.timestamp()),
+            context.forward(new Record<byte[], Object>(key, output(answer), event.timestamp()),
                     ScoringTopology.PREDICTIONS_SINK);
             observed(answer, event.timestamp());
             answer.deadLetterReason().ifPresent(reason -> context.forward(

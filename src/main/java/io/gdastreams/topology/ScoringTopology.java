@@ -1,6 +1,8 @@
 package io.gdastreams.topology;
 
+import io.gdastreams.model.Prediction;
 import io.gdastreams.serde.SerdeFactory;
+import org.apache.kafka.common.serialization.Serializer;
 import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.state.Stores;
 
@@ -65,9 +67,29 @@ public final class ScoringTopology {
         topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(PENDING_STORE),
                 SerdeFactory.sequence(), SerdeFactory.pendingEvent()), SCORER);
         topology.addSink(PREDICTIONS_SINK, topics.predictions().name(), topics.predictions().keySerializer(),
-                topics.predictions().valueSerializer(), SCORER);
+                predictionOutput(topics.predictions().valueSerializer()), SCORER);
         topology.addSink(DEAD_LETTERS_SINK, topics.deadLetters().name(), topics.deadLetters().keySerializer(),
                 topics.deadLetters().valueSerializer(), SCORER);
         return topology;
+    }
+
+    /**
+     * The predictions sink's value serializer: a {@link Prediction} record through {@code records} (the topic's
+     * own), bytes as they are. The scorer writes the common scored predictions itself, into its task's reused
+     * buffer ({@link ScoringOutcome.ScoredPosterior}), so that no record is built for them; those bytes are what
+     * {@code records} writes for the same prediction ({@code PosteriorWriterTest}).
+     */
+    static Serializer<Object> predictionOutput(Serializer<Prediction> records) {
+        return new Serializer<>() {
+            @Override
+            public byte[] serialize(String topic, Object value) {
+                return value instanceof byte[] written ? written : records.serialize(topic, (Prediction) value);
+            }
+
+            @Override
+            public void close() {
+                records.close();
+            }
+        };
     }
 }

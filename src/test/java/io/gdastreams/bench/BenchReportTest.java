@@ -28,6 +28,10 @@ class BenchReportTest {
         assertEquals(20, line.get("latencyMsP50").longValue());
         assertEquals(30, line.get("latencyMsP99").longValue());
         assertEquals("exactly_once_v2", line.get("guarantee").textValue());
+        assertEquals(null, line.get("appCpuMicrosPerEvent").numberValue(), "not measured");
+        StageResult measured = new StageResult("scoring", 200_000, 8.0, 1.5, Percentiles.EMPTY, 1.5);
+        assertEquals(7.5, Json.mapper().readTree(BenchReport.stageLine(measured, SETTINGS, RunShape.IN_PROCESS))
+                .get("appCpuMicrosPerEvent").doubleValue(), 0.0);
     }
 
     @Test

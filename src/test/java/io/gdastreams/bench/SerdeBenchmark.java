@@ -9,6 +9,7 @@ import io.gdastreams.serde.EventDecoder;
 import io.gdastreams.serde.EventFields;
 import io.gdastreams.serde.EventReader;
 import io.gdastreams.serde.Json;
+import io.gdastreams.serde.PosteriorWriter;
 import io.gdastreams.serde.PredictionWriter;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
@@ -53,6 +54,10 @@ public class SerdeBenchmark {
     private double[] point;
     private Prediction prediction;
     private ObjectWriter mapperWriter;
+    private List<String> labels;
+    private double[] posterior;
+    private PosteriorWriter.Template template;
+    private PosteriorWriter posteriorWriter;
     private int next;
 
     @Setup(Level.Trial)
@@ -74,6 +79,10 @@ public class SerdeBenchmark {
         probabilities.put("class-2", 0.0010000000000000009);
         prediction = Prediction.scored("e-123456", "class-0", probabilities, -23.718281828459045, "bench", 7L, null);
         mapperWriter = Json.mapper().writerFor(Prediction.class);
+        labels = List.copyOf(probabilities.keySet());
+        posterior = probabilities.values().stream().mapToDouble(Double::doubleValue).toArray();
+        template = new PosteriorWriter.Template(labels, "bench", 7L, null, null);
+        posteriorWriter = new PosteriorWriter();
         if (!reader.readLabelled(labelled[0], fields) || !reader.readUnlabelled(unlabelled[0], fields)) {
             throw new IllegalStateException("the reader must accept the bench's events");
         }
@@ -133,6 +142,26 @@ public class SerdeBenchmark {
     }
 
     /**
+     * Before: what the scorer did per event from the posterior array on: a label → probability map (as TopClasses
+     * built it), the {@link Prediction} record (which copies it), then {@link PredictionWriter}.
+     */
+    @Benchmark
+    public byte[] writePosteriorAsRecord() {
+        Map<String, Double> listed = new LinkedHashMap<>(posterior.length * 4 / 3 + 1);
+        for (int k = 0; k < posterior.length; k++) {
+            listed.put(labels.get(k), posterior[k]);
+        }
+        return PredictionWriter.toBytes(Prediction.scored("e-123456", labels.get(0), listed, null, null,
+                -23.718281828459045, "bench", 7L, null, null, null));
+    }
+
+    /** After: the same bytes from the array, through the model's template and a reused buffer. */
+    @Benchmark
+    public byte[] writePosterior() {
+        return posteriorWriter.write(template, "e-123456", 0, posterior, -23.718281828459045, null);
+    }
+
+    /**
      * The same pairs measured in thread CPU time rather than wall time, old and new interleaved in one JVM, for a
      * machine too loaded for JMH's throughput to mean much (CPU time is what the other processes do not take).
      * Arguments: d, then operations per measurement; prints ns of CPU and bytes allocated per operation for each
@@ -160,7 +189,9 @@ public class SerdeBenchmark {
                         throw new IllegalStateException(e);
                     }
                 }),
-                Map.entry("encodePredictionWriter", b::encodePredictionWriter));
+                Map.entry("encodePredictionWriter", b::encodePredictionWriter),
+                Map.entry("writePosteriorAsRecord", b::writePosteriorAsRecord),
+                Map.entry("writePosterior", b::writePosterior));
         for (int round = 0; round < 5; round++) {
             StringBuilder line = new StringBuilder("d=" + b.d + " round " + round + ":");
             StringBuilder allocated = new StringBuilder("d=" + b.d + " round " + round + ":");
