@@ -14,12 +14,22 @@ import java.util.SplittableRandom;
  * companion of {@link MathCoreBenchmark} for a loaded machine, where wall-clock throughput swings with the other
  * processes but a ratio of CPU times measured in alternation does much less. Same model and points as the
  * benchmark (K = 3, seed 42). Per round: n old scores, n new allocation-free scores, n new allocating scores; the
- * minimum over rounds 6–30 of each. Usage and results: docs/BENCHMARKS.md, "Math core".
+ * minimum of each over {@value #ROUNDS} measured rounds, after unmeasured rounds worth at least
+ * {@value #WARM_UP_CPU_MILLIS} ms of this thread's CPU time.
+ *
+ * <p>Why the warm-up is timed, not counted: with a fixed count of five short rounds, at d = 64 DIAG (≈ 0.2 µs per new
+ * score, n = 2000) the whole measurement took ≈ 50 ms and C2 compiled the score path during the measured rounds
+ * (-XX:+PrintCompilation: {@code Discriminant::score} and the compiled form's {@code logLikelihood} at tier 4 a few
+ * ms before the JVM exited), so the minimum depended on how far the compile queue had got: 122–234 ns for the same
+ * code. Usage and results: docs/BENCHMARKS.md, "Math core".
  */
 public final class ScoreCpuTime {
 
-    private static final int ROUNDS = 30;
-    private static final int WARM_UP_ROUNDS = 5;
+    private static final int ROUNDS = 25;
+    /** Unmeasured rounds until this much thread CPU time has gone: C2 has then compiled every path (and main's loops). */
+    private static final long WARM_UP_CPU_MILLIS = 2000;
+    /** At least this many scores per loop, so that a measured loop is ≥ ≈ 1 ms even where a score is cheap. */
+    private static final int MIN_SCORES = 10_000;
     private static double sink;
 
     private ScoreCpuTime() {
@@ -37,33 +47,49 @@ public final class ScoreCpuTime {
         LegacyScorer legacy = LegacyScorer.compile(model);
         double[][] points = MathCoreBenchmark.points(d, 1, random);
         double[] out = new double[3];
-        int n = Math.max(2000, 8_000_000 / (d * d + 16 * d));
+        int n = Math.max(MIN_SCORES, 8_000_000 / (d * d + 16 * d));
         ThreadMXBean clock = ManagementFactory.getThreadMXBean();
         double old = Double.MAX_VALUE;
         double into = Double.MAX_VALUE;
         double allocating = Double.MAX_VALUE;
-        for (int round = 0; round < ROUNDS; round++) {
-            long t0 = clock.getCurrentThreadCpuTime();
-            for (int i = 0; i < n; i++) {
-                sink += legacy.score(points[i & 1023]).logDensity();
-            }
-            long t1 = clock.getCurrentThreadCpuTime();
-            for (int i = 0; i < n; i++) {
-                sink += discriminant.score(points[i & 1023], null, out);
-            }
-            long t2 = clock.getCurrentThreadCpuTime();
-            for (int i = 0; i < n; i++) {
-                sink += discriminant.score(points[i & 1023]).logDensity();
-            }
-            long t3 = clock.getCurrentThreadCpuTime();
-            if (round >= WARM_UP_ROUNDS) {
-                old = Math.min(old, (t1 - t0) / (double) n);
-                into = Math.min(into, (t2 - t1) / (double) n);
-                allocating = Math.min(allocating, (t3 - t2) / (double) n);
+        long warmUpEnd = clock.getCurrentThreadCpuTime() + WARM_UP_CPU_MILLIS * 1_000_000L;
+        int warmUpRounds = 0;
+        int measured = 0;
+        long[] t = new long[4];
+        while (measured < ROUNDS) {
+            round(clock, legacy, discriminant, points, out, n, t);
+            if (t[0] < warmUpEnd) {
+                warmUpRounds++;
+            } else {
+                measured++;
+                old = Math.min(old, (t[1] - t[0]) / (double) n);
+                into = Math.min(into, (t[2] - t[1]) / (double) n);
+                allocating = Math.min(allocating, (t[3] - t[2]) / (double) n);
             }
         }
         System.out.printf("[%s] d=%d %s: old %.1f ns, new allocation-free %.1f ns, new allocating %.1f ns, "
-                + "old/new %.2f (sink %s)%n", KernelChoice.describe(), d, type, old, into, allocating, old / into,
-                sink != 0);
+                + "old/new %.2f (%d warm-up rounds, n = %d; sink %s)%n", KernelChoice.describe(), d, type, old, into,
+                allocating, old / into, warmUpRounds, n, sink != 0);
+    }
+
+    /**
+     * One round, its four thread CPU times in {@code t}. A method of its own so that the timed loops are compiled
+     * apart from the warm-up test in main (whose first false outcome would otherwise deoptimise them).
+     */
+    private static void round(ThreadMXBean clock, LegacyScorer legacy, Discriminant discriminant, double[][] points,
+            double[] out, int n, long[] t) {
+        t[0] = clock.getCurrentThreadCpuTime();
+        for (int i = 0; i < n; i++) {
+            sink += legacy.score(points[i & 1023]).logDensity();
+        }
+        t[1] = clock.getCurrentThreadCpuTime();
+        for (int i = 0; i < n; i++) {
+            sink += discriminant.score(points[i & 1023], null, out);
+        }
+        t[2] = clock.getCurrentThreadCpuTime();
+        for (int i = 0; i < n; i++) {
+            sink += discriminant.score(points[i & 1023]).logDensity();
+        }
+        t[3] = clock.getCurrentThreadCpuTime();
     }
 }
