@@ -28,13 +28,9 @@ class PosteriorWriterTest {
     private static final long SEED = 17;
     private static final int TEMPLATES = 400;
     private static final int EVENTS_PER_TEMPLATE = 50;
-    private static final String[] TEXT = {"a", "virginica", "", " ", "\"quoted\"", "back\\slash", "tab\tline\nend",
-        "\u0001\u001f", "\u007f", "é", "日本語", "\ud83d\ude00", "lone\ud800", "\udc00x", "</script>", "x".repeat(300),
-        "null", "row-123456"};
-    private static final double[] SPECIAL = {0.0, -0.0, 1.0, Double.NaN, Double.POSITIVE_INFINITY,
-        Double.NEGATIVE_INFINITY, Double.MIN_VALUE, Double.MAX_VALUE, 1e-300, 0.1, 1.0 / 3, 123456789.0, 1e22, 1e23};
 
     private final Random random = new Random(SEED);
+    private final AwkwardValues awkward = new AwkwardValues(random, true);
     private final ObjectWriter mapper = Json.mapper().writerFor(Prediction.class);
 
     @Test
@@ -44,13 +40,13 @@ class PosteriorWriterTest {
             PosteriorWriter.Template template = template();
             int n = template.labels().size();
             for (int e = 0; e < EVENTS_PER_TEMPLATE; e++) {
-                String id = random.nextInt(5) == 0 ? null : text();
+                String id = random.nextInt(5) == 0 ? null : awkward.text();
                 double[] p = new double[n];
                 for (int k = 0; k < n; k++) {
-                    p[k] = number();
+                    p[k] = awkward.number();
                 }
                 int chosen = random.nextInt(n);
-                double logDensity = number();
+                double logDensity = awkward.number();
                 Boolean outlier = random.nextBoolean() ? null : random.nextBoolean();
 
                 byte[] actual = writer.write(template, id, chosen, p, logDensity, outlier);
@@ -93,7 +89,7 @@ class PosteriorWriterTest {
         int n = 1 + random.nextInt(6);
         List<String> labels = new ArrayList<>();
         for (int k = 0; k < n; k++) {
-            labels.add(text() + "#" + k);
+            labels.add(awkward.text() + "#" + k);
         }
         Map<String, String> excluded = null;
         Integer otherExcluded = null;
@@ -101,23 +97,11 @@ class PosteriorWriterTest {
             excluded = new LinkedHashMap<>();
             int m = random.nextInt(4); // 0: an empty map, which a prediction leaves out
             for (int i = 0; i < m; i++) {
-                excluded.put(text() + "!" + i, text());
+                excluded.put(awkward.text() + "!" + i, awkward.text());
             }
             otherExcluded = m > 0 && random.nextBoolean() ? 1 + random.nextInt(50) : null;
         }
-        return new PosteriorWriter.Template(labels, random.nextInt(6) == 0 ? null : text(),
+        return new PosteriorWriter.Template(labels, random.nextInt(6) == 0 ? null : awkward.text(),
                 random.nextBoolean() ? random.nextLong() : random.nextInt(1000), excluded, otherExcluded);
-    }
-
-    private String text() {
-        return TEXT[random.nextInt(TEXT.length)] + (random.nextBoolean() ? "" : Integer.toString(random.nextInt(99)));
-    }
-
-    private double number() {
-        return switch (random.nextInt(3)) {
-            case 0 -> SPECIAL[random.nextInt(SPECIAL.length)];
-            case 1 -> random.nextDouble();
-            default -> Double.longBitsToDouble(random.nextLong());
-        };
     }
 }

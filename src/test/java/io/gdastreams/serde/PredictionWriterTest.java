@@ -25,12 +25,9 @@ class PredictionWriterTest {
 
     private static final long SEED = 2024;
     private static final int PREDICTIONS = 20_000;
-    private static final String[] TEXT = {"a", "virginica", "", " ", "\"quoted\"", "back\\slash", "tab\tline\nend",
-        "\u0001\u001f", "é", "日本語", "\ud83d\ude00", "</script>", "x".repeat(300), "null"};
-    private static final double[] SPECIAL = {0.0, -0.0, 1.0, Double.NaN, Double.POSITIVE_INFINITY,
-        Double.NEGATIVE_INFINITY, Double.MIN_VALUE, Double.MAX_VALUE, 1e-300, 0.1, 1.0 / 3, 123456789.0, 1e22, 1e23};
 
     private final Random random = new Random(SEED);
+    private final AwkwardValues awkward = new AwkwardValues(random, false);
     private final ObjectWriter reference = Json.mapper().writerFor(Prediction.class);
 
     @Test
@@ -63,19 +60,19 @@ class PredictionWriterTest {
         Map<String, String> excluded = maybe() ? strings(1 + random.nextInt(3)) : null;
         Map<String, Double> imputed = maybe() ? numbers(1 + random.nextInt(4)) : null;
         Map<String, String> imputedCategories = maybe() ? strings(1 + random.nextInt(3)) : null;
-        return new Prediction(Prediction.Status.SCORED, maybe() ? text() : null, text(), probabilities,
-                others ? number() : null, others ? 1 + random.nextInt(1000) : null, number(),
-                maybe() ? text() : null, maybe() ? random.nextLong() : null, maybe() ? random.nextBoolean() : null,
+        return new Prediction(Prediction.Status.SCORED, maybe() ? awkward.text() : null, awkward.text(), probabilities,
+                others ? awkward.number() : null, others ? 1 + random.nextInt(1000) : null, awkward.number(),
+                maybe() ? awkward.text() : null, maybe() ? random.nextLong() : null, maybe() ? random.nextBoolean() : null,
                 null, excluded, excluded != null && maybe() ? 1 + random.nextInt(50) : null, imputed,
-                imputed != null && maybe() ? 1 + random.nextInt(50) : null, maybe() ? number() : null,
-                maybe() ? explanation() : null, maybe() ? text() : null, maybe() ? number() : null,
+                imputed != null && maybe() ? 1 + random.nextInt(50) : null, maybe() ? awkward.number() : null,
+                maybe() ? explanation() : null, maybe() ? awkward.text() : null, maybe() ? awkward.number() : null,
                 maybe() ? strings(1 + random.nextInt(3)) : null, imputedCategories,
                 imputedCategories != null && maybe() ? 1 + random.nextInt(9) : null);
     }
 
     private Prediction unscored() {
         Map<String, String> excluded = maybe() ? strings(1 + random.nextInt(3)) : null;
-        return Prediction.unscored(maybe() ? text() : null, text(), maybe() ? text() : null,
+        return Prediction.unscored(maybe() ? awkward.text() : null, awkward.text(), maybe() ? awkward.text() : null,
                 maybe() ? (Long) random.nextLong() : null, excluded,
                 excluded != null && maybe() ? 1 + random.nextInt(50) : null);
     }
@@ -84,7 +81,7 @@ class PredictionWriterTest {
         Map<String, Prediction.ClassTerms> classes = new LinkedHashMap<>();
         int k = random.nextInt(4);
         for (int i = 0; i < k; i++) {
-            classes.put(text() + i, new Prediction.ClassTerms(number(), number(), number()));
+            classes.put(awkward.text() + i, new Prediction.ClassTerms(awkward.number(), awkward.number(), awkward.number()));
         }
         return new Prediction.Explanation(random.nextInt(300), classes);
     }
@@ -93,22 +90,10 @@ class PredictionWriterTest {
         return random.nextBoolean();
     }
 
-    private String text() {
-        return TEXT[random.nextInt(TEXT.length)] + (random.nextBoolean() ? "" : Integer.toString(random.nextInt(99)));
-    }
-
-    private double number() {
-        return switch (random.nextInt(3)) {
-            case 0 -> SPECIAL[random.nextInt(SPECIAL.length)];
-            case 1 -> random.nextDouble();
-            default -> Double.longBitsToDouble(random.nextLong());
-        };
-    }
-
     private Map<String, Double> numbers(int n) {
         Map<String, Double> map = new LinkedHashMap<>();
         for (int i = 0; i < n; i++) {
-            map.put(text() + "#" + i, number());
+            map.put(awkward.text() + "#" + i, awkward.number());
         }
         return map;
     }
@@ -116,7 +101,7 @@ class PredictionWriterTest {
     private Map<String, String> strings(int n) {
         Map<String, String> map = new LinkedHashMap<>();
         for (int i = 0; i < n; i++) {
-            map.put(text() + "#" + i, text());
+            map.put(awkward.text() + "#" + i, awkward.text());
         }
         return map;
     }
