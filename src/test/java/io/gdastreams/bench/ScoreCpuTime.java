@@ -1,12 +1,11 @@
 package io.gdastreams.bench;
 
 import io.gdastreams.math.CovarianceType;
+import io.gdastreams.math.CpuTimeRounds;
 import io.gdastreams.math.Discriminant;
 import io.gdastreams.math.GaussianModel;
 import io.gdastreams.math.KernelChoice;
 import io.gdastreams.math.LegacyScorer;
-import java.lang.management.ManagementFactory;
-import java.lang.management.ThreadMXBean;
 import java.util.SplittableRandom;
 
 /**
@@ -15,7 +14,7 @@ import java.util.SplittableRandom;
  * processes but a ratio of CPU times measured in alternation does much less. Same model and points as the
  * benchmark (K = 3, seed 42). Per round: n old scores, n new allocation-free scores, n new allocating scores; the
  * minimum of each over {@value #ROUNDS} measured rounds, after unmeasured rounds worth at least
- * {@value #WARM_UP_CPU_MILLIS} ms of this thread's CPU time.
+ * {@value #WARM_UP_CPU_MILLIS} ms of this thread's CPU time ({@link CpuTimeRounds}).
  *
  * <p>Why the warm-up is timed, not counted: with a fixed count of five short rounds, at d = 64 DIAG (≈ 0.2 µs per new
  * score, n = 2000) the whole measurement took ≈ 50 ms and C2 compiled the score path during the measured rounds
@@ -26,7 +25,7 @@ import java.util.SplittableRandom;
 public final class ScoreCpuTime {
 
     private static final int ROUNDS = 25;
-    /** Unmeasured rounds until this much thread CPU time has gone: C2 has then compiled every path (and main's loops). */
+    /** Unmeasured rounds until this much thread CPU time has gone: C2 has then compiled every path. */
     private static final long WARM_UP_CPU_MILLIS = 2000;
     /** At least this many scores per loop, so that a measured loop is ≥ ≈ 1 ms even where a score is cheap. */
     private static final int MIN_SCORES = 10_000;
@@ -48,48 +47,27 @@ public final class ScoreCpuTime {
         double[][] points = MathCoreBenchmark.points(d, 1, random);
         double[] out = new double[3];
         int n = Math.max(MIN_SCORES, 8_000_000 / (d * d + 16 * d));
-        ThreadMXBean clock = ManagementFactory.getThreadMXBean();
-        double old = Double.MAX_VALUE;
-        double into = Double.MAX_VALUE;
-        double allocating = Double.MAX_VALUE;
-        long warmUpEnd = clock.getCurrentThreadCpuTime() + WARM_UP_CPU_MILLIS * 1_000_000L;
-        int warmUpRounds = 0;
-        int measured = 0;
-        long[] t = new long[4];
-        while (measured < ROUNDS) {
-            round(clock, legacy, discriminant, points, out, n, t);
-            if (t[0] < warmUpEnd) {
-                warmUpRounds++;
-            } else {
-                measured++;
-                old = Math.min(old, (t[1] - t[0]) / (double) n);
-                into = Math.min(into, (t[2] - t[1]) / (double) n);
-                allocating = Math.min(allocating, (t[3] - t[2]) / (double) n);
-            }
-        }
+        CpuTimeRounds.Result r = new CpuTimeRounds()
+                .variant("old", m -> {
+                    for (int i = 0; i < m; i++) {
+                        sink += legacy.score(points[i & 1023]).logDensity();
+                    }
+                })
+                .variant("new allocation-free", m -> {
+                    for (int i = 0; i < m; i++) {
+                        sink += discriminant.score(points[i & 1023], null, out);
+                    }
+                })
+                .variant("new allocating", m -> {
+                    for (int i = 0; i < m; i++) {
+                        sink += discriminant.score(points[i & 1023]).logDensity();
+                    }
+                })
+                .measure(n, WARM_UP_CPU_MILLIS, ROUNDS);
+        double old = r.nanos("old");
+        double into = r.nanos("new allocation-free");
         System.out.printf("[%s] d=%d %s: old %.1f ns, new allocation-free %.1f ns, new allocating %.1f ns, "
                 + "old/new %.2f (%d warm-up rounds, n = %d; sink %s)%n", KernelChoice.describe(), d, type, old, into,
-                allocating, old / into, warmUpRounds, n, sink != 0);
-    }
-
-    /**
-     * One round, its four thread CPU times in {@code t}. A method of its own so that the timed loops are compiled
-     * apart from the warm-up test in main (whose first false outcome would otherwise deoptimise them).
-     */
-    private static void round(ThreadMXBean clock, LegacyScorer legacy, Discriminant discriminant, double[][] points,
-            double[] out, int n, long[] t) {
-        t[0] = clock.getCurrentThreadCpuTime();
-        for (int i = 0; i < n; i++) {
-            sink += legacy.score(points[i & 1023]).logDensity();
-        }
-        t[1] = clock.getCurrentThreadCpuTime();
-        for (int i = 0; i < n; i++) {
-            sink += discriminant.score(points[i & 1023], null, out);
-        }
-        t[2] = clock.getCurrentThreadCpuTime();
-        for (int i = 0; i < n; i++) {
-            sink += discriminant.score(points[i & 1023]).logDensity();
-        }
-        t[3] = clock.getCurrentThreadCpuTime();
+                r.nanos("new allocating"), old / into, r.warmUpRounds(), n, sink != 0);
     }
 }

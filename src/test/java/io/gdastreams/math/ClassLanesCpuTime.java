@@ -1,12 +1,11 @@
 package io.gdastreams.math;
 
-import java.lang.management.ManagementFactory;
-import java.lang.management.ThreadMXBean;
 import java.util.SplittableRandom;
 
 /**
  * The per-class sums of naive Bayes scoring three ways, interleaved in one JVM and timed in thread CPU time (minimum
- * over rounds 6–25): one class after the other (the loop scores use without the vector module), one class at a
+ * over {@value #ROUNDS} measured rounds after {@value #WARM_UP_CPU_MILLIS} ms of thread CPU time of unmeasured rounds
+ * per d, {@link CpuTimeRounds}): one class after the other (the loop scores use without the vector module), one class at a
  * time over {@link ClassLanes}' side-by-side layout, and the vector form; and, for scale, the posterior step ({@link LogSumExp#normalise}, K exponentials, K divisions, one
  * logarithm) alone. Needs {@code --add-modules jdk.incubator.vector}. Usage: {@code ClassLanesCpuTime K d …};
  * results: docs/BENCHMARKS.md, "Class lanes".
@@ -14,7 +13,7 @@ import java.util.SplittableRandom;
 public final class ClassLanesCpuTime {
 
     private static final int ROUNDS = 25;
-    private static final int WARM_UP_ROUNDS = 5;
+    private static final long WARM_UP_CPU_MILLIS = 2000;
     private static double sink;
 
     private ClassLanesCpuTime() {
@@ -23,7 +22,6 @@ public final class ClassLanesCpuTime {
     public static void main(String[] args) throws InterruptedException {
         KernelChoice.awaitWarmUp(60_000);
         int classes = Integer.parseInt(args[0]);
-        ThreadMXBean clock = ManagementFactory.getThreadMXBean();
         SplittableRandom random = new SplittableRandom(42);
         for (int a = 1; a < args.length; a++) {
             int d = Integer.parseInt(args[a]);
@@ -53,57 +51,53 @@ public final class ClassLanesCpuTime {
             double[] q = new double[kp];
             double[] v = new double[classes];
             int n = 4_000_000 / d;
-            double[] best = {Double.MAX_VALUE, Double.MAX_VALUE, Double.MAX_VALUE, Double.MAX_VALUE};
-            for (int round = 0; round < ROUNDS; round++) {
-                long t0 = clock.getCurrentThreadCpuTime();
-                for (int i = 0; i < n; i++) {
-                    double[] x = points[i & 255];
-                    for (int k = 0; k < classes; k++) {
-                        double[] mu = means[k];
-                        double[] w = scales[k];
-                        double s = 0.0;
-                        for (int j = 0; j < d; j++) {
-                            double t = (x[j] - mu[j]) * w[j];
-                            s += t * t;
+            CpuTimeRounds.Result r = new CpuTimeRounds()
+                    .variant("rows", m -> {
+                        for (int i = 0; i < m; i++) {
+                            double[] x = points[i & 255];
+                            for (int k = 0; k < classes; k++) {
+                                double[] mu = means[k];
+                                double[] w = scales[k];
+                                double s = 0.0;
+                                for (int j = 0; j < d; j++) {
+                                    double t = (x[j] - mu[j]) * w[j];
+                                    s += t * t;
+                                }
+                                q[k] = s;
+                            }
+                            sink += q[0];
                         }
-                        q[k] = s;
-                    }
-                    sink += q[0];
-                }
-                long t1 = clock.getCurrentThreadCpuTime();
-                for (int i = 0; i < n; i++) {
-                    // One class at a time over the side-by-side layout (stride K₄): the scalar alternative.
-                    double[] x = points[i & 255];
-                    for (int k = 0; k < classes; k++) {
-                        double s = 0.0;
-                        for (int j = 0, c = k; j < d; j++, c += kp) {
-                            double t = (x[j] - laneMeans[c]) * laneScales[c];
-                            s += t * t;
+                    })
+                    .variant("side by side", m -> {
+                        for (int i = 0; i < m; i++) {
+                            // One class at a time over the side-by-side layout (stride K₄): the scalar alternative.
+                            double[] x = points[i & 255];
+                            for (int k = 0; k < classes; k++) {
+                                double s = 0.0;
+                                for (int j = 0, c = k; j < d; j++, c += kp) {
+                                    double t = (x[j] - laneMeans[c]) * laneScales[c];
+                                    s += t * t;
+                                }
+                                q[k] = s;
+                            }
+                            sink += q[0];
                         }
-                        q[k] = s;
-                    }
-                    sink += q[0];
-                }
-                long t2 = clock.getCurrentThreadCpuTime();
-                for (int i = 0; i < n; i++) {
-                    VectorClassLanes.scaledSquares(points[i & 255], laneMeans, laneScales, d, kp, q, 0);
-                    sink += q[0];
-                }
-                long t3 = clock.getCurrentThreadCpuTime();
-                for (int i = 0; i < n; i++) {
-                    System.arraycopy(logJoints[i & 255], 0, v, 0, classes);
-                    sink += LogSumExp.normalise(v, classes);
-                }
-                long t4 = clock.getCurrentThreadCpuTime();
-                if (round >= WARM_UP_ROUNDS) {
-                    best[0] = Math.min(best[0], (t1 - t0) / (double) n);
-                    best[1] = Math.min(best[1], (t2 - t1) / (double) n);
-                    best[2] = Math.min(best[2], (t3 - t2) / (double) n);
-                    best[3] = Math.min(best[3], (t4 - t3) / (double) n);
-                }
-            }
+                    })
+                    .variant("vector lanes", m -> {
+                        for (int i = 0; i < m; i++) {
+                            VectorClassLanes.scaledSquares(points[i & 255], laneMeans, laneScales, d, kp, q, 0);
+                            sink += q[0];
+                        }
+                    })
+                    .variant("posterior step", m -> {
+                        for (int i = 0; i < m; i++) {
+                            System.arraycopy(logJoints[i & 255], 0, v, 0, classes);
+                            sink += LogSumExp.normalise(v, classes);
+                        }
+                    })
+                    .measure(n, WARM_UP_CPU_MILLIS, ROUNDS);
             System.out.printf("K=%d d=%d: one class at a time (rows) %.1f ns, (side by side) %.1f ns, vector lanes %.1f ns;"
-                    + " posterior step %.1f ns (sink %s)%n", classes, d, best[0], best[1], best[2], best[3],
+                    + " posterior step %.1f ns (sink %s)%n", classes, d, r.nanos("rows"), r.nanos("side by side"), r.nanos("vector lanes"), r.nanos("posterior step"),
                     sink != 0);
         }
     }
