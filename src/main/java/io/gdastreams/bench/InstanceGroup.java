@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
@@ -31,9 +32,16 @@ final class InstanceGroup implements AppUnderTest {
 
     private final Stage stage;
     private final String applicationId;
-    private final List<Instance> instances = new ArrayList<>();
+    // Copy-on-write: the exit hook may read it while the constructor still adds instances.
+    private final List<Instance> instances = new CopyOnWriteArrayList<>();
     private final long startedAt;
     private long runningAt;
+    /**
+     * Kills the instances if the bench's JVM is stopped (SIGTERM, Ctrl-C) before {@link #close}. Without it they
+     * would see their standard input close and then wait up to their close timeout for a broker that went with the
+     * bench (about a minute, measured), holding memory and CPU a next run would share.
+     */
+    private final Thread killOnExit = new Thread(this::destroyAll, "bench-instances-kill-on-exit");
 
     /**
      * @param arguments the {@link BenchInstance} arguments of instance i (its own state directory)
@@ -44,6 +52,7 @@ final class InstanceGroup implements AppUnderTest {
         this.stage = stage;
         this.applicationId = applicationId;
         this.startedAt = System.currentTimeMillis();
+        Runtime.getRuntime().addShutdownHook(killOnExit);
         try {
             for (int i = 0; i < count; i++) {
                 instances.add(launch(i, arguments.apply(i), commandPrefix, heap, logDirectory));
@@ -181,9 +190,20 @@ final class InstanceGroup implements AppUnderTest {
         }
     }
 
+    private void destroyAll() {
+        for (Instance instance : instances) {
+            instance.process().destroyForcibly();
+        }
+    }
+
     /** Asks every instance to stop (it closes its application), waits, and kills what is left. */
     @Override
     public void close() {
+        try {
+            Runtime.getRuntime().removeShutdownHook(killOnExit);
+        } catch (IllegalStateException e) {
+            // the JVM is shutting down: the hook runs (or ran) anyway
+        }
         for (Instance instance : instances) {
             try {
                 send(instance, BenchInstance.STOP);
