@@ -18,6 +18,7 @@ import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
@@ -81,9 +82,14 @@ class IrisGoldenTest {
         return columns;
     }
 
-    @ParameterizedTest(name = "{index}: {0}")
-    @MethodSource("cases")
-    void shouldMatchNumpyParametersAndPosteriors(JsonNode golden) throws IOException {
+    /** Every golden case once per {@link ScoringKernel}: the FAST kernel is held to the same goldens. */
+    static Stream<Arguments> casesAndKernels() throws IOException {
+        return cases().flatMap(c -> Stream.of(ScoringKernel.values()).map(k -> Arguments.of(k, c)));
+    }
+
+    @ParameterizedTest(name = "{index}: {0} {1}")
+    @MethodSource("casesAndKernels")
+    void shouldMatchNumpyParametersAndPosteriors(ScoringKernel kernel, JsonNode golden) throws IOException {
         int[] columns = columns(golden);
         List<LabelledRow> rows = Iris.rows();
         GaussianModel model = GaussianModel.fit(summaries(rows, columns), options(golden));
@@ -103,7 +109,7 @@ class IrisGoldenTest {
             }
         }
 
-        Discriminant discriminant = Discriminant.compile(model);
+        Discriminant discriminant = Discriminant.compile(model, kernel);
         JsonNode goldenRows = golden.get("rows");
         assertEquals(rows.size(), goldenRows.size());
         for (int i = 0; i < rows.size(); i++) {
