@@ -34,28 +34,6 @@ abstract sealed class CompiledCovariance
     abstract void logLikelihood(double[] x, int missing, double[] logLikelihood, double[] distances);
 
     /**
-     * {@link ScoringKernel#FAST}'s score of a point with every coordinate observed, with the vector module
-     * ({@code VectorFastKernels}): p(k | x) into {@code out} (length K), the log-joints into {@code jointOut} when
-     * it is not null, log p(x) returned; {@code added} as in {@link Discriminant#score(double[], double[])}. NaN
-     * when a log-joint is not finite: the caller then scores with EXACT, which defines those cases.
-     */
-    abstract double fastScore(double[] x, double[] added, double[] out, double[] jointOut);
-
-    /**
-     * c_k = log π_k − ½ d log 2π − ½ log det Σ_k, the part of class k's log-joint that does not depend on x, padded
-     * to {@link ClassLanes#padded} classes with −∞ (probability 0): what {@code VectorFastKernels.posterior} takes.
-     */
-    static double[] fastConstants(double[] logPriors, int d, double[] halfLogDets) {
-        double[] c = new double[ClassLanes.padded(logPriors.length)];
-        java.util.Arrays.fill(c, Double.NEGATIVE_INFINITY);
-        double normaliser = -0.5 * d * Math.log(2.0 * Math.PI);
-        for (int k = 0; k < logPriors.length; k++) {
-            c[k] = logPriors[k] + normaliser - halfLogDets[k];
-        }
-        return c;
-    }
-
-    /**
      * out[j] += Σ_k w_k E_k[x_j | x_O] for every missing coordinate j of {@code x} (the others are left alone),
      * where E_k[x_M | x_O] = μ_k,M + Σ_k,MO Σ_k,OO⁻¹ (x_O − μ_k,O) is the mean of class k's Gaussian conditioned on
      * the observed coordinates. {@code weights}: length K (the posterior, for imputation); {@code x} as in

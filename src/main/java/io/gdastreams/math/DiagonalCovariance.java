@@ -37,8 +37,6 @@ final class DiagonalCovariance implements PerClassCovariance {
         private final double[] laneMeans;
         private final double[] laneInverseStdDevs;
         private final int paddedClasses;
-        /** {@link #fastConstants}. */
-        private final double[] fastConstants;
 
         private Compiled(GaussianModel model, double[] logPriors) {
             super(model, logPriors);
@@ -60,14 +58,6 @@ final class DiagonalCovariance implements PerClassCovariance {
             this.paddedClasses = ClassLanes.padded(classCount);
             this.laneMeans = ClassLanes.interleave(means, d);
             this.laneInverseStdDevs = ClassLanes.interleave(inverseStdDevs, d);
-            this.fastConstants = fastConstants(logPriors, d, halfLogDets);
-        }
-
-        @Override
-        double fastScore(double[] x, double[] added, double[] out, double[] jointOut) {
-            double[] q = ScoringScratch.vector(paddedClasses);
-            VectorFastKernels.scaledSquares(x, laneMeans, laneInverseStdDevs, d, paddedClasses, q, 0);
-            return VectorFastKernels.posterior(q, 0, fastConstants, added, out, jointOut, logPriors.length);
         }
 
         @Override

@@ -45,9 +45,8 @@ public final class Discriminant {
     private final List<String> labels;
     private final double[] logPriors;
     private final CompiledCovariance covariance;
-    private final ScoringKernel kernel;
 
-    private Discriminant(GaussianModel model, ScoringKernel kernel) {
+    private Discriminant(GaussianModel model) {
         this.model = model;
         this.d = model.dimension();
         this.labels = model.labels();
@@ -57,25 +56,13 @@ public final class Discriminant {
             logPriors[k] = Math.log(model.priorView(k));
         }
         this.covariance = model.structure().compile(model, logPriors);
-        this.kernel = kernel;
     }
 
-    /** {@link #compile(GaussianModel, ScoringKernel)} with the {@link ScoringKernel#EXACT} kernel. */
     public static Discriminant compile(GaussianModel model) {
-        return compile(model, ScoringKernel.EXACT);
-    }
-
-    /** Compiles {@code model} (not modified) for scoring with {@code kernel}. */
-    public static Discriminant compile(GaussianModel model, ScoringKernel kernel) {
-        if (model == null || kernel == null) {
-            throw new IllegalArgumentException("model and kernel are required");
+        if (model == null) {
+            throw new IllegalArgumentException("model is required");
         }
-        return new Discriminant(model, kernel);
-    }
-
-    /** The kernel this discriminant was compiled for. */
-    public ScoringKernel kernel() {
-        return kernel;
+        return new Discriminant(model);
     }
 
     /** The model this was compiled from. */
@@ -133,12 +120,6 @@ public final class Discriminant {
         if (posteriorOut.length != classCount) {
             throw new IllegalArgumentException("expected an output of " + classCount + " probabilities, got "
                     + posteriorOut.length);
-        }
-        if (missing == 0 && kernel == ScoringKernel.FAST && ClassLanes.vector()) {
-            double logDensity = covariance.fastScore(x, addedLogLikelihood, posteriorOut, logJointOut);
-            if (!Double.isNaN(logDensity)) {
-                return logDensity;
-            }
         }
         if (missing < d) {
             covariance.logLikelihood(x, missing, posteriorOut, null);

@@ -34,8 +34,6 @@ final class FullCovariance implements PerClassCovariance {
         private final double[] inverseFactors;
         private final double[] halfLogDets;
         private final MarginalFactors marginals;
-        /** {@link #fastConstants}. */
-        private final double[] fastConstants;
 
         private Compiled(GaussianModel model, double[] logPriors) {
             super(model, logPriors);
@@ -53,25 +51,6 @@ final class FullCovariance implements PerClassCovariance {
                 covarianceOf[k] = k;
             }
             this.marginals = new MarginalFactors(means, covariances, covarianceOf);
-            this.fastConstants = fastConstants(logPriors, d, halfLogDets);
-        }
-
-        /** As {@link #logLikelihood}: r = x − μ_k in [0, d) of the scratch, q_k after it, padding q = 0. */
-        @Override
-        double fastScore(double[] x, double[] added, double[] out, double[] jointOut) {
-            int classCount = logPriors.length;
-            double[] scratch = ScoringScratch.vector(d + fastConstants.length);
-            for (int k = 0; k < classCount; k++) {
-                double[] mu = means[k];
-                for (int j = 0; j < d; j++) {
-                    scratch[j] = x[j] - mu[j];
-                }
-                scratch[d + k] = VectorFastKernels.whiten(inverseFactors, k * block, scratch, d);
-            }
-            for (int k = classCount; k < fastConstants.length; k++) {
-                scratch[d + k] = 0.0;
-            }
-            return VectorFastKernels.posterior(scratch, d, fastConstants, added, out, jointOut, classCount);
         }
 
         /** Every coordinate observed: per class r = x − μ_k, q_k = ‖L_k⁻¹r‖²; allocates nothing. */

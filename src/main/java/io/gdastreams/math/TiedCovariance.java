@@ -88,8 +88,6 @@ final class TiedCovariance implements CovarianceStructure {
         /** Null when every class is excluded. */
         private final LinearDiscriminants linear;
         private final MarginalFactors marginals;
-        /** {@link #fastConstants}; empty when every class is excluded. */
-        private final double[] fastConstants;
 
         private Compiled(GaussianModel model, double[] logPriors) {
             super(model, logPriors);
@@ -102,7 +100,6 @@ final class TiedCovariance implements CovarianceStructure {
                 inverseFactor = new double[0];
                 linear = null;
                 marginals = new MarginalFactors(means, new double[0][][], new int[0]);
-                fastConstants = new double[0];
                 return;
             }
             factor = model.factor(0);
@@ -125,22 +122,6 @@ final class TiedCovariance implements CovarianceStructure {
             linear = linearDiscriminants();
             marginals = new MarginalFactors(means, new double[][][] {model.covarianceView(0)},
                     new int[classCount]);
-            double[] halfLogDets = new double[classCount];
-            java.util.Arrays.fill(halfLogDets, factor.halfLogDeterminant());
-            fastConstants = fastConstants(logPriors, d, halfLogDets);
-        }
-
-        /** As {@link #logLikelihood}: z in [0, d) of the scratch, the K₄ sums after it. */
-        @Override
-        double fastScore(double[] x, double[] added, double[] out, double[] jointOut) {
-            double[] scratch = ScoringScratch.vector(d + paddedClasses);
-            double[] mu0 = means[0];
-            for (int j = 0; j < d; j++) {
-                scratch[j] = x[j] - mu0[j];
-            }
-            VectorFastKernels.whiten(inverseFactor, 0, scratch, d);
-            VectorFastKernels.squares(scratch, laneMeanOffsets, d, paddedClasses, scratch, d);
-            return VectorFastKernels.posterior(scratch, d, fastConstants, added, out, jointOut, logPriors.length);
         }
 
         /**

@@ -5,8 +5,7 @@ package io.gdastreams.math;
  * plain Java that allocates every vector: measured on a fresh JVM (docs/BENCHMARKS.md, "Vector kernel"), the first
  * 1000 scores at d = 64 took 1.5–2.4 s instead of ≈ 60 ms on the scalar kernel. So a daemon thread calls the
  * kernel {@link #CALLS} times on a fixed factor, at d = 28 (one group of four blocks, one of two, one single
- * block: every path) and d = 64, the class-lane sums ({@link VectorClassLanes}) and the kernels of
- * {@link ScoringKernel#FAST} ({@link VectorFastKernels}), while scores use the scalar
+ * block: every path) and d = 64, and the class-lane sums ({@link VectorClassLanes}), while scores use the scalar
  * forms (the same bits); {@link #done} then switches them over. Started once, by {@link KernelChoice}, and only when the vector kernel was chosen.
  */
 final class VectorWarmUp {
@@ -38,11 +37,6 @@ final class VectorWarmUp {
             // The class-lane sums: 4 classes (one group) and 12 (two groups, then one), d = 16 and 64.
             double[] lanes = new double[64 * 12];
             double[] q = new double[12];
-            double[] probabilities = new double[12];
-            double[] fourConstants = {-1.0, -2.0, -3.0, Double.NEGATIVE_INFINITY};
-            double[] twelveConstants = new double[12];
-            java.util.Arrays.fill(twelveConstants, 0, 9, -1.0);
-            java.util.Arrays.fill(twelveConstants, 9, 12, Double.NEGATIVE_INFINITY);
             double sink = 0.0;
             for (int call = 0; call < CALLS; call++) {
                 java.util.Arrays.fill(r, 1.0 + call);
@@ -54,13 +48,6 @@ final class VectorWarmUp {
                 VectorClassLanes.scaledSquares(r, lanes, lanes, d, kp, q, 0);
                 VectorClassLanes.squares(r, lanes, d, kp, q, 0);
                 sink += q[0];
-                // ScoringKernel.FAST: its sums, its triangular kernel and both forms of its posterior.
-                VectorFastKernels.scaledSquares(r, lanes, lanes, d, kp, q, 0);
-                VectorFastKernels.squares(r, lanes, d, kp, q, 0);
-                sink += VectorFastKernels.whiten(small, 0, r, (call & 8) == 0 ? 28 : 17);
-                java.util.Arrays.fill(q, 1.0);
-                sink += VectorFastKernels.posterior(q, 0, kp == 4 ? fourConstants : twelveConstants, null,
-                        probabilities, null, kp == 4 ? 3 : 9);
             }
             if (sink == 42.0) { // keeps the loop from being removed; practically never true
                 Thread.yield();

@@ -6,15 +6,13 @@ import io.gdastreams.math.Discriminant;
 import io.gdastreams.math.GaussianModel;
 import io.gdastreams.math.KernelChoice;
 import io.gdastreams.math.LegacyScorer;
-import io.gdastreams.math.ScoringKernel;
 import java.util.SplittableRandom;
 
 /**
  * Old vs new score path for one (d, covariance type), interleaved in one JVM and timed in thread CPU time: the
  * companion of {@link MathCoreBenchmark} for a loaded machine, where wall-clock throughput swings with the other
  * processes but a ratio of CPU times measured in alternation does much less. Same model and points as the
- * benchmark (K = 3, seed 42). Per round: n old scores, n new allocation-free scores, n new allocating scores, n
- * allocation-free scores of the {@link ScoringKernel#FAST} kernel; the
+ * benchmark (K = 3, seed 42). Per round: n old scores, n new allocation-free scores, n new allocating scores; the
  * minimum of each over {@value #ROUNDS} measured rounds, after unmeasured rounds worth at least
  * {@value #WARM_UP_CPU_MILLIS} ms of this thread's CPU time ({@link CpuTimeRounds}).
  *
@@ -45,7 +43,6 @@ public final class ScoreCpuTime {
         SplittableRandom random = new SplittableRandom(42);
         GaussianModel model = MathCoreBenchmark.model(d, type, random);
         Discriminant discriminant = Discriminant.compile(model);
-        Discriminant fast = Discriminant.compile(model, ScoringKernel.FAST);
         LegacyScorer legacy = LegacyScorer.compile(model);
         double[][] points = MathCoreBenchmark.points(d, 1, random);
         double[] out = new double[3];
@@ -66,18 +63,11 @@ public final class ScoreCpuTime {
                         sink += discriminant.score(points[i & 1023]).logDensity();
                     }
                 })
-                .variant("fast allocation-free", m -> {
-                    for (int i = 0; i < m; i++) {
-                        sink += fast.score(points[i & 1023], null, out);
-                    }
-                })
                 .measure(n, WARM_UP_CPU_MILLIS, ROUNDS);
         double old = r.nanos("old");
         double into = r.nanos("new allocation-free");
-        double fastInto = r.nanos("fast allocation-free");
         System.out.printf("[%s] d=%d %s: old %.1f ns, new allocation-free %.1f ns, new allocating %.1f ns, "
-                + "fast allocation-free %.1f ns; old/new %.2f, old/fast %.2f (%d warm-up rounds, n = %d; sink %s)%n",
-                KernelChoice.describe(), d, type, old, into, r.nanos("new allocating"), fastInto, old / into,
-                old / fastInto, r.warmUpRounds(), n, sink != 0);
+                + "old/new %.2f (%d warm-up rounds, n = %d; sink %s)%n", KernelChoice.describe(), d, type, old, into,
+                r.nanos("new allocating"), old / into, r.warmUpRounds(), n, sink != 0);
     }
 }

@@ -18,7 +18,6 @@ import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
@@ -82,14 +81,9 @@ class IrisGoldenTest {
         return columns;
     }
 
-    /** Every golden case once per {@link ScoringKernel}: the FAST kernel is held to the same goldens. */
-    static Stream<Arguments> casesAndKernels() throws IOException {
-        return cases().flatMap(c -> Stream.of(ScoringKernel.values()).map(k -> Arguments.of(k, c)));
-    }
-
-    @ParameterizedTest(name = "{index}: {0} {1}")
-    @MethodSource("casesAndKernels")
-    void shouldMatchNumpyParametersAndPosteriors(ScoringKernel kernel, JsonNode golden) throws IOException {
+    @ParameterizedTest(name = "{index}: {0}")
+    @MethodSource("cases")
+    void shouldMatchNumpyParametersAndPosteriors(JsonNode golden) throws IOException {
         int[] columns = columns(golden);
         List<LabelledRow> rows = Iris.rows();
         GaussianModel model = GaussianModel.fit(summaries(rows, columns), options(golden));
@@ -109,7 +103,7 @@ class IrisGoldenTest {
             }
         }
 
-        Discriminant discriminant = Discriminant.compile(model, kernel);
+        Discriminant discriminant = Discriminant.compile(model);
         JsonNode goldenRows = golden.get("rows");
         assertEquals(rows.size(), goldenRows.size());
         for (int i = 0; i < rows.size(); i++) {
