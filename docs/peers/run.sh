@@ -31,7 +31,7 @@ export MAVEN_OPTS="${MAVEN_OPTS:-} -Dstyle.color=never"
 # 1. Our classes and the two libraries the math package uses.
 cd "$ROOT"
 log "compiling gda-streams ($(git rev-parse --short HEAD))"
-mvn -o -q -B compile 2>/dev/null || mvn -q -B compile
+mvn -o -q -B compile >&2 2>/dev/null || mvn -q -B compile >&2
 mvn -o -q -B dependency:build-classpath -Dmdep.includeScope=runtime -Dmdep.outputFile="$OUT/runtime.cp" >/dev/null 2>&1 \
   || mvn -q -B dependency:build-classpath -Dmdep.includeScope=runtime -Dmdep.outputFile="$OUT/runtime.cp" >/dev/null
 OURS="$ROOT/target/classes:$(tr ':' '\n' < "$OUT/runtime.cp" | grep -E '/(ejml-[a-z]+|commons-numbers-[a-z]+)-[0-9.]+\.jar$' | paste -sd:)"
@@ -50,7 +50,7 @@ fetch() { # name groupId:artifactId:version
   <dependencies><dependency><groupId>$g</groupId><artifactId>$a</artifactId><version>$v</version></dependency></dependencies>
 </project>
 POM
-  mvn -q -B -f "$dir/pom.xml" dependency:copy-dependencies -DincludeScope=runtime -DoutputDirectory="$dir/lib"
+  mvn -q -B -f "$dir/pom.xml" dependency:copy-dependencies -DincludeScope=runtime -DoutputDirectory="$dir/lib" >&2
   echo "$2" > "$dir/lib/.done"
 }
 fetch smile3 "$SMILE3"
