@@ -15,6 +15,7 @@ final class KafkaSettings {
     private static final String MAIN_CONSUMER_PREFIX = "main.consumer.";
     private static final String BOOTSTRAP_SERVERS_KEY = "bootstrap.servers";
     private static final String STATE_DIR_KEY = "state.dir";
+    private static final String POLL_MS_KEY = "poll.ms";
 
     /**
      * Kafka Streams settings we default differently from Kafka (the file and environment may override them).
@@ -23,7 +24,8 @@ final class KafkaSettings {
      * makes a configured {@code processing.exception.handler} govern the global thread like the stream threads,
      * anticipates the Kafka 5.0 default, and silences Kafka Streams' start-up warning that it is disabled (with the
      * copy {@link #forRole} adds for the partition assignor). {@code state.dir=gda-streams-state}: local state
-     * outside the OS temp directory. The record size limits: {@link RecordSizeLimits}.
+     * outside the OS temp directory. {@code poll.ms=10}: wall-clock punctuation on time in an idle thread (below). The
+     * record size limits: {@link RecordSizeLimits}.
      */
     static final Map<String, String> DEFAULTS = defaults();
 
@@ -37,6 +39,12 @@ final class KafkaSettings {
         // Not under the OS temp directory (Kafka's default, /tmp/kafka-streams): the OS may clear it, and Kafka
         // Streams warns about it at every start. Relative to the working directory; services set an absolute one.
         defaults.put(STATE_DIR_KEY, "gda-streams-state");
+        // An idle stream thread waits this long in poll() before it runs its wall-clock punctuators (Kafka's
+        // default: 100 ms). The trainer snapshots and publishes on 10 ms checks (SnapshotTicks): with 100 ms, in a
+        // sparse stream, snapshots and publishes could be up to 100 ms late (docs/BENCHMARKS.md, "Model freshness
+        // of a sparse stream"). Polling more often costs an idle thread about a hundred empty polls per second; a
+        // busy one returns from poll() at once either way.
+        defaults.put(POLL_MS_KEY, "10");
         defaults.putAll(RecordSizeLimits.streamsDefaults());
         return Collections.unmodifiableMap(defaults);
     }

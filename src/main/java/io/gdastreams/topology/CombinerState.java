@@ -13,6 +13,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import org.apache.kafka.common.serialization.Deserializer;
@@ -137,6 +138,11 @@ final class CombinerState {
     /** The kept snapshot of {@code partition}. */
     Optional<PartialSnapshot> kept(int partition) {
         return Optional.ofNullable(partials.get(partition));
+    }
+
+    /** The partitions with a kept snapshot (a view). */
+    Set<Integer> keptPartitions() {
+        return Collections.unmodifiableSet(partials.keySet());
     }
 
     /** The kept snapshots in partition order (a view). */

@@ -44,8 +44,6 @@ import org.slf4j.LoggerFactory;
 final class ModelCombiner implements Processor<String, byte[], String, TrainingOutput> {
 
     private static final Logger LOG = LoggerFactory.getLogger(ModelCombiner.class);
-    /** How many times per interval the punctuator looks for a due publish: bounds the extra delay to 1/10. */
-    private static final int CHECKS_PER_INTERVAL = 10;
 
     private final TrainingSettings settings;
     private final StreamObserver observer;
@@ -85,8 +83,7 @@ final class ModelCombiner implements Processor<String, byte[], String, TrainingO
         this.state = null;
         this.schedule = null;
         this.lastNotice = null;
-        long interval = settings.publishInterval().toMillis();
-        processorContext.schedule(Duration.ofMillis(Math.max(1, interval / CHECKS_PER_INTERVAL)),
+        processorContext.schedule(SnapshotTicks.checkPeriod(settings.publishInterval()),
                 PunctuationType.WALL_CLOCK_TIME, this::publishIfDue);
     }
 
@@ -102,13 +99,33 @@ final class ModelCombiner implements Processor<String, byte[], String, TrainingO
             }
             reject(record, source, refused.reason());
         } else if (outcome instanceof SnapshotIntake.Stale stale) {
-            LOG.debug("Ignoring a snapshot of partition {} at offset {}: already have offset {}",
-                    stale.snapshot().progress().partition(), stale.snapshot().progress().nextOffset(),
-                    stale.keptOffset());
+            int partition = stale.snapshot().progress().partition();
+            if (stale.snapshot().progress().nextOffset() == stale.keptOffset()) {
+                // The snapshot kept, sent again: the task had nothing new at this tick (PartialStatsProcessor).
+                long now = context.currentSystemTimeMs();
+                schedule.partitionQuiet(partition, now);
+                publishIfRoundHasAll(now);
+            } else {
+                LOG.debug("Ignoring a snapshot of partition {} at offset {}: already have offset {}", partition,
+                        stale.snapshot().progress().nextOffset(), stale.keptOffset());
+            }
         } else if (outcome instanceof SnapshotIntake.Accepted accepted) {
             state.keep(accepted.snapshot(), record.value());
             long now = context.currentSystemTimeMs();
             schedule.snapshotAccepted(accepted.snapshot().progress().partition(), now);
+            publishIfRoundHasAll(now);
+        }
+    }
+
+    /**
+     * A record may publish its round only when every partition the combiner keeps has reported in it: nothing else
+     * can come for this tick. Otherwise the round is judged at the next check, within {@link
+     * SnapshotTicks#checkPeriod(Duration)}: the snapshots of one tick often come in one poll, and a round published
+     * at the record that completed it (every partition of the previous round in) would leave a later record of the
+     * same poll, a partition quiet in the previous round with news now, for the next round, an interval later.
+     */
+    private void publishIfRoundHasAll(long now) {
+        if (schedule.roundHasAll(state.keptPartitions())) {
             publishIfDue(now);
         }
     }

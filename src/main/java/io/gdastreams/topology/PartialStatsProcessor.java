@@ -26,7 +26,11 @@ import org.slf4j.LoggerFactory;
  * Per input partition (one task each): decodes labelled events, updates the running statistics of their class,
  * and every publish interval (wall clock, on the ticks all tasks share: {@link SnapshotTicks}) emits a cumulative
  * {@link PartialSnapshot} if anything changed, and asks for a commit so that the combiner sees it at once rather
- * than up to {@code commit.interval.ms} later (under exactly-once it is invisible until committed).
+ * than up to {@code commit.interval.ms} later (under exactly-once it is invisible until committed). At the first
+ * tick with nothing new after a tick that had a snapshot, it sends that same snapshot once more: the combiner,
+ * which waits for every partition of the previous round, then knows this one went quiet and publishes the round
+ * without waiting half an interval for it ({@link PublishSchedule}); the combiner keeps an equal snapshot as it
+ * was, so the re-sent one changes no statistics.
  *
  * <p>Every record read is either applied or dead-lettered, never both and never neither; the snapshot carries
  * both counts and the next offset, so {@code applied + deadLettered = records read} can be checked downstream.
@@ -61,6 +65,8 @@ final class PartialStatsProcessor implements Processor<byte[], byte[], String, T
     private boolean changedSinceSnapshot;
     /** When to snapshot: the first check of each new publish-interval tick. */
     private SnapshotTicks ticks;
+    /** The tick of this task's last snapshot with something new (none yet: a value no tick follows). */
+    private long lastChangedTick = Long.MIN_VALUE;
     private final StreamObserver observer;
     /** Test-then-train evaluation (gda.prequential) and reset generations, made at init. */
     private TestThenTrain testThenTrain;
@@ -96,7 +102,7 @@ final class PartialStatsProcessor implements Processor<byte[], byte[], String, T
         ticks = new SnapshotTicks(settings.publishInterval(), processorContext.currentSystemTimeMs());
         processorContext.schedule(ticks.checkPeriod(), PunctuationType.WALL_CLOCK_TIME, now -> {
             if (ticks.crossed(now)) {
-                emitSnapshot(now);
+                emitSnapshot(now, ticks.tick());
             }
         });
     }
@@ -220,12 +226,25 @@ final class PartialStatsProcessor implements Processor<byte[], byte[], String, T
         return null;
     }
 
-    private void emitSnapshot(long timestamp) {
+    /**
+     * At tick {@code tick}: the cumulative snapshot when anything changed since the last one; else, once, the same
+     * snapshot again when the previous tick had one (this partition was in the previous round and is quiet now).
+     */
+    private void emitSnapshot(long timestamp, long tick) {
         if (!changedSinceSnapshot) {
+            if (lastChangedTick == tick - 1) {
+                forwardSnapshot(timestamp);
+            }
             return;
         }
-        loadState();
         changedSinceSnapshot = false;
+        lastChangedTick = tick;
+        forwardSnapshot(timestamp);
+    }
+
+    /** The cumulative snapshot of the state now (none before the first record), and a commit request. */
+    private void forwardSnapshot(long timestamp) {
+        loadState();
         if (state.progress().recordsRead() == 0) {
             return;
         }

@@ -18,7 +18,10 @@ import java.util.Set;
  * <ul>
  *   <li>at once when there was no earlier round, or the earlier one began two intervals or more before (a
  *       quiet period: nobody to wait for; the first snapshot after a quiet period is not delayed);</li>
- *   <li>as soon as every partition of the previous round has sent its snapshot of this round;</li>
+ *   <li>as soon as every partition of the previous round has sent its snapshot of this round, or said that it has
+ *       nothing new ({@link #partitionQuiet}: its task re-sends the snapshot the combiner already keeps, once, at
+ *       the first tick without news; without that word a round after which a partition went quiet would wait
+ *       half an interval for it, which at moderate event rates is most rounds);</li>
  *   <li>at the latest {@link #gatherMs} (half an interval) after its first snapshot: a partition that went quiet
  *       delays one round by at most that, and is not waited for afterwards.</li>
  * </ul>
@@ -48,14 +51,34 @@ final class PublishSchedule {
     /** Quiet period: a previous round this many intervals older than the current one is not waited for. */
     private static final int QUIET_INTERVALS = 2;
 
-    /** The partitions whose snapshots arrived within half an interval of the first, and when that was. */
+    /**
+     * The partitions whose snapshots arrived within three quarters of an interval of the first, and when that was;
+     * and the partitions that said they had nothing new ({@link #partitionQuiet}).
+     */
     private static final class Round {
         final long startMs;
+        /** Partitions with a new snapshot in this round: the next round waits for these. */
         final Set<Integer> partitions = new HashSet<>();
+        /** Partitions that reported nothing new: this round need not wait for them, and the next does not. */
+        final Set<Integer> quiet = new HashSet<>();
         boolean published;
 
         Round(long startMs) {
             this.startMs = startMs;
+        }
+
+        boolean reported(int partition) {
+            return partitions.contains(partition) || quiet.contains(partition);
+        }
+
+        /** Whether every partition with a snapshot in {@code earlier} has reported in this round. */
+        boolean covers(Round earlier) {
+            for (int partition : earlier.partitions) {
+                if (!reported(partition)) {
+                    return false;
+                }
+            }
+            return true;
         }
     }
 
@@ -112,18 +135,47 @@ final class PublishSchedule {
         }
         return previous == null
                 || current.startMs - previous.startMs >= QUIET_INTERVALS * intervalMs
-                || current.partitions.containsAll(previous.partitions)
+                || current.covers(previous)
                 || now - current.startMs >= gatherMs;
     }
 
     /** A snapshot of {@code partition} was accepted at {@code now}: publish when its round is due. */
     void snapshotAccepted(int partition, long now) {
         pending = true;
-        if (current == null || current.partitions.contains(partition) || now - current.startMs >= roundSpanMs) {
+        roundOf(partition, now).partitions.add(partition);
+    }
+
+    /**
+     * {@code partition} had nothing new at this tick (its task sent the snapshot the combiner already keeps): the
+     * round need not wait for it. Publishes nothing by itself.
+     */
+    void partitionQuiet(int partition, long now) {
+        roundOf(partition, now).quiet.add(partition);
+    }
+
+    /** The round a report of {@code partition} at {@code now} belongs to: the current one, or a new one. */
+    private Round roundOf(int partition, long now) {
+        if (current == null || current.reported(partition) || now - current.startMs >= roundSpanMs) {
             previous = current;
             current = new Round(now);
         }
-        current.partitions.add(partition);
+        return current;
+    }
+
+    /**
+     * Whether every one of {@code partitions} has reported in the current, unpublished round: no other snapshot of
+     * this tick can come, so the round may be judged at once rather than at the next check.
+     */
+    boolean roundHasAll(Set<Integer> partitions) {
+        if (current == null || current.published) {
+            return false;
+        }
+        for (int partition : partitions) {
+            if (!current.reported(partition)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** The last model is to be published again: publish at the next due check. */

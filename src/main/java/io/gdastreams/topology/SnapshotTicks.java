@@ -29,7 +29,21 @@ final class SnapshotTicks {
 
     /** How often the owner's punctuator should call {@link #crossed}. */
     Duration checkPeriod() {
+        return checkPeriod(Duration.ofMillis(intervalMs));
+    }
+
+    /**
+     * Every {@link #MAX_CHECK_MS} ms, or ten times per interval when that is more often: the period of the training
+     * application's wall-clock checks (the tasks' ticks, the combiner's publishes).
+     */
+    static Duration checkPeriod(Duration interval) {
+        long intervalMs = Math.max(1, interval.toMillis());
         return Duration.ofMillis(Math.max(1, Math.min(MAX_CHECK_MS, intervalMs / CHECKS_PER_INTERVAL)));
+    }
+
+    /** The tick of the last {@link #crossed} that returned true (or of construction): ⌊now / interval⌋. */
+    long tick() {
+        return lastTick;
     }
 
     /** Whether a new tick began since the last call (or construction); at most true once per tick. */

@@ -190,6 +190,7 @@ class ModelCombinerTest {
         context.setCurrentSystemTimeMs(5000);
         context.setRecordMetadata(PARTIALS, 0, 1);
         combiner.process(new Record<>("m", encode(snapshot(1, features, new double[][] {{3, 4}})), 5000L));
+        lastPunctuator(context).punctuate(5000);
         assertEquals(Map.of("0", 1L, "1", 1L), models(context).get(1).sources());
 
         store.delete("partial:1"); // partition 1's snapshot is gone (damaged and discarded, say)
@@ -199,11 +200,13 @@ class ModelCombinerTest {
         context.setCurrentSystemTimeMs(10_000);
         context.setRecordMetadata(PARTIALS, 0, 2);
         restarted.process(new Record<>("m", encode(snapshot(0, features, new double[][] {{1, 2}, {5, 6}})), 10_000L));
+        lastPunctuator(context).punctuate(10_000);
         assertTrue(models(context).isEmpty(), "no model without partition 1, which version 2 absorbed");
 
         context.setCurrentSystemTimeMs(15_000);
         context.setRecordMetadata(PARTIALS, 0, 3);
         restarted.process(new Record<>("m", encode(snapshot(1, features, new double[][] {{3, 4}, {7, 8}})), 15_000L));
+        lastPunctuator(context).punctuate(15_000);
         List<ModelParameters> after = models(context);
         assertEquals(1, after.size());
         assertEquals(Map.of("0", 2L, "1", 2L), after.get(0).sources());
@@ -211,13 +214,15 @@ class ModelCombinerTest {
     }
 
     @Test
-    void shouldCheckForADuePublishTenTimesPerIntervalOnTheWallClock() {
-        MockProcessorContext<String, TrainingOutput> context = context();
-        new ModelCombiner(TrainingSettings.defaults(Topics.defaults()).withModelId("m")
-                .withPublishInterval(Duration.ofSeconds(5))).init(context);
-        MockProcessorContext.CapturedPunctuator punctuator = context.scheduledPunctuators().get(0);
-        assertEquals(PunctuationType.WALL_CLOCK_TIME, punctuator.getType());
-        assertEquals(Duration.ofMillis(500), punctuator.getInterval());
+    void shouldCheckForADuePublishOnTheWallClockEveryTenMillisecondsOrTenTimesPerShortInterval() {
+        for (long[] intervalAndCheck : new long[][] {{5_000, 10}, {250, 10}, {50, 5}}) {
+            MockProcessorContext<String, TrainingOutput> context = context();
+            new ModelCombiner(TrainingSettings.defaults(Topics.defaults()).withModelId("m")
+                    .withPublishInterval(Duration.ofMillis(intervalAndCheck[0]))).init(context);
+            MockProcessorContext.CapturedPunctuator punctuator = context.scheduledPunctuators().get(0);
+            assertEquals(PunctuationType.WALL_CLOCK_TIME, punctuator.getType());
+            assertEquals(Duration.ofMillis(intervalAndCheck[1]), punctuator.getInterval());
+        }
     }
 
     @Test

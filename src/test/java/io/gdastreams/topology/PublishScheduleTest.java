@@ -147,4 +147,26 @@ class PublishScheduleTest {
         schedule.snapshotAccepted(1, 2_000);
         assertEquals(Action.PUBLISH, schedule.next(2_000, PUBLISHED_BEFORE), "partition 0 is quiet, not late");
     }
+
+    @Test
+    void shouldPublishARoundAtOnceWhenItsMissingPartitionSaysItHasNothingNewAndNotWaitForItNextRound() {
+        PublishSchedule schedule = new PublishSchedule(INTERVAL, false);
+        schedule.snapshotAccepted(0, 0);
+        schedule.snapshotAccepted(1, 5);
+        assertEquals(Action.PUBLISH, schedule.next(5, NEVER_PUBLISHED));
+        schedule.published(5);
+
+        schedule.snapshotAccepted(0, 1_000);
+        assertEquals(Action.NOTHING, schedule.next(1_010, PUBLISHED_BEFORE), "partition 1 of the round is missing");
+        schedule.partitionQuiet(1, 1_020);
+        assertEquals(Action.PUBLISH, schedule.next(1_020, PUBLISHED_BEFORE), "partition 1 has nothing new");
+        schedule.published(1_020);
+
+        schedule.snapshotAccepted(0, 2_000);
+        assertEquals(Action.PUBLISH, schedule.next(2_000, PUBLISHED_BEFORE), "partition 1 is not waited for any more");
+        schedule.published(2_000);
+
+        schedule.partitionQuiet(0, 3_000);
+        assertEquals(Action.CHECK_TOPIC, schedule.next(3_000, PUBLISHED_BEFORE), "a quiet word alone publishes nothing");
+    }
 }

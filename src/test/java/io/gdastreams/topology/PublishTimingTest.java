@@ -36,6 +36,8 @@ class PublishTimingTest {
 
     private static final String APP_ID = "publish-timing-test";
     private static final Duration INTERVAL = Duration.ofSeconds(1);
+    /** The combiner's check period at this interval (SnapshotTicks.checkPeriod): 10 ms. */
+    private static final Duration CHECK = SnapshotTicks.checkPeriod(INTERVAL);
     private static final Topics TOPICS = Topics.defaults();
     private static final List<String> FEATURES = List.of("a", "b");
     private static final double HAND_TOLERANCE = 1e-12;
@@ -94,7 +96,52 @@ class PublishTimingTest {
         assertArrayEquals(new double[] {8.0 / 3, 4.0 / 3}, model.classes().get(0).covariance()[0], HAND_TOLERANCE);
 
         driver.advanceWallClockTime(INTERVAL);
-        assertTrue(partials.isEmpty(), "nothing changed: no snapshot at the next tick");
+        TestRecord<String, byte[]> again = partials.readRecord();
+        assertArrayEquals(snapshot.value(), again.value(), "nothing new at this tick: the same snapshot, once more");
+        assertEquals(Instant.parse("2026-01-01T00:00:02Z"), again.getRecordTime());
+        assertTrue(models.isEmpty(), "a snapshot the combiner already keeps publishes nothing");
+        driver.advanceWallClockTime(INTERVAL);
+        assertTrue(partials.isEmpty(), "said once: nothing at the tick after");
+        labelled.pipeInput("e3".getBytes(StandardCharsets.UTF_8), labelledJson(FEATURES, new double[] {7, 8}, "x"));
+        driver.advanceWallClockTime(INTERVAL);
+        assertEquals(4, SerdeFactory.partialSnapshot().deserializer()
+                .deserialize(null, partials.readRecord().value()).progress().nextOffset(), "news again: a snapshot");
+        assertEquals(Map.of("0", 4L), models.readValue().sources());
+    }
+
+    @Test
+    void shouldPublishARoundAtOnceWhenItsMissingPartitionResendsTheSnapshotTheCombinerKeeps() {
+        Instant start = Instant.parse("2026-01-01T00:00:00Z");
+        start(start, StreamsConfig.AT_LEAST_ONCE);
+        TestInputTopic<String, byte[]> partials = DriverTopics.input(driver, TrainingTopology.partials(APP_ID));
+        partials.pipeInput("m", encode(snapshot(0, FEATURES, points(1))));
+        partials.pipeInput("m", encode(snapshot(1, FEATURES, points(1))));
+        assertEquals(Map.of("0", 1L), models.readValue().sources());
+        driver.advanceWallClockTime(INTERVAL);
+        assertEquals(Map.of("0", 1L, "1", 1L), models.readValue().sources());
+        partials.pipeInput("m", encode(snapshot(0, FEATURES, points(2))));
+        partials.pipeInput("m", encode(snapshot(1, FEATURES, points(2))));
+        driver.advanceWallClockTime(INTERVAL.dividedBy(2));
+        assertEquals(Map.of("0", 2L, "1", 2L), models.readValue().sources(), "round of tick 00:00:01, both in");
+
+        // Tick 00:00:02: partition 0 has news, partition 1 none and says so by re-sending what the combiner keeps.
+        driver.advanceWallClockTime(INTERVAL.dividedBy(2));
+        partials.pipeInput("m", encode(snapshot(0, FEATURES, points(3))));
+        assertTrue(models.isEmpty(), "partition 1 was in the previous round: wait for it");
+        driver.advanceWallClockTime(Duration.ofMillis(20));
+        partials.pipeInput("m", encode(snapshot(1, FEATURES, points(2))));
+        ModelParameters round = models.readValue();
+        assertEquals("2026-01-01T00:00:02.020Z", round.updatedAt(), "on its word, not half an interval later");
+        assertEquals(Map.of("0", 3L, "1", 2L), round.sources());
+        assertEquals(5, round.totalCount(), "the re-sent snapshot counted once");
+
+        // Tick 00:00:03: partition 1 had nothing new in the last round, so partition 0 is not held for it; the
+        // round goes out at the next check, 10 ms on (partition 1 might still be in the same poll), not later.
+        driver.advanceWallClockTime(INTERVAL.minusMillis(20));
+        partials.pipeInput("m", encode(snapshot(0, FEATURES, points(4))));
+        assertTrue(models.isEmpty(), "not every kept partition has reported: judged at the next check");
+        driver.advanceWallClockTime(CHECK);
+        assertEquals("2026-01-01T00:00:03.010Z", models.readValue().updatedAt());
     }
 
     @Test
@@ -144,10 +191,11 @@ class PublishTimingTest {
         assertEquals("2026-01-01T00:00:03.500Z", fifth.updatedAt(), "half an interval after it arrived");
         assertEquals(Map.of("0", 4L, "1", 3L), fifth.sources());
 
-        // Round 4: the previous round was partition 0 alone, so its next snapshot publishes on arrival.
+        // Round 4: the previous round was partition 0 alone, so its next snapshot publishes at the next check.
         driver.advanceWallClockTime(INTERVAL.dividedBy(2));
         partials.pipeInput("m", encode(snapshot(0, FEATURES, points(5))));
-        assertEquals("2026-01-01T00:00:04Z", models.readValue().updatedAt());
+        driver.advanceWallClockTime(CHECK);
+        assertEquals("2026-01-01T00:00:04.010Z", models.readValue().updatedAt());
     }
 
     /** n distinct points of class "x" (the snapshot's next offset is n). */
