@@ -169,4 +169,18 @@ class PublishScheduleTest {
         schedule.partitionQuiet(0, 3_000);
         assertEquals(Action.CHECK_TOPIC, schedule.next(3_000, PUBLISHED_BEFORE), "a quiet word alone publishes nothing");
     }
+
+    @Test
+    void shouldSayARoundHasAllOnlyWhenEveryGivenPartitionReportedInItBeforeItWasPublished() {
+        PublishSchedule schedule = new PublishSchedule(INTERVAL, false);
+        assertEquals(false, schedule.roundHasAll(java.util.Set.of(0)), "no round yet");
+        schedule.snapshotAccepted(0, 0);
+        assertEquals(true, schedule.roundHasAll(java.util.Set.of(0)));
+        assertEquals(false, schedule.roundHasAll(java.util.Set.of(0, 1)), "partition 1 has not reported");
+        schedule.partitionQuiet(1, 5);
+        assertEquals(true, schedule.roundHasAll(java.util.Set.of(0, 1)), "a quiet word is a report");
+        schedule.next(5, NEVER_PUBLISHED);
+        schedule.published(5);
+        assertEquals(false, schedule.roundHasAll(java.util.Set.of(0, 1)), "published: nothing left to judge");
+    }
 }

@@ -111,13 +111,7 @@ class PublishTimingTest {
 
     @Test
     void shouldPublishARoundAtOnceWhenItsMissingPartitionResendsTheSnapshotTheCombinerKeeps() {
-        Instant start = Instant.parse("2026-01-01T00:00:00Z");
-        start(start, StreamsConfig.AT_LEAST_ONCE);
-        TestInputTopic<String, byte[]> partials = DriverTopics.input(driver, TrainingTopology.partials(APP_ID));
-        partials.pipeInput("m", encode(snapshot(0, FEATURES, points(1))));
-        partials.pipeInput("m", encode(snapshot(1, FEATURES, points(1))));
-        assertEquals(Map.of("0", 1L), models.readValue().sources());
-        driver.advanceWallClockTime(INTERVAL);
+        TestInputTopic<String, byte[]> partials = startWithRoundZero();
         assertEquals(Map.of("0", 1L, "1", 1L), models.readValue().sources());
         partials.pipeInput("m", encode(snapshot(0, FEATURES, points(2))));
         partials.pipeInput("m", encode(snapshot(1, FEATURES, points(2))));
@@ -146,16 +140,7 @@ class PublishTimingTest {
 
     @Test
     void shouldPublishARoundOfSnapshotsWhenItsLastPartitionArrivesAndWaitAtMostHalfAnIntervalForAQuietOne() {
-        Instant start = Instant.parse("2026-01-01T00:00:00Z");
-        // Injected partials: the lineage then does not come from the partition tasks (see TrainingTopologyTest).
-        start(start, StreamsConfig.AT_LEAST_ONCE);
-        TestInputTopic<String, byte[]> partials = DriverTopics.input(driver, TrainingTopology.partials(APP_ID));
-
-        // Round 0: the first snapshot publishes at once; the second, of the same round, waits for the interval.
-        partials.pipeInput("m", encode(snapshot(0, FEATURES, points(1))));
-        partials.pipeInput("m", encode(snapshot(1, FEATURES, points(1))));
-        assertEquals(Map.of("0", 1L), models.readValue().sources());
-        driver.advanceWallClockTime(INTERVAL);
+        TestInputTopic<String, byte[]> partials = startWithRoundZero();
         ModelParameters second = models.readValue();
         assertEquals(Map.of("0", 1L, "1", 1L), second.sources());
         assertEquals("2026-01-01T00:00:01Z", second.updatedAt());
@@ -196,6 +181,21 @@ class PublishTimingTest {
         partials.pipeInput("m", encode(snapshot(0, FEATURES, points(5))));
         driver.advanceWallClockTime(CHECK);
         assertEquals("2026-01-01T00:00:04.010Z", models.readValue().updatedAt());
+    }
+
+    /**
+     * Starts at 00:00:00 with injected partials (the lineage then does not come from the partition tasks, see
+     * TrainingTopologyTest) and sends round 0, partitions 0 and 1: the first snapshot publishes at once, the second,
+     * of the same round, waits for the interval, which has passed on return (its model not read yet).
+     */
+    private TestInputTopic<String, byte[]> startWithRoundZero() {
+        start(Instant.parse("2026-01-01T00:00:00Z"), StreamsConfig.AT_LEAST_ONCE);
+        TestInputTopic<String, byte[]> partials = DriverTopics.input(driver, TrainingTopology.partials(APP_ID));
+        partials.pipeInput("m", encode(snapshot(0, FEATURES, points(1))));
+        partials.pipeInput("m", encode(snapshot(1, FEATURES, points(1))));
+        assertEquals(Map.of("0", 1L), models.readValue().sources());
+        driver.advanceWallClockTime(INTERVAL);
+        return partials;
     }
 
     /** n distinct points of class "x" (the snapshot's next offset is n). */
