@@ -183,6 +183,7 @@ final class ModelCombiner implements Processor<String, byte[], String, TrainingO
         }
         if (result instanceof ModelDraft.TooLarge tooLarge) {
             notice(tooLarge.notice());
+            schedule.notPublished(now);
             return;
         }
         ModelDraft.Ready ready = (ModelDraft.Ready) result;
@@ -197,6 +198,7 @@ final class ModelCombiner implements Processor<String, byte[], String, TrainingO
         }
         if (hold != null) {
             notice(hold);
+            schedule.notPublished(now);
             return;
         }
         state.published(model, PublishedModel.of(model, ready.bytes()));

@@ -41,6 +41,12 @@ import org.slf4j.LoggerFactory;
 final class PartialStatsProcessor implements Processor<byte[], byte[], String, TrainingOutput> {
 
     private static final Logger LOG = LoggerFactory.getLogger(PartialStatsProcessor.class);
+    /**
+     * The largest snapshot re-sent as a quiet word (1 MiB: about K = 10 classes at d = 150). A larger one would
+     * cost its serialisation, a transaction and the combiner's decoding for a word; such a partition says nothing,
+     * and a round waits at most half an interval for it.
+     */
+    static final int QUIET_WORD_MAX_BYTES = 1 << 20;
 
     private final TrainingSettings settings;
     private final CommittedInput.Source committedInput;
@@ -65,8 +71,12 @@ final class PartialStatsProcessor implements Processor<byte[], byte[], String, T
     private boolean changedSinceSnapshot;
     /** When to snapshot: the first check of each new publish-interval tick. */
     private SnapshotTicks ticks;
-    /** The tick of this task's last snapshot with something new (none yet: a value no tick follows). */
-    private long lastChangedTick = Long.MIN_VALUE;
+    /** Set by every record read, not by a restart: whether the next snapshot carries news. */
+    private boolean newsSinceSnapshot;
+    /** The tick of this task's last snapshot with news from a record (none yet: a value no tick follows). */
+    private long lastNewsTick = Long.MIN_VALUE;
+    /** The size of the last snapshot sent, in bytes: a quiet word is a re-send, so it is sent only when small. */
+    private int lastSnapshotBytes;
     private final StreamObserver observer;
     /** Test-then-train evaluation (gda.prequential) and reset generations, made at init. */
     private TestThenTrain testThenTrain;
@@ -128,6 +138,7 @@ final class PartialStatsProcessor implements Processor<byte[], byte[], String, T
         }
         state.setProgress(state.progress().afterRecord(source.offset(), refusal == null));
         changedSinceSnapshot = true;
+        newsSinceSnapshot = true;
         if (refusal == null) {
             observer.eventApplied();
         } else {
@@ -232,13 +243,17 @@ final class PartialStatsProcessor implements Processor<byte[], byte[], String, T
      */
     private void emitSnapshot(long timestamp, long tick) {
         if (!changedSinceSnapshot) {
-            if (lastChangedTick == tick - 1) {
+            if (lastNewsTick == tick - 1 && lastSnapshotBytes <= QUIET_WORD_MAX_BYTES) {
                 forwardSnapshot(timestamp);
             }
             return;
         }
         changedSinceSnapshot = false;
-        lastChangedTick = tick;
+        if (newsSinceSnapshot) {
+            // Not after a restart's snapshot (no record read since): that one is already an equal re-send.
+            newsSinceSnapshot = false;
+            lastNewsTick = tick;
+        }
         forwardSnapshot(timestamp);
     }
 
@@ -250,8 +265,9 @@ final class PartialStatsProcessor implements Processor<byte[], byte[], String, T
         }
         PartialSnapshot snapshot = new PartialSnapshot(settings.modelId(), state.progress(), state.classes(),
                 state.categories(), state.generation());
-        context.forward(new Record<>(settings.modelId(),
-                new TrainingOutput.Partial(snapshotSerializer.serialize(null, snapshot)), timestamp));
+        byte[] bytes = snapshotSerializer.serialize(null, snapshot);
+        lastSnapshotBytes = bytes.length;
+        context.forward(new Record<>(settings.modelId(), new TrainingOutput.Partial(bytes), timestamp));
         context.commit();
     }
 

@@ -90,6 +90,13 @@ final class PublishSchedule {
     private boolean pending;
     /** Wall clock of this incarnation's last publish; NEVER after a (re)start, so a pending publish goes at once. */
     private long lastPublishMs = NEVER;
+    /**
+     * A publish that was held or too large is not tried again before this (NEVER: no such wait), unless a snapshot
+     * or a re-publication comes: the checks run every 10 ms, and a try merges and serialises the whole model.
+     */
+    private long retryAfterMs = NEVER;
+    /** How long a held publish waits before it is tried again without news: a tenth of the interval. */
+    private final long retryMs;
     private boolean republishAtStart = true;
     /** The newest round, and the one before it (null until there is one). */
     private Round current;
@@ -100,6 +107,7 @@ final class PublishSchedule {
         this.intervalMs = interval.toMillis();
         this.gatherMs = intervalMs / GATHER_DIVISOR;
         this.roundSpanMs = intervalMs * 3 / 4;
+        this.retryMs = Math.max(1, intervalMs / 10);
         this.pending = pending;
     }
 
@@ -110,6 +118,9 @@ final class PublishSchedule {
      * an interval after the last publish.
      */
     Action next(long now, boolean hasPublished) {
+        if (pending && now < retryAfterMs) {
+            return Action.NOTHING;
+        }
         if (pending && (lastPublishMs == NEVER || due(now))) {
             republishAtStart = false;
             return Action.PUBLISH;
@@ -142,6 +153,7 @@ final class PublishSchedule {
     /** A snapshot of {@code partition} was accepted at {@code now}: publish when its round is due. */
     void snapshotAccepted(int partition, long now) {
         pending = true;
+        retryAfterMs = NEVER;
         roundOf(partition, now).partitions.add(partition);
     }
 
@@ -181,11 +193,21 @@ final class PublishSchedule {
     /** The last model is to be published again: publish at the next due check. */
     void publishWanted() {
         pending = true;
+        retryAfterMs = NEVER;
+    }
+
+    /**
+     * A due publish was not made at {@code now} (held for a partition or a gate, or too large): it stays pending, and
+     * is tried again a tenth of an interval later, or at once after the next snapshot.
+     */
+    void notPublished(long now) {
+        retryAfterMs = now + retryMs;
     }
 
     /** A model was published at {@code now}. */
     void published(long now) {
         pending = false;
+        retryAfterMs = NEVER;
         lastPublishMs = now;
         if (current != null) {
             current.published = true;

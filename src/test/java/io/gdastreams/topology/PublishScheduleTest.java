@@ -183,4 +183,33 @@ class PublishScheduleTest {
         schedule.published(5);
         assertEquals(false, schedule.roundHasAll(java.util.Set.of(0, 1)), "published: nothing left to judge");
     }
+
+    @Test
+    void shouldStartARoundWithAQuietWordThatComesFirstAndPublishItWhenItsNewsFollows() {
+        PublishSchedule schedule = new PublishSchedule(INTERVAL, false);
+        schedule.snapshotAccepted(0, 0);
+        schedule.snapshotAccepted(1, 5);
+        assertEquals(Action.PUBLISH, schedule.next(5, NEVER_PUBLISHED));
+        schedule.published(5);
+
+        schedule.partitionQuiet(1, 1_000); // partition 1 reported in the round of 00:00:00: this starts the next one
+        assertEquals(false, schedule.roundHasAll(java.util.Set.of(0, 1)), "partition 0 has not reported yet");
+        assertEquals(Action.NOTHING, schedule.next(1_000, PUBLISHED_BEFORE), "a quiet word alone publishes nothing");
+        schedule.snapshotAccepted(0, 1_010);
+        assertEquals(true, schedule.roundHasAll(java.util.Set.of(0, 1)));
+        assertEquals(Action.PUBLISH, schedule.next(1_010, PUBLISHED_BEFORE));
+    }
+
+    @Test
+    void shouldTryAHeldPublishAgainATenthOfAnIntervalLaterOrAtOnceAfterTheNextSnapshot() {
+        PublishSchedule schedule = new PublishSchedule(INTERVAL, true);
+        assertEquals(Action.PUBLISH, schedule.next(0, NEVER_PUBLISHED));
+        schedule.notPublished(0); // held (a partition is missing) or too large
+        assertEquals(Action.NOTHING, schedule.next(10, NEVER_PUBLISHED), "not merged again at every 10 ms check");
+        assertEquals(Action.NOTHING, schedule.next(99, NEVER_PUBLISHED));
+        assertEquals(Action.PUBLISH, schedule.next(100, NEVER_PUBLISHED), "a tenth of the interval later");
+        schedule.notPublished(100);
+        schedule.snapshotAccepted(1, 110);
+        assertEquals(Action.PUBLISH, schedule.next(110, NEVER_PUBLISHED), "news: at once");
+    }
 }

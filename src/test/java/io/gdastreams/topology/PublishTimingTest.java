@@ -139,6 +139,39 @@ class PublishTimingTest {
     }
 
     @Test
+    void shouldLetTheNewsOfAPartitionQuietInThePreviousRoundJoinTheRoundWhenItComesInTheSamePoll() {
+        TestInputTopic<String, byte[]> partials = startWithRoundZero();
+        assertEquals(Map.of("0", 1L, "1", 1L), models.readValue().sources());
+        // Tick 00:00:02: news from 0, a quiet word from 1: every kept partition has reported, published at once.
+        driver.advanceWallClockTime(INTERVAL);
+        partials.pipeInput("m", encode(snapshot(0, FEATURES, points(2))));
+        partials.pipeInput("m", encode(snapshot(1, FEATURES, points(1))));
+        assertEquals(Map.of("0", 2L, "1", 1L), models.readValue().sources());
+
+        // Tick 00:00:03: 0's news completes the round (1 was quiet in the previous one), but 1's news comes in the
+        // same poll: judged at the next check, not at 0's record, the round holds both, in one version.
+        driver.advanceWallClockTime(INTERVAL);
+        partials.pipeInput("m", encode(snapshot(0, FEATURES, points(3))));
+        partials.pipeInput("m", encode(snapshot(1, FEATURES, points(2))));
+        driver.advanceWallClockTime(CHECK);
+        List<ModelParameters> round = models.readValuesToList();
+        assertEquals(1, round.size(), "one version for the round");
+        assertEquals(Map.of("0", 3L, "1", 2L), round.get(0).sources());
+        assertEquals("2026-01-01T00:00:03Z", round.get(0).updatedAt(), "at 1's record: every partition was in");
+
+        // Tick 00:00:04: an older snapshot of 1 (a replay) is no quiet word: the round waits for 1 (half an interval).
+        driver.advanceWallClockTime(INTERVAL.minus(CHECK));
+        partials.pipeInput("m", encode(snapshot(0, FEATURES, points(4))));
+        partials.pipeInput("m", encode(snapshot(1, FEATURES, points(1))));
+        driver.advanceWallClockTime(INTERVAL.dividedBy(2).minus(CHECK));
+        assertTrue(models.isEmpty(), "still waiting for partition 1 at 00:00:04.490");
+        driver.advanceWallClockTime(CHECK);
+        ModelParameters late = models.readValue();
+        assertEquals("2026-01-01T00:00:04.500Z", late.updatedAt());
+        assertEquals(Map.of("0", 4L, "1", 2L), late.sources());
+    }
+
+    @Test
     void shouldPublishARoundOfSnapshotsWhenItsLastPartitionArrivesAndWaitAtMostHalfAnIntervalForAQuietOne() {
         TestInputTopic<String, byte[]> partials = startWithRoundZero();
         ModelParameters second = models.readValue();
