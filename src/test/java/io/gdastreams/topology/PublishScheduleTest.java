@@ -150,11 +150,7 @@ class PublishScheduleTest {
 
     @Test
     void shouldPublishARoundAtOnceWhenItsMissingPartitionSaysItHasNothingNewAndNotWaitForItNextRound() {
-        PublishSchedule schedule = new PublishSchedule(INTERVAL, false);
-        schedule.snapshotAccepted(0, 0);
-        schedule.snapshotAccepted(1, 5);
-        assertEquals(Action.PUBLISH, schedule.next(5, NEVER_PUBLISHED));
-        schedule.published(5);
+        PublishSchedule schedule = publishedRoundOfTwo();
 
         schedule.snapshotAccepted(0, 1_000);
         assertEquals(Action.NOTHING, schedule.next(1_010, PUBLISHED_BEFORE), "partition 1 of the round is missing");
@@ -186,11 +182,7 @@ class PublishScheduleTest {
 
     @Test
     void shouldStartARoundWithAQuietWordThatComesFirstAndPublishItWhenItsNewsFollows() {
-        PublishSchedule schedule = new PublishSchedule(INTERVAL, false);
-        schedule.snapshotAccepted(0, 0);
-        schedule.snapshotAccepted(1, 5);
-        assertEquals(Action.PUBLISH, schedule.next(5, NEVER_PUBLISHED));
-        schedule.published(5);
+        PublishSchedule schedule = publishedRoundOfTwo();
 
         schedule.partitionQuiet(1, 1_000); // partition 1 reported in the round of 00:00:00: this starts the next one
         assertEquals(false, schedule.roundHasAll(java.util.Set.of(0, 1)), "partition 0 has not reported yet");
@@ -211,5 +203,15 @@ class PublishScheduleTest {
         schedule.notPublished(100);
         schedule.snapshotAccepted(1, 110);
         assertEquals(Action.PUBLISH, schedule.next(110, NEVER_PUBLISHED), "news: at once");
+    }
+
+    /** A schedule whose first round, partitions 0 and 1 at 0 and 5 ms, was published at 5 ms. */
+    private static PublishSchedule publishedRoundOfTwo() {
+        PublishSchedule schedule = new PublishSchedule(INTERVAL, false);
+        schedule.snapshotAccepted(0, 0);
+        schedule.snapshotAccepted(1, 5);
+        assertEquals(Action.PUBLISH, schedule.next(5, NEVER_PUBLISHED));
+        schedule.published(5);
+        return schedule;
     }
 }
