@@ -99,15 +99,13 @@ final class ModelCombiner implements Processor<String, byte[], String, TrainingO
             }
             reject(record, source, refused.reason());
         } else if (outcome instanceof SnapshotIntake.Stale stale) {
-            int partition = stale.snapshot().progress().partition();
-            if (stale.snapshot().progress().nextOffset() == stale.keptOffset()) {
-                // The snapshot kept, sent again: the task had nothing new at this tick (PartialStatsProcessor).
+            if (stale.resent()) {
                 long now = context.currentSystemTimeMs();
-                schedule.partitionQuiet(partition, now);
+                schedule.partitionQuiet(stale.partition(), now);
                 publishIfRoundHasAll(now);
             } else {
-                LOG.debug("Ignoring a snapshot of partition {} at offset {}: already have offset {}", partition,
-                        stale.snapshot().progress().nextOffset(), stale.keptOffset());
+                LOG.debug("Ignoring a snapshot of partition {} at offset {}: already have offset {}",
+                        stale.partition(), stale.snapshot().progress().nextOffset(), stale.keptOffset());
             }
         } else if (outcome instanceof SnapshotIntake.Accepted accepted) {
             state.keep(accepted.snapshot(), record.value());

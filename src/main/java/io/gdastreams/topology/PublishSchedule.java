@@ -71,9 +71,9 @@ final class PublishSchedule {
             return partitions.contains(partition) || quiet.contains(partition);
         }
 
-        /** Whether every partition with a snapshot in {@code earlier} has reported in this round. */
-        boolean covers(Round earlier) {
-            for (int partition : earlier.partitions) {
+        /** Whether every one of {@code expected} has reported in this round. */
+        boolean reportedAll(Set<Integer> expected) {
+            for (int partition : expected) {
                 if (!reported(partition)) {
                     return false;
                 }
@@ -146,7 +146,7 @@ final class PublishSchedule {
         }
         return previous == null
                 || current.startMs - previous.startMs >= QUIET_INTERVALS * intervalMs
-                || current.covers(previous)
+                || current.reportedAll(previous.partitions)
                 || now - current.startMs >= gatherMs;
     }
 
@@ -179,15 +179,7 @@ final class PublishSchedule {
      * this tick can come, so the round may be judged at once rather than at the next check.
      */
     boolean roundHasAll(Set<Integer> partitions) {
-        if (current == null || current.published) {
-            return false;
-        }
-        for (int partition : partitions) {
-            if (!current.reported(partition)) {
-                return false;
-            }
-        }
-        return true;
+        return current != null && !current.published && current.reportedAll(partitions);
     }
 
     /** The last model is to be published again: publish at the next due check. */

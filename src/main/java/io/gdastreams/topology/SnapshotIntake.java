@@ -26,6 +26,18 @@ final class SnapshotIntake {
 
     /** Not newer than the snapshot kept of its partition (which is up to {@code keptOffset}): changes nothing. */
     record Stale(PartialSnapshot snapshot, long keptOffset) implements Outcome {
+
+        /**
+         * Up to the kept offset exactly: the kept snapshot sent again, the task's word that it had nothing new at
+         * this tick (PartialStatsProcessor) or its first snapshot after a restart; an older one is a replay.
+         */
+        boolean resent() {
+            return snapshot.progress().nextOffset() == keptOffset;
+        }
+
+        int partition() {
+            return snapshot.progress().partition();
+        }
     }
 
     /** To be kept in place of its partition's snapshot. */

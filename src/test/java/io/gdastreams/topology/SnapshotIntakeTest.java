@@ -58,8 +58,11 @@ class SnapshotIntakeTest {
         SnapshotIntake.Stale same = assertInstanceOf(SnapshotIntake.Stale.class,
                 intake.judge(TOPIC, encode(snapshot(0, AB, new double[][] {{7, 7}, {8, 8}})), state));
         assertEquals(2, same.keptOffset());
-        assertInstanceOf(SnapshotIntake.Stale.class,
+        assertTrue(same.resent(), "up to the kept offset: the kept snapshot sent again (a quiet word)");
+        SnapshotIntake.Stale older = assertInstanceOf(SnapshotIntake.Stale.class,
                 intake.judge(TOPIC, encode(snapshot(0, AB, new double[][] {{1, 2}})), state));
+        assertFalse(older.resent(), "an older snapshot is a replay, not a quiet word");
+        assertEquals(0, older.partition());
     }
 
     @Test
