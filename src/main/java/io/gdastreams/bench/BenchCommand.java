@@ -30,7 +30,9 @@ import picocli.CommandLine.Spec;
                         + "the clock runs from the app reaching RUNNING to the broker append time of its last "
                         + "output (training: of the first model that absorbed all N events). Then "
                         + "--latency-events are sent at --latency-rate to a caught-up app for latency "
-                        + "(append -> output append) and model freshness (append -> first model including it).",
+                        + "(append -> output append) and model freshness (append -> first model including it), "
+                        + "each also to when a read_committed consumer read it (visibleLatencyMs*, "
+                        + "visibleFreshnessMs*: what a consumer sees under exactly-once).",
                 "Prints one JSON line per stage and a final {\"trainingVsPassthrough\", \"scoringVsPassthrough\"}.",
                 "--latency-profile: scoring at commit.interval.ms 10, 50, 100 under exactly_once_v2 and "
                         + "at_least_once instead. --memory: resident memory of training and scoring (child JVMs) "

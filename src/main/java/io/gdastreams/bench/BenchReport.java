@@ -18,6 +18,9 @@ final class BenchReport {
     /** The latency field name per stage: what the per-event delay means there. */
     static final String FRESHNESS = "freshnessMs";
     static final String LATENCY = "latencyMs";
+    /** The same delays to when the bench's read_committed consumer read the output (what a consumer sees). */
+    static final String VISIBLE_FRESHNESS = "visibleFreshnessMs";
+    static final String VISIBLE_LATENCY = "visibleLatencyMs";
 
     private BenchReport() {
     }
@@ -96,13 +99,22 @@ final class BenchReport {
         line.put("guarantee", settings.guarantee());
         line.put("set", settings.configuration().set());
         putShape(line, shape);
-        String name = result.stage().equals(Stage.TRAINING.label()) ? FRESHNESS : LATENCY;
-        Percentiles latency = result.latency();
-        line.put(name + "Samples", latency.count());
-        line.put(name + "P50", latency.p50());
-        line.put(name + "P99", latency.p99());
-        line.put(name + "Max", latency.max());
+        boolean training = result.stage().equals(Stage.TRAINING.label());
+        putPercentiles(line, training ? FRESHNESS : LATENCY, result.latency(), true);
+        if (result.visible().count() > 0) {
+            putPercentiles(line, training ? VISIBLE_FRESHNESS : VISIBLE_LATENCY, result.visible(), false);
+        }
         return write(line);
+    }
+
+    private static void putPercentiles(Map<String, Object> line, String name, Percentiles percentiles,
+                                       boolean withCount) {
+        if (withCount) {
+            line.put(name + "Samples", percentiles.count());
+        }
+        line.put(name + "P50", percentiles.p50());
+        line.put(name + "P99", percentiles.p99());
+        line.put(name + "Max", percentiles.max());
     }
 
     /** Where the run ran: the CPU layout and pinning, and in how many processes per stage. */

@@ -98,6 +98,8 @@ final class LatencyProfile {
             row.put("eventsPerSecond", Math.round(scoring.eventsPerSecond()));
             row.put("latencyMsP50", scoring.latency().p50());
             row.put("latencyMsP99", scoring.latency().p99());
+            row.put("visibleLatencyMsP50", scoring.visible().p50());
+            row.put("visibleLatencyMsP99", scoring.visible().p99());
             rows.add(row);
             rates.add(scoring.eventsPerSecond());
         }

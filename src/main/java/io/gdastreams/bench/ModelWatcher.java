@@ -6,14 +6,18 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
 
-/** Reads the training stage's model topic from the beginning (committed records only), with append times. */
+/**
+ * Reads the training stage's model topic from the beginning (committed records only), with append times and the
+ * times it read them.
+ */
 final class ModelWatcher implements AutoCloseable {
 
-    /** One model record read back, with its broker append time. */
-    record ModelAt(ModelParameters model, long appendTime) {
+    /** One model record read back: its broker append time, and when this watcher read it (wall clock, ms). */
+    record ModelAt(ModelParameters model, long appendTime, long readAt) {
     }
 
     private final KafkaConsumer<byte[], byte[]> consumer;
@@ -40,9 +44,11 @@ final class ModelWatcher implements AutoCloseable {
         List<ModelAt> versions = new ArrayList<>();
         Deadline deadline = Deadline.after(Stage.TRAINING, timeout);
         while (true) {
-            for (ConsumerRecord<byte[], byte[]> record : consumer.poll(BenchClients.POLL)) {
+            ConsumerRecords<byte[], byte[]> records = consumer.poll(BenchClients.POLL);
+            long now = System.currentTimeMillis();
+            for (ConsumerRecord<byte[], byte[]> record : records) {
                 ModelParameters model = topic.value(record.value());
-                versions.add(new ModelAt(model, record.timestamp()));
+                versions.add(new ModelAt(model, record.timestamp(), now));
                 if (model.totalCount() >= total) {
                     // Later models of the same poll belong to the next phase; none exist before it starts.
                     return versions;

@@ -10,15 +10,23 @@ package io.gdastreams.bench;
  * @param startupSeconds from {@code KafkaStreams.start()} to RUNNING (not part of {@code seconds})
  * @param latency        per event, milliseconds: input append → output append (passthrough, scoring) or
  *                       input append → append of the first model version whose lineage includes it (training)
+ * @param visible        the same to when the bench's {@code read_committed} consumer read that output or model
+ *                       (under exactly-once, after its transaction committed); {@link Percentiles#EMPTY} when not
+ *                       measured
  * @param appCpuSeconds  CPU time of the application's threads (in the bench's JVM) from RUNNING until every event
  *                       was processed (scoring, passthrough: the input offsets committed; training: the model that
  *                       absorbed every event), before the latency events; NaN when not measured (child instances)
  */
 record StageResult(String stage, long events, double seconds, double startupSeconds, Percentiles latency,
-                   double appCpuSeconds) {
+                   Percentiles visible, double appCpuSeconds) {
 
     StageResult(String stage, long events, double seconds, double startupSeconds, Percentiles latency) {
-        this(stage, events, seconds, startupSeconds, latency, Double.NaN);
+        this(stage, events, seconds, startupSeconds, latency, Percentiles.EMPTY, Double.NaN);
+    }
+
+    StageResult(String stage, long events, double seconds, double startupSeconds, PacedMeasurement.Delays delays,
+                double appCpuSeconds) {
+        this(stage, events, seconds, startupSeconds, delays.appended(), delays.visible(), appCpuSeconds);
     }
 
     /**

@@ -86,7 +86,7 @@ final class StageRunner implements AutoCloseable {
             double seconds = (absorbed.appendTime() - app.runningAt()) / 1000.0;
             progress.printf("  training: model v%d absorbed %d events%n", absorbed.model().version(),
                     absorbed.model().totalCount());
-            Percentiles freshness = paced.freshness(topics.labelled().name(), i -> stream.labelled(settings.events() + i),
+            PacedMeasurement.Delays freshness = paced.freshness(topics.labelled().name(), i -> stream.labelled(settings.events() + i),
                     models, app);
             return new TrainingRun(new StageResult(Stage.TRAINING.label(), settings.events(), seconds,
                     app.startupSeconds(), freshness, cpuSeconds), absorbed.model(), cpuSeconds);
@@ -185,7 +185,7 @@ final class StageRunner implements AutoCloseable {
             // One stream thread can start processing while the client as a whole is still REBALANCING: on a
             // loaded machine a small N can then be done before RUNNING. The clock starts at whichever came first.
             double seconds = (lastAppend - Math.min(app.runningAt(), firstAppend)) / 1000.0;
-            Percentiles latency = paced.latency(input, consumer, app, latencyEvent);
+            PacedMeasurement.Delays latency = paced.latency(input, consumer, app, latencyEvent);
             return new StageResult(stage.label(), settings.events(), seconds, app.startupSeconds(), latency,
                     cpuSeconds);
         }

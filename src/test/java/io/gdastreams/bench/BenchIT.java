@@ -71,6 +71,8 @@ class BenchIT {
         }
         assertEquals(20, lines.get(1).get("freshnessMsSamples").intValue());
         assertEquals(20, lines.get(2).get("latencyMsSamples").intValue());
+        assertVisibleNoSooner(lines.get(1), "freshnessMs", "visibleFreshnessMs");
+        assertVisibleNoSooner(lines.get(2), "latencyMs", "visibleLatencyMs");
         assertEquals(before, platform.allowedCpus(), "this JVM's CPUs are put back after the run");
     }
 
@@ -96,6 +98,19 @@ class BenchIT {
         assertEquals(1.0, reference.get("throughputVsDefault").doubleValue(), 0.0);
         for (JsonNode row : rows) {
             assertTrue(row.get("latencyMsP99").longValue() >= row.get("latencyMsP50").longValue(), row.toString());
+            assertTrue(row.get("visibleLatencyMsP99").longValue() >= row.get("latencyMsP99").longValue(),
+                    row.toString());
+        }
+    }
+
+    /**
+     * Each paced event's output is read after it was appended (the broker and the bench share this machine's
+     * clock), so every percentile of the read delay is at least that of the append delay.
+     */
+    private static void assertVisibleNoSooner(JsonNode stage, String appended, String visible) {
+        for (String percentile : List.of("P50", "P99", "Max")) {
+            assertTrue(stage.get(visible + percentile).longValue() >= stage.get(appended + percentile).longValue(),
+                    percentile + " " + stage);
         }
     }
 

@@ -29,7 +29,7 @@ class BenchReportTest {
         assertEquals(30, line.get("latencyMsP99").longValue());
         assertEquals("exactly_once_v2", line.get("guarantee").textValue());
         assertEquals(null, line.get("appCpuMicrosPerEvent").numberValue(), "not measured");
-        StageResult measured = new StageResult("scoring", 200_000, 8.0, 1.5, Percentiles.EMPTY, 1.5);
+        StageResult measured = new StageResult("scoring", 200_000, 8.0, 1.5, Percentiles.EMPTY, Percentiles.EMPTY, 1.5);
         assertEquals(7.5, Json.mapper().readTree(BenchReport.stageLine(measured, SETTINGS, RunShape.IN_PROCESS))
                 .get("appCpuMicrosPerEvent").doubleValue(), 0.0);
     }
@@ -40,6 +40,27 @@ class BenchReportTest {
         JsonNode line = Json.mapper().readTree(BenchReport.stageLine(training, SETTINGS, RunShape.IN_PROCESS));
         assertEquals(400, line.get("freshnessMsP50").longValue());
         assertEquals(1, line.get("freshnessMsSamples").intValue());
+    }
+
+    @Test
+    void shouldReportTheReadDelaysAfterTheAppendOnesOnlyWhenMeasured() throws Exception {
+        PacedMeasurement.Delays delays = new PacedMeasurement.Delays(Percentiles.of(new long[]{10, 30}),
+                Percentiles.of(new long[]{25, 45}));
+        JsonNode scoring = Json.mapper().readTree(BenchReport.stageLine(
+                new StageResult("scoring", 100, 1.0, 1.0, delays, 2.0), SETTINGS, RunShape.IN_PROCESS));
+        List<String> keys = new ArrayList<>();
+        scoring.fieldNames().forEachRemaining(keys::add);
+        assertEquals(List.of("latencyMsSamples", "latencyMsP50", "latencyMsP99", "latencyMsMax", "visibleLatencyMsP50",
+                "visibleLatencyMsP99", "visibleLatencyMsMax"), keys.subList(keys.size() - 7, keys.size()));
+        assertEquals(25, scoring.get("visibleLatencyMsP50").longValue());
+        assertEquals(45, scoring.get("visibleLatencyMsP99").longValue());
+        JsonNode training = Json.mapper().readTree(BenchReport.stageLine(
+                new StageResult("training", 100, 1.0, 1.0, delays, 2.0), SETTINGS, RunShape.IN_PROCESS));
+        assertEquals(45, training.get("visibleFreshnessMsMax").longValue());
+        JsonNode unmeasured = Json.mapper().readTree(BenchReport.stageLine(
+                new StageResult("scoring", 100, 1.0, 1.0, Percentiles.of(new long[]{10})), SETTINGS,
+                RunShape.IN_PROCESS));
+        assertEquals(null, unmeasured.get("visibleLatencyMsP50"), "no read delays: no fields");
     }
 
     @Test
