@@ -15,7 +15,9 @@ package io.gdastreams.bench;
  *                       measured
  * @param appCpuSeconds  CPU time of the application's threads (in the bench's JVM) from RUNNING until every event
  *                       was processed (scoring, passthrough: the input offsets committed; training: the model that
- *                       absorbed every event), before the latency events; NaN when not measured (child instances)
+ *                       absorbed every event), before the latency events; NaN when not measured (child instances,
+ *                       or more than {@link StageRunner#MAX_SHARE_BEFORE_RUNNING} of the outputs written before
+ *                       RUNNING)
  */
 record StageResult(String stage, long events, double seconds, double startupSeconds, Percentiles latency,
                    Percentiles visible, double appCpuSeconds) {

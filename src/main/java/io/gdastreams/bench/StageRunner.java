@@ -40,6 +40,11 @@ final class StageRunner implements AutoCloseable {
     static final String MODEL_ID = "bench";
     /** Prediction JSON starts with its status (the record's first component). */
     private static final String SCORED_PREFIX = "{\"status\":\"scored\"";
+    /**
+     * Above this share of a stage's outputs written before the application reached RUNNING, its CPU per event
+     * (counted from RUNNING) is not reported.
+     */
+    static final double MAX_SHARE_BEFORE_RUNNING = 0.01;
 
     private final BenchSettings settings;
     private final RunShape shape;
@@ -86,8 +91,8 @@ final class StageRunner implements AutoCloseable {
             double seconds = (absorbed.appendTime() - app.runningAt()) / 1000.0;
             progress.printf("  training: model v%d absorbed %d events%n", absorbed.model().version(),
                     absorbed.model().totalCount());
-            PacedMeasurement.Delays freshness = paced.freshness(topics.labelled().name(), i -> stream.labelled(settings.events() + i),
-                    models, app);
+            PacedMeasurement.Delays freshness = paced.freshness(topics.labelled().name(),
+                    i -> stream.labelled(settings.events() + i), models, app);
             return new TrainingRun(new StageResult(Stage.TRAINING.label(), settings.events(), seconds,
                     app.startupSeconds(), freshness, cpuSeconds), absorbed.model(), cpuSeconds);
         }
@@ -145,12 +150,6 @@ final class StageRunner implements AutoCloseable {
         return value != null && new String(value, 0, Math.min(value.length, SCORED_PREFIX.length()),
                 StandardCharsets.UTF_8).equals(SCORED_PREFIX);
     }
-
-    /**
-     * Above this share of a stage's outputs written before the application reached RUNNING, its CPU per event (counted
-     * from RUNNING) is not reported.
-     */
-    static final double MAX_SHARE_BEFORE_RUNNING = 0.01;
 
     private StageResult runToOutput(Stage stage, Topics topics, String input, String output, long[] ends,
                                     Predicate<byte[]> validOutput, IntFunction<byte[]> latencyEvent) {
