@@ -145,8 +145,16 @@ class TrainingPartialStatsProcessorTest {
 
         /** Runs the publish punctuator and returns the snapshots it emitted. */
         List<PartialSnapshot> punctuate() {
+            return punctuateAt(1000L);
+        }
+
+        /** Runs the publish punctuator at wall-clock time {@code now} and returns the snapshots it emitted. */
+        List<PartialSnapshot> punctuateAt(long now) {
             context.resetForwards();
-            context.scheduledPunctuators().get(0).getPunctuator().punctuate(1000L);
+            context.setCurrentSystemTimeMs(now);
+            // The newest processor's: a restarted task's context still lists its predecessor's punctuator first.
+            var punctuators = context.scheduledPunctuators();
+            punctuators.get(punctuators.size() - 1).getPunctuator().punctuate(now);
             List<PartialSnapshot> snapshots = new ArrayList<>();
             for (var forward : context.forwarded()) {
                 if (forward.record().value() instanceof TrainingOutput.Partial partial) {
@@ -186,6 +194,39 @@ class TrainingPartialStatsProcessorTest {
         }
         assertModelEquals(goldenIrisMle(), modelOf(features,
                 PooledClasses.of(sent.stream().map(PartialSnapshot::classes).toList(), label -> true)));
+    }
+
+    /**
+     * A task with nothing new at a tick re-sends its last snapshot once (the combiner counts it as the partition's
+     * word that it is quiet), but not after a restart: the restart's own snapshot is already an equal re-send, and
+     * the tick after it has nothing to say.
+     */
+    @Test
+    void shouldSendTheQuietWordOnceAfterNewsButNotAfterARestartsOwnResend() {
+        Task task = new Task(0); // publish interval 1 s: ticks at every whole second
+        List<LabelledRow> rows = Iris.rows();
+        for (int i = 0; i < 5; i++) {
+            task.send(labelledJson(Iris.FEATURES, rows.get(i).x(), rows.get(i).label()));
+        }
+        PartialSnapshot news = single(task.punctuateAt(1_000));
+        assertEquals(5, news.progress().applied());
+        assertEquals(news.progress(), single(task.punctuateAt(2_000)).progress(), "the quiet word: the same snapshot");
+        assertTrue(task.punctuateAt(3_000).isEmpty(), "the quiet word is sent once");
+
+        task.context.setCurrentSystemTimeMs(3_500);
+        task.restartProcessor(); // the same store, a new processor: Kafka Streams re-created the task
+        assertEquals(news.progress(), single(task.punctuateAt(4_000)).progress(), "a restart re-sends its state");
+        assertTrue(task.punctuateAt(5_000).isEmpty(), "no quiet word after the restart's own re-send");
+
+        task.send(labelledJson(Iris.FEATURES, rows.get(5).x(), rows.get(5).label()));
+        assertEquals(6, single(task.punctuateAt(6_000)).progress().applied());
+        assertEquals(6, single(task.punctuateAt(7_000)).progress().applied(), "news again, then the quiet word");
+        assertTrue(task.punctuateAt(8_000).isEmpty());
+    }
+
+    private static PartialSnapshot single(List<PartialSnapshot> snapshots) {
+        assertEquals(1, snapshots.size(), snapshots.toString());
+        return snapshots.get(0);
     }
 
     @Test
