@@ -171,6 +171,7 @@ final class ModelCombiner implements Processor<String, byte[], String, TrainingO
     private void publish(long now) {
         Optional<PublishedModel> latest = topic.latest();
         Set<String> publishedLabels = state.lastPublished().map(PublishedModel::labels).orElse(Set.of());
+        long tryStart = System.nanoTime();
         ModelDraft.Result result = draft.draft(state.snapshots(), state.schema(),
                 PublicationChecks.nextVersion(state.version(), latest),
                 Instant.ofEpochMilli(context.currentSystemTimeMs()).toString(), context.applicationId(),
@@ -181,7 +182,7 @@ final class ModelCombiner implements Processor<String, byte[], String, TrainingO
         }
         if (result instanceof ModelDraft.TooLarge tooLarge) {
             notice(tooLarge.notice());
-            schedule.notPublished(now);
+            schedule.notPublished(now, elapsedMs(tryStart));
             return;
         }
         ModelDraft.Ready ready = (ModelDraft.Ready) result;
@@ -196,7 +197,7 @@ final class ModelCombiner implements Processor<String, byte[], String, TrainingO
         }
         if (hold != null) {
             notice(hold);
-            schedule.notPublished(now);
+            schedule.notPublished(now, elapsedMs(tryStart));
             return;
         }
         state.published(model, PublishedModel.of(model, ready.bytes()));
@@ -208,6 +209,11 @@ final class ModelCombiner implements Processor<String, byte[], String, TrainingO
         observer.modelPublished(model);
         // Under exactly-once the model is invisible to scorers until committed: do not wait for commit.interval.ms.
         context.commit();
+    }
+
+    /** Milliseconds since {@code startNanos} (System.nanoTime): what a try cost, in wall-clock time. */
+    private static long elapsedMs(long startNanos) {
+        return (System.nanoTime() - startNanos) / 1_000_000;
     }
 
     /** Logs a waiting or conflicting state once (until it changes). */

@@ -97,6 +97,15 @@ final class PublishSchedule {
     private long retryAfterMs = NEVER;
     /** How long a held publish waits before it is tried again without news: a tenth of the interval. */
     private final long retryMs;
+    /**
+     * After a try that was not published, no try before this, news or not (NEVER: no such wait): {@link
+     * #COST_FACTOR} times the failed try's own duration. A try merges and serialises the whole model, about a
+     * second per merge at K = 100, d = 256; a model over the record limit would otherwise be tried again at every
+     * snapshot and every retry, and take the whole stream thread (and the partitions it hosts) with it.
+     */
+    private long costAfterMs = NEVER;
+    /** A failed try waits this many times its own duration: failed tries take at most a tenth of the thread. */
+    static final int COST_FACTOR = 10;
     private boolean republishAtStart = true;
     /** The newest round, and the one before it (null until there is one). */
     private Round current;
@@ -118,7 +127,7 @@ final class PublishSchedule {
      * an interval after the last publish.
      */
     Action next(long now, boolean hasPublished) {
-        if (pending && now < retryAfterMs) {
+        if (pending && (now < retryAfterMs || now < costAfterMs)) {
             return Action.NOTHING;
         }
         if (pending && (lastPublishMs == NEVER || due(now))) {
@@ -189,17 +198,20 @@ final class PublishSchedule {
     }
 
     /**
-     * A due publish was not made at {@code now} (held for a partition or a gate, or too large): it stays pending, and
-     * is tried again a tenth of an interval later, or at once after the next snapshot.
+     * A due publish was not made at {@code now} (held for a partition or a gate, or too large) after a try of
+     * {@code tryMs}: it stays pending, and is tried again a tenth of an interval later, or at once after the next
+     * snapshot, but in either case not before {@link #COST_FACTOR} × {@code tryMs} has passed.
      */
-    void notPublished(long now) {
-        retryAfterMs = now + retryMs;
+    void notPublished(long now, long tryMs) {
+        costAfterMs = now + COST_FACTOR * Math.max(0, tryMs);
+        retryAfterMs = Math.max(now + retryMs, costAfterMs);
     }
 
     /** A model was published at {@code now}. */
     void published(long now) {
         pending = false;
         retryAfterMs = NEVER;
+        costAfterMs = NEVER;
         lastPublishMs = now;
         if (current != null) {
             current.published = true;

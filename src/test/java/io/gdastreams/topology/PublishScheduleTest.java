@@ -196,13 +196,28 @@ class PublishScheduleTest {
     void shouldTryAHeldPublishAgainATenthOfAnIntervalLaterOrAtOnceAfterTheNextSnapshot() {
         PublishSchedule schedule = new PublishSchedule(INTERVAL, true);
         assertEquals(Action.PUBLISH, schedule.next(0, NEVER_PUBLISHED));
-        schedule.notPublished(0); // held (a partition is missing) or too large
+        schedule.notPublished(0, 0); // held (a partition is missing) or too large, after a quick try
         assertEquals(Action.NOTHING, schedule.next(10, NEVER_PUBLISHED), "not merged again at every 10 ms check");
         assertEquals(Action.NOTHING, schedule.next(99, NEVER_PUBLISHED));
         assertEquals(Action.PUBLISH, schedule.next(100, NEVER_PUBLISHED), "a tenth of the interval later");
-        schedule.notPublished(100);
+        schedule.notPublished(100, 0);
         schedule.snapshotAccepted(1, 110);
         assertEquals(Action.PUBLISH, schedule.next(110, NEVER_PUBLISHED), "news: at once");
+    }
+
+    @Test
+    void shouldWaitTenTimesAFailedTrysOwnDurationEvenAfterNews() {
+        PublishSchedule schedule = new PublishSchedule(INTERVAL, true);
+        assertEquals(Action.PUBLISH, schedule.next(0, NEVER_PUBLISHED));
+        schedule.notPublished(400, 400); // a too-large model: merging and serialising it took 400 ms
+        assertEquals(Action.NOTHING, schedule.next(500, NEVER_PUBLISHED), "not a tenth of an interval later");
+        schedule.snapshotAccepted(1, 600);
+        assertEquals(Action.NOTHING, schedule.next(600, NEVER_PUBLISHED), "nor at once after news");
+        assertEquals(Action.NOTHING, schedule.next(4_399, NEVER_PUBLISHED));
+        assertEquals(Action.PUBLISH, schedule.next(4_400, NEVER_PUBLISHED), "ten times the try's 400 ms later");
+        schedule.published(4_400);
+        schedule.snapshotAccepted(0, 5_400);
+        assertEquals(Action.PUBLISH, schedule.next(5_400, PUBLISHED_BEFORE), "a publish ends the wait");
     }
 
     /** A schedule whose first round, partitions 0 and 1 at 0 and 5 ms, was published at 5 ms. */
