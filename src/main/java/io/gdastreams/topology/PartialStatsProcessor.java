@@ -108,6 +108,9 @@ final class PartialStatsProcessor implements Processor<byte[], byte[], String, T
         state = null;
         reader = null;
         changedSinceSnapshot = true;
+        // The first snapshot after init re-sends the stored state: news read before a revival of this instance is
+        // in it or was rolled back with the store, and either way is no news of this incarnation.
+        newsSinceSnapshot = false;
         testThenTrain = new TestThenTrain(settings, processorContext, publishedModel, prequentialModel);
         ticks = new SnapshotTicks(settings.publishInterval(), processorContext.currentSystemTimeMs());
         processorContext.schedule(ticks.checkPeriod(), PunctuationType.WALL_CLOCK_TIME, now -> {

@@ -50,6 +50,8 @@ final class PublishSchedule {
     private static final long NEVER = Long.MIN_VALUE;
     /** Quiet period: a previous round this many intervals older than the current one is not waited for. */
     private static final int QUIET_INTERVALS = 2;
+    /** A failed try waits this many times its own duration: failed tries take at most a tenth of the thread. */
+    static final int COST_FACTOR = 10;
 
     /**
      * The partitions whose snapshots arrived within three quarters of an interval of the first, and when that was;
@@ -104,8 +106,6 @@ final class PublishSchedule {
      * snapshot and every retry, and take the whole stream thread (and the partitions it hosts) with it.
      */
     private long costAfterMs = NEVER;
-    /** A failed try waits this many times its own duration: failed tries take at most a tenth of the thread. */
-    static final int COST_FACTOR = 10;
     private boolean republishAtStart = true;
     /** The newest round, and the one before it (null until there is one). */
     private Round current;

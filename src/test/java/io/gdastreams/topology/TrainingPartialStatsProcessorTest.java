@@ -224,6 +224,17 @@ class TrainingPartialStatsProcessorTest {
         assertTrue(task.punctuateAt(8_000).isEmpty());
     }
 
+    /** Kafka Streams may call init again on the same processor (a revived task): that too is a restart. */
+    @Test
+    void shouldSendNoQuietWordAfterARevivedProcessorsFirstSnapshot() {
+        Task task = new Task(1);
+        List<LabelledRow> rows = Iris.rows();
+        task.send(labelledJson(Iris.FEATURES, rows.get(0).x(), rows.get(0).label())); // news, not yet snapshotted
+        task.processor.init(task.context); // revived: the state is read again from the store
+        assertEquals(1, single(task.punctuateAt(1_000)).progress().applied(), "the stored state re-sent");
+        assertTrue(task.punctuateAt(2_000).isEmpty(), "no quiet word: that snapshot was the revival's re-send");
+    }
+
     private static PartialSnapshot single(List<PartialSnapshot> snapshots) {
         assertEquals(1, snapshots.size(), snapshots.toString());
         return snapshots.get(0);
