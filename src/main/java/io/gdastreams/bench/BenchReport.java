@@ -104,6 +104,9 @@ final class BenchReport {
         if (result.visible().count() > 0) {
             putPercentiles(line, training ? VISIBLE_FRESHNESS : VISIBLE_LATENCY, result.visible(), false);
         }
+        if (!Double.isNaN(result.versionsPerInterval())) {
+            line.put("modelVersionsPerInterval", round(result.versionsPerInterval(), 3));
+        }
         return write(line);
     }
 

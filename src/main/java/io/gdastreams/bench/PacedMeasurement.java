@@ -22,7 +22,12 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 record PacedMeasurement(EventLoader loader, BenchSettings settings, Duration stageTimeout) {
 
     /** Per paced event, in milliseconds from its append: to the output's append, and to its being read. */
-    record Delays(Percentiles appended, Percentiles visible) {
+    /**
+     * @param versionsPerInterval training only (NaN otherwise): the model versions appended from the first paced
+     *                            event's append to the last model needed, per publish interval of that span (one
+     *                            per round in steady state; a partition's news that missed its round adds one)
+     */
+    record Delays(Percentiles appended, Percentiles visible, double versionsPerInterval) {
     }
 
     /** Paced events through a caught-up application: input append → output append, and → output read. */
@@ -41,7 +46,7 @@ record PacedMeasurement(EventLoader loader, BenchSettings settings, Duration sta
             latencies[i] = outputAppended[i] - sent.appended()[i];
             visible[i] = readAt[i] - sent.appended()[i];
         }
-        return new Delays(Percentiles.of(latencies), Percentiles.of(visible));
+        return new Delays(Percentiles.of(latencies), Percentiles.of(visible), Double.NaN);
     }
 
     /** Reads until every paced event's output is in: its append time and when it was read. */
@@ -87,12 +92,21 @@ record PacedMeasurement(EventLoader loader, BenchSettings settings, Duration sta
                 () -> models.collectUntilTotal(settings.events() + n, app));
         long[] freshness = new long[n];
         long[] visible = new long[n];
+        long lastNeeded = Long.MIN_VALUE;
         for (int i = 0; i < n; i++) {
             ModelAt absorbing = firstAbsorbing(sent.read(), Integer.toString(partitionOf[i]), offsetOf[i]);
             freshness[i] = absorbing.appendTime() - sent.appended()[i];
             visible[i] = absorbing.readAt() - sent.appended()[i];
+            lastNeeded = Math.max(lastNeeded, absorbing.appendTime());
         }
-        return new Delays(Percentiles.of(freshness), Percentiles.of(visible));
+        return new Delays(Percentiles.of(freshness), Percentiles.of(visible), versionsPerInterval(sent.read(),
+                sent.appended()[0], lastNeeded, settings.publishInterval().toMillis()));
+    }
+
+    /** The versions appended in [from, to] per {@code intervalMs} of that span (NaN for an empty span). */
+    static double versionsPerInterval(List<ModelAt> versions, long from, long to, long intervalMs) {
+        long count = versions.stream().filter(v -> v.appendTime() >= from && v.appendTime() <= to).count();
+        return to > from ? count * (double) intervalMs / (to - from) : Double.NaN;
     }
 
     private static ModelAt firstAbsorbing(List<ModelAt> versions, String partition, long offset) {

@@ -18,17 +18,20 @@ package io.gdastreams.bench;
  *                       absorbed every event), before the latency events; NaN when not measured (child instances,
  *                       or more than {@link StageRunner#MAX_SHARE_BEFORE_RUNNING} of the outputs written before
  *                       RUNNING)
+ * @param versionsPerInterval training: model versions per publish interval while the paced events were absorbed
+ *                       ({@link PacedMeasurement.Delays#versionsPerInterval}); NaN otherwise
  */
 record StageResult(String stage, long events, double seconds, double startupSeconds, Percentiles latency,
-                   Percentiles visible, double appCpuSeconds) {
+                   Percentiles visible, double appCpuSeconds, double versionsPerInterval) {
 
     StageResult(String stage, long events, double seconds, double startupSeconds, Percentiles latency) {
-        this(stage, events, seconds, startupSeconds, latency, Percentiles.EMPTY, Double.NaN);
+        this(stage, events, seconds, startupSeconds, latency, Percentiles.EMPTY, Double.NaN, Double.NaN);
     }
 
     StageResult(String stage, long events, double seconds, double startupSeconds, PacedMeasurement.Delays delays,
                 double appCpuSeconds) {
-        this(stage, events, seconds, startupSeconds, delays.appended(), delays.visible(), appCpuSeconds);
+        this(stage, events, seconds, startupSeconds, delays.appended(), delays.visible(), appCpuSeconds,
+                delays.versionsPerInterval());
     }
 
     /**

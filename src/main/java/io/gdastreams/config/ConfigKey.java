@@ -37,7 +37,7 @@ public enum ConfigKey {
     TOPIC_METRICS("gda.topic.metrics", "model-metrics", ValueType.TOPIC,
             "topic of the trainer's prequential window records (gda.prequential), key = model id"),
     PUBLISH_INTERVAL_MS("gda.publish.interval.ms", "1000", ValueType.POSITIVE_LONG,
-            "how often (ms) the trainer publishes a new model version at most"),
+            "how often (ms) the training tasks snapshot and the trainer publishes a model version (one per round)"),
     MAX_CLASSES("gda.max.classes", "1000", ValueType.POSITIVE_INT,
             "most distinct labels per training task; events of further labels are dead-lettered"),
     /*

@@ -6,7 +6,7 @@ import java.util.Set;
 
 /**
  * When the combiner publishes (docs/TRAINING.md, "Snapshots, versions, lineage"): one version per round of
- * snapshots, however many partitions send them (each version is megabytes at large d, and every scorer compiles
+ * snapshots (at most two: see late members below), however many partitions send them (each version is megabytes at large d, and every scorer compiles
  * it). After a (re)start the first publish is not throttled, and the model is published again once (a new
  * version) even with nothing pending.
  *
@@ -25,9 +25,14 @@ import java.util.Set;
  *   <li>at the latest {@link #gatherMs} (half an interval) after its first snapshot: a partition that went quiet
  *       delays one round by at most that, and is not waited for afterwards.</li>
  * </ul>
- * Two publishes are at least half an interval apart, and a round is published once: a snapshot arriving after
- * its round was published goes out with the next round, or an interval after the last publish if none comes.
- * A publish wanted without any snapshot (a re-publication) goes out an interval after the last publish too.
+ * Two publishes are at least half an interval apart. A snapshot arriving after its round was published but
+ * within half an interval of the round's first (a partition quiet in the previous round whose news came a little
+ * after the rest of the tick's) goes out half an interval after that publish, in a version of its own: waiting for
+ * the next round would make its events up to two intervals old, this keeps them within one and a half. The next
+ * round is then published no earlier after its tick than the late one's round was after its own (the half
+ * interval between two publishes): tens of milliseconds. A later member of a published round, and a publish
+ * wanted without any snapshot (a re-publication), go out an interval after the last publish (or with the next
+ * round).
  *
  * <p>Pure wall-clock bookkeeping, one per combiner incarnation: the caller says what happened and asks what to do.
  */
@@ -64,6 +69,11 @@ final class PublishSchedule {
         /** Partitions that reported nothing new: this round need not wait for them, and the next does not. */
         final Set<Integer> quiet = new HashSet<>();
         boolean published;
+        /**
+         * A snapshot of this round came after the round was published, within half an interval of its first, and
+         * is not published yet.
+         */
+        boolean lateNews;
 
         Round(long startMs) {
             this.startMs = startMs;
@@ -151,7 +161,9 @@ final class PublishSchedule {
             return false;
         }
         if (current == null || current.published) {
-            return now - lastPublishMs >= intervalMs; // a late snapshot or a re-publication, no new round
+            // Half an interval after the last publish (checked above) for a late member of its round; a
+            // re-publication waits a whole interval.
+            return (current != null && current.lateNews) || now - lastPublishMs >= intervalMs;
         }
         return previous == null
                 || current.startMs - previous.startMs >= QUIET_INTERVALS * intervalMs
@@ -163,7 +175,9 @@ final class PublishSchedule {
     void snapshotAccepted(int partition, long now) {
         pending = true;
         retryAfterMs = NEVER;
-        roundOf(partition, now).partitions.add(partition);
+        Round round = roundOf(partition, now);
+        round.partitions.add(partition);
+        round.lateNews |= round.published && now - round.startMs < gatherMs;
     }
 
     /**
@@ -215,6 +229,7 @@ final class PublishSchedule {
         lastPublishMs = now;
         if (current != null) {
             current.published = true;
+            current.lateNews = false;
         }
     }
 

@@ -6,7 +6,7 @@ import java.time.Duration;
  * The wall-clock ticks on which every partition task snapshots: the multiples of the publish interval since the
  * epoch, the same for every task of every instance (up to clock skew). Kafka Streams starts a task's periodic
  * punctuator at the task's own start, so tasks scheduled with the interval itself would snapshot at unrelated
- * phases, and the combiner, which publishes at most once per interval, would leave the snapshots arriving just
+ * phases, and the combiner, which publishes about once per interval, would leave the snapshots arriving just
  * after a publish for one more interval. Tasks instead check every {@link #MAX_CHECK_MS} ms (or ten times per
  * interval if that is more often) and snapshot at the first check of each new tick: a check is one division, and
  * its period is all the delay it adds.

@@ -22,7 +22,8 @@ import java.util.function.Consumer;
  *                 event, as the sorted feature names of that event (the combiner then keeps the first schema it
  *                 sees and rejects partials with another one)
  * @param publishInterval wall-clock interval at which each task sends its cumulative partial statistics (when
- *                        they changed); the combiner publishes at most one model version per interval
+ *                        they changed); the combiner publishes one model version per interval in steady
+ *                        state, at most two (docs/TRAINING.md)
  * @param maxClasses most distinct labels a training task keeps statistics for (K·d² numbers each, in its state
  *                   and in every model); events of further labels are dead-lettered
  * @param maxFeatures most features an event may carry ({@code gda.max.features}); a larger event is dead-lettered

@@ -29,7 +29,8 @@ class BenchReportTest {
         assertEquals(30, line.get("latencyMsP99").longValue());
         assertEquals("exactly_once_v2", line.get("guarantee").textValue());
         assertEquals(null, line.get("appCpuMicrosPerEvent").numberValue(), "not measured");
-        StageResult measured = new StageResult("scoring", 200_000, 8.0, 1.5, Percentiles.EMPTY, Percentiles.EMPTY, 1.5);
+        StageResult measured = new StageResult("scoring", 200_000, 8.0, 1.5, Percentiles.EMPTY, Percentiles.EMPTY, 1.5,
+                Double.NaN);
         assertEquals(7.5, Json.mapper().readTree(BenchReport.stageLine(measured, SETTINGS, RunShape.IN_PROCESS))
                 .get("appCpuMicrosPerEvent").doubleValue(), 0.0);
     }
@@ -45,7 +46,7 @@ class BenchReportTest {
     @Test
     void shouldReportTheReadDelaysAfterTheAppendOnesOnlyWhenMeasured() throws Exception {
         PacedMeasurement.Delays delays = new PacedMeasurement.Delays(Percentiles.of(new long[]{10, 30}),
-                Percentiles.of(new long[]{25, 45}));
+                Percentiles.of(new long[]{25, 45}), Double.NaN);
         JsonNode scoring = Json.mapper().readTree(BenchReport.stageLine(
                 new StageResult("scoring", 100, 1.0, 1.0, delays, 2.0), SETTINGS, RunShape.IN_PROCESS));
         List<String> keys = new ArrayList<>();
@@ -61,6 +62,16 @@ class BenchReportTest {
                 new StageResult("scoring", 100, 1.0, 1.0, Percentiles.of(new long[]{10})), SETTINGS,
                 RunShape.IN_PROCESS));
         assertEquals(null, unmeasured.get("visibleLatencyMsP50"), "no read delays: no fields");
+        assertEquals(null, training.get("modelVersionsPerInterval"), "not measured: no field");
+    }
+
+    @Test
+    void shouldReportTheModelVersionsPerIntervalOfAFreshnessMeasurement() throws Exception {
+        PacedMeasurement.Delays delays = new PacedMeasurement.Delays(Percentiles.of(new long[]{10, 30}),
+                Percentiles.of(new long[]{25, 45}), 1.25);
+        JsonNode training = Json.mapper().readTree(BenchReport.stageLine(
+                new StageResult("training", 100, 1.0, 1.0, delays, 2.0), SETTINGS, RunShape.IN_PROCESS));
+        assertEquals(1.25, training.get("modelVersionsPerInterval").doubleValue(), 0.0);
     }
 
     @Test

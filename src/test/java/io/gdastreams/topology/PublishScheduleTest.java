@@ -115,9 +115,40 @@ class PublishScheduleTest {
         assertEquals(Action.PUBLISH, schedule.next(3_000, PUBLISHED_BEFORE), "the last round was partition 0 alone, "
                 + "and the last publish is half an interval old");
         schedule.published(3_000);
-        schedule.snapshotAccepted(1, 3_100);
-        assertEquals(Action.NOTHING, schedule.next(3_600, PUBLISHED_BEFORE), "a late member of a published round");
+        schedule.snapshotAccepted(1, 3_600);
+        assertEquals(Action.NOTHING, schedule.next(3_999, PUBLISHED_BEFORE), "a member of a published round, "
+                + "more than half an interval after its first");
         assertEquals(Action.PUBLISH, schedule.next(4_000, PUBLISHED_BEFORE), "an interval after the last publish");
+    }
+
+    @Test
+    void shouldPublishALateMemberOfAPublishedRoundHalfAnIntervalAfterItsRoundAndDelayTheNextRoundAtMostAsMuch() {
+        PublishSchedule schedule = new PublishSchedule(INTERVAL, false);
+        schedule.snapshotAccepted(0, 0);
+        schedule.next(0, NEVER_PUBLISHED);
+        schedule.published(0);
+
+        // Tick 1 000: partition 0 was the whole previous round, so its snapshot is the round (published at 1 040);
+        // partition 1, quiet last round, has news too, but its snapshot comes 20 ms after the publish.
+        schedule.snapshotAccepted(0, 1_040);
+        assertEquals(Action.PUBLISH, schedule.next(1_040, PUBLISHED_BEFORE));
+        schedule.published(1_040);
+        schedule.snapshotAccepted(1, 1_060);
+        assertEquals(Action.NOTHING, schedule.next(1_539, PUBLISHED_BEFORE), "half an interval between publishes");
+        assertEquals(Action.PUBLISH, schedule.next(1_540, PUBLISHED_BEFORE), "not with the next round");
+        schedule.published(1_540);
+
+        // Tick 2 000: the round is complete at 2 010, but goes out 40 ms after its tick, as the late one's round did.
+        schedule.snapshotAccepted(0, 2_005);
+        schedule.snapshotAccepted(1, 2_010);
+        assertEquals(Action.NOTHING, schedule.next(2_010, PUBLISHED_BEFORE));
+        assertEquals(Action.NOTHING, schedule.next(2_039, PUBLISHED_BEFORE));
+        assertEquals(Action.PUBLISH, schedule.next(2_040, PUBLISHED_BEFORE));
+        schedule.published(2_040);
+
+        schedule.publishWanted();
+        assertEquals(Action.NOTHING, schedule.next(2_540, PUBLISHED_BEFORE), "a re-publication is no late member");
+        assertEquals(Action.PUBLISH, schedule.next(3_040, PUBLISHED_BEFORE));
     }
 
     @Test
@@ -126,7 +157,8 @@ class PublishScheduleTest {
         schedule.snapshotAccepted(0, 0);
         schedule.next(0, NEVER_PUBLISHED);
         schedule.published(0);
-        schedule.snapshotAccepted(1, 100); // late member of the published round
+        schedule.snapshotAccepted(1, 600); // a member of the published round more than half an interval after it
+        assertEquals(Action.NOTHING, schedule.next(999, PUBLISHED_BEFORE));
         assertEquals(Action.PUBLISH, schedule.next(1_000, PUBLISHED_BEFORE));
         schedule.published(1_000);
         schedule.snapshotAccepted(0, 1_000);
