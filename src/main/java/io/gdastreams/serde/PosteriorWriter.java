@@ -21,9 +21,10 @@ import java.util.Map;
  * {@link Template}; per event only the id and five numbers are written into a buffer this writer reuses.
  *
  * <p>The bytes are those {@link PredictionWriter} writes for {@link Template#prediction} of the same arguments
- * (itself the project mapper's output): the constant parts are encoded by the mapper's own generator, a double is
- * {@link NumberOutput#toString(double, boolean)} with the fast writer as the generator writes it (a non-finite one
- * quoted, as {@code QUOTE_NON_NUMERIC_NUMBERS} does), and an id that is not plain printable ASCII is escaped by the
+ * (itself the project mapper's output): the constant parts are encoded by the mapper's own generator, a finite
+ * double is written by {@link ShortestDouble} straight into the buffer (the text of the generator's fast writer,
+ * {@link NumberOutput#toString(double, boolean)}), a non-finite one is that text quoted, as {@code
+ * QUOTE_NON_NUMERIC_NUMBERS} does, and an id that is not plain printable ASCII is escaped by the
  * generator. {@code PosteriorWriterTest} compares the two byte for byte.
  *
  * <p>One instance per stream task (it is not thread-safe); a {@link Template} is immutable and shared.
@@ -92,19 +93,18 @@ public final class PosteriorWriter {
     }
 
     private void number(double value) {
-        String text = NumberOutput.toString(value, true);
-        boolean quoted = !Double.isFinite(value);
-        int n = text.length();
-        ensure(n + 2);
-        if (quoted) {
-            buffer[length++] = '"';
+        if (Double.isFinite(value)) {
+            ensure(ShortestDouble.MAX_LENGTH);
+            length = ShortestDouble.write(value, buffer, length); // no String per number
+            return;
         }
-        for (int i = 0; i < n; i++) {
-            buffer[length++] = (byte) text.charAt(i); // digits, sign, '.', 'E', or NaN/Infinity: ASCII
+        String text = NumberOutput.toString(value, true); // NaN, Infinity, -Infinity: quoted, as the generator
+        ensure(text.length() + 2);
+        buffer[length++] = '"';
+        for (int i = 0; i < text.length(); i++) {
+            buffer[length++] = (byte) text.charAt(i);
         }
-        if (quoted) {
-            buffer[length++] = '"';
-        }
+        buffer[length++] = '"';
     }
 
     private void append(byte[] bytes) {
