@@ -37,6 +37,9 @@ final class ShortestDouble {
     private static final int DIGITS = 17;
     private static final long MASK_63 = (1L << 63) - 1;
     private static final long[] POW10 = new long[DIGITS + 1];
+    /** The tens and the units digit of 0 … 99, as ASCII. */
+    private static final byte[] TENS = new byte[100];
+    private static final byte[] ONES = new byte[100];
     /** For each k in [K_MIN, K_MAX]: g = ⌊10^-k · 2^-r⌋ + 1 in [2^125, 2^126), as g1 = g >> 63 and g0 its low 63 bits. */
     private static final long[] G1 = new long[K_MAX - K_MIN + 1];
     private static final long[] G0 = new long[K_MAX - K_MIN + 1];
@@ -45,6 +48,10 @@ final class ShortestDouble {
         POW10[0] = 1;
         for (int i = 1; i <= DIGITS; i++) {
             POW10[i] = 10 * POW10[i - 1];
+        }
+        for (int i = 0; i < 100; i++) {
+            TENS[i] = (byte) ('0' + i / 10);
+            ONES[i] = (byte) ('0' + i % 10);
         }
         BigInteger low63 = BigInteger.ONE.shiftLeft(63).subtract(BigInteger.ONE);
         for (int k = K_MIN; k <= K_MAX; k++) {
@@ -150,7 +157,11 @@ final class ShortestDouble {
         return vbp | ((z & MASK_63) + MASK_63) >>> 63;
     }
 
-    /** Writes f·10^e (f > 0, at most 17 digits) in Java's format; returns the index after it. */
+    /**
+     * Writes f·10^e (f > 0, at most 17 digits) in Java's format; returns the index after it. All 17 digits of the
+     * normalised significand are written in one go (two digits per step), then the point is put in by moving the
+     * integer digits one place: bytes past the returned index may be written too (within {@link #MAX_LENGTH}).
+     */
     private static int toChars(long f, int e, byte[] out, int pos) {
         int len = digits(f);
         long full = f * POW10[DIGITS - len]; // 17 digits: the value is 0.full · 10^exp
@@ -162,9 +173,10 @@ final class ShortestDouble {
             last--;
         }
         if (0 < exp && exp <= 7) { // plain, an integer part of exp digits and at least one decimal
-            pos = putDigits(full, 0, exp, out, pos);
-            out[pos++] = '.';
-            return putDigits(full, exp, Math.max(exp + 1, last + 1), out, pos);
+            put17(full, out, pos + 1);
+            System.arraycopy(out, pos + 1, out, pos, exp);
+            out[pos + exp] = '.';
+            return pos + 1 + Math.max(exp + 1, last + 1);
         }
         if (-3 < exp && exp <= 0) { // plain, 0.00ddd
             out[pos++] = '0';
@@ -172,11 +184,13 @@ final class ShortestDouble {
             for (int i = exp; i < 0; i++) {
                 out[pos++] = '0';
             }
-            return putDigits(full, 0, last + 1, out, pos);
+            put17(full, out, pos);
+            return pos + last + 1;
         }
-        pos = putDigits(full, 0, 1, out, pos);
-        out[pos++] = '.';
-        pos = putDigits(full, 1, Math.max(2, last + 1), out, pos);
+        put17(full, out, pos + 1); // d.ddd: at least one decimal
+        out[pos] = out[pos + 1];
+        out[pos + 1] = '.';
+        pos += 1 + Math.max(2, last + 1);
         out[pos++] = 'E';
         int power = exp - 1;
         if (power < 0) {
@@ -186,23 +200,34 @@ final class ShortestDouble {
         if (power >= 100) {
             out[pos++] = (byte) ('0' + power / 100);
             power %= 100;
-            out[pos++] = (byte) ('0' + power / 10);
+            out[pos++] = TENS[power];
         } else if (power >= 10) {
-            out[pos++] = (byte) ('0' + power / 10);
+            out[pos++] = TENS[power];
         }
-        out[pos++] = (byte) ('0' + power % 10);
+        out[pos++] = ONES[power];
         return pos;
     }
 
-    /** Digits [from, to) of the 17-digit {@code full} (digit 0 the most significant). */
-    private static int putDigits(long full, int from, int to, byte[] out, int pos) {
-        long rest = full / POW10[DIGITS - to];
-        for (int i = to - 1; i >= from; i--) {
-            long quotient = rest / 10;
-            out[pos + i - from] = (byte) ('0' + (rest - 10 * quotient));
-            rest = quotient;
+    /** The 17 digits of {@code full} (10^16 ≤ full < 10^17) at {@code out[pos]}. */
+    private static void put17(long full, byte[] out, int pos) {
+        int first = (int) (full / POW10[16]);
+        long rest = full - first * POW10[16];
+        int high = (int) (rest / POW10[8]);
+        int low = (int) (rest - high * POW10[8]);
+        out[pos] = (byte) ('0' + first);
+        put8(high, out, pos + 1);
+        put8(low, out, pos + 9);
+    }
+
+    /** The 8 digits of 0 ≤ m < 10^8, leading zeros included, at {@code out[pos]}: two per int division by 100. */
+    private static void put8(int m, byte[] out, int pos) {
+        for (int i = 6; i >= 0; i -= 2) {
+            int quotient = m / 100;
+            int pair = m - 100 * quotient;
+            out[pos + i] = TENS[pair];
+            out[pos + i + 1] = ONES[pair];
+            m = quotient;
         }
-        return pos + to - from;
     }
 
     /** The number of decimal digits of f > 0. */
