@@ -15,9 +15,10 @@ package io.gdastreams.bench;
  *                       measured
  * @param appCpuSeconds  CPU time of the application's threads (in the bench's JVM) from RUNNING until every event
  *                       was processed (scoring, passthrough: the input offsets committed; training: the model that
- *                       absorbed every event), before the latency events; NaN when not measured (child instances,
- *                       or more than {@link StageRunner#MAX_SHARE_BEFORE_RUNNING} of the outputs written before
- *                       RUNNING)
+ *                       absorbed every event), before the latency events; for scoring and passthrough scaled by
+ *                       N / (outputs written after RUNNING), the events that CPU paid for; NaN when not measured
+ *                       (child instances, or more than {@link StageRunner#MAX_SHARE_BEFORE_RUNNING} of the outputs
+ *                       written before RUNNING)
  * @param versionsPerInterval training: model versions per publish interval while the paced events were absorbed
  *                       ({@link PacedMeasurement.Delays#versionsPerInterval}); NaN otherwise
  */

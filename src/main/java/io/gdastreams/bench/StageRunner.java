@@ -42,9 +42,9 @@ final class StageRunner implements AutoCloseable {
     private static final String SCORED_PREFIX = "{\"status\":\"scored\"";
     /**
      * Above this share of a stage's outputs written before the application reached RUNNING, its CPU per event
-     * (counted from RUNNING) is not reported.
+     * (counted from RUNNING, so paid for the other outputs) is not reported: too few events to rate it by.
      */
-    static final double MAX_SHARE_BEFORE_RUNNING = 0.01;
+    static final double MAX_SHARE_BEFORE_RUNNING = 0.5;
 
     private final BenchSettings settings;
     private final RunShape shape;
@@ -194,17 +194,27 @@ final class StageRunner implements AutoCloseable {
             // One stream thread can start processing while the client as a whole is still REBALANCING: on a
             // loaded machine a small N can then be done before RUNNING. The clock starts at whichever came first.
             double seconds = (lastAppend - Math.min(app.runningAt(), firstAppend)) / 1000.0;
-            if (beforeRunning > settings.events() * MAX_SHARE_BEFORE_RUNNING) {
-                // The CPU is counted from RUNNING: the work done for these outputs is missing from it, and the
-                // per-event figure would be too low (seen: 2.8 µs for a passthrough that costs 12).
-                progress.printf("  %s: %d of %d outputs were written before RUNNING; CPU per event not reported%n",
-                        stage.label(), beforeRunning, settings.events());
-                cpuSeconds = Double.NaN;
+            long paidFor = eventsAfterRunning(settings.events(), beforeRunning);
+            if (beforeRunning > 0) {
+                progress.printf("  %s: %d of %d outputs were written before RUNNING; %s%n", stage.label(),
+                        beforeRunning, settings.events(), paidFor > 0 ? "CPU per event from the other " + paidFor
+                                : "CPU per event not reported");
             }
+            // The CPU is counted from RUNNING: it paid for the outputs written after it only (divided by all N,
+            // short runs reported 2.8 µs for a passthrough that costs 12). Scaled so that appCpuSeconds / N is it.
+            cpuSeconds = paidFor > 0 ? cpuSeconds * settings.events() / paidFor : Double.NaN;
             PacedMeasurement.Delays latency = paced.latency(input, consumer, app, latencyEvent);
             return new StageResult(stage.label(), settings.events(), seconds, app.startupSeconds(), latency,
                     cpuSeconds);
         }
+    }
+
+    /**
+     * The events whose processing the CPU counted from RUNNING paid for: those whose outputs were written after it;
+     * 0 when more than {@link #MAX_SHARE_BEFORE_RUNNING} of them came before (too few to rate the CPU by).
+     */
+    static long eventsAfterRunning(long events, long beforeRunning) {
+        return beforeRunning > events * MAX_SHARE_BEFORE_RUNNING ? 0 : events - beforeRunning;
     }
 
     /** The stage's topics and application id share this name. */

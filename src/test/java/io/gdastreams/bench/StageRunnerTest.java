@@ -1,5 +1,6 @@
 package io.gdastreams.bench;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -23,5 +24,14 @@ class StageRunnerTest {
         assertFalse(StageRunner.isScoredPrediction(unscored));
         assertFalse(StageRunner.isScoredPrediction(null));
         assertFalse(StageRunner.isScoredPrediction("{}".getBytes(StandardCharsets.UTF_8)));
+    }
+
+    @Test
+    void shouldRateTheCpuFromRunningByTheEventsWhoseOutputsCameAfterItUnlessMostCameBefore() {
+        assertEquals(1_000_000, StageRunner.eventsAfterRunning(1_000_000, 0));
+        assertEquals(986_522, StageRunner.eventsAfterRunning(1_000_000, 13_478));
+        assertEquals(500_000, StageRunner.eventsAfterRunning(1_000_000, 500_000), "half: still rated");
+        assertEquals(0, StageRunner.eventsAfterRunning(1_000_000, 500_001), "most before RUNNING: not rated");
+        assertEquals(0, StageRunner.eventsAfterRunning(50_000, 50_000));
     }
 }
