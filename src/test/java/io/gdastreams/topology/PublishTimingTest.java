@@ -140,13 +140,7 @@ class PublishTimingTest {
 
     @Test
     void shouldLetTheNewsOfAPartitionQuietInThePreviousRoundJoinTheRoundWhenItComesInTheSamePoll() {
-        TestInputTopic<String, byte[]> partials = startWithRoundZero();
-        assertEquals(Map.of("0", 1L, "1", 1L), models.readValue().sources());
-        // Tick 00:00:02: news from 0, a quiet word from 1: every kept partition has reported, published at once.
-        driver.advanceWallClockTime(INTERVAL);
-        partials.pipeInput("m", encode(snapshot(0, FEATURES, points(2))));
-        partials.pipeInput("m", encode(snapshot(1, FEATURES, points(1))));
-        assertEquals(Map.of("0", 2L, "1", 1L), models.readValue().sources());
+        TestInputTopic<String, byte[]> partials = startWithPartitionOneGoneQuiet();
 
         // Tick 00:00:03: 0's news completes the round (1 was quiet in the previous one), but 1's news comes in the
         // same poll: judged at the next check, not at 0's record, the round holds both, in one version.
@@ -173,13 +167,7 @@ class PublishTimingTest {
 
     @Test
     void shouldPublishTheNewsOfAPartitionThatMissedItsPublishedRoundHalfAnIntervalLaterNotAnIntervalLater() {
-        TestInputTopic<String, byte[]> partials = startWithRoundZero();
-        assertEquals(Map.of("0", 1L, "1", 1L), models.readValue().sources());
-        // Tick 00:00:02: news from 0, a quiet word from 1: published at once.
-        driver.advanceWallClockTime(INTERVAL);
-        partials.pipeInput("m", encode(snapshot(0, FEATURES, points(2))));
-        partials.pipeInput("m", encode(snapshot(1, FEATURES, points(1))));
-        assertEquals("2026-01-01T00:00:02Z", models.readValue().updatedAt());
+        TestInputTopic<String, byte[]> partials = startWithPartitionOneGoneQuiet();
 
         // Tick 00:00:03: 0's news completes the round (1 was quiet); 1's news comes 30 ms later, in another poll,
         // after the round went out at the next check.
@@ -267,6 +255,22 @@ class PublishTimingTest {
         partials.pipeInput("m", encode(snapshot(1, FEATURES, points(1))));
         assertEquals(Map.of("0", 1L), models.readValue().sources());
         driver.advanceWallClockTime(INTERVAL);
+        return partials;
+    }
+
+    /**
+     * {@link #startWithRoundZero()}, then the tick 00:00:02: news from partition 0, a quiet word from 1 — every kept
+     * partition has reported, so the round is published at once; partition 1 is quiet in it.
+     */
+    private TestInputTopic<String, byte[]> startWithPartitionOneGoneQuiet() {
+        TestInputTopic<String, byte[]> partials = startWithRoundZero();
+        assertEquals(Map.of("0", 1L, "1", 1L), models.readValue().sources());
+        driver.advanceWallClockTime(INTERVAL);
+        partials.pipeInput("m", encode(snapshot(0, FEATURES, points(2))));
+        partials.pipeInput("m", encode(snapshot(1, FEATURES, points(1))));
+        ModelParameters round = models.readValue();
+        assertEquals(Map.of("0", 2L, "1", 1L), round.sources());
+        assertEquals("2026-01-01T00:00:02Z", round.updatedAt());
         return partials;
     }
 
