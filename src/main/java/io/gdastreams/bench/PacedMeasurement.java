@@ -21,8 +21,9 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
  */
 record PacedMeasurement(EventLoader loader, BenchSettings settings, Duration stageTimeout) {
 
-    /** Per paced event, in milliseconds from its append: to the output's append, and to its being read. */
     /**
+     * Per paced event, in milliseconds from its append: to the output's append, and to its being read.
+     *
      * @param versionsPerInterval training only (NaN otherwise): the model versions appended from the first paced
      *                            event's append to the last model needed, per publish interval of that span (one
      *                            per round in steady state; a partition's news that missed its round adds one)

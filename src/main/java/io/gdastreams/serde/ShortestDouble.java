@@ -40,7 +40,10 @@ final class ShortestDouble {
     /** The tens and the units digit of 0 … 99, as ASCII. */
     private static final byte[] TENS = new byte[100];
     private static final byte[] ONES = new byte[100];
-    /** For each k in [K_MIN, K_MAX]: g = ⌊10^-k · 2^-r⌋ + 1 in [2^125, 2^126), as g1 = g >> 63 and g0 its low 63 bits. */
+    /**
+     * For each k in [K_MIN, K_MAX]: g = ⌊10^-k · 2^-r⌋ + 1 in [2^125, 2^126) (r fixes the range), as g1 = g >> 63
+     * and g0 its low 63 bits.
+     */
     private static final long[] G1 = new long[K_MAX - K_MIN + 1];
     private static final long[] G0 = new long[K_MAX - K_MIN + 1];
 

@@ -6,9 +6,9 @@ import java.util.Set;
 
 /**
  * When the combiner publishes (docs/TRAINING.md, "Snapshots, versions, lineage"): one version per round of
- * snapshots (at most two: see late members below), however many partitions send them (each version is megabytes at large d, and every scorer compiles
- * it). After a (re)start the first publish is not throttled, and the model is published again once (a new
- * version) even with nothing pending.
+ * snapshots (at most two: see late members below), however many partitions send them (each version is megabytes
+ * at large d, and every scorer compiles it). After a (re)start the first publish is not throttled, and the model
+ * is published again once (a new version) even with nothing pending.
  *
  * <p><b>Rounds.</b> The partitions snapshot together, on the same wall-clock ticks ({@link SnapshotTicks}), so the
  * snapshots of one tick reach the combiner within a short spread. A <i>round</i> is the snapshots from its first
