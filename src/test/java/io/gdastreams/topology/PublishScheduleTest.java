@@ -123,10 +123,7 @@ class PublishScheduleTest {
 
     @Test
     void shouldPublishALateMemberOfAPublishedRoundHalfAnIntervalAfterItsRoundAndDelayTheNextRoundAtMostAsMuch() {
-        PublishSchedule schedule = new PublishSchedule(INTERVAL, false);
-        schedule.snapshotAccepted(0, 0);
-        schedule.next(0, NEVER_PUBLISHED);
-        schedule.published(0);
+        PublishSchedule schedule = roundPublishedAtZero(0);
 
         // Tick 1 000: partition 0 was the whole previous round, so its snapshot is the round (published at 1 040);
         // partition 1, quiet last round, has news too, but its snapshot comes 20 ms after the publish.
@@ -153,10 +150,7 @@ class PublishScheduleTest {
 
     @Test
     void shouldKeepHalfAnIntervalBetweenTwoPublishesEvenWhenARoundIsComplete() {
-        PublishSchedule schedule = new PublishSchedule(INTERVAL, false);
-        schedule.snapshotAccepted(0, 0);
-        schedule.next(0, NEVER_PUBLISHED);
-        schedule.published(0);
+        PublishSchedule schedule = roundPublishedAtZero(0);
         schedule.snapshotAccepted(1, 600); // a member of the published round more than half an interval after it
         assertEquals(Action.NOTHING, schedule.next(999, PUBLISHED_BEFORE));
         assertEquals(Action.PUBLISH, schedule.next(1_000, PUBLISHED_BEFORE));
@@ -170,11 +164,7 @@ class PublishScheduleTest {
 
     @Test
     void shouldNotWaitForARoundTwoIntervalsOlder() {
-        PublishSchedule schedule = new PublishSchedule(INTERVAL, false);
-        schedule.snapshotAccepted(0, 0);
-        schedule.snapshotAccepted(1, 0);
-        schedule.next(0, NEVER_PUBLISHED);
-        schedule.published(0);
+        PublishSchedule schedule = roundPublishedAtZero(0, 1);
 
         schedule.snapshotAccepted(1, 2_000);
         assertEquals(Action.PUBLISH, schedule.next(2_000, PUBLISHED_BEFORE), "partition 0 is quiet, not late");
@@ -259,6 +249,17 @@ class PublishScheduleTest {
         schedule.snapshotAccepted(1, 5);
         assertEquals(Action.PUBLISH, schedule.next(5, NEVER_PUBLISHED));
         schedule.published(5);
+        return schedule;
+    }
+
+    /** A fresh schedule after its first round, {@code partitions} at 0 ms, published at once (the first publish). */
+    private static PublishSchedule roundPublishedAtZero(int... partitions) {
+        PublishSchedule schedule = new PublishSchedule(INTERVAL, false);
+        for (int partition : partitions) {
+            schedule.snapshotAccepted(partition, 0);
+        }
+        assertEquals(Action.PUBLISH, schedule.next(0, NEVER_PUBLISHED));
+        schedule.published(0);
         return schedule;
     }
 }
