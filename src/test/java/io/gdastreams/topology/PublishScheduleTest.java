@@ -91,12 +91,7 @@ class PublishScheduleTest {
     @Test
     void shouldPublishARoundWhenThePartitionsOfThePreviousRoundAreInButWaitAtMostHalfAnInterval() {
         // Partitions 0-2 snapshot on the same tick; each round arrives within a few ms.
-        PublishSchedule schedule = new PublishSchedule(INTERVAL, false);
-        schedule.snapshotAccepted(0, 0);
-        schedule.snapshotAccepted(1, 10);
-        schedule.snapshotAccepted(2, 20);
-        assertEquals(Action.PUBLISH, schedule.next(20, PUBLISHED_BEFORE));
-        schedule.published(20);
+        PublishSchedule schedule = firstRoundPublished(0, 10, 20);
 
         schedule.snapshotAccepted(2, 1_000);
         schedule.snapshotAccepted(0, 1_005);
@@ -123,7 +118,7 @@ class PublishScheduleTest {
 
     @Test
     void shouldPublishALateMemberOfAPublishedRoundHalfAnIntervalAfterItsRoundAndDelayTheNextRoundAtMostAsMuch() {
-        PublishSchedule schedule = roundPublishedAtZero(0);
+        PublishSchedule schedule = firstRoundPublished(0);
 
         // Tick 1 000: partition 0 was the whole previous round, so its snapshot is the round (published at 1 040);
         // partition 1, quiet last round, has news too, but its snapshot comes 20 ms after the publish.
@@ -150,7 +145,7 @@ class PublishScheduleTest {
 
     @Test
     void shouldKeepHalfAnIntervalBetweenTwoPublishesEvenWhenARoundIsComplete() {
-        PublishSchedule schedule = roundPublishedAtZero(0);
+        PublishSchedule schedule = firstRoundPublished(0);
         schedule.snapshotAccepted(1, 600); // a member of the published round more than half an interval after it
         assertEquals(Action.NOTHING, schedule.next(999, PUBLISHED_BEFORE));
         assertEquals(Action.PUBLISH, schedule.next(1_000, PUBLISHED_BEFORE));
@@ -164,7 +159,7 @@ class PublishScheduleTest {
 
     @Test
     void shouldNotWaitForARoundTwoIntervalsOlder() {
-        PublishSchedule schedule = roundPublishedAtZero(0, 1);
+        PublishSchedule schedule = firstRoundPublished(0, 0);
 
         schedule.snapshotAccepted(1, 2_000);
         assertEquals(Action.PUBLISH, schedule.next(2_000, PUBLISHED_BEFORE), "partition 0 is quiet, not late");
@@ -172,7 +167,7 @@ class PublishScheduleTest {
 
     @Test
     void shouldPublishARoundAtOnceWhenItsMissingPartitionSaysItHasNothingNewAndNotWaitForItNextRound() {
-        PublishSchedule schedule = publishedRoundOfTwo();
+        PublishSchedule schedule = firstRoundPublished(0, 5);
 
         schedule.snapshotAccepted(0, 1_000);
         assertEquals(Action.NOTHING, schedule.next(1_010, PUBLISHED_BEFORE), "partition 1 of the round is missing");
@@ -204,7 +199,7 @@ class PublishScheduleTest {
 
     @Test
     void shouldStartARoundWithAQuietWordThatComesFirstAndPublishItWhenItsNewsFollows() {
-        PublishSchedule schedule = publishedRoundOfTwo();
+        PublishSchedule schedule = firstRoundPublished(0, 5);
 
         schedule.partitionQuiet(1, 1_000); // partition 1 reported in the round of 00:00:00: this starts the next one
         assertEquals(false, schedule.roundHasAll(java.util.Set.of(0, 1)), "partition 0 has not reported yet");
@@ -242,24 +237,18 @@ class PublishScheduleTest {
         assertEquals(Action.PUBLISH, schedule.next(5_400, PUBLISHED_BEFORE), "a publish ends the wait");
     }
 
-    /** A schedule whose first round, partitions 0 and 1 at 0 and 5 ms, was published at 5 ms. */
-    private static PublishSchedule publishedRoundOfTwo() {
+    /**
+     * A fresh schedule after its first round: partition p's snapshot at {@code arrivalsMs[p]}, the round published
+     * at the last of them (the first publish after a start is not throttled).
+     */
+    private static PublishSchedule firstRoundPublished(long... arrivalsMs) {
         PublishSchedule schedule = new PublishSchedule(INTERVAL, false);
-        schedule.snapshotAccepted(0, 0);
-        schedule.snapshotAccepted(1, 5);
-        assertEquals(Action.PUBLISH, schedule.next(5, NEVER_PUBLISHED));
-        schedule.published(5);
-        return schedule;
-    }
-
-    /** A fresh schedule after its first round, {@code partitions} at 0 ms, published at once (the first publish). */
-    private static PublishSchedule roundPublishedAtZero(int... partitions) {
-        PublishSchedule schedule = new PublishSchedule(INTERVAL, false);
-        for (int partition : partitions) {
-            schedule.snapshotAccepted(partition, 0);
+        for (int partition = 0; partition < arrivalsMs.length; partition++) {
+            schedule.snapshotAccepted(partition, arrivalsMs[partition]);
         }
-        assertEquals(Action.PUBLISH, schedule.next(0, NEVER_PUBLISHED));
-        schedule.published(0);
+        long last = arrivalsMs[arrivalsMs.length - 1];
+        assertEquals(Action.PUBLISH, schedule.next(last, NEVER_PUBLISHED));
+        schedule.published(last);
         return schedule;
     }
 }
