@@ -29,7 +29,9 @@ abstract sealed class CompiledCovariance
      * class k, and, when {@code distances} is not null, distances[k] = D²_k = (x_O − μ_k,O)ᵀ Σ_k,OO⁻¹ (x_O − μ_k,O),
      * the squared Mahalanobis distance the log-likelihood is made of (+∞ when it overflowed). {@code x}: length d,
      * finite or NaN (missing), {@code missing} of them NaN with 0 ≤ missing &lt; d; not modified. The arrays:
-     * length K, overwritten.
+     * length K, overwritten. Called with missing = 0 before anyone has looked at x ({@link Discriminant#score}): a
+     * NaN or ±∞ coordinate must then make at least one log-likelihood −∞ (a distance NaN or +∞), which every form
+     * does by computing with it, so that the caller knows to look.
      */
     abstract void logLikelihood(double[] x, int missing, double[] logLikelihood, double[] distances);
 

@@ -180,6 +180,57 @@ class ScoringKernelTest {
         assertThrows(IllegalArgumentException.class, () -> discriminant.score(new double[16], null, new double[2]));
     }
 
+    /**
+     * The allocation-free score looks at x only when a log-likelihood came out −∞; {@link Discriminant#explain}
+     * counts the missing coordinates first, as every score did before. Both must give the same bits for every kind
+     * of point (observed, one or several missing, all missing, distances that overflow for some or all classes),
+     * and an infinite coordinate must be refused wherever it is, also beside a missing one.
+     */
+    @ParameterizedTest
+    @EnumSource(value = CovarianceType.class)
+    void shouldLookAtXAfterTheKernelWithTheSameAnswersAsBefore(CovarianceType type) {
+        SplittableRandom random = new SplittableRandom(SEED);
+        for (int d : new int[] {1, 2, 5, 16, 33}) {
+            Discriminant discriminant = Discriminant.compile(model(type, d, 0.0, 10.0, random.nextLong()));
+            double[] out = new double[3];
+            List<double[]> points = new ArrayList<>();
+            for (int j = 0; j < d; j++) {
+                double[] oneMissing = point(d, 0.0, random);
+                oneMissing[j] = Double.NaN;
+                points.add(oneMissing);
+                double[] oneFar = point(d, 0.0, random);
+                oneFar[j] = 1e200 * (j % 2 == 0 ? 1 : -1);
+                points.add(oneFar);
+            }
+            double[] allMissing = new double[d];
+            java.util.Arrays.fill(allMissing, Double.NaN);
+            double[] allFar = new double[d];
+            java.util.Arrays.fill(allFar, 1e300);
+            double[] farAndMissing = allFar.clone();
+            farAndMissing[0] = Double.NaN;
+            points.addAll(List.of(point(d, 0.0, random), allMissing, allFar, farAndMissing));
+            for (double[] x : points) {
+                Posterior expected = discriminant.explain(x).posterior();
+                double logDensity = discriminant.score(x, null, out);
+                String where = type + " d=" + d + " x=" + java.util.Arrays.toString(x);
+                assertEquals(expected.logDensity(), logDensity, 0.0, where);
+                assertArrayEquals(expected.probabilities(), out, 0.0, where);
+            }
+            for (int j = 0; j < d; j++) {
+                for (double infinite : new double[] {Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY}) {
+                    double[] x = point(d, 0.0, random);
+                    x[j] = infinite;
+                    assertThrows(IllegalArgumentException.class, () -> discriminant.score(x, null, out));
+                    assertThrows(IllegalArgumentException.class, () -> discriminant.score(x));
+                    if (d > 1) {
+                        x[(j + 1) % d] = Double.NaN;
+                        assertThrows(IllegalArgumentException.class, () -> discriminant.score(x, null, out));
+                    }
+                }
+            }
+        }
+    }
+
     @Test
     void allMissingShouldGiveThePriorsThroughTheNewForm() {
         GaussianModel model = model(CovarianceType.FULL, 4, 0.0, 1.0, SEED);
