@@ -101,6 +101,7 @@ final class ModelCombiner implements Processor<String, byte[], String, TrainingO
         } else if (outcome instanceof SnapshotIntake.Stale stale) {
             if (stale.resent()) {
                 long now = context.currentSystemTimeMs();
+                LOG.debug("Partition {} quiet at {}", stale.partition(), now);
                 schedule.partitionQuiet(stale.partition(), now);
                 publishIfRoundHasAll(now);
             } else {
@@ -110,6 +111,8 @@ final class ModelCombiner implements Processor<String, byte[], String, TrainingO
         } else if (outcome instanceof SnapshotIntake.Accepted accepted) {
             state.keep(accepted.snapshot(), record.value());
             long now = context.currentSystemTimeMs();
+            LOG.debug("Snapshot of partition {} to offset {} accepted at {}",
+                    accepted.snapshot().progress().partition(), accepted.snapshot().progress().nextOffset(), now);
             schedule.snapshotAccepted(accepted.snapshot().progress().partition(), now);
             publishIfRoundHasAll(now);
         }
@@ -207,6 +210,7 @@ final class ModelCombiner implements Processor<String, byte[], String, TrainingO
         context.forward(new Record<>(settings.modelId(), new TrainingOutput.Model(ready.bytes()), now,
                 settings.signing().sign(ready.bytes())));
         observer.modelPublished(model);
+        LOG.debug("Published version {} at {} from {}", model.version(), now, model.sources());
         // Under exactly-once the model is invisible to scorers until committed: do not wait for commit.interval.ms.
         context.commit();
     }

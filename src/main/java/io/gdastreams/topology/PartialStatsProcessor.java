@@ -272,6 +272,9 @@ final class PartialStatsProcessor implements Processor<byte[], byte[], String, T
         lastSnapshotBytes = bytes.length;
         context.forward(new Record<>(settings.modelId(), new TrainingOutput.Partial(bytes), timestamp));
         context.commit();
+        // For tracing when a model includes what (docs/TRAINING.md, "Tracing publication"); the combiner logs its side.
+        LOG.debug("Snapshot of partition {} to offset {} sent at {}", state.progress().partition(),
+                state.progress().nextOffset(), timestamp);
     }
 
     @Override
