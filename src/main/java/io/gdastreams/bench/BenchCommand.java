@@ -3,6 +3,7 @@ package io.gdastreams.bench;
 import io.gdastreams.broker.EmbeddedBroker;
 import io.gdastreams.cli.CommandPlugin;
 import io.gdastreams.lifecycle.Directories;
+import io.gdastreams.lifecycle.UserError;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -33,7 +34,9 @@ import picocli.CommandLine.Spec;
                         + "(append -> output append) and model freshness (append -> first model including it), "
                         + "each also to when a read_committed consumer read it (visibleLatencyMs*, "
                         + "visibleFreshnessMs*: what a consumer sees under exactly-once).",
-                "Prints one JSON line per stage and a final {\"trainingVsPassthrough\", \"scoringVsPassthrough\"}.",
+                "Prints one JSON line per stage and a final {\"trainingVsPassthrough\", \"scoringVsPassthrough\"};"
+                        + " with --rounds R > 1, the three stages R times (lines with their \"round\") and a last line"
+                        + " with the medians and every round's ratios.",
                 "--latency-profile: scoring at commit.interval.ms 10, 50, 100 under exactly_once_v2 and "
                         + "at_least_once instead. --memory: resident memory of training and scoring (child JVMs) "
                         + "after N and 2N events instead."})
@@ -142,14 +145,20 @@ public final class BenchCommand implements CommandPlugin {
                     + " prints each variant's median events/s and median ratio to the baseline.")
     private List<String> variants = new ArrayList<>();
 
-    @Option(names = "--rounds", defaultValue = "3",
-            description = "Rounds of a --variant comparison (default: ${DEFAULT-VALUE}).")
-    private int rounds;
+    @Option(names = "--rounds",
+            description = "Rounds of a --variant comparison (default: " + TrainingComparison.DEFAULT_ROUNDS + "),"
+                    + " or of the three stages (default: 1; with more, the three run again, the passthrough first and"
+                    + " last in turn, each round's lines carry its number, and the last line gives every round's"
+                    + " ratios and their medians).")
+    private Integer rounds;
 
     @Override
     public Integer call() {
         if (latencyProfile && memory) {
             throw new ParameterException(spec.commandLine(), "--latency-profile and --memory are separate runs");
+        }
+        if (rounds != null && rounds < 1) {
+            throw new UserError("--rounds must be >= 1, got " + rounds);
         }
         BenchConfiguration configuration = BenchConfiguration.of(set, classes, features);
         if (latencyProfile) {
@@ -204,7 +213,8 @@ public final class BenchCommand implements CommandPlugin {
             long warmup = warmupEvents >= 0 ? warmupEvents : Math.min(events / 10, MAX_DEFAULT_WARMUP);
             if (!variants.isEmpty()) {
                 TrainingComparison comparison = new TrainingComparison(
-                        variants.stream().map(TrainingComparison.Variant::parse).toList(), rounds);
+                        variants.stream().map(TrainingComparison.Variant::parse).toList(),
+                        rounds == null ? TrainingComparison.DEFAULT_ROUNDS : rounds);
                 comparison.run(bootstrap, shape, extra -> withKeys(settings, extra), runId, stateDirectory,
                         Duration.ofSeconds(stageTimeoutSeconds), warmup, WARMUP_PACED_EVENTS, out, progress);
                 return 0;
@@ -218,25 +228,8 @@ public final class BenchCommand implements CommandPlugin {
                     runner.passthrough();
                 }
             }
-            try (StageRunner runner = new StageRunner(bootstrap, settings, shape, runId, stateDirectory,
-                    Duration.ofSeconds(stageTimeoutSeconds), progress)) {
-                progress.println("passthrough...");
-                progress.flush();
-                StageResult passthrough = runner.passthrough();
-                out.println(BenchReport.stageLine(passthrough, settings, shape));
-                out.flush();
-                progress.println("training...");
-                progress.flush();
-                StageRunner.TrainingRun training = runner.training();
-                out.println(BenchReport.stageLine(training.result(), settings, shape));
-                out.flush();
-                progress.println("scoring...");
-                progress.flush();
-                StageResult scoring = runner.scoring(training.model());
-                out.println(BenchReport.stageLine(scoring, settings, shape));
-                out.println(BenchReport.ratiosLine(passthrough, training.result(), scoring));
-                out.flush();
-            }
+            new StageRounds(rounds == null ? 1 : rounds).run(bootstrap, settings, shape, runId, stateDirectory,
+                    Duration.ofSeconds(stageTimeoutSeconds), out, progress);
             return 0;
         } catch (IOException e) {
             throw new IllegalStateException("cannot create a state directory: " + e.getMessage(), e);

@@ -26,7 +26,16 @@ final class BenchReport {
     }
 
     static String stageLine(StageResult result, BenchSettings settings, RunShape shape) {
-        return stageLine(new LinkedHashMap<>(), result, settings, shape);
+        return stageLine((Integer) null, result, settings, shape);
+    }
+
+    /** A stage line of round {@code round} of a run of several ({@link StageRounds}), or of the only one (null). */
+    static String stageLine(Integer round, StageResult result, BenchSettings settings, RunShape shape) {
+        Map<String, Object> line = new LinkedHashMap<>();
+        if (round != null) {
+            line.put("round", round);
+        }
+        return stageLine(line, result, settings, shape);
     }
 
     /** A stage line of a {@link TrainingComparison}: its round and variant first. */
@@ -129,9 +138,31 @@ final class BenchReport {
     }
 
     static String ratiosLine(StageResult passthrough, StageResult training, StageResult scoring) {
+        return ratiosLine(null, passthrough, training, scoring);
+    }
+
+    /** The ratios of round {@code round} (null: of the only round, and the line has no round key). */
+    static String ratiosLine(Integer round, StageResult passthrough, StageResult training, StageResult scoring) {
         Map<String, Object> line = new LinkedHashMap<>();
+        if (round != null) {
+            line.put("round", round);
+        }
         line.put("trainingVsPassthrough", round(training.eventsPerSecond() / passthrough.eventsPerSecond(), 3));
         line.put("scoringVsPassthrough", round(scoring.eventsPerSecond() / passthrough.eventsPerSecond(), 3));
+        return write(line);
+    }
+
+    /**
+     * The last line of a run of several rounds: the median of each ratio over the rounds under the one-round keys,
+     * then every round's ratios in round order.
+     */
+    static String roundsLine(List<Double> trainingRatios, List<Double> scoringRatios) {
+        Map<String, Object> line = new LinkedHashMap<>();
+        line.put("rounds", trainingRatios.size());
+        line.put("trainingVsPassthrough", round(median(trainingRatios), 3));
+        line.put("scoringVsPassthrough", round(median(scoringRatios), 3));
+        line.put("trainingVsPassthroughByRound", trainingRatios.stream().map(r -> round(r, 3)).toList());
+        line.put("scoringVsPassthroughByRound", scoringRatios.stream().map(r -> round(r, 3)).toList());
         return write(line);
     }
 

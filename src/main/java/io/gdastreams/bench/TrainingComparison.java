@@ -24,6 +24,8 @@ import java.util.Map;
 final class TrainingComparison {
 
     static final String BASELINE = "baseline";
+    /** Rounds of a comparison when {@code --rounds} is not given. */
+    static final int DEFAULT_ROUNDS = 3;
 
     /** A named set of extra {@code KEY=VALUE} settings. */
     record Variant(String name, List<String> settings) {

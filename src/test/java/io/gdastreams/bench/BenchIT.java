@@ -76,6 +76,35 @@ class BenchIT {
         assertEquals(before, platform.allowedCpus(), "this JVM's CPUs are put back after the run");
     }
 
+    /** --rounds 2: the three stages twice, the passthrough first, then last; the medians of the two rounds. */
+    @Test
+    void shouldRunTheThreeStagesInRoundsWithThePassthroughFirstAndThenLast(KafkaBroker broker) throws Exception {
+        List<JsonNode> lines = bench(List.of("--rounds", "2", "--bootstrap-servers", broker.bootstrapServers()));
+
+        assertEquals(9, lines.size(), lines.toString());
+        List<String> order = new ArrayList<>();
+        for (JsonNode line : lines.subList(0, 8)) {
+            order.add(line.get("round").intValue() + ":" + (line.has("stage") ? line.get("stage").textValue()
+                    : "ratios"));
+        }
+        assertEquals(List.of("1:passthrough", "1:training", "1:scoring", "1:ratios", "2:training", "2:scoring",
+                "2:passthrough", "2:ratios"), order);
+        JsonNode first = lines.get(3);
+        JsonNode second = lines.get(7);
+        assertEquals(BenchReport.round(lines.get(2).get("eventsPerSecond").doubleValue()
+                / lines.get(0).get("eventsPerSecond").doubleValue(), 3), first.get("scoringVsPassthrough").doubleValue(),
+                0.002, "rounded rates");
+        JsonNode summary = lines.get(8);
+        assertEquals(2, summary.get("rounds").intValue());
+        for (String ratio : List.of("trainingVsPassthrough", "scoringVsPassthrough")) {
+            JsonNode byRound = summary.get(ratio + "ByRound");
+            assertEquals(first.get(ratio).doubleValue(), byRound.get(0).doubleValue(), 0.0);
+            assertEquals(second.get(ratio).doubleValue(), byRound.get(1).doubleValue(), 0.0);
+            assertEquals((first.get(ratio).doubleValue() + second.get(ratio).doubleValue()) / 2,
+                    summary.get(ratio).doubleValue(), 0.0011, "the median of two is their mean");
+        }
+    }
+
     @Test
     void shouldProfileScoringLatencyUnderBothGuaranteesAtThreeCommitIntervals(KafkaBroker broker) throws Exception {
         List<JsonNode> lines = bench(List.of("--latency-profile", "--bootstrap-servers", broker.bootstrapServers()));

@@ -88,6 +88,26 @@ class BenchReportTest {
     }
 
     @Test
+    void shouldSummariseRoundsByTheMedianOfEachRatioAndListEveryRound() throws Exception {
+        JsonNode line = Json.mapper().readTree(BenchReport.roundsLine(List.of(3.0, 2.5, 4.0), List.of(2.25, 1.5,
+                1.75)));
+        List<String> keys = new ArrayList<>();
+        line.fieldNames().forEachRemaining(keys::add);
+        assertEquals(List.of("rounds", "trainingVsPassthrough", "scoringVsPassthrough", "trainingVsPassthroughByRound",
+                "scoringVsPassthroughByRound"), keys);
+        assertEquals(3, line.get("rounds").intValue());
+        assertEquals(3.0, line.get("trainingVsPassthrough").doubleValue(), 0.0);
+        assertEquals(1.75, line.get("scoringVsPassthrough").doubleValue(), 0.0);
+        assertEquals("[2.25,1.5,1.75]", line.get("scoringVsPassthroughByRound").toString());
+        JsonNode ratios = Json.mapper().readTree(BenchReport.ratiosLine(2, new StageResult("passthrough", 1000, 2.0, 0,
+                Percentiles.EMPTY), new StageResult("training", 1000, 1.0, 0, Percentiles.EMPTY),
+                new StageResult("scoring", 1000, 1.6, 0, Percentiles.EMPTY)));
+        assertEquals(2, ratios.get("round").intValue());
+        assertEquals(2.0, ratios.get("trainingVsPassthrough").doubleValue(), 0.0);
+        assertEquals(1.25, ratios.get("scoringVsPassthrough").doubleValue(), 0.0);
+    }
+
+    @Test
     void shouldTakeNearestRankPercentiles() {
         long[] values = new long[200];
         for (int i = 0; i < values.length; i++) {

@@ -153,4 +153,11 @@ class MainTest {
         assertOneLineUserError(outcome, "bench: --set gda.partitions: use --partitions");
         assertFalse(outcome.err().contains("broker"), outcome.err());
     }
+
+    @Test
+    void shouldRefuseBenchRoundsBelowOneInOneLineWithoutStartingABroker() {
+        Outcome outcome = run(Map.of(), "bench", "--rounds", "0");
+        assertOneLineUserError(outcome, "bench: --rounds must be >= 1, got 0");
+        assertFalse(outcome.err().contains("broker"), outcome.err());
+    }
 }
