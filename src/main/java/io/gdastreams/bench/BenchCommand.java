@@ -160,6 +160,10 @@ public final class BenchCommand implements CommandPlugin {
         if (rounds != null && rounds < 1) {
             throw new UserError("--rounds must be >= 1, got " + rounds);
         }
+        if (rounds != null && (latencyProfile || memory)) {
+            throw new UserError("--rounds is for the three stages or a --variant comparison, not for "
+                    + (latencyProfile ? "--latency-profile" : "--memory"));
+        }
         BenchConfiguration configuration = BenchConfiguration.of(set, classes, features);
         if (latencyProfile) {
             LatencyProfile.withCommitInterval(set, LatencyProfile.DEFAULT_COMMIT_INTERVAL_MS); // refuses a clash

@@ -155,9 +155,12 @@ class MainTest {
     }
 
     @Test
-    void shouldRefuseBenchRoundsBelowOneInOneLineWithoutStartingABroker() {
+    void shouldRefuseBenchRoundsBelowOneOrWithAModeThatHasNoRoundsInOneLine() {
         Outcome outcome = run(Map.of(), "bench", "--rounds", "0");
         assertOneLineUserError(outcome, "bench: --rounds must be >= 1, got 0");
         assertFalse(outcome.err().contains("broker"), outcome.err());
+        Outcome profile = run(Map.of(), "bench", "--rounds", "3", "--latency-profile");
+        assertOneLineUserError(profile, "bench: --rounds is for the three stages or a --variant comparison, not for"
+                + " --latency-profile");
     }
 }
