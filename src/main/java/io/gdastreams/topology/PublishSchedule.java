@@ -23,7 +23,11 @@ import java.util.Set;
  *       the first tick without news; without that word a round after which a partition went quiet would wait
  *       half an interval for it, which at moderate event rates is most rounds);</li>
  *   <li>at the latest {@link #gatherMs} (half an interval) after its first snapshot: a partition that went quiet
- *       delays one round by at most that, and is not waited for afterwards.</li>
+ *       delays one round by at most that, and is not waited for afterwards. Unless a report of the round came
+ *       within the last check period: the combiner is then reading the round's snapshots (typically after its own
+ *       stream thread stood still past the limit, with the rest of the round waiting in its consumer), and the
+ *       round waits for the next check. (A trace showed a round published 9 ms before the thread read the two
+ *       snapshots it lacked, which then went out 126 ms later as late members.)</li>
  * </ul>
  * Two publishes are at least half an interval apart. A snapshot arriving after its round was published but
  * within half an interval of the round's first (a partition quiet in the previous round whose news came a little
@@ -64,6 +68,8 @@ final class PublishSchedule {
      */
     private static final class Round {
         final long startMs;
+        /** When the latest report (snapshot or quiet word) of this round came. */
+        long lastReportMs;
         /** Partitions with a new snapshot in this round: the next round waits for these. */
         final Set<Integer> partitions = new HashSet<>();
         /** Partitions that reported nothing new: this round need not wait for them, and the next does not. */
@@ -77,6 +83,7 @@ final class PublishSchedule {
 
         Round(long startMs) {
             this.startMs = startMs;
+            this.lastReportMs = startMs;
         }
 
         boolean reported(int partition) {
@@ -96,6 +103,8 @@ final class PublishSchedule {
 
     private final long intervalMs;
     private final long gatherMs;
+    /** The combiner's check period ({@link SnapshotTicks#checkPeriod}): a report this recent means reading goes on. */
+    private final long checkMs;
     /** A snapshot this long after its round's first one starts a new round, even from a partition not yet in it. */
     private final long roundSpanMs;
     /** A snapshot (or a re-publication) is not in a published model yet. */
@@ -125,6 +134,7 @@ final class PublishSchedule {
     PublishSchedule(Duration interval, boolean pending) {
         this.intervalMs = interval.toMillis();
         this.gatherMs = intervalMs / GATHER_DIVISOR;
+        this.checkMs = SnapshotTicks.checkPeriod(interval).toMillis();
         this.roundSpanMs = intervalMs * 3 / 4;
         this.retryMs = Math.max(1, intervalMs / 10);
         this.pending = pending;
@@ -168,7 +178,7 @@ final class PublishSchedule {
         return previous == null
                 || current.startMs - previous.startMs >= QUIET_INTERVALS * intervalMs
                 || current.reportedAll(previous.partitions)
-                || now - current.startMs >= gatherMs;
+                || now - current.startMs >= gatherMs && now - current.lastReportMs >= checkMs;
     }
 
     /** A snapshot of {@code partition} was accepted at {@code now}: publish when its round is due. */
@@ -177,6 +187,7 @@ final class PublishSchedule {
         retryAfterMs = NEVER;
         Round round = roundOf(partition, now);
         round.partitions.add(partition);
+        round.lastReportMs = now;
         round.lateNews |= round.published && now - round.startMs < gatherMs;
     }
 
@@ -185,7 +196,9 @@ final class PublishSchedule {
      * round need not wait for it. Publishes nothing by itself.
      */
     void partitionQuiet(int partition, long now) {
-        roundOf(partition, now).quiet.add(partition);
+        Round round = roundOf(partition, now);
+        round.quiet.add(partition);
+        round.lastReportMs = now;
     }
 
     /** The round a report of {@code partition} at {@code now} belongs to: the current one, or a new one. */

@@ -116,6 +116,29 @@ class PublishScheduleTest {
         assertEquals(Action.PUBLISH, schedule.next(4_000, PUBLISHED_BEFORE), "an interval after the last publish");
     }
 
+    /**
+     * The combiner's thread stood still past a round's limit and is reading the rest of the round when it checks
+     * again: the check right after a report waits for the next one, and the round goes out complete (a trace of a
+     * sparse bench run had it published 9 ms before the two snapshots it lacked).
+     */
+    @Test
+    void shouldGiveARoundStillBeingReadAtItsLimitOneMoreCheck() {
+        PublishSchedule schedule = firstRoundPublished(0, 5, 10);
+
+        schedule.snapshotAccepted(0, 1_020); // the round's limit: 1 520
+        schedule.snapshotAccepted(1, 1_525); // read after the thread stood still
+        assertEquals(Action.NOTHING, schedule.next(1_526, PUBLISHED_BEFORE), "a report 1 ms ago: reading goes on");
+        schedule.snapshotAccepted(2, 1_530);
+        assertEquals(Action.PUBLISH, schedule.next(1_530, PUBLISHED_BEFORE), "the round is complete");
+        schedule.published(1_530);
+
+        schedule.snapshotAccepted(0, 2_040); // limit 2 540
+        schedule.partitionQuiet(1, 2_541);
+        assertEquals(Action.NOTHING, schedule.next(2_545, PUBLISHED_BEFORE), "a quiet word 4 ms ago");
+        assertEquals(Action.NOTHING, schedule.next(2_550, PUBLISHED_BEFORE), "9 ms: less than a check period");
+        assertEquals(Action.PUBLISH, schedule.next(2_551, PUBLISHED_BEFORE), "a check period without a report");
+    }
+
     @Test
     void shouldPublishALateMemberOfAPublishedRoundHalfAnIntervalAfterItsRoundAndDelayTheNextRoundAtMostAsMuch() {
         PublishSchedule schedule = firstRoundPublished(0);
