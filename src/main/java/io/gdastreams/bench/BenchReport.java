@@ -137,18 +137,19 @@ final class BenchReport {
         line.put("instances", shape.instances());
     }
 
-    static String ratiosLine(StageResult passthrough, StageResult training, StageResult scoring) {
-        return ratiosLine(null, passthrough, training, scoring);
+    /** A stage's events per second over the passthrough's of the same round. */
+    static double vsPassthrough(StageResult stage, StageResult passthrough) {
+        return stage.eventsPerSecond() / passthrough.eventsPerSecond();
     }
 
     /** The ratios of round {@code round} (null: of the only round, and the line has no round key). */
-    static String ratiosLine(Integer round, StageResult passthrough, StageResult training, StageResult scoring) {
+    static String ratiosLine(Integer round, double trainingVsPassthrough, double scoringVsPassthrough) {
         Map<String, Object> line = new LinkedHashMap<>();
         if (round != null) {
             line.put("round", round);
         }
-        line.put("trainingVsPassthrough", round(training.eventsPerSecond() / passthrough.eventsPerSecond(), 3));
-        line.put("scoringVsPassthrough", round(scoring.eventsPerSecond() / passthrough.eventsPerSecond(), 3));
+        line.put("trainingVsPassthrough", round(trainingVsPassthrough, 3));
+        line.put("scoringVsPassthrough", round(scoringVsPassthrough, 3));
         return write(line);
     }
 

@@ -51,9 +51,11 @@ final class StageRounds {
                 if (!passthroughFirst) {
                     passthrough = passthrough(runner, number, prefix, settings, shape, out, progress);
                 }
-                print(out, BenchReport.ratiosLine(number, passthrough, training.result(), scoring));
-                trainingRatios.add(training.result().eventsPerSecond() / passthrough.eventsPerSecond());
-                scoringRatios.add(scoring.eventsPerSecond() / passthrough.eventsPerSecond());
+                double trainingRatio = BenchReport.vsPassthrough(training.result(), passthrough);
+                double scoringRatio = BenchReport.vsPassthrough(scoring, passthrough);
+                print(out, BenchReport.ratiosLine(number, trainingRatio, scoringRatio));
+                trainingRatios.add(trainingRatio);
+                scoringRatios.add(scoringRatio);
             }
         }
         if (rounds > 1) {

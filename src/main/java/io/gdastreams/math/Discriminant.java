@@ -128,15 +128,15 @@ public final class Discriminant {
         covariance.logLikelihood(x, 0, posteriorOut, null);
         if (!addLogPriors(posteriorOut, addedLogLikelihood)) {
             int missing = missing(x);
-            if (missing == d) {
-                java.util.Arrays.fill(posteriorOut, 0.0);
-            } else if (missing > 0) {
-                covariance.logLikelihood(x, missing, posteriorOut, null);
-            }
+            // missing == 0: x is finite and a distance overflowed; the log-joints stand as computed.
             if (missing > 0) {
+                if (missing == d) {
+                    java.util.Arrays.fill(posteriorOut, 0.0);
+                } else {
+                    covariance.logLikelihood(x, missing, posteriorOut, null);
+                }
                 addLogPriors(posteriorOut, addedLogLikelihood);
             }
-            // missing == 0: x is finite and a distance overflowed; the log-joints stand as computed.
         }
         if (logJointOut != null) {
             System.arraycopy(posteriorOut, 0, logJointOut, 0, classCount);

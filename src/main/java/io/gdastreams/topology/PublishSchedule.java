@@ -83,7 +83,6 @@ final class PublishSchedule {
 
         Round(long startMs) {
             this.startMs = startMs;
-            this.lastReportMs = startMs;
         }
 
         boolean reported(int partition) {
@@ -187,7 +186,6 @@ final class PublishSchedule {
         retryAfterMs = NEVER;
         Round round = roundOf(partition, now);
         round.partitions.add(partition);
-        round.lastReportMs = now;
         round.lateNews |= round.published && now - round.startMs < gatherMs;
     }
 
@@ -196,17 +194,19 @@ final class PublishSchedule {
      * round need not wait for it. Publishes nothing by itself.
      */
     void partitionQuiet(int partition, long now) {
-        Round round = roundOf(partition, now);
-        round.quiet.add(partition);
-        round.lastReportMs = now;
+        roundOf(partition, now).quiet.add(partition);
     }
 
-    /** The round a report of {@code partition} at {@code now} belongs to: the current one, or a new one. */
+    /**
+     * The round a report of {@code partition} at {@code now} belongs to: the current one, or a new one; the report's
+     * time is noted in it.
+     */
     private Round roundOf(int partition, long now) {
         if (current == null || current.reported(partition) || now - current.startMs >= roundSpanMs) {
             previous = current;
             current = new Round(now);
         }
+        current.lastReportMs = now;
         return current;
     }
 

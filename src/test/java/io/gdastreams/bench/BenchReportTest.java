@@ -79,7 +79,8 @@ class BenchReportTest {
         StageResult passthrough = new StageResult("passthrough", 1000, 2.0, 0, Percentiles.EMPTY);
         StageResult training = new StageResult("training", 1000, 2.5, 0, Percentiles.EMPTY);
         StageResult scoring = new StageResult("scoring", 1000, 4.0, 0, Percentiles.EMPTY);
-        JsonNode line = Json.mapper().readTree(BenchReport.ratiosLine(passthrough, training, scoring));
+        JsonNode line = Json.mapper().readTree(BenchReport.ratiosLine(null,
+                BenchReport.vsPassthrough(training, passthrough), BenchReport.vsPassthrough(scoring, passthrough)));
         List<String> keys = new ArrayList<>();
         line.fieldNames().forEachRemaining(keys::add);
         assertEquals(List.of("trainingVsPassthrough", "scoringVsPassthrough"), keys);
@@ -99,9 +100,10 @@ class BenchReportTest {
         assertEquals(3.0, line.get("trainingVsPassthrough").doubleValue(), 0.0);
         assertEquals(1.75, line.get("scoringVsPassthrough").doubleValue(), 0.0);
         assertEquals("[2.25,1.5,1.75]", line.get("scoringVsPassthroughByRound").toString());
-        JsonNode ratios = Json.mapper().readTree(BenchReport.ratiosLine(2, new StageResult("passthrough", 1000, 2.0, 0,
-                Percentiles.EMPTY), new StageResult("training", 1000, 1.0, 0, Percentiles.EMPTY),
-                new StageResult("scoring", 1000, 1.6, 0, Percentiles.EMPTY)));
+        StageResult passthrough = new StageResult("passthrough", 1000, 2.0, 0, Percentiles.EMPTY);
+        JsonNode ratios = Json.mapper().readTree(BenchReport.ratiosLine(2, BenchReport.vsPassthrough(
+                new StageResult("training", 1000, 1.0, 0, Percentiles.EMPTY), passthrough), BenchReport.vsPassthrough(
+                new StageResult("scoring", 1000, 1.6, 0, Percentiles.EMPTY), passthrough)));
         assertEquals(2, ratios.get("round").intValue());
         assertEquals(2.0, ratios.get("trainingVsPassthrough").doubleValue(), 0.0);
         assertEquals(1.25, ratios.get("scoringVsPassthrough").doubleValue(), 0.0);
