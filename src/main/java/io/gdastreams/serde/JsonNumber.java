@@ -1,6 +1,9 @@
 package io.gdastreams.serde;
 
 import com.fasterxml.jackson.core.io.NumberInput;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 
 /**
  * Reads a JSON number straight from an event's bytes into the double the project's parser gives for it
@@ -26,6 +29,9 @@ final class JsonNumber {
     private static final long MAX_EXACT = 1L << 53;
     private static final double[] POWERS_OF_TEN = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
         1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+
+    private static final VarHandle LITTLE_ENDIAN_LONG =
+            MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
     private final char[] scratch = new char[MAX_LENGTH];
     /** The index just after the last number read. */
@@ -72,6 +78,26 @@ final class JsonNumber {
             integer = false;
             i++;
             int first = i;
+            // Leading zeros and the first significant digit one at a time, then eight digits per step (one load,
+            // three multiplications) while all eight are digits and fit the 18 kept, then the rest one at a time:
+            // a JDK-printed 16–17-digit fraction takes one or two steps. 1.24× faster per number than one digit at a
+            // time (docs/BENCHMARKS.md); a last step over the 1–7 digits left, shifted into place, was slower.
+            for (; digits == 0 && i < limit && digit(bytes[i]); i++) {
+                if (bytes[i] != '0') {
+                    significand = bytes[i] - '0';
+                    digits = 1;
+                }
+                scale++;
+            }
+            for (; digits <= 10 && i + 8 <= limit; i += 8) {
+                long eight = (long) LITTLE_ENDIAN_LONG.get(bytes, i);
+                if (!eightDigits(eight)) {
+                    break;
+                }
+                significand = 100_000_000L * significand + valueOfEight(eight);
+                digits += 8;
+                scale += 8;
+            }
             for (; i < limit && digit(bytes[i]); i++) {
                 if (digits < 18) {
                     if (digits > 0 || bytes[i] != '0') {
@@ -145,6 +171,20 @@ final class JsonNumber {
         this.end = end;
         value = NumberInput.parseDouble(scratch, 0, length, true);
         return true;
+    }
+
+    /** Whether the eight bytes of {@code w} (little-endian) are all ASCII digits. */
+    private static boolean eightDigits(long w) {
+        return ((w & 0xF0F0F0F0F0F0F0F0L) | (((w + 0x0606060606060606L) & 0xF0F0F0F0F0F0F0F0L) >>> 4))
+                == 0x3333333333333333L;
+    }
+
+    /** The eight ASCII digits of {@code w} (little-endian: the first digit in the low byte) as a number. */
+    private static long valueOfEight(long w) {
+        long v = w - 0x3030303030303030L;
+        v = v * 10 + (v >>> 8);
+        return (((v & 0x000000FF000000FFL) * (100 + (1_000_000L << 32)))
+                + (((v >>> 16) & 0x000000FF000000FFL) * (1 + (10_000L << 32)))) >>> 32;
     }
 
     private static boolean digit(byte b) {

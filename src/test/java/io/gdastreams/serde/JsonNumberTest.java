@@ -178,6 +178,44 @@ class JsonNumberTest {
         }
     }
 
+    /**
+     * Inside an event a number is followed by more bytes, and the reader may load a fraction's digits eight at a
+     * time: a fraction of 1–20 significant digits (after leading zeros or not) followed by every byte that cannot
+     * continue it, and then by digits again (which a load that ran past that byte would take in), is read up to that
+     * byte with the value of the number alone. The other tests end every number at the end of its array.
+     */
+    @Test
+    void shouldStopAtTheByteAfterTheDigitsWhateverFollowsIt() {
+        Random random = new Random(SEED);
+        byte[] digitsAfter = bytes("12345678901234567890");
+        for (int length = 1; length <= 20; length++) {
+            for (String integerPart : new String[] {"0", "7", "-3", "12"}) {
+                for (String zeros : new String[] {"", "000"}) {
+                    StringBuilder fraction = new StringBuilder(zeros).append((char) ('1' + random.nextInt(9)));
+                    for (int k = 1; k < length; k++) {
+                        fraction.append((char) ('0' + random.nextInt(10)));
+                    }
+                    String text = integerPart + "." + fraction;
+                    long expected = Double.doubleToRawLongBits(Double.parseDouble(text));
+                    for (int after = 0; after < 256; after++) {
+                        if ((after >= '0' && after <= '9') || after == 'e' || after == 'E') {
+                            continue;
+                        }
+                        byte[] b = new byte[text.length() + 1 + digitsAfter.length];
+                        System.arraycopy(bytes(text), 0, b, 0, text.length());
+                        b[text.length()] = (byte) after;
+                        System.arraycopy(digitsAfter, 0, b, text.length() + 1, digitsAfter.length);
+                        int byteAfter = after;
+                        assertTrue(number.read(b, 0), () -> "refused " + text + " before byte " + byteAfter);
+                        assertEquals(text.length(), number.end, () -> "end of " + text + " before byte " + byteAfter);
+                        assertEquals(expected, Double.doubleToRawLongBits(number.value),
+                                () -> text + " before byte " + byteAfter);
+                    }
+                }
+            }
+        }
+    }
+
     private void check(String text) throws IOException {
         byte[] b = bytes(text);
         assertTrue(number.read(b, 0), () -> "refused " + text);
