@@ -47,6 +47,10 @@ def stage_of(thread):
 
 
 def kind_of(thread):
+    # A client's own threads are named after the stream thread that owns the client
+    # ("kafka-producer-network-thread | <app>-StreamThread-1-producer"): their kind is the client's.
+    if thread.startswith("kafka-producer-network-thread"):
+        return "producer"
     for kind in ("GlobalStreamThread", "StreamThread", "producer", "consumer", "admin"):
         if kind in thread:
             return kind
