@@ -9,7 +9,10 @@ With THREAD, only threads whose name contains it are counted (e.g. "-prequential
 Samples are grouped by the benchmark stage that owns the thread (from the Kafka Streams thread names, which
 contain the application id bench-<run>-<stage>); warm-up round threads are left out. For each stage it prints
 how many samples fell on each thread kind, the top "self" frames (where the CPU was) and the top "inclusive"
-frames (how much of the stage's stream-thread time was spent under a method).
+frames (how much of the stage's stream-thread time was spent under a method), and the share of stream-thread
+samples in gda-streams code (the first frame from the top that is gda-streams' or Kafka's is ours; for the
+passthrough that is its processor, i.e. Jackson's tree under it). A client's own threads (the producer's network
+thread is named after its stream thread) count as the client's, not as stream threads.
 """
 import collections
 import re
@@ -57,12 +60,23 @@ def kind_of(thread):
     return "other"
 
 
+def ours(frames):
+    """1 when the first frame from the top that is gda-streams' or Kafka's is gda-streams' (JDK frames count for
+    their caller: a HashMap lookup under our code is ours, under Kafka's Kafka's), else 0."""
+    for frame in frames:
+        if frame.startswith("io.gdastreams"):
+            return 1
+        if frame.startswith("org.apache.kafka"):
+            return 0
+    return 0
+
+
 def method(frame):
     return re.sub(r"\(.*\)$", "", frame)
 
 
 by_stage = collections.defaultdict(lambda: {"kinds": collections.Counter(), "self": collections.Counter(),
-                                            "incl": collections.Counter(), "n": 0})
+                                            "incl": collections.Counter(), "n": 0, "ours": 0})
 for thread, frames in samples(sys.stdin):
     stage = stage_of(thread or "")
     if stage is None or not frames or (ONLY and ONLY not in thread):
@@ -72,6 +86,7 @@ for thread, frames in samples(sys.stdin):
     if kind_of(thread) != "StreamThread":
         continue
     s["n"] += 1
+    s["ours"] += ours(frames)
     s["self"][method(frames[0])] += 1
     for m in set(method(f) for f in frames):
         s["incl"][m] += 1
@@ -81,7 +96,8 @@ for stage in STAGES:
     if not s:
         continue
     n = s["n"]
-    print(f"== {stage}: samples by thread kind {dict(s['kinds'])}; stream-thread samples {n}")
+    print(f"== {stage}: samples by thread kind {dict(s['kinds'])}; stream-thread samples {n}; "
+          f"in gda-streams code {100.0 * s['ours'] / max(n, 1):.1f} %")
     print("-- self (top frame)")
     for m, c in s["self"].most_common(TOP):
         print(f"{100.0 * c / n:6.1f}%  {m}")
