@@ -1,7 +1,10 @@
 package io.gdastreams.math;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.nio.BufferUnderflowException;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 
 /**
  * The binary form of a {@link RunningGaussian} (big-endian). Version 1, unweighted: version byte, d int, n long,
@@ -19,6 +22,9 @@ final class RunningGaussianBytes {
     /** The diagonal layout: the header of version 2, and d scatter entries instead of d(d+1)/2. */
     private static final byte FORMAT_VERSION_DIAGONAL = 3;
 
+    private static final VarHandle BIG_ENDIAN_DOUBLE =
+            MethodHandles.byteArrayViewVarHandle(double[].class, ByteOrder.BIG_ENDIAN);
+
     private RunningGaussianBytes() {
     }
 
@@ -33,10 +39,24 @@ final class RunningGaussianBytes {
         } else {
             buffer.put(FORMAT_VERSION).putInt(g.d).putLong(g.n);
         }
-        // Bulk copies (a training task serialises its class after every event): same big-endian layout as
-        // putDouble one at a time, several times faster at large d (docs/BENCHMARKS.md).
-        buffer.asDoubleBuffer().put(g.pivot).put(g.relativeMean).put(g.packedScatter);
-        return buffer.array();
+        // A training task serialises its class after every event. A big-endian double view of the array (one
+        // byte-swapping store per double, compiled in line) is faster than a DoubleBuffer's bulk put, whose byte
+        // swap is a native copy on a little-endian machine: 155 → 98 ns at d = 16, 2.09 → 1.76 µs at d = 64, same
+        // bytes (docs/BENCHMARKS.md).
+        byte[] out = buffer.array();
+        int at = putDoubles(out, buffer.position(), g.pivot);
+        at = putDoubles(out, at, g.relativeMean);
+        putDoubles(out, at, g.packedScatter);
+        return out;
+    }
+
+    /** Writes {@code values} big-endian into {@code out} from {@code at}; returns the index after them. */
+    private static int putDoubles(byte[] out, int at, double[] values) {
+        for (double v : values) {
+            BIG_ENDIAN_DOUBLE.set(out, at, v);
+            at += Double.BYTES;
+        }
+        return at;
     }
 
     static RunningGaussian read(byte[] bytes) {
