@@ -24,6 +24,8 @@ class RunningGaussianTest {
     /** Covariance versus the exact Fraction reference, relative to σ_iσ_j (done-criterion of issue 2). */
     private static final double EXACT_RELATIVE = 1e-9;
     private static final long SEED = 7;
+    /** Writes in {@link #shouldKeepTheStoredByteLayoutOnceTheWriterIsCompiled}: well past C2's compile threshold. */
+    private static final int HOT_WRITES = 240_000;
 
     /** n points in d dimensions: offset + a random correlated cloud of scale sd. */
     static double[][] cloud(SplittableRandom random, int n, int d, double offset, double sd) {
@@ -231,6 +233,55 @@ class RunningGaussianTest {
         }
         assertArrayEquals(expected.array(), g.toBytes());
         assertArrayEquals(new double[] {2, 4}, RunningGaussian.fromBytes(expected.array()).mean(), 0.0);
+    }
+
+    /**
+     * The layout above once the writer is compiled: a training task serialises its class after every event, so what
+     * stores, changelogs and partial snapshots get is the JIT-compiled writer's output, which a test that writes a few
+     * times never runs. Statistics of d = 1 … 24 written {@value #HOT_WRITES} times in all (C2 compiles the writer
+     * after some thousands), each compared with the layout put together here one double at a time: the writer puts
+     * its doubles through a big-endian byte-array view whose byte swap the compiler inlines, and a writer that got
+     * the byte order wrong once compiled would corrupt every store while the cold tests stayed green.
+     */
+    @Test
+    void shouldKeepTheStoredByteLayoutOnceTheWriterIsCompiled() {
+        SplittableRandom random = new SplittableRandom(SEED + 9);
+        List<RunningGaussian> statistics = new ArrayList<>();
+        List<byte[]> layouts = new ArrayList<>();
+        for (int d = 1; d <= 24; d++) {
+            RunningGaussian g = new RunningGaussian(d);
+            double[] x = new double[d];
+            for (int n = 0; n < 5; n++) {
+                for (int j = 0; j < d; j++) {
+                    x[j] = random.nextGaussian();
+                }
+                g.update(x);
+            }
+            statistics.add(g);
+            layouts.add(layoutOf(g));
+        }
+        for (int round = 0; round < HOT_WRITES / statistics.size(); round++) {
+            for (int k = 0; k < statistics.size(); k++) {
+                if (!Arrays.equals(layouts.get(k), statistics.get(k).toBytes())) {
+                    int written = round * statistics.size() + k;
+                    assertArrayEquals(layouts.get(k), statistics.get(k).toBytes(),
+                            "d = " + (k + 1) + " after " + written + " writes");
+                }
+            }
+        }
+    }
+
+    /** Version 1 (unweighted, full) as {@link #shouldKeepTheStoredByteLayout} spells it, one double at a time. */
+    private static byte[] layoutOf(RunningGaussian g) {
+        java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(1 + 4 + 8
+                + 8 * (g.pivot.length + g.relativeMean.length + g.packedScatter.length));
+        b.put((byte) 1).putInt(g.d).putLong(g.n);
+        for (double[] part : new double[][] {g.pivot, g.relativeMean, g.packedScatter}) {
+            for (double v : part) {
+                b.putDouble(v);
+            }
+        }
+        return b.array();
     }
 
     @Test
