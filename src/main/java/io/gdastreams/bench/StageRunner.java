@@ -85,7 +85,8 @@ final class StageRunner implements AutoCloseable {
         Topics topics = createTopics(Stage.TRAINING);
         long[] ends = loader.preload(topics.labelled().name(), i -> stream.labelled(i));
         try (AppUnderTest app = start(Stage.TRAINING, topics);
-             ModelWatcher models = new ModelWatcher(clients.consumer(), topics.model(), stageTimeout)) {
+             ModelWatcher models = new ModelWatcher(clients.consumer(), topics.model(), topics.deadLetters().name(),
+                     stageTimeout)) {
             ModelAt absorbed = models.awaitTotal(settings.events(), app);
             double cpuSeconds = app.threadCpuSeconds(); // before the freshness measurement adds its own
             double seconds = (absorbed.appendTime() - app.runningAt()) / 1000.0;
