@@ -1,10 +1,8 @@
 package io.gdastreams.bench;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import io.gdastreams.model.DeadLetter;
 import io.gdastreams.model.ModelParameters;
-import io.gdastreams.serde.Json;
 import io.gdastreams.topology.Topic;
-import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -27,6 +25,8 @@ final class ModelWatcher implements AutoCloseable {
 
     private final KafkaConsumer<byte[], byte[]> consumer;
     private final Topic<String, ModelParameters> topic;
+    /** Null when not watched. */
+    private final Topic<byte[], DeadLetter> deadLetters;
     private final Duration timeout;
 
     /** Takes over {@code consumer} (closed with this watcher); gives up a wait after {@code timeout}. */
@@ -34,15 +34,16 @@ final class ModelWatcher implements AutoCloseable {
         this(consumer, topic, null, timeout);
     }
 
-    /** As above, and fails a wait at the first record of {@code deadLetters} (a topic name; null: not watched). */
-    ModelWatcher(KafkaConsumer<byte[], byte[]> consumer, Topic<String, ModelParameters> topic, String deadLetters,
-                 Duration timeout) {
+    /** As above, and fails a wait at the first record of {@code deadLetters} (null: not watched). */
+    ModelWatcher(KafkaConsumer<byte[], byte[]> consumer, Topic<String, ModelParameters> topic,
+                 Topic<byte[], DeadLetter> deadLetters, Duration timeout) {
         this.topic = topic;
+        this.deadLetters = deadLetters;
         this.consumer = consumer;
         this.timeout = timeout;
         List<TopicPartition> partitions = new ArrayList<>(List.of(new TopicPartition(topic.name(), 0)));
         if (deadLetters != null) {
-            partitions.addAll(BenchClients.partitionsOf(consumer, deadLetters));
+            partitions.addAll(BenchClients.partitionsOf(consumer, deadLetters.name()));
         }
         consumer.assign(partitions);
         consumer.seekToBeginning(partitions);
@@ -61,10 +62,7 @@ final class ModelWatcher implements AutoCloseable {
             ConsumerRecords<byte[], byte[]> records = consumer.poll(BenchClients.POLL);
             long now = System.currentTimeMillis();
             for (ConsumerRecord<byte[], byte[]> record : records) {
-                if (!record.topic().equals(topic.name())) {
-                    throw deadLettered(record, total);
-                }
-                ModelParameters model = topic.value(record.value());
+                ModelParameters model = modelOf(record, "reach " + total + " events");
                 versions.add(new ModelAt(model, record.timestamp(), now));
                 if (model.totalCount() >= total) {
                     // Later models of the same poll belong to the next phase; none exist before it starts.
@@ -84,29 +82,26 @@ final class ModelWatcher implements AutoCloseable {
         Deadline deadline = Deadline.after(Stage.TRAINING, timeout);
         while (consumer.position(partition, timeout) < end) {
             for (ConsumerRecord<byte[], byte[]> record : consumer.poll(BenchClients.POLL)) {
-                if (!record.topic().equals(topic.name())) {
-                    throw deadLettered(record, -1);
-                }
-                newest = topic.value(record.value());
+                newest = modelOf(record, "be complete");
             }
             deadline.check("reading the model topic to offset " + end);
         }
         return java.util.Optional.ofNullable(newest);
     }
 
-    /** The failure a dead letter means for a wait: its reason and where it is. */
-    private static IllegalStateException deadLettered(ConsumerRecord<byte[], byte[]> record, long total) {
-        String reason;
-        try {
-            JsonNode letter = Json.mapper().readTree(record.value());
-            reason = letter.path("reason").asText("(no reason)") + " (from " + letter.path("topic").asText("?") + "-"
-                    + letter.path("partition").asText("?") + " at offset " + letter.path("offset").asText("?") + ")";
-        } catch (IOException | RuntimeException e) {
-            reason = "(unreadable dead letter: " + e.getMessage() + ")";
+    /**
+     * The model a record of the model topic holds; a record of the dead-letter topic fails the wait, with the letter's
+     * reason and where it came from ({@code outcome}: what the model will now not do).
+     */
+    private ModelParameters modelOf(ConsumerRecord<byte[], byte[]> record, String outcome) {
+        if (record.topic().equals(topic.name())) {
+            return topic.value(record.value());
         }
-        return new IllegalStateException("training: the application dead-lettered a record, so the model will not "
-                + (total >= 0 ? "reach " + total + " events" : "be complete") + ": " + reason + "; see "
-                + record.topic() + "-" + record.partition() + " at offset " + record.offset());
+        DeadLetter letter = deadLetters.value(record.value());
+        throw new IllegalStateException("training: the application dead-lettered a record, so the model will not "
+                + outcome + ": " + letter.reason() + " (from " + letter.topic() + "-" + letter.partition() + " at offset "
+                + letter.offset() + "); see " + record.topic() + "-" + record.partition() + " at offset "
+                + record.offset());
     }
 
     @Override

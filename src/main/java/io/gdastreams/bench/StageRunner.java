@@ -85,7 +85,7 @@ final class StageRunner implements AutoCloseable {
         Topics topics = createTopics(Stage.TRAINING);
         long[] ends = loader.preload(topics.labelled().name(), i -> stream.labelled(i));
         try (AppUnderTest app = start(Stage.TRAINING, topics);
-             ModelWatcher models = new ModelWatcher(clients.consumer(), topics.model(), topics.deadLetters().name(),
+             ModelWatcher models = new ModelWatcher(clients.consumer(), topics.model(), topics.deadLetters(),
                      stageTimeout)) {
             ModelAt absorbed = models.awaitTotal(settings.events(), app);
             double cpuSeconds = app.threadCpuSeconds(); // before the freshness measurement adds its own

@@ -43,7 +43,7 @@ class ModelWatcherIT {
                         letter.getBytes(StandardCharsets.UTF_8))).get();
             }
             try (ModelWatcher models = new ModelWatcher(clients.consumer(), topics.model(),
-                    topics.deadLetters().name(), STAGE_TIMEOUT)) {
+                    topics.deadLetters(), STAGE_TIMEOUT)) {
                 IllegalStateException failure = assertThrows(IllegalStateException.class,
                         () -> models.awaitTotal(300, new Healthy()));
                 assertEquals("training: the application dead-lettered a record, so the model will not reach 300 "
