@@ -99,9 +99,9 @@ final class ModelWatcher implements AutoCloseable {
         }
         DeadLetter letter = deadLetters.value(record.value());
         throw new IllegalStateException("training: the application dead-lettered a record, so the model will not "
-                + outcome + ": " + letter.reason() + " (from " + letter.topic() + "-" + letter.partition() + " at offset "
-                + letter.offset() + "); see " + record.topic() + "-" + record.partition() + " at offset "
-                + record.offset());
+                + outcome + ": " + letter.reason() + " (from " + letter.topic() + "-" + letter.partition()
+                + " at offset " + letter.offset() + "); see " + record.topic() + "-" + record.partition()
+                + " at offset " + record.offset());
     }
 
     @Override
