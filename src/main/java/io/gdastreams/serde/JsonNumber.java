@@ -98,12 +98,11 @@ final class JsonNumber {
                 digits += 8;
                 scale += 8;
             }
+            // Past the first loop a digit here always follows a significant one (digits > 0).
             for (; i < limit && digit(bytes[i]); i++) {
                 if (digits < 18) {
-                    if (digits > 0 || bytes[i] != '0') {
-                        significand = 10 * significand + (bytes[i] - '0');
-                        digits++;
-                    }
+                    significand = 10 * significand + (bytes[i] - '0');
+                    digits++;
                     scale++;
                 } else {
                     dropped++;
