@@ -140,13 +140,18 @@ public final class BenchCommand implements CommandPlugin {
     private boolean memory;
 
     @Option(names = "--variant", paramLabel = "NAME:KEY=VALUE[;KEY=VALUE...]",
-            description = "Compare the training stage with these keys added to the --set ones (repeatable): runs only"
-                    + " the training stage, for the baseline and each variant, in --rounds alternating rounds, and"
+            description = "Compare one stage (--variant-stage) with these keys added to the --set ones (repeatable):"
+                    + " runs only that stage, for the baseline and each variant, in --rounds alternating rounds, and"
                     + " prints each variant's median events/s and median ratio to the baseline.")
     private List<String> variants = new ArrayList<>();
 
+    @Option(names = "--variant-stage", paramLabel = "training|scoring|passthrough",
+            description = "The stage a --variant comparison runs (default: training); scoring first trains, not"
+                    + " reported, the model every scoring round uses.")
+    private String variantStage;
+
     @Option(names = "--rounds",
-            description = "Rounds of a --variant comparison (default: " + TrainingComparison.DEFAULT_ROUNDS + "),"
+            description = "Rounds of a --variant comparison (default: " + StageComparison.DEFAULT_ROUNDS + "),"
                     + " or of the three stages (default: 1; with more, the three run again, the passthrough first and"
                     + " last in turn, each round's lines carry its number, and the last line gives every round's"
                     + " ratios and their medians).")
@@ -160,6 +165,10 @@ public final class BenchCommand implements CommandPlugin {
         if (rounds != null && rounds < 1) {
             throw new UserError("--rounds must be >= 1, got " + rounds);
         }
+        if (variantStage != null && variants.isEmpty()) {
+            throw new UserError("--variant-stage needs at least one --variant");
+        }
+        Stage comparedStage = comparedStage(variantStage);
         if (rounds != null && (latencyProfile || memory)) {
             throw new UserError("--rounds is for the three stages or a --variant comparison, not for "
                     + (latencyProfile ? "--latency-profile" : "--memory"));
@@ -216,9 +225,9 @@ public final class BenchCommand implements CommandPlugin {
             }
             long warmup = warmupEvents >= 0 ? warmupEvents : Math.min(events / 10, MAX_DEFAULT_WARMUP);
             if (!variants.isEmpty()) {
-                TrainingComparison comparison = new TrainingComparison(
-                        variants.stream().map(TrainingComparison.Variant::parse).toList(),
-                        rounds == null ? TrainingComparison.DEFAULT_ROUNDS : rounds);
+                StageComparison comparison = new StageComparison(comparedStage,
+                        variants.stream().map(StageComparison.Variant::parse).toList(),
+                        rounds == null ? StageComparison.DEFAULT_ROUNDS : rounds);
                 comparison.run(bootstrap, shape, extra -> withKeys(settings, extra), runId, stateDirectory,
                         Duration.ofSeconds(stageTimeoutSeconds), warmup, WARMUP_PACED_EVENTS, out, progress);
                 return 0;
@@ -251,6 +260,19 @@ public final class BenchCommand implements CommandPlugin {
     /** The --publish-interval-ms given, else the default of the mode. */
     static long publishIntervalMs(Long given, boolean memory) {
         return given != null ? given : memory ? MEMORY_PUBLISH_INTERVAL_MS : PUBLISH_INTERVAL_MS;
+    }
+
+    /** The stage named by --variant-stage (training when not given). */
+    static Stage comparedStage(String given) {
+        if (given == null) {
+            return Stage.TRAINING;
+        }
+        for (Stage stage : Stage.values()) {
+            if (stage.label().equals(given.trim())) {
+                return stage;
+            }
+        }
+        throw new UserError("--variant-stage " + given + ": expected training, scoring or passthrough");
     }
 
     /** {@code settings} with {@code extra} KEY=VALUE settings after the --set ones. */

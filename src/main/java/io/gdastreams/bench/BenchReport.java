@@ -38,13 +38,11 @@ final class BenchReport {
         return stageLine(line, result, settings, shape);
     }
 
-    /** A stage line of a {@link TrainingComparison}: its round and variant first. */
-    static String variantLine(int round, String variant, StageResult result, double cpuMicrosPerEvent,
-                              BenchSettings settings, RunShape shape) {
+    /** A stage line of a {@link StageComparison}: its round and variant first. */
+    static String variantLine(int round, String variant, StageResult result, BenchSettings settings, RunShape shape) {
         Map<String, Object> line = new LinkedHashMap<>();
         line.put("round", round);
         line.put("variant", variant);
-        line.put("appCpuMicrosPerEvent", Double.isNaN(cpuMicrosPerEvent) ? null : round(cpuMicrosPerEvent, 3));
         return stageLine(line, result, settings, shape);
     }
 

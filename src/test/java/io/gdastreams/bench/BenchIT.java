@@ -111,6 +111,36 @@ class BenchIT {
         }
     }
 
+    /**
+     * --variant-stage scoring: the scoring stage alone, baseline and variant in alternating rounds, every round
+     * scoring with the one model trained before them (each stage line checks that every output was a scored
+     * prediction, so a round without the model would fail the run, not report a rate).
+     */
+    @Test
+    void shouldCompareTheScoringStageAloneInAlternatingRounds(KafkaBroker broker) throws Exception {
+        List<JsonNode> lines = bench(List.of("--rounds", "2", "--variant-stage", "scoring", "--variant",
+                "idle:max.task.idle.ms=0", "--bootstrap-servers", broker.bootstrapServers()));
+
+        assertEquals(5, lines.size(), lines.toString());
+        List<String> order = new ArrayList<>();
+        for (JsonNode line : lines.subList(0, 4)) {
+            assertEquals("scoring", line.get("stage").textValue());
+            assertEquals(300, line.get("events").longValue());
+            assertTrue(line.get("eventsPerSecond").longValue() > 0, line.toString());
+            order.add(line.get("round").intValue() + ":" + line.get("variant").textValue());
+        }
+        assertEquals(List.of("1:baseline", "1:idle", "2:idle", "2:baseline"), order);
+        assertEquals("0", lines.get(1).get("set").get("max.task.idle.ms").textValue());
+        assertTrue(lines.get(0).get("set").isEmpty(), lines.get(0).toString());
+        JsonNode comparison = lines.get(4).get("comparison");
+        double baselineRate = (lines.get(0).get("eventsPerSecond").doubleValue()
+                + lines.get(3).get("eventsPerSecond").doubleValue()) / 2;
+        assertEquals(baselineRate, comparison.get("baseline").get("medianEventsPerSecond").doubleValue(), 1.0,
+                "the median of two rounds is their mean");
+        assertEquals(1.0, comparison.get("baseline").get("medianRatioToBaseline").doubleValue(), 0.0);
+        assertTrue(comparison.get("idle").get("medianRatioToBaseline").doubleValue() > 0, comparison.toString());
+    }
+
     @Test
     void shouldProfileScoringLatencyUnderBothGuaranteesAtThreeCommitIntervals(KafkaBroker broker) throws Exception {
         List<JsonNode> lines = bench(List.of("--latency-profile", "--bootstrap-servers", broker.bootstrapServers()));

@@ -1,6 +1,7 @@
 package io.gdastreams.bench;
 
 import io.gdastreams.lifecycle.UserError;
+import io.gdastreams.model.ModelParameters;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -12,16 +13,18 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * {@code bench --variant NAME:KEY=VALUE;... --rounds N}: the training stage only, for the baseline (the
- * {@code --set} keys) and each variant (the same keys plus its own), in alternating rounds (the order reverses
- * every other round), so that the comparison shares one run's conditions: a machine whose load drifts during the
- * run slows every configuration alike instead of the one measured last. Each configuration first runs an unreported
- * warm-up (as the three-stage bench does). Prints a stage line per (round, variant)
- * and, at the end, each variant's median training events/s and the median of its per-round ratios to the
- * baseline, and the same for the CPU time of the application's threads per event, which the load of other
- * processes moves far less (docs/BENCHMARKS.md).
+ * {@code bench --variant NAME:KEY=VALUE;... --rounds N [--variant-stage STAGE]}: one stage only (training unless
+ * {@code --variant-stage} names scoring or the passthrough), for the baseline (the {@code --set} keys) and each
+ * variant (the same keys plus its own), in alternating rounds (the order reverses every other round), so that the
+ * comparison shares one run's conditions: a machine whose load drifts during the run slows every configuration
+ * alike instead of the one measured last. Each configuration first runs an unreported warm-up (as the three-stage
+ * bench does); a scoring comparison first trains, unreported and with the baseline's keys, the one model every
+ * scoring round is given (what a scorer does per event does not depend on how many events its model absorbed).
+ * Prints a stage line per (round, variant) and, at the end, each variant's median events/s and the median of its
+ * per-round ratios to the baseline, and the same for the CPU time of the application's threads per event, which
+ * the load of other processes moves far less (docs/BENCHMARKS.md).
  */
-final class TrainingComparison {
+final class StageComparison {
 
     static final String BASELINE = "baseline";
     /** Rounds of a comparison when {@code --rounds} is not given. */
@@ -43,12 +46,16 @@ final class TrainingComparison {
         }
     }
 
+    /** Events of the model a scoring comparison trains before its rounds (the bench's largest warm-up). */
+    static final long SCORING_MODEL_EVENTS = 50_000;
+
+    private final Stage stage;
     private final List<Variant> variants;
     private final int rounds;
 
-    TrainingComparison(List<Variant> variants, int rounds) {
+    StageComparison(Stage stage, List<Variant> variants, int rounds) {
         if (rounds < 1) {
-            throw new UserError("--rounds must be >= 1, got " + rounds);
+            throw new IllegalArgumentException("rounds must be >= 1, got " + rounds);
         }
         List<String> names = new ArrayList<>();
         for (Variant v : variants) {
@@ -57,6 +64,7 @@ final class TrainingComparison {
             }
             names.add(v.name());
         }
+        this.stage = stage;
         this.variants = List.copyOf(variants);
         this.rounds = rounds;
     }
@@ -74,6 +82,16 @@ final class TrainingComparison {
         for (Variant v : all) {
             settings.put(v.name(), settingsOf.apply(v.settings())); // user errors before anything runs
         }
+        ModelParameters model = null;
+        if (stage == Stage.SCORING) {
+            progress.println("training the scorers' model (" + SCORING_MODEL_EVENTS + " events, not reported)...");
+            progress.flush();
+            try (StageRunner runner = new StageRunner(bootstrap, settings.get(BASELINE).withEvents(
+                    Math.min(SCORING_MODEL_EVENTS, settings.get(BASELINE).events()), warmupPacedEvents), shape,
+                    runId + "-warmup-model", stateDirectory, stageTimeout, progress)) {
+                model = runner.training().model();
+            }
+        }
         // An unreported warm-up of every configuration first, so that the JIT has compiled each one's paths
         // (forgetting and prequential evaluation run code the baseline does not) before any round is timed.
         if (warmupEvents > 0) {
@@ -83,7 +101,7 @@ final class TrainingComparison {
                 try (StageRunner runner = new StageRunner(bootstrap,
                         settings.get(v.name()).withEvents(warmupEvents, warmupPacedEvents), shape,
                         runId + "-warmup-" + v.name(), stateDirectory, stageTimeout, progress)) {
-                    runner.training();
+                    run(runner, model);
                 }
             }
         }
@@ -95,22 +113,28 @@ final class TrainingComparison {
                 Collections.reverse(order);
             }
             for (Variant v : order) {
-                progress.println("round " + round + " of " + rounds + ": training, " + v.name() + "...");
+                progress.println("round " + round + " of " + rounds + ": " + stage.label() + ", " + v.name() + "...");
                 progress.flush();
                 try (StageRunner runner = new StageRunner(bootstrap, settings.get(v.name()), shape,
                         runId + "-r" + round + "-" + v.name(), stateDirectory, stageTimeout, progress)) {
-                    StageRunner.TrainingRun run = runner.training();
-                    StageResult result = run.result();
-                    double micros = run.cpuSeconds() * 1e6 / result.events();
+                    StageResult result = run(runner, model);
                     rates.computeIfAbsent(v.name(), n -> new ArrayList<>()).add(result.eventsPerSecond());
-                    cpuPerEvent.computeIfAbsent(v.name(), n -> new ArrayList<>()).add(micros);
-                    out.println(BenchReport.variantLine(round, v.name(), result, micros, settings.get(v.name()),
-                            shape));
+                    cpuPerEvent.computeIfAbsent(v.name(), n -> new ArrayList<>()).add(result.appCpuMicrosPerEvent());
+                    out.println(BenchReport.variantLine(round, v.name(), result, settings.get(v.name()), shape));
                     out.flush();
                 }
             }
         }
         out.println(BenchReport.comparisonLine(rates, cpuPerEvent, BASELINE));
         out.flush();
+    }
+
+    /** One run of the compared stage ({@code model}: the scorers' model, null for the other stages). */
+    private StageResult run(StageRunner runner, ModelParameters model) {
+        return switch (stage) {
+            case TRAINING -> runner.training().result();
+            case SCORING -> runner.scoring(model);
+            case PASSTHROUGH -> runner.passthrough();
+        };
     }
 }

@@ -13,18 +13,27 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** The parts of {@code bench --variant} that need no broker: the variant syntax and the comparison line. */
-class TrainingComparisonTest {
+class StageComparisonTest {
 
     @Test
     void aVariantIsANameAndSemicolonSeparatedKeys() {
-        TrainingComparison.Variant v = TrainingComparison.Variant.parse(
+        StageComparison.Variant v = StageComparison.Variant.parse(
                 "both:gda.forgetting.half-life.ms=3600000; gda.priors=a:0.5,b:0.5");
         assertEquals("both", v.name());
         assertEquals(List.of("gda.forgetting.half-life.ms=3600000", "gda.priors=a:0.5,b:0.5"), v.settings());
-        assertThrows(UserError.class, () -> TrainingComparison.Variant.parse("gda.prequential=true"));
-        assertThrows(UserError.class, () -> TrainingComparison.Variant.parse("baseline:gda.prequential=true"));
-        assertThrows(UserError.class, () -> TrainingComparison.Variant.parse("empty:"));
-        assertThrows(UserError.class, () -> new TrainingComparison(List.of(), 0));
+        assertThrows(UserError.class, () -> StageComparison.Variant.parse("gda.prequential=true"));
+        assertThrows(UserError.class, () -> StageComparison.Variant.parse("baseline:gda.prequential=true"));
+        assertThrows(UserError.class, () -> StageComparison.Variant.parse("empty:"));
+        assertThrows(IllegalArgumentException.class, () -> new StageComparison(Stage.TRAINING, List.of(), 0));
+    }
+
+    @Test
+    void theComparedStageIsTrainingUnlessNamed() {
+        assertEquals(Stage.TRAINING, BenchCommand.comparedStage(null));
+        assertEquals(Stage.SCORING, BenchCommand.comparedStage("scoring"));
+        assertEquals(Stage.PASSTHROUGH, BenchCommand.comparedStage(" passthrough"));
+        UserError unknown = assertThrows(UserError.class, () -> BenchCommand.comparedStage("combiner"));
+        assertEquals("--variant-stage combiner: expected training, scoring or passthrough", unknown.getMessage());
     }
 
     @Test
