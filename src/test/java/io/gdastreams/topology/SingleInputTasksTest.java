@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
@@ -50,20 +51,22 @@ class SingleInputTasksTest {
         assertEquals(List.of(Set.of("a", "b")), inputs);
     }
 
-    /** Per sub-topology (tasks are sub-topology × partition), the topics its source nodes read; global stores aside. */
+    /** Per sub-topology (a task is a sub-topology × a partition), the topics its sources read; global stores aside. */
     private static List<Set<String>> sourceTopicsBySubTopology(Topology topology) {
         TopologyDescription description = topology.describe();
         assertTrue(description.subtopologies().size() > 0);
         return description.subtopologies().stream()
-                .sorted(java.util.Comparator.comparingInt(TopologyDescription.Subtopology::id))
-                .map(subtopology -> {
-                    Set<String> read = new TreeSet<>();
-                    subtopology.nodes().stream()
-                            .filter(TopologyDescription.Source.class::isInstance)
-                            .map(TopologyDescription.Source.class::cast)
-                            .forEach(source -> read.addAll(source.topicSet()));
-                    return (Set<String>) read;
-                })
+                .sorted(Comparator.comparingInt(TopologyDescription.Subtopology::id))
+                .map(SingleInputTasksTest::topicsReadBy)
                 .toList();
+    }
+
+    private static Set<String> topicsReadBy(TopologyDescription.Subtopology subtopology) {
+        Set<String> read = new TreeSet<>();
+        subtopology.nodes().stream()
+                .filter(TopologyDescription.Source.class::isInstance)
+                .map(TopologyDescription.Source.class::cast)
+                .forEach(source -> read.addAll(source.topicSet()));
+        return read;
     }
 }
