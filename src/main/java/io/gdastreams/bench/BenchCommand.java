@@ -168,6 +168,10 @@ public final class BenchCommand implements CommandPlugin {
         if (variantStage != null && variants.isEmpty()) {
             throw new UserError("--variant-stage needs at least one --variant");
         }
+        if (!variants.isEmpty() && (latencyProfile || memory)) {
+            throw new UserError("--variant compares one stage in rounds; it does not apply to "
+                    + (latencyProfile ? "--latency-profile" : "--memory"));
+        }
         Stage comparedStage = comparedStage(variantStage);
         if (rounds != null && (latencyProfile || memory)) {
             throw new UserError("--rounds is for the three stages or a --variant comparison, not for "

@@ -163,4 +163,16 @@ class MainTest {
         assertOneLineUserError(profile, "bench: --rounds is for the three stages or a --variant comparison, not for"
                 + " --latency-profile");
     }
+
+    /** A variant given to a mode that does not compare variants would be ignored: it is refused instead. */
+    @Test
+    void shouldRefuseBenchVariantOptionsWhereNoVariantIsComparedInOneLine() {
+        Outcome memory = run(Map.of(), "bench", "--memory", "--variant", "idle:max.task.idle.ms=0");
+        assertOneLineUserError(memory, "bench: --variant compares one stage in rounds; it does not apply to --memory");
+        assertFalse(memory.err().contains("broker"), memory.err());
+        Outcome stageAlone = run(Map.of(), "bench", "--variant-stage", "scoring");
+        assertOneLineUserError(stageAlone, "bench: --variant-stage needs at least one --variant");
+        Outcome unknown = run(Map.of(), "bench", "--variant-stage", "combiner", "--variant", "a:poll.ms=5");
+        assertOneLineUserError(unknown, "bench: --variant-stage combiner: expected training, scoring or passthrough");
+    }
 }
