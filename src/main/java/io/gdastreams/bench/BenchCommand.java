@@ -168,15 +168,15 @@ public final class BenchCommand implements CommandPlugin {
         if (variantStage != null && variants.isEmpty()) {
             throw new UserError("--variant-stage needs at least one --variant");
         }
-        if (!variants.isEmpty() && (latencyProfile || memory)) {
-            throw new UserError("--variant compares one stage in rounds; it does not apply to "
-                    + (latencyProfile ? "--latency-profile" : "--memory"));
+        // The two modes of their own run once and compare nothing: options of the rounds are refused, not ignored.
+        String ownMode = latencyProfile ? "--latency-profile" : memory ? "--memory" : null;
+        if (ownMode != null && !variants.isEmpty()) {
+            throw new UserError("--variant compares one stage in rounds; it does not apply to " + ownMode);
+        }
+        if (ownMode != null && rounds != null) {
+            throw new UserError("--rounds is for the three stages or a --variant comparison, not for " + ownMode);
         }
         Stage comparedStage = comparedStage(variantStage);
-        if (rounds != null && (latencyProfile || memory)) {
-            throw new UserError("--rounds is for the three stages or a --variant comparison, not for "
-                    + (latencyProfile ? "--latency-profile" : "--memory"));
-        }
         BenchConfiguration configuration = BenchConfiguration.of(set, classes, features);
         if (latencyProfile) {
             LatencyProfile.withCommitInterval(set, LatencyProfile.DEFAULT_COMMIT_INTERVAL_MS); // refuses a clash
