@@ -241,7 +241,8 @@ class RunningGaussianTest {
      * times never runs. Statistics of d = 1 … 24 written {@value #HOT_WRITES} times in all (C2 compiles the writer
      * after some thousands), each compared with the layout put together here one double at a time: the writer puts
      * its doubles through a big-endian byte-array view whose byte swap the compiler inlines, and a writer that got
-     * the byte order wrong once compiled would corrupt every store while the cold tests stayed green.
+     * the byte order wrong once compiled would corrupt every store while the cold tests stayed green. The reader
+     * (restore) uses the same view, so each layout is also read back, hot, and must write itself again.
      */
     @Test
     void shouldKeepTheStoredByteLayoutOnceTheWriterIsCompiled() {
@@ -266,6 +267,12 @@ class RunningGaussianTest {
                     int written = round * statistics.size() + k;
                     assertArrayEquals(layouts.get(k), statistics.get(k).toBytes(),
                             "d = " + (k + 1) + " after " + written + " writes");
+                }
+                // The reader takes its doubles through the same view: read back, the layout writes itself again.
+                byte[] reread = RunningGaussian.fromBytes(layouts.get(k)).toBytes();
+                if (!Arrays.equals(layouts.get(k), reread)) {
+                    assertArrayEquals(layouts.get(k), reread,
+                            "d = " + (k + 1) + " read back after " + (round * statistics.size() + k) + " reads");
                 }
             }
         }
