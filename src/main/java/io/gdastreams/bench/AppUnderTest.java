@@ -24,6 +24,14 @@ interface AppUnderTest extends AutoCloseable {
         return Double.NaN;
     }
 
+    /**
+     * Seconds the bench's JVM spent compiling ({@link JitTime}) since the application reached RUNNING, when it runs
+     * in that JVM (compilations of the bench's own threads included); NaN when it runs elsewhere.
+     */
+    default double jitSeconds() {
+        return Double.NaN;
+    }
+
     /** Throws when the application (an instance) has failed or died. */
     void checkHealthy();
 

@@ -93,9 +93,14 @@ public final class BenchCommand implements CommandPlugin {
     private Long publishIntervalMs;
 
     @Option(names = "--warmup-events", defaultValue = "-1",
-            description = "Events per stage of an unmeasured first round that warms up the JIT and the broker "
-                    + "(default: N/10, at most 50000; 0 = none).")
+            description = "Events per stage of each pass of the unmeasured warm-up, which repeats until the JIT is "
+                    + "quiet (default: N/10, at most 50000; 0 = no warm-up).")
     private long warmupEvents;
+
+    @Option(names = "--warmup-passes", defaultValue = "" + WarmUp.DEFAULT_MAX_PASSES, paramLabel = "N",
+            description = "Warm-up passes at most: they stop once the JIT compiled for less than 10 %% of a pass "
+                    + "(default: ${DEFAULT-VALUE}).")
+    private int warmupPasses;
 
     @Option(names = "--stage-timeout", defaultValue = "900", paramLabel = "SECONDS",
             description = "Give up on a stage after this long (default: ${DEFAULT-VALUE}).")
@@ -165,6 +170,9 @@ public final class BenchCommand implements CommandPlugin {
         if (rounds != null && rounds < 1) {
             throw new UserError("--rounds must be >= 1, got " + rounds);
         }
+        if (warmupPasses < 1) {
+            throw new UserError("--warmup-passes must be >= 1, got " + warmupPasses + " (--warmup-events 0: none)");
+        }
         if (variantStage != null && variants.isEmpty()) {
             throw new UserError("--variant-stage needs at least one --variant");
         }
@@ -227,24 +235,17 @@ public final class BenchCommand implements CommandPlugin {
                         progress);
                 return 0;
             }
-            long warmup = warmupEvents >= 0 ? warmupEvents : Math.min(events / 10, MAX_DEFAULT_WARMUP);
+            WarmUp warmUp = new WarmUp(warmupEvents >= 0 ? warmupEvents : Math.min(events / 10, MAX_DEFAULT_WARMUP),
+                    WARMUP_PACED_EVENTS, warmupPasses);
             if (!variants.isEmpty()) {
                 StageComparison comparison = new StageComparison(comparedStage,
                         variants.stream().map(StageComparison.Variant::parse).toList(),
                         rounds == null ? StageComparison.DEFAULT_ROUNDS : rounds);
                 comparison.run(bootstrap, shape, extra -> withKeys(settings, extra), runId, stateDirectory,
-                        Duration.ofSeconds(stageTimeoutSeconds), warmup, WARMUP_PACED_EVENTS, out, progress);
+                        Duration.ofSeconds(stageTimeoutSeconds), warmUp, out, progress);
                 return 0;
             }
-            if (warmup > 0) {
-                progress.println("warm-up round (" + warmup + " events per stage, not reported)...");
-                progress.flush();
-                try (StageRunner runner = new StageRunner(bootstrap, settings.withEvents(warmup, WARMUP_PACED_EVENTS),
-                        shape, runId + "-warmup", stateDirectory, Duration.ofSeconds(stageTimeoutSeconds), progress)) {
-                    runner.scoring(runner.training().model());
-                    runner.passthrough();
-                }
-            }
+            warmUpThreeStages(warmUp, bootstrap, settings, shape, runId, stateDirectory, progress);
             new StageRounds(rounds == null ? 1 : rounds).run(bootstrap, settings, shape, runId, stateDirectory,
                     Duration.ofSeconds(stageTimeoutSeconds), out, progress);
             return 0;
@@ -259,6 +260,21 @@ public final class BenchCommand implements CommandPlugin {
                 Directories.deleteQuietly(stateDirectory);
             }
         }
+    }
+
+    /** The unreported warm-up passes of the three stages, before their measured rounds. */
+    private void warmUpThreeStages(WarmUp warmUp, String bootstrap, BenchSettings settings, RunShape shape,
+                                   String runId, Path stateDirectory, PrintWriter progress) {
+        warmUp.run(pass -> {
+            progress.println("warm-up pass " + pass + " (" + warmUp.settingsOf(settings).events()
+                    + " events per stage, not reported)...");
+            progress.flush();
+            try (StageRunner runner = new StageRunner(bootstrap, warmUp.settingsOf(settings), shape,
+                    runId + "-warmup" + pass, stateDirectory, Duration.ofSeconds(stageTimeoutSeconds), progress)) {
+                runner.scoring(runner.training().model());
+                runner.passthrough();
+            }
+        }, progress);
     }
 
     /** The --publish-interval-ms given, else the default of the mode. */

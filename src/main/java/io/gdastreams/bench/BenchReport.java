@@ -99,6 +99,7 @@ final class BenchReport {
         line.put("startupSeconds", round(result.startupSeconds(), 3));
         double cpu = result.appCpuMicrosPerEvent();
         line.put("appCpuMicrosPerEvent", Double.isNaN(cpu) ? null : round(cpu, 3));
+        line.put("jitCompileSeconds", Double.isNaN(result.jitSeconds()) ? null : round(result.jitSeconds(), 3));
         line.put("classes", settings.classes());
         line.put("features", settings.features());
         line.put("partitions", settings.partitions());

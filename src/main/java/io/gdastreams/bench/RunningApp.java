@@ -21,6 +21,7 @@ final class RunningApp implements AppUnderTest {
     private final long startedAt;
     /** CPU seconds of the application's threads when it reached RUNNING: startup is not part of the measure. */
     private double cpuAtRunning;
+    private double jitAtRunning;
 
     RunningApp(Stage stage, Topology topology, Properties properties, Duration startTimeout) {
         this.stage = stage;
@@ -30,6 +31,7 @@ final class RunningApp implements AppUnderTest {
         try {
             app.awaitRunning(startTimeout);
             cpuAtRunning = ThreadCpu.seconds(app.applicationId());
+            jitAtRunning = JitTime.seconds();
         } catch (RuntimeException e) {
             close();
             throw e;
@@ -59,6 +61,11 @@ final class RunningApp implements AppUnderTest {
     @Override
     public double threadCpuSeconds() {
         return ThreadCpu.seconds(applicationId()) - cpuAtRunning;
+    }
+
+    @Override
+    public double jitSeconds() {
+        return JitTime.seconds() - jitAtRunning;
     }
 
     @Override

@@ -73,7 +73,7 @@ final class StageComparison {
      * Runs the rounds; {@code settingsOf} gives the settings of a variant's extra keys (none for the baseline).
      */
     void run(String bootstrap, RunShape shape, java.util.function.Function<List<String>, BenchSettings> settingsOf,
-             String runId, Path stateDirectory, Duration stageTimeout, long warmupEvents, int warmupPacedEvents, PrintWriter out,
+             String runId, Path stateDirectory, Duration stageTimeout, WarmUp warmUp, PrintWriter out,
              PrintWriter progress) {
         List<Variant> all = new ArrayList<>();
         all.add(new Variant(BASELINE, List.of()));
@@ -87,24 +87,25 @@ final class StageComparison {
             progress.println("training the scorers' model (" + SCORING_MODEL_EVENTS + " events, not reported)...");
             progress.flush();
             try (StageRunner runner = new StageRunner(bootstrap, settings.get(BASELINE).withEvents(
-                    Math.min(SCORING_MODEL_EVENTS, settings.get(BASELINE).events()), warmupPacedEvents), shape,
+                    Math.min(SCORING_MODEL_EVENTS, settings.get(BASELINE).events()), warmUp.pacedEvents()), shape,
                     runId + "-warmup-model", stateDirectory, stageTimeout, progress)) {
                 model = runner.training().model();
             }
         }
         // An unreported warm-up of every configuration first, so that the JIT has compiled each one's paths
         // (forgetting and prequential evaluation run code the baseline does not) before any round is timed.
-        if (warmupEvents > 0) {
+        ModelParameters scorersModel = model;
+        warmUp.run(pass -> {
             for (Variant v : all) {
-                progress.println("warm-up (" + warmupEvents + " events, not reported): " + v.name() + "...");
+                progress.println("warm-up pass " + pass + " (" + warmUp.settingsOf(settings.get(v.name())).events()
+                        + " events, not reported): " + v.name() + "...");
                 progress.flush();
-                try (StageRunner runner = new StageRunner(bootstrap,
-                        settings.get(v.name()).withEvents(warmupEvents, warmupPacedEvents), shape,
-                        runId + "-warmup-" + v.name(), stateDirectory, stageTimeout, progress)) {
-                    run(runner, model);
+                try (StageRunner runner = new StageRunner(bootstrap, warmUp.settingsOf(settings.get(v.name())), shape,
+                        runId + "-warmup" + pass + "-" + v.name(), stateDirectory, stageTimeout, progress)) {
+                    run(runner, scorersModel);
                 }
             }
-        }
+        }, progress);
         Map<String, List<Double>> rates = new LinkedHashMap<>();
         Map<String, List<Double>> cpuPerEvent = new LinkedHashMap<>();
         for (int round = 1; round <= rounds; round++) {

@@ -21,18 +21,21 @@ package io.gdastreams.bench;
  *                       written before RUNNING)
  * @param versionsPerInterval training: model versions per publish interval while the paced events were absorbed
  *                       ({@link PacedMeasurement.Delays#versionsPerInterval}); NaN otherwise
+ * @param jitSeconds     seconds the bench's JVM spent compiling over the same span as {@code appCpuSeconds}
+ *                       (unscaled; {@link AppUnderTest#jitSeconds()}): how much of a core the JIT took from the
+ *                       measurement; NaN when not measured
  */
 record StageResult(String stage, long events, double seconds, double startupSeconds, Percentiles latency,
-                   Percentiles visible, double appCpuSeconds, double versionsPerInterval) {
+                   Percentiles visible, double appCpuSeconds, double versionsPerInterval, double jitSeconds) {
 
     StageResult(String stage, long events, double seconds, double startupSeconds, Percentiles latency) {
-        this(stage, events, seconds, startupSeconds, latency, Percentiles.EMPTY, Double.NaN, Double.NaN);
+        this(stage, events, seconds, startupSeconds, latency, Percentiles.EMPTY, Double.NaN, Double.NaN, Double.NaN);
     }
 
     StageResult(String stage, long events, double seconds, double startupSeconds, PacedMeasurement.Delays delays,
-                double appCpuSeconds) {
+                double appCpuSeconds, double jitSeconds) {
         this(stage, events, seconds, startupSeconds, delays.appended(), delays.visible(), appCpuSeconds,
-                delays.versionsPerInterval());
+                delays.versionsPerInterval(), jitSeconds);
     }
 
     /**

@@ -89,13 +89,14 @@ final class StageRunner implements AutoCloseable {
                      stageTimeout)) {
             ModelAt absorbed = models.awaitTotal(settings.events(), app);
             double cpuSeconds = app.threadCpuSeconds(); // before the freshness measurement adds its own
+            double jitSeconds = app.jitSeconds();
             double seconds = (absorbed.appendTime() - app.runningAt()) / 1000.0;
             progress.printf("  training: model v%d absorbed %d events%n", absorbed.model().version(),
                     absorbed.model().totalCount());
             PacedMeasurement.Delays freshness = paced.freshness(topics.labelled().name(),
                     i -> stream.labelled(settings.events() + i), models, app);
             return new TrainingRun(new StageResult(Stage.TRAINING.label(), settings.events(), seconds,
-                    app.startupSeconds(), freshness, cpuSeconds), absorbed.model(), cpuSeconds);
+                    app.startupSeconds(), freshness, cpuSeconds, jitSeconds), absorbed.model(), cpuSeconds);
         }
     }
 
@@ -158,6 +159,7 @@ final class StageRunner implements AutoCloseable {
              KafkaConsumer<byte[], byte[]> consumer = clients.consumer()) {
             clients.awaitCommitted(app, input, ends, stageTimeout);
             double cpuSeconds = app.threadCpuSeconds(); // every event processed; before the latency events
+            double jitSeconds = app.jitSeconds();
             List<TopicPartition> partitions = BenchClients.partitionsOf(consumer, output);
             consumer.assign(partitions);
             consumer.seekToBeginning(partitions);
@@ -206,7 +208,7 @@ final class StageRunner implements AutoCloseable {
             cpuSeconds = paidFor > 0 ? cpuSeconds * settings.events() / paidFor : Double.NaN;
             PacedMeasurement.Delays latency = paced.latency(input, consumer, app, latencyEvent);
             return new StageResult(stage.label(), settings.events(), seconds, app.startupSeconds(), latency,
-                    cpuSeconds);
+                    cpuSeconds, jitSeconds);
         }
     }
 

@@ -16,6 +16,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.SortedSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -27,12 +29,21 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(KafkaBrokerExtension.class)
 class BenchIT {
 
-    private static final List<String> TINY = List.of("--events", "300", "--warmup-events", "0", "--latency-events",
-            "20", "--latency-rate", "200", "--partitions", "2", "--threads", "1", "--stage-timeout", "300");
+    private static final List<String> TINY_WITH_WARMUP = List.of("--events", "300", "--latency-events", "20",
+            "--latency-rate", "200", "--partitions", "2", "--threads", "1", "--stage-timeout", "300");
+    private static final List<String> TINY = concat(TINY_WITH_WARMUP, List.of("--warmup-events", "0"));
+
+    /** A bench's stage lines, and its progress on standard error. */
+    private record Run(List<JsonNode> lines, String progress) {
+    }
 
     private static List<JsonNode> bench(List<String> options) throws Exception {
+        return bench(TINY, options).lines();
+    }
+
+    private static Run bench(List<String> base, List<String> options) throws Exception {
         List<String> args = new ArrayList<>(List.of("bench"));
-        args.addAll(TINY);
+        args.addAll(base);
         args.addAll(options);
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
@@ -45,7 +56,13 @@ class BenchIT {
                 lines.add(Json.mapper().readTree(line));
             }
         }
-        return lines;
+        return new Run(lines, err.toString());
+    }
+
+    private static List<String> concat(List<String> a, List<String> b) {
+        List<String> all = new ArrayList<>(a);
+        all.addAll(b);
+        return List.copyOf(all);
     }
 
     @Test
@@ -108,6 +125,36 @@ class BenchIT {
             assertEquals(second.get(ratio).doubleValue(), byRound.get(1).doubleValue(), 0.0);
             assertEquals((first.get(ratio).doubleValue() + second.get(ratio).doubleValue()) / 2,
                     summary.get(ratio).doubleValue(), 0.0011, "the median of two is their mean");
+        }
+    }
+
+    /**
+     * The warm-up repeats its passes (of every stage) until one in which the JIT compiled for less than a tenth of
+     * it, at most --warmup-passes; every stage line then says how long the JIT compiled while it was measured.
+     */
+    @Test
+    void shouldWarmUpInPassesUntilTheJitIsQuietAndReportWhatItCompiledWhileMeasuring(KafkaBroker broker)
+            throws Exception {
+        Run run = bench(TINY_WITH_WARMUP, List.of("--warmup-events", "200", "--warmup-passes", "2",
+                "--bootstrap-servers", broker.bootstrapServers()));
+
+        Matcher pass = Pattern.compile("warm-up pass (\\d): the JIT compiled for \\d+ % of its [0-9.]+ s(.*)")
+                .matcher(run.progress());
+        List<String> passes = new ArrayList<>();
+        while (pass.find()) {
+            String ending = pass.group(2).equals(" (quiet)") ? "quiet"
+                    : pass.group(2).startsWith("; still compiling after 2 passes") ? "last" : "again";
+            passes.add(pass.group(1) + ":" + ending);
+            assertTrue(run.progress().contains("warm-up pass " + pass.group(1)
+                    + " (200 events per stage, not reported)"), run.progress());
+        }
+        // A quiet pass is the last; a pass that is not is followed by another, until the second.
+        assertTrue(passes.equals(List.of("1:quiet")) || passes.equals(List.of("1:again", "2:quiet"))
+                || passes.equals(List.of("1:again", "2:last")), run.progress());
+        assertEquals(4, run.lines().size(), run.lines().toString());
+        for (JsonNode stage : run.lines().subList(0, 3)) {
+            assertTrue(stage.get("jitCompileSeconds").isNumber() && stage.get("jitCompileSeconds").doubleValue() >= 0,
+                    stage.toString());
         }
     }
 

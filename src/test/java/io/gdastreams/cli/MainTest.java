@@ -159,6 +159,9 @@ class MainTest {
         Outcome outcome = run(Map.of(), "bench", "--rounds", "0");
         assertOneLineUserError(outcome, "bench: --rounds must be >= 1, got 0");
         assertFalse(outcome.err().contains("broker"), outcome.err());
+        Outcome noPasses = run(Map.of(), "bench", "--warmup-passes", "0");
+        assertOneLineUserError(noPasses, "bench: --warmup-passes must be >= 1, got 0 (--warmup-events 0: none)");
+        assertFalse(noPasses.err().contains("broker"), noPasses.err());
         Outcome profile = run(Map.of(), "bench", "--rounds", "3", "--latency-profile");
         assertOneLineUserError(profile, "bench: --rounds is for the three stages or a --variant comparison, not for"
                 + " --latency-profile");

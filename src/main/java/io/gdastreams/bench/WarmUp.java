@@ -1,0 +1,83 @@
+package io.gdastreams.bench;
+
+import java.io.PrintWriter;
+import java.util.function.DoubleSupplier;
+import java.util.function.IntConsumer;
+import java.util.function.LongSupplier;
+
+/**
+ * The unreported warm-up before a bench's measured rounds: passes of {@code events} events per stage (and
+ * {@code pacedEvents} paced ones), repeated until the JIT is quiet. One pass of a few tens of thousands of events
+ * gets every hot path compiled once, but C2 then goes on compiling Kafka's client code for tens of seconds (≈ 30 s
+ * of compilation on a 2-core machine, docs/BENCHMARKS.md), on the cores the measured rounds need. So passes repeat
+ * until one in which the JIT compiled for less than {@link #QUIET_SHARE} of its wall time, at most
+ * {@code maxPasses}. No pass at all when {@code events} is 0.
+ */
+final class WarmUp {
+
+    /** A pass during which the JIT compiled for less than this share of its wall time is quiet. */
+    static final double QUIET_SHARE = 0.10;
+    /** Passes at most when {@code --warmup-passes} is not given. */
+    static final int DEFAULT_MAX_PASSES = 8;
+
+    private final long events;
+    private final int pacedEvents;
+    private final int maxPasses;
+    private final DoubleSupplier compileSeconds;
+    private final LongSupplier nanoTime;
+
+    WarmUp(long events, int pacedEvents, int maxPasses) {
+        this(events, pacedEvents, maxPasses, JitTime::seconds, System::nanoTime);
+    }
+
+    WarmUp(long events, int pacedEvents, int maxPasses, DoubleSupplier compileSeconds, LongSupplier nanoTime) {
+        if (events < 0 || maxPasses < 1) {
+            throw new IllegalArgumentException("events must be >= 0 and maxPasses >= 1, got " + events + " and "
+                    + maxPasses);
+        }
+        this.events = events;
+        this.pacedEvents = pacedEvents;
+        this.maxPasses = maxPasses;
+        this.compileSeconds = compileSeconds;
+        this.nanoTime = nanoTime;
+    }
+
+    /** Paced events per stage of a pass (the latency or freshness measurement every stage ends with). */
+    int pacedEvents() {
+        return pacedEvents;
+    }
+
+    /** {@code settings} with the events of one warm-up pass. */
+    BenchSettings settingsOf(BenchSettings settings) {
+        return settings.withEvents(events, pacedEvents);
+    }
+
+    /**
+     * Runs {@code pass} (given the pass number, from 1) until a pass was quiet or {@code maxPasses} ran; returns
+     * how many ran (0 when there is no warm-up).
+     */
+    int run(IntConsumer pass, PrintWriter progress) {
+        for (int n = 1; events > 0; n++) {
+            double compiledBefore = compileSeconds.getAsDouble();
+            long start = nanoTime.getAsLong();
+            pass.accept(n);
+            double wall = (nanoTime.getAsLong() - start) / 1e9;
+            double share = (compileSeconds.getAsDouble() - compiledBefore) / wall;
+            if (Double.isNaN(share)) {
+                progress.printf("warm-up pass %d: this JVM does not report its JIT's compile time; no more passes%n",
+                        n);
+                progress.flush();
+                return n;
+            }
+            boolean quiet = share < QUIET_SHARE;
+            progress.printf("warm-up pass %d: the JIT compiled for %.0f %% of its %.1f s%s%n", n, 100 * share, wall,
+                    quiet ? " (quiet)" : n == maxPasses ? "; still compiling after " + n
+                            + " passes (--warmup-passes), measuring anyway" : "");
+            progress.flush();
+            if (quiet || n == maxPasses) {
+                return n;
+            }
+        }
+        return 0;
+    }
+}
