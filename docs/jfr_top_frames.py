@@ -7,7 +7,7 @@ With THREAD, only threads whose name contains it are counted (e.g. "-prequential
 `bench --variant`, whose application ids are bench-<run>-r<round>-<variant>-training).
 
 Samples are grouped by the benchmark stage that owns the thread (from the Kafka Streams thread names, which
-contain the application id bench-<run>-<stage>); warm-up round threads are left out. For each stage it prints
+contain the application id bench-<run>-<stage>); warm-up threads are left out. For each stage it prints
 how many samples fell on each thread kind, the top "self" frames (where the CPU was) and the top "inclusive"
 frames (how much of the stage's stream-thread time was spent under a method), and the share of stream-thread
 samples in gda-streams code (the first frame from the top that is gda-streams' or Kafka's is ours; for the
@@ -41,7 +41,7 @@ def samples(lines):
 
 
 def stage_of(thread):
-    if "-warmup-" in thread:
+    if re.search(r"-warmup\d*-", thread):  # bench-<run>-warmup<pass>-…, bench-<run>-warmup-model-…
         return None
     for stage in STAGES:
         if "-" + stage + "-" in thread:
