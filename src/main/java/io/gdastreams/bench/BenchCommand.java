@@ -230,13 +230,13 @@ public final class BenchCommand implements CommandPlugin {
                 }
                 return 0;
             }
+            WarmUp warmUp = new WarmUp(warmupEvents >= 0 ? warmupEvents : Math.min(events / 10, MAX_DEFAULT_WARMUP),
+                    WARMUP_PACED_EVENTS, warmupPasses);
             if (latencyProfile) {
-                LatencyProfile.run(settings, set, shape, bootstrap, runId, stateDirectory, stageTimeout, out,
+                LatencyProfile.run(settings, set, shape, bootstrap, runId, stateDirectory, stageTimeout, warmUp, out,
                         progress);
                 return 0;
             }
-            WarmUp warmUp = new WarmUp(warmupEvents >= 0 ? warmupEvents : Math.min(events / 10, MAX_DEFAULT_WARMUP),
-                    WARMUP_PACED_EVENTS, warmupPasses);
             if (!variants.isEmpty()) {
                 StageComparison comparison = new StageComparison(comparedStage,
                         variants.stream().map(StageComparison.Variant::parse).toList(),

@@ -190,8 +190,16 @@ class BenchIT {
 
     @Test
     void shouldProfileScoringLatencyUnderBothGuaranteesAtThreeCommitIntervals(KafkaBroker broker) throws Exception {
-        List<JsonNode> lines = bench(List.of("--latency-profile", "--bootstrap-servers", broker.bootstrapServers()));
+        Run run = bench(TINY_WITH_WARMUP, List.of("--latency-profile", "--warmup-events", "100", "--warmup-passes",
+                "1", "--bootstrap-servers", broker.bootstrapServers()));
+        List<JsonNode> lines = run.lines();
 
+        for (String guarantee : BenchSettings.GUARANTEES) {
+            assertTrue(run.progress().contains("warm-up pass 1 (100 events, not reported): scoring, " + guarantee),
+                    "the scorer is warmed up under both guarantees before the first setting: " + run.progress());
+        }
+        assertTrue(run.progress().indexOf("warm-up pass 1: the JIT compiled for") < run.progress().indexOf(
+                "scoring, exactly_once_v2, commit.interval.ms = 10..."), run.progress());
         assertEquals(7, lines.size(), lines.toString());
         List<LatencyProfile.Setting> settings = LatencyProfile.settings();
         for (int i = 0; i < 6; i++) {
