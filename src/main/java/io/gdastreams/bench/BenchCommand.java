@@ -98,8 +98,8 @@ public final class BenchCommand implements CommandPlugin {
     private long warmupEvents;
 
     @Option(names = "--warmup-passes", defaultValue = "" + WarmUp.DEFAULT_MAX_PASSES, paramLabel = "N",
-            description = "Warm-up passes at most: they stop once the JIT compiled for less than 10 %% of a pass "
-                    + "(default: ${DEFAULT-VALUE}).")
+            description = "Warm-up passes at most: they stop once the JIT compiled for less than "
+                    + WarmUp.QUIET_PERCENT + " %% of a pass (default: ${DEFAULT-VALUE}).")
     private int warmupPasses;
 
     @Option(names = "--stage-timeout", defaultValue = "900", paramLabel = "SECONDS",

@@ -10,13 +10,14 @@ import java.util.function.LongSupplier;
  * {@code pacedEvents} paced ones), repeated until the JIT is quiet. One pass of a few tens of thousands of events
  * gets every hot path compiled once, but C2 then goes on compiling Kafka's client code for tens of seconds (≈ 30 s
  * of compilation on a 2-core machine, docs/BENCHMARKS.md), on the cores the measured rounds need. So passes repeat
- * until one in which the JIT compiled for less than {@link #QUIET_SHARE} of its wall time, at most
+ * until one in which the JIT compiled for less than {@link #QUIET_PERCENT} % of its wall time, at most
  * {@code maxPasses}. No pass at all when {@code events} is 0.
  */
 final class WarmUp {
 
-    /** A pass during which the JIT compiled for less than this share of its wall time is quiet. */
-    static final double QUIET_SHARE = 0.10;
+    /** A pass during which the JIT compiled for less than this per cent of its wall time is quiet. */
+    static final int QUIET_PERCENT = 10;
+    private static final double QUIET_SHARE = QUIET_PERCENT / 100.0;
     /** Passes at most when {@code --warmup-passes} is not given. */
     static final int DEFAULT_MAX_PASSES = 8;
 
