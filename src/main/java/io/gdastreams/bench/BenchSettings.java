@@ -34,7 +34,7 @@ record BenchSettings(int classes, int features, long events, int partitions, int
         Objects.requireNonNull(configuration, "configuration");
     }
 
-    /** The same run with other event counts (the unmeasured warm-up round). */
+    /** The same run with other event counts (a pass of the unmeasured warm-up, a scoring comparison's model). */
     BenchSettings withEvents(long throughputEvents, int pacedEvents) {
         return new BenchSettings(classes, features, throughputEvents, partitions, threads, guarantee, seed,
                 pacedEvents, latencyRate, publishInterval, configuration);

@@ -1,6 +1,7 @@
 package io.gdastreams.bench;
 
 import java.io.PrintWriter;
+import java.util.Locale;
 import java.util.function.DoubleSupplier;
 import java.util.function.IntConsumer;
 import java.util.function.LongSupplier;
@@ -71,8 +72,8 @@ final class WarmUp {
                 return n;
             }
             boolean quiet = share < QUIET_SHARE;
-            progress.printf("warm-up pass %d: the JIT compiled for %.0f %% of its %.1f s%s%n", n, 100 * share, wall,
-                    quiet ? " (quiet)" : n == maxPasses ? "; still compiling after " + n
+            progress.printf(Locale.ROOT, "warm-up pass %d: the JIT compiled for %.0f %% of its %.1f s%s%n", n,
+                    100 * share, wall, quiet ? " (quiet)" : n == maxPasses ? "; still compiling after " + n
                             + " passes (--warmup-passes), measuring anyway" : "");
             progress.flush();
             if (quiet || n == maxPasses) {

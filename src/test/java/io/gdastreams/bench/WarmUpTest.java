@@ -8,6 +8,7 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import org.junit.jupiter.api.Test;
 
 /** The warm-up's stopping rule, on a scripted JIT clock: each pass lasts 10 s and compiles what the script says. */
@@ -55,6 +56,20 @@ class WarmUpTest {
                 progress.toString());
         assertTrue(progress.toString().contains("warm-up pass 4: the JIT compiled for 10 % of its 10.0 s (quiet)\n"),
                 "9.9 % prints as 10 % and is quiet: " + progress);
+    }
+
+    @Test
+    void shouldPrintItsProgressTheSameWayWhateverTheDefaultLocale() {
+        Locale before = Locale.getDefault();
+        try {
+            Locale.setDefault(Locale.GERMANY); // a decimal comma
+            Script script = new Script(0.5);
+            StringWriter progress = new StringWriter();
+            run(warmUp(1000, 8, script), script, progress);
+            assertTrue(progress.toString().contains("compiled for 5 % of its 10.0 s (quiet)"), progress.toString());
+        } finally {
+            Locale.setDefault(before);
+        }
     }
 
     @Test
