@@ -1,6 +1,7 @@
 package io.gdastreams.bench;
 
 import java.io.PrintWriter;
+import java.util.Locale;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -53,7 +54,7 @@ record EventLoader(BenchClients clients, BenchSettings settings, PrintWriter pro
         if (error.get() != null) {
             throw BenchClients.failure("cannot pre-load " + topic, error.get());
         }
-        progress.printf("  pre-loaded %d events (%.1f MB) into %s in %.1f s%n", settings.events(),
+        progress.printf(Locale.ROOT, "  pre-loaded %d events (%.1f MB) into %s in %.1f s%n", settings.events(),
                 bytes.get() / 1e6, topic, (System.nanoTime() - started) / 1e9);
         progress.flush();
         return ends;
