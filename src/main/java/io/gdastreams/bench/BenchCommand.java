@@ -266,11 +266,8 @@ public final class BenchCommand implements CommandPlugin {
     private void warmUpThreeStages(WarmUp warmUp, String bootstrap, BenchSettings settings, RunShape shape,
                                    String runId, Path stateDirectory, PrintWriter progress) {
         warmUp.run(pass -> {
-            progress.println("warm-up pass " + pass + " (" + warmUp.settingsOf(settings).events()
-                    + " events per stage, not reported)...");
-            progress.flush();
             try (StageRunner runner = new StageRunner(bootstrap, warmUp.settingsOf(settings), shape,
-                    runId + "-warmup" + pass, stateDirectory, Duration.ofSeconds(stageTimeoutSeconds), progress)) {
+                    WarmUp.runId(runId, pass), stateDirectory, Duration.ofSeconds(stageTimeoutSeconds), progress)) {
                 runner.scoring(runner.training().model());
                 runner.passthrough();
             }

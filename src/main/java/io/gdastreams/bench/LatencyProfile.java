@@ -83,11 +83,10 @@ final class LatencyProfile {
                 BenchSettings settings = warmUp.settingsOf(base.withGuaranteeAndConfiguration(guarantee,
                         BenchConfiguration.of(withCommitInterval(set, DEFAULT_COMMIT_INTERVAL_MS), base.classes(),
                                 base.features())));
-                progress.println("warm-up pass " + pass + " (" + settings.events() + " events, not reported): scoring, "
-                        + guarantee + "...");
+                progress.println("  warming up scoring, " + guarantee + "...");
                 progress.flush();
                 try (StageRunner runner = new StageRunner(bootstrap, settings, shape,
-                        runId + "-warmup" + pass + "-" + guarantee, stateDirectory, stageTimeout, progress)) {
+                        WarmUp.runId(runId, pass) + "-" + guarantee, stateDirectory, stageTimeout, progress)) {
                     runner.scoring(model);
                 }
             }

@@ -82,27 +82,17 @@ final class StageComparison {
         for (Variant v : all) {
             settings.put(v.name(), settingsOf.apply(v.settings())); // user errors before anything runs
         }
-        ModelParameters model = null;
-        if (stage == Stage.SCORING) {
-            progress.println("training the scorers' model (" + SCORING_MODEL_EVENTS + " events, not reported)...");
-            progress.flush();
-            try (StageRunner runner = new StageRunner(bootstrap, settings.get(BASELINE).withEvents(
-                    Math.min(SCORING_MODEL_EVENTS, settings.get(BASELINE).events()), warmUp.pacedEvents()), shape,
-                    runId + "-warmup-model", stateDirectory, stageTimeout, progress)) {
-                model = runner.training().model();
-            }
-        }
+        ModelParameters model = stage == Stage.SCORING ? scorersModel(bootstrap, shape, settings.get(BASELINE), runId,
+                stateDirectory, stageTimeout, warmUp.pacedEvents(), progress) : null;
         // An unreported warm-up of every configuration first, so that the JIT has compiled each one's paths
         // (forgetting and prequential evaluation run code the baseline does not) before any round is timed.
-        ModelParameters scorersModel = model;
         warmUp.run(pass -> {
             for (Variant v : all) {
-                progress.println("warm-up pass " + pass + " (" + warmUp.settingsOf(settings.get(v.name())).events()
-                        + " events, not reported): " + v.name() + "...");
+                progress.println("  warming up " + v.name() + "...");
                 progress.flush();
                 try (StageRunner runner = new StageRunner(bootstrap, warmUp.settingsOf(settings.get(v.name())), shape,
-                        runId + "-warmup" + pass + "-" + v.name(), stateDirectory, stageTimeout, progress)) {
-                    run(runner, scorersModel);
+                        WarmUp.runId(runId, pass) + "-" + v.name(), stateDirectory, stageTimeout, progress)) {
+                    run(runner, model);
                 }
             }
         }, progress);
@@ -128,6 +118,19 @@ final class StageComparison {
         }
         out.println(BenchReport.comparisonLine(rates, cpuPerEvent, BASELINE));
         out.flush();
+    }
+
+    /** The one model every scoring round scores with, trained (not reported) with the baseline's keys. */
+    private static ModelParameters scorersModel(String bootstrap, RunShape shape, BenchSettings baseline, String runId,
+                                                Path stateDirectory, Duration stageTimeout, int pacedEvents,
+                                                PrintWriter progress) {
+        progress.println("training the scorers' model (" + SCORING_MODEL_EVENTS + " events, not reported)...");
+        progress.flush();
+        try (StageRunner runner = new StageRunner(bootstrap, baseline.withEvents(
+                Math.min(SCORING_MODEL_EVENTS, baseline.events()), pacedEvents), shape, runId + "-warmup-model",
+                stateDirectory, stageTimeout, progress)) {
+            return runner.training().model();
+        }
     }
 
     /** One run of the compared stage ({@code model}: the scorers' model, null for the other stages). */

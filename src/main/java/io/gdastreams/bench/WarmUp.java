@@ -55,11 +55,21 @@ final class WarmUp {
     }
 
     /**
-     * Runs {@code pass} (given the pass number, from 1) until a pass was quiet or {@code maxPasses} ran; returns
-     * how many ran (0 when there is no warm-up).
+     * The run id of what pass {@code pass} runs: {@code runId-warmup<pass>}, so that its topics, applications and
+     * threads are told from the measured rounds' ({@code docs/jfr_top_frames.py} leaves them out by that name).
+     */
+    static String runId(String runId, int pass) {
+        return runId + "-warmup" + pass;
+    }
+
+    /**
+     * Runs {@code pass} (given the pass number, from 1) until a pass was quiet or {@code maxPasses} ran, announcing
+     * each; returns how many ran (0 when there is no warm-up).
      */
     int run(IntConsumer pass, PrintWriter progress) {
         for (int n = 1; events > 0; n++) {
+            progress.println("warm-up pass " + n + " (" + events + " events per stage, not reported)...");
+            progress.flush();
             double compiledBefore = compileSeconds.getAsDouble();
             long start = nanoTime.getAsLong();
             pass.accept(n);

@@ -195,7 +195,9 @@ class BenchIT {
         List<JsonNode> lines = run.lines();
 
         for (String guarantee : BenchSettings.GUARANTEES) {
-            assertTrue(run.progress().contains("warm-up pass 1 (100 events, not reported): scoring, " + guarantee),
+            assertTrue(run.progress().contains("warm-up pass 1 (100 events per stage, not reported)...\n"
+                    + "  warming up scoring, exactly_once_v2...\n") && run.progress().contains(
+                    "  warming up scoring, " + guarantee + "..."),
                     "the scorer is warmed up under both guarantees before the first setting: " + run.progress());
         }
         assertTrue(run.progress().indexOf("warm-up pass 1: the JIT compiled for") < run.progress().indexOf(

@@ -50,6 +50,9 @@ class WarmUpTest {
         assertEquals(4, run(warmUp(1000, 8, script), script, progress));
 
         assertEquals(List.of(1, 2, 3, 4), script.passes);
+        assertTrue(progress.toString().startsWith("warm-up pass 1 (1000 events per stage, not reported)...\n"
+                + "warm-up pass 1: the JIT compiled for 60 %"), "each pass is announced before it runs: " + progress);
+        assertEquals("runid-warmup3", WarmUp.runId("runid", 3));
         assertTrue(progress.toString().contains("warm-up pass 1: the JIT compiled for 60 % of its 10.0 s\n"),
                 progress.toString());
         assertTrue(progress.toString().contains("warm-up pass 3: the JIT compiled for 10 % of its 10.0 s\n"),
