@@ -124,11 +124,11 @@ final class StageComparison {
     private static ModelParameters scorersModel(String bootstrap, RunShape shape, BenchSettings baseline, String runId,
                                                 Path stateDirectory, Duration stageTimeout, int pacedEvents,
                                                 PrintWriter progress) {
-        progress.println("training the scorers' model (" + SCORING_MODEL_EVENTS + " events, not reported)...");
+        long events = Math.min(SCORING_MODEL_EVENTS, baseline.events());
+        progress.println("training the scorers' model (" + events + " events, not reported)...");
         progress.flush();
-        try (StageRunner runner = new StageRunner(bootstrap, baseline.withEvents(
-                Math.min(SCORING_MODEL_EVENTS, baseline.events()), pacedEvents), shape, runId + "-warmup-model",
-                stateDirectory, stageTimeout, progress)) {
+        try (StageRunner runner = new StageRunner(bootstrap, baseline.withEvents(events, pacedEvents), shape,
+                runId + "-warmup-model", stateDirectory, stageTimeout, progress)) {
             return runner.training().model();
         }
     }
