@@ -46,13 +46,11 @@ final class BrokerCommand implements Callable<Integer> {
         if (port < 1 || port > 65_535) {
             throw new UserError("--port must be between 1 and 65535, got " + port);
         }
-        if (timeoutSeconds < 1) {
-            throw new UserError("--timeout must be at least 1 second");
-        }
+        Duration timeout = ClusterTimeout.of(timeoutSeconds);
         PrintWriter out = spec.commandLine().getOut();
         out.println("Starting a Kafka broker (KRaft, single node, 127.0.0.1 only)...");
         out.flush();
-        EmbeddedBroker broker = EmbeddedBroker.startAt(port, dataDir, Duration.ofSeconds(timeoutSeconds));
+        EmbeddedBroker broker = EmbeddedBroker.startAt(port, dataDir, timeout);
         out.println("Kafka broker ready at " + broker.bootstrapServers());
         out.println("  data and log (broker.log): " + broker.directory()
                 + (broker.keepsData() ? " (kept: start again with the same --data-dir to find it)"

@@ -46,9 +46,8 @@ final class ConsumeCommand implements Callable<Integer> {
     @Option(names = "--idle-seconds", paramLabel = "S", description = "Stop when nothing arrived for S seconds.")
     private Long idleSeconds;
 
-    @Option(names = "--timeout", paramLabel = "SECONDS", defaultValue = "30",
-            description = "Wait this long for the cluster (default: ${DEFAULT-VALUE}).")
-    private long timeoutSeconds;
+    @Mixin
+    private ClusterTimeout clusterTimeout;
 
     @Override
     public Integer call() {
@@ -58,13 +57,11 @@ final class ConsumeCommand implements Callable<Integer> {
         if (idleSeconds != null && idleSeconds < 1) {
             throw new UserError("--idle-seconds must be at least 1");
         }
-        if (timeoutSeconds < 1) {
-            throw new UserError("--timeout must be at least 1 second");
-        }
+        Duration timeout = clusterTimeout.duration();
         AppConfig config = configOptions.load(main.environment());
         TopicPrinter.run(new TopicPrinter.Request(topic, fromBeginning, printKey, maxRecords,
                 idleSeconds == null ? null : Duration.ofSeconds(idleSeconds), config.bootstrapServers(),
-                config.clientProperties(), Duration.ofSeconds(timeoutSeconds)), spec.commandLine().getOut());
+                config.clientProperties(), timeout), spec.commandLine().getOut());
         return ExitCodes.OK;
     }
 }

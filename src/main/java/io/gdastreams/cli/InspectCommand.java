@@ -1,7 +1,6 @@
 package io.gdastreams.cli;
 
 import io.gdastreams.lifecycle.ExitCodes;
-import io.gdastreams.lifecycle.UserError;
 import io.gdastreams.sample.ModelSource;
 import io.gdastreams.settings.AppConfig;
 import io.gdastreams.view.ModelTable;
@@ -45,13 +44,12 @@ final class InspectCommand implements Callable<Integer> {
     @Mixin
     private ConfigOptions configOptions;
 
-    @Option(names = "--timeout", paramLabel = "SECONDS", defaultValue = "30",
-            description = "Wait this long for the cluster (default: ${DEFAULT-VALUE}).")
-    private long timeoutSeconds;
+    @Mixin
+    private ClusterTimeout clusterTimeout;
 
     @Override
     public Integer call() {
-        ModelSource.ModelRecord record = read(configOptions, main, model, timeoutSeconds);
+        ModelSource.ModelRecord record = read(configOptions, main, model, clusterTimeout);
         PrintWriter out = spec.commandLine().getOut();
         if (json) {
             out.println(new String(record.bytes(), StandardCharsets.UTF_8).strip());
@@ -67,12 +65,10 @@ final class InspectCommand implements Callable<Integer> {
      * configuration): inspect and plot read it the same way as sample does.
      */
     static ModelSource.ModelRecord read(ConfigOptions configOptions, Main main, ModelOptions model,
-                                        long timeoutSeconds) {
-        if (timeoutSeconds < 1) {
-            throw new UserError("--timeout must be at least 1 second");
-        }
+                                        ClusterTimeout timeout) {
+        Duration wait = timeout.duration();
         model.validate();
         AppConfig config = model.file != null ? null : model.applyTo(configOptions.load(main.environment()));
-        return model.read(config, Duration.ofSeconds(timeoutSeconds));
+        return model.read(config, wait);
     }
 }

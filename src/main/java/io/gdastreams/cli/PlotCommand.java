@@ -78,9 +78,8 @@ final class PlotCommand implements Callable<Integer> {
     @Mixin
     private ConfigOptions configOptions;
 
-    @Option(names = "--timeout", paramLabel = "SECONDS", defaultValue = "30",
-            description = "Wait this long for the cluster (default: ${DEFAULT-VALUE}).")
-    private long timeoutSeconds;
+    @Mixin
+    private ClusterTimeout clusterTimeout;
 
     @Override
     public Integer call() {
@@ -92,7 +91,7 @@ final class PlotCommand implements Callable<Integer> {
         if (covariance != null) {
             config = config.with(ConfigKey.COVARIANCE, covariance, "--covariance");
         }
-        ModelParameters model = InspectCommand.read(configOptions, main, this.model, timeoutSeconds)
+        ModelParameters model = InspectCommand.read(configOptions, main, this.model, clusterTimeout)
                 .model();
         PlotData points = data == null ? null : PlotData.read(data, x, y, label);
         DecisionPlot plot;

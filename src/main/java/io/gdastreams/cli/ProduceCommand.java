@@ -42,24 +42,21 @@ final class ProduceCommand implements Callable<Integer> {
     @Option(names = "--key-separator", paramLabel = "SEP", description = "Split each line into key SEP value.")
     private String keySeparator;
 
-    @Option(names = "--timeout", paramLabel = "SECONDS", defaultValue = "30",
-            description = "Wait this long for the cluster (default: ${DEFAULT-VALUE}).")
-    private long timeoutSeconds;
+    @Mixin
+    private ClusterTimeout clusterTimeout;
 
     @Override
     public Integer call() {
         if (keySeparator != null && keySeparator.isEmpty()) {
             throw new UserError("--key-separator is empty");
         }
-        if (timeoutSeconds < 1) {
-            throw new UserError("--timeout must be at least 1 second");
-        }
+        Duration timeout = clusterTimeout.duration();
         AppConfig config = configOptions.load(main.environment());
         BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
         long sent;
         try {
             sent = LineProducer.run(in, topic, keySeparator, config.bootstrapServers(), config.clientProperties(),
-                    Duration.ofSeconds(timeoutSeconds));
+                    timeout);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

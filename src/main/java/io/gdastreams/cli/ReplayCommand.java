@@ -88,9 +88,7 @@ final class ReplayCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        if (timeoutSeconds < 1) {
-            throw new UserError("--timeout must be at least 1 second");
-        }
+        Duration timeout = ClusterTimeout.of(timeoutSeconds);
         AppConfig config = configOptions.load(main.environment());
         if (covariance != null) {
             config = config.with(ConfigKey.COVARIANCE, covariance, "--covariance");
@@ -109,7 +107,7 @@ final class ReplayCommand implements Callable<Integer> {
         ReplayDataset data = ReplayDataset.of(trainTable, scoreTable, label, id, features,
                 config.names(ConfigKey.CATEGORICAL_FEATURES), time);
         ReplayDriver.run(new ReplayDriver.Request(data, config, configOptions.bootstrapServers, output,
-                modelOutput, Duration.ofSeconds(timeoutSeconds), LiveTopologies.INSTANCE, prequential),
+                modelOutput, timeout, LiveTopologies.INSTANCE, prequential),
                 spec.commandLine().getOut(), spec.commandLine().getErr());
         return ExitCodes.OK;
     }

@@ -70,10 +70,7 @@ final class ResetCommand implements Callable<Integer> {
             case "both" -> List.of("training", "scoring");
             default -> throw new UserError("--role must be training, scoring or both, got '" + role + "'");
         };
-        if (timeoutSeconds < 1) {
-            throw new UserError("--timeout must be at least 1 second");
-        }
-        Duration timeout = Duration.ofSeconds(timeoutSeconds);
+        Duration timeout = ClusterTimeout.of(timeoutSeconds);
         AppConfig config = configOptions.load(main.environment());
         PrintWriter out = spec.commandLine().getOut();
         Properties adminProperties = new Properties();

@@ -94,16 +94,15 @@ final class SampleCommand implements Callable<Integer> {
     @Mixin
     private ConfigOptions configOptions;
 
-    @Option(names = "--timeout", paramLabel = "SECONDS", defaultValue = "30",
-            description = "Wait this long for the cluster (default: ${DEFAULT-VALUE}).")
-    private long timeoutSeconds;
+    @Mixin
+    private ClusterTimeout clusterTimeout;
 
     @Override
     public Integer call() {
         validate();
         EventFormat eventFormat = format == null ? EventFormat.CSV : EventFormat.parse(format);
         AppConfig config = config();
-        Duration timeout = Duration.ofSeconds(timeoutSeconds);
+        Duration timeout = clusterTimeout.duration();
         model.requireSource(config);
         // Before anything is read: a topic to write needs a cluster, and must exist.
         TopicLoad load = toTopic == null ? null : TopicLoad.to(new TopicLoad.Request(config.bootstrapServers(),
@@ -159,9 +158,7 @@ final class SampleCommand implements Callable<Integer> {
         if (count < 1 || count > EventSampler.MAX_COUNT) {
             throw new UserError("--count must be between 1 and " + EventSampler.MAX_COUNT + ", got " + count);
         }
-        if (timeoutSeconds < 1) {
-            throw new UserError("--timeout must be at least 1 second");
-        }
+        clusterTimeout.duration(); // checked with the other options, before anything is read
         model.validate();
         if (classLabel != null && classLabel.isBlank()) {
             throw new UserError("--class is empty");

@@ -115,6 +115,34 @@ class MainTest {
         assertOneLineUserError(run(Map.of("GDA_MODELID", "x"), "score"), "GDA_MODELID");
     }
 
+    /**
+     * Every command with a {@code --timeout} refuses one below a second in one line, before it reads a file, connects
+     * or starts anything (the files named here do not exist), and shows the option in its help.
+     */
+    @Test
+    void shouldRefuseATimeoutBelowOneSecondInEveryCommandThatWaits() {
+        String missing = dir.resolve("missing").toString();
+        String[][] commands = {
+            {"inspect", "--model", missing},
+            {"plot", "--model", missing, "--x", "a", "--y", "b", "--output", dir.resolve("p.png").toString()},
+            {"sample", "--model", missing, "--count", "1"},
+            {"produce", "--topic", "t"},
+            {"consume", "--topic", "t"},
+            {"broker"},
+            {"reset"},
+            {"replay", "--train", missing, "--score", missing, "--label", "label"},
+        };
+        for (String[] command : commands) {
+            String[] args = java.util.Arrays.copyOf(command, command.length + 2);
+            args[command.length] = "--timeout";
+            args[command.length + 1] = "0";
+            Outcome outcome = run(Map.of(), args);
+            assertOneLineUserError(outcome, command[0] + ": --timeout must be at least 1 second");
+            assertFalse(outcome.out().contains("broker ready"), outcome.out());
+            assertTrue(run(Map.of(), command[0], "--help").out().contains("--timeout=SECONDS"), command[0]);
+        }
+    }
+
     /** Before: the replay started a broker, trained on nothing and died with an IndexOutOfBoundsException. */
     @Test
     void shouldRefuseAHeaderOnlyTrainingFileInOneLineWithoutStartingABroker() throws IOException {
