@@ -100,12 +100,7 @@ final class BenchReport {
         double cpu = result.appCpuMicrosPerEvent();
         line.put("appCpuMicrosPerEvent", Double.isNaN(cpu) ? null : round(cpu, 3));
         line.put("jitCompileSeconds", Double.isNaN(result.jitSeconds()) ? null : round(result.jitSeconds(), 3));
-        line.put("classes", settings.classes());
-        line.put("features", settings.features());
-        line.put("partitions", settings.partitions());
-        line.put("threads", settings.threads());
-        line.put("guarantee", settings.guarantee());
-        line.put("set", settings.configuration().set());
+        putSettings(line, settings);
         putShape(line, shape);
         boolean training = result.stage().equals(Stage.TRAINING.label());
         putPercentiles(line, training ? FRESHNESS : LATENCY, result.latency(), true);
@@ -126,6 +121,16 @@ final class BenchReport {
         line.put(name + "P50", percentiles.p50());
         line.put(name + "P99", percentiles.p99());
         line.put(name + "Max", percentiles.max());
+    }
+
+    /** What every kind of bench line says of the run's settings: model shape, tasks, guarantee, keys set. */
+    static void putSettings(Map<String, Object> line, BenchSettings settings) {
+        line.put("classes", settings.classes());
+        line.put("features", settings.features());
+        line.put("partitions", settings.partitions());
+        line.put("threads", settings.threads());
+        line.put("guarantee", settings.guarantee());
+        line.put("set", settings.configuration().set());
     }
 
     /** Where the run ran: the CPU layout and pinning, and in how many processes per stage. */

@@ -98,12 +98,7 @@ final class MemoryRun {
         Map<String, Object> line = new LinkedHashMap<>();
         line.put("stage", stage.label());
         line.put("mode", "memory");
-        line.put("classes", settings.classes());
-        line.put("features", settings.features());
-        line.put("partitions", settings.partitions());
-        line.put("threads", settings.threads());
-        line.put("guarantee", settings.guarantee());
-        line.put("set", settings.configuration().set());
+        BenchReport.putSettings(line, settings);
         line.put("publishIntervalMs", settings.publishInterval().toMillis());
         BenchReport.putShape(line, shape);
         line.put("instanceHeap", shape.instanceHeap());
