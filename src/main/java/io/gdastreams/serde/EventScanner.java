@@ -31,16 +31,34 @@ final class EventScanner {
 
     /** The layout's continuous names as UTF-8 (a name that needs escaping or is not ASCII never matches). */
     private final byte[][] names;
+    /**
+     * Each name as an event writes it without whitespace, {@code "name":}, or null when the name could not be
+     * written that way unescaped (a quote, a backslash, a control or non-ASCII character).
+     */
+    private final byte[][] members;
     private final Map<String, Integer> index = new HashMap<>();
     private final int maxFeatures;
 
     EventScanner(String[] continuous, int maxFeatures) {
         this.names = new byte[continuous.length][];
+        this.members = new byte[continuous.length][];
         for (int i = 0; i < continuous.length; i++) {
             names[i] = continuous[i].getBytes(StandardCharsets.UTF_8);
+            members[i] = member(continuous[i]);
             index.put(continuous[i], i);
         }
         this.maxFeatures = maxFeatures;
+    }
+
+    /** {@code "name":} in ASCII, or null when {@link #string} would not accept the name's bytes as they are. */
+    private static byte[] member(String name) {
+        for (int k = 0; k < name.length(); k++) {
+            char c = name.charAt(k);
+            if (c < 0x20 || c >= 0x7f || c == '"' || c == '\\') {
+                return null;
+            }
+        }
+        return ascii('"' + name + "\":");
     }
 
     private static byte[] ascii(String s) {
@@ -185,20 +203,32 @@ final class EventScanner {
         int expected = 0;
         JsonNumber number = out.number;
         while (i < b.length && b[i] == '"') {
-            int nameEnd = string(b, i);
-            int value = colon(b, nameEnd);
-            if (value < 0 || ++given > maxFeatures) {
-                return -1;
-            }
+            int value;
             int slot;
-            if (expected < names.length && equal(b, i + 1, nameEnd, names[expected])) {
-                slot = expected;
-            } else {
-                Integer found = index.get(text(b, i + 1, nameEnd));
-                if (found == null) {
+            byte[] member = expected < members.length ? members[expected] : null;
+            if (member != null && startsWith(b, i, member)) {
+                // The next name of the layout with its colon, as events usually write it: what string and colon
+                // would find, without scanning for the closing quote.
+                value = blank(b, i + member.length);
+                if (value >= b.length || ++given > maxFeatures) {
                     return -1;
                 }
-                slot = found;
+                slot = expected;
+            } else {
+                int nameEnd = string(b, i);
+                value = colon(b, nameEnd);
+                if (value < 0 || ++given > maxFeatures) {
+                    return -1;
+                }
+                if (expected < names.length && equal(b, i + 1, nameEnd, names[expected])) {
+                    slot = expected;
+                } else {
+                    Integer found = index.get(text(b, i + 1, nameEnd));
+                    if (found == null) {
+                        return -1;
+                    }
+                    slot = found;
+                }
             }
             if (out.seen[slot]) {
                 return -1;
@@ -293,6 +323,20 @@ final class EventScanner {
         }
         for (int k = 0; k < n; k++) {
             if (b[from + k] != expected[k]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Whether {@code b} holds {@code prefix}'s bytes from {@code at}. */
+    private static boolean startsWith(byte[] b, int at, byte[] prefix) {
+        int n = prefix.length;
+        if (at + n > b.length) {
+            return false;
+        }
+        for (int k = 0; k < n; k++) {
+            if (b[at + k] != prefix[k]) {
                 return false;
             }
         }
