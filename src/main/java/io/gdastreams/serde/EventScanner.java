@@ -331,16 +331,8 @@ final class EventScanner {
 
     /** Whether {@code b} holds {@code prefix}'s bytes from {@code at}. */
     private static boolean startsWith(byte[] b, int at, byte[] prefix) {
-        int n = prefix.length;
-        if (at + n > b.length) {
-            return false;
-        }
-        for (int k = 0; k < n; k++) {
-            if (b[at + k] != prefix[k]) {
-                return false;
-            }
-        }
-        return true;
+        int to = at + prefix.length;
+        return to <= b.length && equal(b, at, to, prefix);
     }
 
     /** Printable ASCII as a string (what Jackson decodes it to). */
