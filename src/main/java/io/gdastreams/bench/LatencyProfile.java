@@ -35,6 +35,12 @@ final class LatencyProfile {
         String label() {
             return (guarantee.equals(DEFAULT_GUARANTEE) ? "eos" : "alos") + commitIntervalMs;
         }
+
+        /** {@code base} under this setting: its guarantee, and the run's --set keys with its commit interval. */
+        BenchSettings applyTo(BenchSettings base, List<String> set) {
+            return base.withGuaranteeAndConfiguration(guarantee,
+                    BenchConfiguration.of(withCommitInterval(set, commitIntervalMs), base.classes(), base.features()));
+        }
     }
 
     private LatencyProfile() {
@@ -70,7 +76,7 @@ final class LatencyProfile {
     static void run(BenchSettings base, List<String> set, RunShape shape, String bootstrap, String runId,
                     Path stateDirectory, Duration stageTimeout, WarmUp warmUp, PrintWriter out, PrintWriter progress) {
         ModelParameters model;
-        try (StageRunner runner = new StageRunner(bootstrap, base, shape, runId + "-model", stateDirectory,
+        try (StageRunner runner = new StageRunner(bootstrap, base, shape, WarmUp.modelRunId(runId), stateDirectory,
                 stageTimeout, progress)) {
             progress.println("training the model the profile scores with...");
             progress.flush();
@@ -80,9 +86,8 @@ final class LatencyProfile {
         // both guarantees, since at-least-once runs without transactions, a path exactly-once never takes.
         warmUp.run(pass -> {
             for (String guarantee : BenchSettings.GUARANTEES) {
-                BenchSettings settings = warmUp.settingsOf(base.withGuaranteeAndConfiguration(guarantee,
-                        BenchConfiguration.of(withCommitInterval(set, DEFAULT_COMMIT_INTERVAL_MS), base.classes(),
-                                base.features())));
+                BenchSettings settings = warmUp.settingsOf(new Setting(guarantee, DEFAULT_COMMIT_INTERVAL_MS)
+                        .applyTo(base, set));
                 progress.println("  warming up scoring, " + guarantee + "...");
                 progress.flush();
                 try (StageRunner runner = new StageRunner(bootstrap, settings, shape,
@@ -95,9 +100,7 @@ final class LatencyProfile {
         List<Double> rates = new ArrayList<>();
         StageResult reference = null;
         for (Setting setting : settings()) {
-            BenchSettings settings = base.withGuaranteeAndConfiguration(setting.guarantee(),
-                    BenchConfiguration.of(withCommitInterval(set, setting.commitIntervalMs()), base.classes(),
-                            base.features()));
+            BenchSettings settings = setting.applyTo(base, set);
             progress.println("scoring, " + setting.guarantee() + ", " + COMMIT_INTERVAL + " = "
                     + setting.commitIntervalMs() + "...");
             progress.flush();

@@ -128,7 +128,7 @@ final class StageComparison {
         progress.println("training the scorers' model (" + events + " events, not reported)...");
         progress.flush();
         try (StageRunner runner = new StageRunner(bootstrap, baseline.withEvents(events, pacedEvents), shape,
-                runId + "-warmup-model", stateDirectory, stageTimeout, progress)) {
+                WarmUp.modelRunId(runId), stateDirectory, stageTimeout, progress)) {
             return runner.training().model();
         }
     }

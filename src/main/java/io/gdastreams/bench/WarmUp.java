@@ -63,6 +63,14 @@ final class WarmUp {
     }
 
     /**
+     * The run id of the unreported training run whose model a scoring comparison or the latency profile scores
+     * with: {@code runId-warmup-model}, left out of profiles like a pass's.
+     */
+    static String modelRunId(String runId) {
+        return runId + "-warmup-model";
+    }
+
+    /**
      * Runs {@code pass} (given the pass number, from 1) until a pass was quiet or {@code maxPasses} ran, announcing
      * each; returns how many ran (0 when there is no warm-up).
      */
