@@ -224,30 +224,21 @@ public final class BenchCommand implements CommandPlugin {
             stateDirectory = Files.createTempDirectory("gda-streams-bench-");
             Duration stageTimeout = Duration.ofSeconds(stageTimeoutSeconds);
             if (memory) {
-                try (StageRunner runner = new StageRunner(bootstrap, settings, shape, runId, stateDirectory,
-                        stageTimeout, progress)) {
+                try (AppPlacement placement = AppPlacement.hostsPerStage(shape, stateDirectory);
+                     StageRunner runner = new StageRunner(bootstrap, settings, placement, runId, stateDirectory,
+                             stageTimeout, progress)) {
                     new MemoryRun(runner, settings, shape, progress).run(out);
                 }
                 return 0;
             }
-            WarmUp warmUp = new WarmUp(warmupEvents >= 0 ? warmupEvents : Math.min(events / 10, MAX_DEFAULT_WARMUP),
-                    WARMUP_PACED_EVENTS, warmupPasses);
-            if (latencyProfile) {
-                LatencyProfile.run(settings, set, shape, bootstrap, runId, stateDirectory, stageTimeout, warmUp, out,
-                        progress);
-                return 0;
+            try (AppPlacement placement = AppPlacement.forRun(shape, stateDirectory)) {
+                if (shape.instances() > 0) {
+                    progress.println("instances: " + shape.instances() + " child JVMs for the whole run, pids "
+                            + placement.hostPids());
+                    progress.flush();
+                }
+                run(placement, settings, bootstrap, runId, stateDirectory, stageTimeout, comparedStage, out, progress);
             }
-            if (!variants.isEmpty()) {
-                StageComparison comparison = new StageComparison(comparedStage,
-                        variants.stream().map(StageComparison.Variant::parse).toList(),
-                        rounds == null ? StageComparison.DEFAULT_ROUNDS : rounds);
-                comparison.run(bootstrap, shape, extra -> withKeys(settings, extra), runId, stateDirectory,
-                        Duration.ofSeconds(stageTimeoutSeconds), warmUp, out, progress);
-                return 0;
-            }
-            warmUpThreeStages(warmUp, bootstrap, settings, shape, runId, stateDirectory, progress);
-            new StageRounds(rounds == null ? 1 : rounds).run(bootstrap, settings, shape, runId, stateDirectory,
-                    Duration.ofSeconds(stageTimeoutSeconds), out, progress);
             return 0;
         } catch (IOException e) {
             throw new IllegalStateException("cannot create a state directory: " + e.getMessage(), e);
@@ -262,11 +253,34 @@ public final class BenchCommand implements CommandPlugin {
         }
     }
 
+    /** The latency profile, a --variant comparison, or the three stages, each after its warm-up. */
+    private void run(AppPlacement placement, BenchSettings settings, String bootstrap, String runId,
+                     Path stateDirectory, Duration stageTimeout, Stage comparedStage, PrintWriter out,
+                     PrintWriter progress) {
+        // The JIT that must be quiet is the one the applications run on: the bench's, or its instances' too.
+        WarmUp warmUp = new WarmUp(warmupEvents >= 0 ? warmupEvents : Math.min(events / 10, MAX_DEFAULT_WARMUP),
+                WARMUP_PACED_EVENTS, warmupPasses, placement::compileSeconds, System::nanoTime);
+        if (latencyProfile) {
+            LatencyProfile.run(settings, set, placement, bootstrap, runId, stateDirectory, stageTimeout, warmUp, out,
+                    progress);
+        } else if (!variants.isEmpty()) {
+            StageComparison comparison = new StageComparison(comparedStage,
+                    variants.stream().map(StageComparison.Variant::parse).toList(),
+                    rounds == null ? StageComparison.DEFAULT_ROUNDS : rounds);
+            comparison.run(bootstrap, placement, extra -> withKeys(settings, extra), runId, stateDirectory,
+                    stageTimeout, warmUp, out, progress);
+        } else {
+            warmUpThreeStages(warmUp, bootstrap, settings, placement, runId, stateDirectory, progress);
+            new StageRounds(rounds == null ? 1 : rounds).run(bootstrap, settings, placement, runId, stateDirectory,
+                    stageTimeout, out, progress);
+        }
+    }
+
     /** The unreported warm-up passes of the three stages, before their measured rounds. */
-    private void warmUpThreeStages(WarmUp warmUp, String bootstrap, BenchSettings settings, RunShape shape,
+    private void warmUpThreeStages(WarmUp warmUp, String bootstrap, BenchSettings settings, AppPlacement placement,
                                    String runId, Path stateDirectory, PrintWriter progress) {
         warmUp.run(pass -> {
-            try (StageRunner runner = new StageRunner(bootstrap, warmUp.settingsOf(settings), shape,
+            try (StageRunner runner = new StageRunner(bootstrap, warmUp.settingsOf(settings), placement,
                     WarmUp.runId(runId, pass), stateDirectory, Duration.ofSeconds(stageTimeoutSeconds), progress)) {
                 runner.scoring(runner.training().model());
                 runner.passthrough();

@@ -12,31 +12,52 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 
 /**
- * Main class of one child instance of {@code bench --instances N} (and of {@code --memory}): runs one stage's
- * application ({@link StageApps}, the same as in the bench's JVM) until its standard input says {@value #STOP}
- * or closes. Protocol on standard output, one line each: {@value #RUNNING} {@code <epoch ms>} once RUNNING, and
- * {@value #HEAP} {@code <bytes>} (heap used after a full GC) in answer to {@value #HEAP} on standard input.
- * Arguments: {@link #arguments} writes them, {@link #main} reads them back.
+ * Main class of one child JVM of {@code bench --instances N} (and of {@code --memory}): an instance host, which runs
+ * one stage's application at a time ({@link StageApps}, the same as in the bench's JVM) for as many stages as the
+ * bench gives it, so that the warm-up's passes warm the JVM that the measured rounds then run in. Commands on
+ * standard input, one line each, answered on standard output:
+ * <ul>
+ *   <li>{@value #START} and the application's arguments, separated by tabs ({@link #startCommand}): starts it and
+ *       answers {@value #RUNNING} {@code <epoch ms>} once RUNNING;</li>
+ *   <li>{@value #STOP}: closes it, answers {@value #STOPPED};</li>
+ *   <li>{@value #USAGE}: {@value #USAGE} {@code <cpu s> <jit s> <jit total s>}, the CPU seconds of the running
+ *       application's threads and the seconds this JVM compiled, both since RUNNING, then all it compiled so far
+ *       (NaN where the JVM does not measure them);</li>
+ *   <li>{@value #HEAP}: {@value #HEAP} {@code <bytes>}, the heap used after a full GC;</li>
+ *   <li>{@value #EXIT}, or standard input closing: closes what runs and exits.</li>
+ * </ul>
+ * A failed application, or one that cannot start, ends the JVM with {@link #FAILED} (its log says why).
  */
 public final class BenchInstance {
 
+    static final String START = "START";
     static final String RUNNING = "RUNNING";
-    static final String HEAP = "HEAP";
     static final String STOP = "STOP";
+    static final String STOPPED = "STOPPED";
+    static final String USAGE = "USAGE";
+    static final String HEAP = "HEAP";
+    static final String EXIT = "EXIT";
+    private static final String SEPARATOR = "\t";
     private static final Duration START_TIMEOUT = Duration.ofMinutes(5);
     private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(60);
     private static final int FIXED_ARGUMENTS = 12;
     private static final Duration HEALTH_CHECK = Duration.ofMillis(500);
     /** Exit code of an instance whose application failed. */
     static final int FAILED = 3;
-    private static volatile boolean stopping;
+
+    /** The application running now, null between stages; the health check and STOP take it under this lock. */
+    private final Object lock = new Object();
+    private StreamsApp running;
+    private double cpuAtRunning;
+    private double jitAtRunning;
 
     private BenchInstance() {
     }
 
-    /** The command-line arguments of an instance of {@code stage} (the run's --set keys last). */
+    /** The arguments of an application of {@code stage} (the run's --set keys last). */
     static List<String> arguments(Stage stage, BenchSettings settings, String topicPrefix, String applicationId,
                                   String bootstrapServers, Path stateDirectory) {
         List<String> args = new ArrayList<>(List.of(stage.name(), topicPrefix, applicationId, bootstrapServers,
@@ -48,11 +69,53 @@ public final class BenchInstance {
         return args;
     }
 
+    /** The {@value #START} line that runs an application with {@code arguments}. */
+    static String startCommand(List<String> arguments) {
+        for (String argument : arguments) {
+            if (argument.contains(SEPARATOR) || argument.contains("\n") || argument.contains("\r")) {
+                throw new IllegalArgumentException("an instance argument cannot hold a tab or a line break: "
+                        + argument);
+            }
+        }
+        return START + SEPARATOR + String.join(SEPARATOR, arguments);
+    }
+
     public static void main(String[] args) throws IOException {
+        new BenchInstance().serve();
+        System.exit(0);
+    }
+
+    private void serve() throws IOException {
+        startHealthCheck();
+        BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+        try {
+            for (String line = in.readLine(); line != null && !line.strip().equals(EXIT); line = in.readLine()) {
+                String command = line.strip();
+                if (line.startsWith(START + SEPARATOR)) {
+                    start(line.substring(START.length() + 1).split(SEPARATOR, -1));
+                } else if (command.equals(STOP)) {
+                    stop();
+                    answer(STOPPED);
+                } else if (command.equals(USAGE)) {
+                    answer(usage());
+                } else if (command.equals(HEAP)) {
+                    answer(HEAP + " " + heapUsedAfterGc());
+                } else if (!command.isEmpty()) {
+                    System.err.println("unknown command: " + command);
+                    System.err.flush();
+                }
+            }
+        } finally {
+            stop();
+        }
+    }
+
+    private void start(String[] args) {
         if (args.length < FIXED_ARGUMENTS) {
             throw new IllegalArgumentException("expected at least " + FIXED_ARGUMENTS + " arguments, got "
                     + Arrays.toString(args));
         }
+        stop(); // one application at a time
         Stage stage = Stage.valueOf(args[0]);
         String topicPrefix = args[1];
         List<String> sets = List.of(args).subList(FIXED_ARGUMENTS, args.length);
@@ -61,42 +124,68 @@ public final class BenchInstance {
         BenchSettings settings = new BenchSettings(classes, features, 1, Integer.parseInt(args[8]),
                 Integer.parseInt(args[9]), args[10], Long.parseLong(args[7]), 0, 1,
                 Duration.ofMillis(Long.parseLong(args[11])), BenchConfiguration.of(sets, classes, features));
+        System.err.println("--- " + stage.label() + " " + args[2]); // the log holds every stage of this host
+        System.err.flush();
         StreamsApp app = new StreamsApp(stage.label(), StageApps.topology(stage, settings,
                 BenchClients.topicsNamed(topicPrefix)),
                 StageApps.properties(stage, settings, args[2], args[3], Path.of(args[4])), CLOSE_TIMEOUT);
         try {
             app.start();
             app.awaitRunning(START_TIMEOUT);
-            System.out.println(RUNNING + " " + app.runningAt());
-            System.out.flush();
-            exitWhenFailed(app);
-            BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
-            for (String line = in.readLine(); line != null && !line.strip().equals(STOP); line = in.readLine()) {
-                if (line.strip().equals(HEAP)) {
-                    System.out.println(HEAP + " " + heapUsedAfterGc());
-                    System.out.flush();
-                }
-            }
-        } finally {
-            stopping = true;
+        } catch (RuntimeException e) {
+            e.printStackTrace();
+            System.err.flush();
+            app.close();
+            Runtime.getRuntime().halt(FAILED);
+        }
+        synchronized (lock) {
+            running = app;
+            cpuAtRunning = ThreadCpu.seconds(app.applicationId());
+            jitAtRunning = JitTime.seconds();
+        }
+        answer(RUNNING + " " + app.runningAt());
+    }
+
+    private void stop() {
+        StreamsApp app;
+        synchronized (lock) {
+            app = running;
+            running = null; // closing passes through PENDING_SHUTDOWN: not a failure
+        }
+        if (app != null) {
             app.close();
         }
-        System.exit(0);
+    }
+
+    private String usage() {
+        double cpu;
+        double jit = JitTime.seconds();
+        synchronized (lock) {
+            cpu = running == null ? Double.NaN : ThreadCpu.seconds(running.applicationId()) - cpuAtRunning;
+            jit -= running == null ? Double.NaN : jitAtRunning;
+        }
+        return String.format(Locale.ROOT, "%s %s %s %s", USAGE, cpu, jit, JitTime.seconds());
+    }
+
+    private static void answer(String line) {
+        System.out.println(line);
+        System.out.flush();
     }
 
     /**
-     * A failed application leaves this JVM alive in its stdin loop; exit instead, so that the bench's health
-     * check sees the instance gone at once (and quotes its log) rather than waiting for the stage timeout.
+     * A failed application would leave this JVM alive in its command loop; exit instead, so that the bench's
+     * health check sees the instance gone at once (and quotes its log) rather than waiting for the stage timeout.
      */
-    private static void exitWhenFailed(StreamsApp app) {
+    private void startHealthCheck() {
         Thread watcher = new Thread(() -> {
             while (true) {
                 try {
                     Thread.sleep(HEALTH_CHECK.toMillis());
-                    if (stopping) {
-                        return; // closing on request passes through PENDING_SHUTDOWN: not a failure
+                    synchronized (lock) {
+                        if (running != null) {
+                            running.checkHealthy();
+                        }
                     }
-                    app.checkHealthy();
                 } catch (InterruptedException e) {
                     return;
                 } catch (RuntimeException e) {

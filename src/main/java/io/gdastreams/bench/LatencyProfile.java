@@ -73,10 +73,10 @@ final class LatencyProfile {
      * Trains a model with {@code base}, warms up the scorer, then runs the scoring stage once per setting; prints
      * one line each.
      */
-    static void run(BenchSettings base, List<String> set, RunShape shape, String bootstrap, String runId,
+    static void run(BenchSettings base, List<String> set, AppPlacement placement, String bootstrap, String runId,
                     Path stateDirectory, Duration stageTimeout, WarmUp warmUp, PrintWriter out, PrintWriter progress) {
         ModelParameters model;
-        try (StageRunner runner = new StageRunner(bootstrap, base, shape, WarmUp.modelRunId(runId), stateDirectory,
+        try (StageRunner runner = new StageRunner(bootstrap, base, placement, WarmUp.modelRunId(runId), stateDirectory,
                 stageTimeout, progress)) {
             progress.println("training the model the profile scores with...");
             progress.flush();
@@ -90,7 +90,7 @@ final class LatencyProfile {
                         .applyTo(base, set));
                 progress.println("  warming up scoring, " + guarantee + "...");
                 progress.flush();
-                try (StageRunner runner = new StageRunner(bootstrap, settings, shape,
+                try (StageRunner runner = new StageRunner(bootstrap, settings, placement,
                         WarmUp.runId(runId, pass) + "-" + guarantee, stateDirectory, stageTimeout, progress)) {
                     runner.scoring(model);
                 }
@@ -105,11 +105,11 @@ final class LatencyProfile {
                     + setting.commitIntervalMs() + "...");
             progress.flush();
             StageResult scoring;
-            try (StageRunner runner = new StageRunner(bootstrap, settings, shape, runId + "-" + setting.label(),
+            try (StageRunner runner = new StageRunner(bootstrap, settings, placement, runId + "-" + setting.label(),
                     stateDirectory, stageTimeout, progress)) {
                 scoring = runner.scoring(model);
             }
-            out.println(BenchReport.stageLine(scoring, settings, shape));
+            out.println(BenchReport.stageLine(scoring, settings, placement.shape()));
             out.flush();
             if (setting.isDefault()) {
                 reference = scoring;
@@ -132,7 +132,7 @@ final class LatencyProfile {
         }
         Map<String, Object> summary = new LinkedHashMap<>();
         summary.put("latencyProfile", rows);
-        BenchReport.putShape(summary, shape);
+        BenchReport.putShape(summary, placement.shape());
         out.println(BenchReport.write(summary));
         out.flush();
     }

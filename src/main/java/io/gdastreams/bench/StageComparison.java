@@ -72,9 +72,9 @@ final class StageComparison {
     /**
      * Runs the rounds; {@code settingsOf} gives the settings of a variant's extra keys (none for the baseline).
      */
-    void run(String bootstrap, RunShape shape, java.util.function.Function<List<String>, BenchSettings> settingsOf,
-             String runId, Path stateDirectory, Duration stageTimeout, WarmUp warmUp, PrintWriter out,
-             PrintWriter progress) {
+    void run(String bootstrap, AppPlacement placement,
+             java.util.function.Function<List<String>, BenchSettings> settingsOf, String runId, Path stateDirectory,
+             Duration stageTimeout, WarmUp warmUp, PrintWriter out, PrintWriter progress) {
         List<Variant> all = new ArrayList<>();
         all.add(new Variant(BASELINE, List.of()));
         all.addAll(variants);
@@ -82,16 +82,17 @@ final class StageComparison {
         for (Variant v : all) {
             settings.put(v.name(), settingsOf.apply(v.settings())); // user errors before anything runs
         }
-        ModelParameters model = stage == Stage.SCORING ? scorersModel(bootstrap, shape, settings.get(BASELINE), runId,
-                stateDirectory, stageTimeout, warmUp.pacedEvents(), progress) : null;
+        ModelParameters model = stage == Stage.SCORING ? scorersModel(bootstrap, placement, settings.get(BASELINE),
+                runId, stateDirectory, stageTimeout, warmUp.pacedEvents(), progress) : null;
         // An unreported warm-up of every configuration first, so that the JIT has compiled each one's paths
         // (forgetting and prequential evaluation run code the baseline does not) before any round is timed.
         warmUp.run(pass -> {
             for (Variant v : all) {
                 progress.println("  warming up " + v.name() + "...");
                 progress.flush();
-                try (StageRunner runner = new StageRunner(bootstrap, warmUp.settingsOf(settings.get(v.name())), shape,
-                        WarmUp.runId(runId, pass) + "-" + v.name(), stateDirectory, stageTimeout, progress)) {
+                try (StageRunner runner = new StageRunner(bootstrap, warmUp.settingsOf(settings.get(v.name())),
+                        placement, WarmUp.runId(runId, pass) + "-" + v.name(), stateDirectory, stageTimeout,
+                        progress)) {
                     run(runner, model);
                 }
             }
@@ -106,12 +107,13 @@ final class StageComparison {
             for (Variant v : order) {
                 progress.println("round " + round + " of " + rounds + ": " + stage.label() + ", " + v.name() + "...");
                 progress.flush();
-                try (StageRunner runner = new StageRunner(bootstrap, settings.get(v.name()), shape,
+                try (StageRunner runner = new StageRunner(bootstrap, settings.get(v.name()), placement,
                         runId + "-r" + round + "-" + v.name(), stateDirectory, stageTimeout, progress)) {
                     StageResult result = run(runner, model);
                     rates.computeIfAbsent(v.name(), n -> new ArrayList<>()).add(result.eventsPerSecond());
                     cpuPerEvent.computeIfAbsent(v.name(), n -> new ArrayList<>()).add(result.appCpuMicrosPerEvent());
-                    out.println(BenchReport.variantLine(round, v.name(), result, settings.get(v.name()), shape));
+                    out.println(BenchReport.variantLine(round, v.name(), result, settings.get(v.name()),
+                            placement.shape()));
                     out.flush();
                 }
             }
@@ -121,13 +123,13 @@ final class StageComparison {
     }
 
     /** The one model every scoring round scores with, trained (not reported) with the baseline's keys. */
-    private static ModelParameters scorersModel(String bootstrap, RunShape shape, BenchSettings baseline, String runId,
-                                                Path stateDirectory, Duration stageTimeout, int pacedEvents,
-                                                PrintWriter progress) {
+    private static ModelParameters scorersModel(String bootstrap, AppPlacement placement, BenchSettings baseline,
+                                                String runId, Path stateDirectory, Duration stageTimeout,
+                                                int pacedEvents, PrintWriter progress) {
         long events = Math.min(SCORING_MODEL_EVENTS, baseline.events());
         progress.println("training the scorers' model (" + events + " events, not reported)...");
         progress.flush();
-        try (StageRunner runner = new StageRunner(bootstrap, baseline.withEvents(events, pacedEvents), shape,
+        try (StageRunner runner = new StageRunner(bootstrap, baseline.withEvents(events, pacedEvents), placement,
                 WarmUp.modelRunId(runId), stateDirectory, stageTimeout, progress)) {
             return runner.training().model();
         }

@@ -26,30 +26,30 @@ final class StageRounds {
         this.rounds = rounds;
     }
 
-    void run(String bootstrap, BenchSettings settings, RunShape shape, String runId, Path stateDirectory,
+    void run(String bootstrap, BenchSettings settings, AppPlacement placement, String runId, Path stateDirectory,
              Duration stageTimeout, PrintWriter out, PrintWriter progress) {
         List<Double> trainingRatios = new ArrayList<>();
         List<Double> scoringRatios = new ArrayList<>();
         for (int round = 1; round <= rounds; round++) {
             Integer number = rounds == 1 ? null : round;
             String prefix = number == null ? "" : "round " + round + " of " + rounds + ": ";
-            try (StageRunner runner = new StageRunner(bootstrap, settings, shape,
+            try (StageRunner runner = new StageRunner(bootstrap, settings, placement,
                     number == null ? runId : runId + "-r" + round, stateDirectory, stageTimeout, progress)) {
                 boolean passthroughFirst = round % 2 == 1;
                 StageResult passthrough = null;
                 if (passthroughFirst) {
-                    passthrough = passthrough(runner, number, prefix, settings, shape, out, progress);
+                    passthrough = passthrough(runner, number, prefix, settings, placement, out, progress);
                 }
                 progress.println(prefix + "training...");
                 progress.flush();
                 StageRunner.TrainingRun training = runner.training();
-                print(out, BenchReport.stageLine(number, training.result(), settings, shape));
+                print(out, BenchReport.stageLine(number, training.result(), settings, placement.shape()));
                 progress.println(prefix + "scoring...");
                 progress.flush();
                 StageResult scoring = runner.scoring(training.model());
-                print(out, BenchReport.stageLine(number, scoring, settings, shape));
+                print(out, BenchReport.stageLine(number, scoring, settings, placement.shape()));
                 if (!passthroughFirst) {
-                    passthrough = passthrough(runner, number, prefix, settings, shape, out, progress);
+                    passthrough = passthrough(runner, number, prefix, settings, placement, out, progress);
                 }
                 double trainingRatio = BenchReport.vsPassthrough(training.result(), passthrough);
                 double scoringRatio = BenchReport.vsPassthrough(scoring, passthrough);
@@ -64,11 +64,11 @@ final class StageRounds {
     }
 
     private static StageResult passthrough(StageRunner runner, Integer round, String prefix, BenchSettings settings,
-                                           RunShape shape, PrintWriter out, PrintWriter progress) {
+                                           AppPlacement placement, PrintWriter out, PrintWriter progress) {
         progress.println(prefix + "passthrough...");
         progress.flush();
         StageResult result = runner.passthrough();
-        print(out, BenchReport.stageLine(round, result, settings, shape));
+        print(out, BenchReport.stageLine(round, result, settings, placement.shape()));
         return result;
     }
 

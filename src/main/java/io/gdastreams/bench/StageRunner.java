@@ -47,7 +47,7 @@ final class StageRunner implements AutoCloseable {
     static final double MAX_SHARE_BEFORE_RUNNING = 0.5;
 
     private final BenchSettings settings;
-    private final RunShape shape;
+    private final AppPlacement placement;
     private final SyntheticStream stream;
     private final String runId;
     private final Path stateDirectory;
@@ -57,10 +57,10 @@ final class StageRunner implements AutoCloseable {
     private final EventLoader loader;
     private final PacedMeasurement paced;
 
-    StageRunner(String bootstrapServers, BenchSettings settings, RunShape shape, String runId, Path stateDirectory,
-                Duration stageTimeout, PrintWriter progress) {
+    StageRunner(String bootstrapServers, BenchSettings settings, AppPlacement placement, String runId,
+                Path stateDirectory, Duration stageTimeout, PrintWriter progress) {
         this.settings = settings;
-        this.shape = shape;
+        this.placement = placement;
         this.stream = new SyntheticStream(settings.classes(), settings.features(), settings.seed());
         this.runId = runId;
         this.stateDirectory = stateDirectory;
@@ -229,18 +229,16 @@ final class StageRunner implements AutoCloseable {
         return clients.createTopics(name(stage) + "-", settings.partitions(), stage);
     }
 
-    /** The stage's application: in this JVM, or as {@code shape.instances()} child JVMs in one group. */
+    /** The stage's application: in this JVM, or as instances in the placement's child JVMs, in one group. */
     AppUnderTest start(Stage stage, Topics topics) {
         Path stageState = stateDirectory.resolve(stage.label());
-        if (shape.instances() == 0) {
-            return new RunningApp(stage, StageApps.topology(stage, settings, topics),
-                    StageApps.properties(stage, settings, name(stage), clients.bootstrapServers(), stageState),
-                    stageTimeout);
-        }
-        return new InstanceGroup(stage, shape.instances(), name(stage),
+        return placement.start(stage, name(stage),
+                () -> new RunningApp(stage, StageApps.topology(stage, settings, topics),
+                        StageApps.properties(stage, settings, name(stage), clients.bootstrapServers(), stageState),
+                        stageTimeout),
                 i -> BenchInstance.arguments(stage, settings, name(stage) + "-", name(stage),
                         clients.bootstrapServers(), stageState.resolve("instance-" + i)),
-                shape.pinning().appCommandPrefix(), shape.instanceHeap(), stateDirectory, stageTimeout);
+                stageTimeout);
     }
 
     @Override
