@@ -126,8 +126,9 @@ public final class BenchCommand implements CommandPlugin {
     private String appCpus;
 
     @Option(names = "--instances", defaultValue = "0",
-            description = "Run each stage's application as N child JVMs in one group against the one broker "
-                    + "(0 = in this JVM; default: ${DEFAULT-VALUE}; at most " + RunShape.MAX_INSTANCES + ").")
+            description = "Run each stage's application as N instances in one group against the one broker, in N "
+                    + "child JVMs that live for the whole run, warm-up included (0 = in this JVM; default: "
+                    + "${DEFAULT-VALUE}; at most " + RunShape.MAX_INSTANCES + ").")
     private int instances;
 
     @Option(names = "--instance-heap", defaultValue = "1g",
@@ -233,8 +234,8 @@ public final class BenchCommand implements CommandPlugin {
             }
             try (AppPlacement placement = AppPlacement.forRun(shape, stateDirectory)) {
                 if (shape.instances() > 0) {
-                    progress.println("instances: " + shape.instances() + " child JVMs for the whole run, pids "
-                            + placement.hostPids());
+                    progress.println("instances: " + shape.instances() + (shape.instances() == 1 ? " child JVM"
+                            : " child JVMs") + " for the whole run, pids " + placement.hostPids());
                     progress.flush();
                 }
                 run(placement, settings, bootstrap, runId, stateDirectory, stageTimeout, comparedStage, out, progress);
