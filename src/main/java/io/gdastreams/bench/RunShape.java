@@ -6,8 +6,8 @@ import java.util.Objects;
  * Where and how the applications under test run, reported on every line.
  *
  * @param pinning      the CPU layout (shared, or broker and applications on disjoint CPUs)
- * @param instances    0: each stage's application in the bench's own JVM; N ≥ 1: as N instances in one group, in N child JVMs
- *                     ({@link AppPlacement})
+ * @param instances    0: each stage's application in the bench's own JVM; N ≥ 1: as N instances in one group, in
+ *                     N child JVMs ({@link AppPlacement})
  * @param instanceHeap the children's {@code -Xmx}
  */
 record RunShape(CpuPinning pinning, int instances, String instanceHeap) {
