@@ -97,10 +97,11 @@ public final class BenchCommand implements CommandPlugin {
                     + "quiet (default: N/10, at most 50000; 0 = no warm-up).")
     private long warmupEvents;
 
-    @Option(names = "--warmup-passes", defaultValue = "" + WarmUp.DEFAULT_MAX_PASSES, paramLabel = "N",
+    @Option(names = "--warmup-passes", paramLabel = "N",
             description = "Warm-up passes at most: they stop once the JIT compiled for less than "
-                    + WarmUp.QUIET_PERCENT + " %% of a pass (default: ${DEFAULT-VALUE}).")
-    private int warmupPasses;
+                    + WarmUp.QUIET_PERCENT + " %% of a pass (default: " + WarmUp.DEFAULT_MAX_PASSES + ", and "
+                    + WarmUp.DEFAULT_PASSES_PER_INSTANCE + " more per --instances child).")
+    private Integer warmupPasses;
 
     @Option(names = "--stage-timeout", defaultValue = "900", paramLabel = "SECONDS",
             description = "Give up on a stage after this long (default: ${DEFAULT-VALUE}).")
@@ -171,7 +172,7 @@ public final class BenchCommand implements CommandPlugin {
         if (rounds != null && rounds < 1) {
             throw new UserError("--rounds must be >= 1, got " + rounds);
         }
-        if (warmupPasses < 1) {
+        if (warmupPasses != null && warmupPasses < 1) {
             throw new UserError("--warmup-passes must be >= 1, got " + warmupPasses + " (--warmup-events 0: none)");
         }
         if (variantStage != null && variants.isEmpty()) {
@@ -260,7 +261,9 @@ public final class BenchCommand implements CommandPlugin {
                      PrintWriter progress) {
         // The JIT that must be quiet is the one the applications run on: the bench's, or its instances' too.
         WarmUp warmUp = new WarmUp(warmupEvents >= 0 ? warmupEvents : Math.min(events / 10, MAX_DEFAULT_WARMUP),
-                WARMUP_PACED_EVENTS, warmupPasses, placement::compileSeconds, System::nanoTime);
+                WARMUP_PACED_EVENTS, warmupPasses != null ? warmupPasses
+                        : WarmUp.defaultMaxPasses(placement.shape().instances()), placement::compileSeconds,
+                System::nanoTime);
         if (latencyProfile) {
             LatencyProfile.run(settings, set, placement, bootstrap, runId, stateDirectory, stageTimeout, warmUp, out,
                     progress);

@@ -19,8 +19,13 @@ final class WarmUp {
     /** A pass during which the JIT compiled for less than this per cent of its wall time is quiet. */
     static final int QUIET_PERCENT = 10;
     private static final double QUIET_SHARE = QUIET_PERCENT / 100.0;
-    /** Passes at most when {@code --warmup-passes} is not given. */
+    /** Passes at most when {@code --warmup-passes} is not given and the applications run in the bench's JVM. */
     static final int DEFAULT_MAX_PASSES = 8;
+    /**
+     * More passes at most per {@code --instances} child: each compiles its own copy of the same code on the same
+     * cores (on two cores one child was quiet after 8 passes, two after 14: docs/BENCHMARKS.md).
+     */
+    static final int DEFAULT_PASSES_PER_INSTANCE = 4;
 
     private final long events;
     private final int pacedEvents;
@@ -42,6 +47,11 @@ final class WarmUp {
         this.maxPasses = maxPasses;
         this.compileSeconds = compileSeconds;
         this.nanoTime = nanoTime;
+    }
+
+    /** Passes at most when {@code --warmup-passes} is not given, for {@code instances} child JVMs (0: none). */
+    static int defaultMaxPasses(int instances) {
+        return DEFAULT_MAX_PASSES + DEFAULT_PASSES_PER_INSTANCE * instances;
     }
 
     /** Paced events per stage of a pass (the latency or freshness measurement every stage ends with). */

@@ -111,4 +111,12 @@ class WarmUpTest {
         assertEquals(100, pass.latencyEvents());
         assertThrows(IllegalArgumentException.class, () -> new WarmUp(1000, 100, 0));
     }
+
+    /** Hand values: 8 passes in the bench's JVM, 4 more per child JVM (one child was quiet after 8, two after 14). */
+    @Test
+    void shouldAllowMorePassesByDefaultForEveryChildJvmThatCompilesItsOwnCopy() {
+        assertEquals(8, WarmUp.defaultMaxPasses(0));
+        assertEquals(12, WarmUp.defaultMaxPasses(1));
+        assertEquals(16, WarmUp.defaultMaxPasses(2));
+    }
 }
