@@ -12,9 +12,9 @@ import java.util.function.LongFunction;
 
 /**
  * {@code bench --memory}: the resident memory of the training and the scoring application, each in a child JVM
- * of its own ({@link AppPlacement#hostsPerStage}, one instance unless {@code --instances} says more), after N events and again
- * after N more: peak resident set ({@code VmHWM}), resident set now ({@code VmRSS}), and heap used after a full GC
- * (asked of the instance). State that grew with the number of events would show as heap growth between the two.
+ * of its own ({@link AppPlacement#hostsPerStage}, one instance unless {@code --instances} says more), after N events
+ * and again after N more: peak resident set ({@code VmHWM}), resident set now ({@code VmRSS}), and heap used after a
+ * full GC (asked of the instance). State that grew with the number of events would show as heap growth between the two.
  * The training stage waits for its committed input offsets, not for a model (at K = 100, d = 256 a full model
  * exceeds the record bound, and the state is what is measured), then for a first model if none was published yet;
  * scoring uses the newest model training published.
