@@ -38,6 +38,10 @@ public final class BenchInstance {
     static final String STOP = "STOP";
     static final String STOPPED = "STOPPED";
     static final String USAGE = "USAGE";
+    /** The fields of a {@value #USAGE} answer after its tag, in order. */
+    static final int USAGE_CPU = 0;
+    static final int USAGE_JIT = 1;
+    static final int USAGE_JIT_TOTAL = 2;
     static final String HEAP = "HEAP";
     static final String EXIT = "EXIT";
     private static final String SEPARATOR = "\t";
@@ -159,12 +163,13 @@ public final class BenchInstance {
 
     private String usage() {
         double cpu;
-        double jit = JitTime.seconds();
+        double jit;
+        double jitTotal = JitTime.seconds();
         synchronized (lock) {
             cpu = running == null ? Double.NaN : ThreadCpu.seconds(running.applicationId()) - cpuAtRunning;
-            jit -= running == null ? Double.NaN : jitAtRunning;
+            jit = running == null ? Double.NaN : jitTotal - jitAtRunning;
         }
-        return String.format(Locale.ROOT, "%s %s %s %s", USAGE, cpu, jit, JitTime.seconds());
+        return String.format(Locale.ROOT, "%s %s %s %s", USAGE, cpu, jit, jitTotal);
     }
 
     private static void answer(String line) {

@@ -71,17 +71,6 @@ final class InstanceGroup implements AppUnderTest {
         return hosts.stream().map(h -> h.process().pid()).toList();
     }
 
-    /** Summed over the instances: field {@code field} of their {@value BenchInstance#USAGE} answers. */
-    private double usage(int field) {
-        double sum = 0;
-        for (Host host : hosts) {
-            host.send(BenchInstance.USAGE);
-            sum += Double.parseDouble(host.reply(BenchInstance.USAGE, Deadline.after(stage, REPLY_TIMEOUT))
-                    .split(" ")[field]);
-        }
-        return sum;
-    }
-
     @Override
     public Stage stage() {
         return stage;
@@ -105,13 +94,13 @@ final class InstanceGroup implements AppUnderTest {
     /** CPU seconds of the application's threads since RUNNING, summed over the instances. */
     @Override
     public double threadCpuSeconds() {
-        return usage(0);
+        return InstanceHosts.usageSum(hosts, BenchInstance.USAGE_CPU, Deadline.after(stage, REPLY_TIMEOUT));
     }
 
     /** Seconds the instances' JVMs compiled since RUNNING, summed. */
     @Override
     public double jitSeconds() {
-        return usage(1);
+        return InstanceHosts.usageSum(hosts, BenchInstance.USAGE_JIT, Deadline.after(stage, REPLY_TIMEOUT));
     }
 
     @Override

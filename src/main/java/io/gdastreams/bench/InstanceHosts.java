@@ -62,6 +62,12 @@ final class InstanceHosts implements AutoCloseable {
             }
         }
 
+        /** Field {@code field} ({@code BenchInstance.USAGE_*}) of the host's {@value BenchInstance#USAGE} answer. */
+        double usage(int field, Deadline deadline) {
+            send(BenchInstance.USAGE);
+            return Double.parseDouble(reply(BenchInstance.USAGE, deadline).split(" ")[field]);
+        }
+
         /** Throws, quoting the end of its log, when the host has exited. */
         void check() {
             if (!process.isAlive()) {
@@ -145,13 +151,16 @@ final class InstanceHosts implements AutoCloseable {
      * one does not report it.
      */
     double compileSeconds(Duration timeout) {
-        double seconds = 0;
+        return usageSum(hosts, BenchInstance.USAGE_JIT_TOTAL, Deadline.after("instance hosts", timeout));
+    }
+
+    /** Field {@code field} of the {@value BenchInstance#USAGE} answers of {@code hosts}, summed. */
+    static double usageSum(List<Host> hosts, int field, Deadline deadline) {
+        double sum = 0;
         for (Host host : hosts) {
-            host.send(BenchInstance.USAGE);
-            String usage = host.reply(BenchInstance.USAGE, Deadline.after("instance host " + host.index(), timeout));
-            seconds += Double.parseDouble(usage.split(" ")[2]);
+            sum += host.usage(field, deadline);
         }
-        return seconds;
+        return sum;
     }
 
     private static String tail(Path log) {

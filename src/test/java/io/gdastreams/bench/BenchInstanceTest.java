@@ -31,9 +31,12 @@ class BenchInstanceTest {
             in.println(BenchInstance.USAGE);
             String[] usage = out.readLine().split(" ");
             assertEquals(BenchInstance.USAGE, usage[0]);
-            assertTrue(Double.isNaN(Double.parseDouble(usage[1])), "no application: no CPU of one");
-            assertTrue(Double.isNaN(Double.parseDouble(usage[2])), "no application: no JIT since its RUNNING");
-            assertTrue(Double.parseDouble(usage[3]) >= 0, "what the JVM compiled so far: " + usage[3]);
+            double cpu = Double.parseDouble(usage[1 + BenchInstance.USAGE_CPU]);
+            double jit = Double.parseDouble(usage[1 + BenchInstance.USAGE_JIT]);
+            double jitTotal = Double.parseDouble(usage[1 + BenchInstance.USAGE_JIT_TOTAL]);
+            assertTrue(Double.isNaN(cpu), "no application: no CPU of one");
+            assertTrue(Double.isNaN(jit), "no application: no JIT since its RUNNING");
+            assertTrue(jitTotal >= 0, "what the JVM compiled so far: " + jitTotal);
 
             in.println("SOMETHING ELSE"); // ignored (said on standard error), not an answer
             in.println(BenchInstance.STOP);
