@@ -9,18 +9,22 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.LogDirDescription;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.ReplicaInfo;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.IsolationLevel;
+import org.apache.kafka.common.Node;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.errors.RetriableException;
@@ -99,6 +103,39 @@ final class BenchClients implements AutoCloseable {
     static Topics topicsNamed(String prefix) {
         return new Topics(prefix + "labelled", prefix + "unlabelled", prefix + "model", prefix + "predictions",
                 prefix + "dead-letters").withMetrics(prefix + "model-metrics");
+    }
+
+    /**
+     * The bytes the cluster's brokers hold in the logs of every topic whose name starts with {@code prefix}, except
+     * {@code excluded}, over all replicas (the bench's topics have one): record batches as written, with their
+     * headers, transaction markers and aborted batches; after compression when the producer compressed. What an
+     * application made the brokers receive and write, read from the brokers themselves.
+     */
+    long storedBytes(String prefix, Set<String> excluded) {
+        try {
+            long timeout = callTimeout.toMillis() + POLL.toMillis();
+            List<Integer> brokers = admin.describeCluster().nodes().get(timeout, TimeUnit.MILLISECONDS).stream()
+                    .map(Node::id).toList();
+            long bytes = 0;
+            for (Map<String, LogDirDescription> dirs : admin.describeLogDirs(brokers).allDescriptions()
+                    .get(timeout, TimeUnit.MILLISECONDS).values()) {
+                for (LogDirDescription dir : dirs.values()) {
+                    for (Map.Entry<TopicPartition, ReplicaInfo> replica
+                            : dir.replicaInfos().entrySet()) {
+                        String topic = replica.getKey().topic();
+                        if (topic.startsWith(prefix) && !excluded.contains(topic)) {
+                            bytes += replica.getValue().size();
+                        }
+                    }
+                }
+            }
+            return bytes;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw failure("interrupted reading the log sizes of " + prefix + "*", e);
+        } catch (ExecutionException | TimeoutException e) {
+            throw failure("cannot read the log sizes of " + prefix + "*", e);
+        }
     }
 
     /** Waits until the application's committed offsets on {@code input} reach {@code ends}. */

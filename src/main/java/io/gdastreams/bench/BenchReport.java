@@ -100,6 +100,8 @@ final class BenchReport {
         double cpu = result.appCpuMicrosPerEvent();
         line.put("appCpuMicrosPerEvent", Double.isNaN(cpu) ? null : round(cpu, 3));
         line.put("jitCompileSeconds", Double.isNaN(result.jitSeconds()) ? null : round(result.jitSeconds(), 3));
+        double stored = result.storedBytesPerEvent();
+        line.put("storedBytesPerEvent", Double.isNaN(stored) ? null : round(stored, 1));
         putSettings(line, settings);
         putShape(line, shape);
         boolean training = result.stage().equals(Stage.TRAINING.label());

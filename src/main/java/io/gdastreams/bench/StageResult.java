@@ -24,18 +24,23 @@ package io.gdastreams.bench;
  * @param jitSeconds     seconds the bench's JVM spent compiling over the same span as {@code appCpuSeconds}
  *                       (unscaled; {@link AppUnderTest#jitSeconds()}): how much of a core the JIT took from the
  *                       measurement; NaN when not measured
+ * @param storedBytes    bytes the brokers held in the stage's topics other than its input once every event was
+ *                       processed, before the latency events ({@link BenchClients#storedBytes}): what the
+ *                       application made the brokers write (outputs, changelogs, models); NaN when not measured
  */
 record StageResult(String stage, long events, double seconds, double startupSeconds, Percentiles latency,
-                   Percentiles visible, double appCpuSeconds, double versionsPerInterval, double jitSeconds) {
+                   Percentiles visible, double appCpuSeconds, double versionsPerInterval, double jitSeconds,
+                   double storedBytes) {
 
     StageResult(String stage, long events, double seconds, double startupSeconds, Percentiles latency) {
-        this(stage, events, seconds, startupSeconds, latency, Percentiles.EMPTY, Double.NaN, Double.NaN, Double.NaN);
+        this(stage, events, seconds, startupSeconds, latency, Percentiles.EMPTY, Double.NaN, Double.NaN, Double.NaN,
+                Double.NaN);
     }
 
     StageResult(String stage, long events, double seconds, double startupSeconds, PacedMeasurement.Delays delays,
-                double appCpuSeconds, double jitSeconds) {
+                double appCpuSeconds, double jitSeconds, double storedBytes) {
         this(stage, events, seconds, startupSeconds, delays.appended(), delays.visible(), appCpuSeconds,
-                delays.versionsPerInterval(), jitSeconds);
+                delays.versionsPerInterval(), jitSeconds, storedBytes);
     }
 
     /**
@@ -44,6 +49,11 @@ record StageResult(String stage, long events, double seconds, double startupSeco
      */
     double appCpuMicrosPerEvent() {
         return appCpuSeconds * 1e6 / events;
+    }
+
+    /** Bytes the brokers wrote for the stage per event (NaN when not measured): see {@code storedBytes}. */
+    double storedBytesPerEvent() {
+        return storedBytes / events;
     }
 
     double eventsPerSecond() {

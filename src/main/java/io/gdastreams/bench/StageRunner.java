@@ -7,7 +7,9 @@ import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.function.IntFunction;
 import java.util.function.Predicate;
@@ -75,8 +77,8 @@ final class StageRunner implements AutoCloseable {
     StageResult passthrough() {
         Topics topics = createTopics(Stage.PASSTHROUGH);
         long[] ends = loader.preload(topics.labelled().name(), i -> stream.labelled(i));
-        return runToOutput(Stage.PASSTHROUGH, topics, topics.labelled().name(), topics.predictions().name(), ends,
-                value -> true,
+        return runToOutput(Stage.PASSTHROUGH, topics, topics.labelled().name(), topics.predictions().name(),
+                Set.of(), ends, value -> true,
                 i -> stream.labelled(i));
     }
 
@@ -90,13 +92,15 @@ final class StageRunner implements AutoCloseable {
             ModelAt absorbed = models.awaitTotal(settings.events(), app);
             double cpuSeconds = app.threadCpuSeconds(); // before the freshness measurement adds its own
             double jitSeconds = app.jitSeconds();
+            long storedBytes = storedBytes(Stage.TRAINING, Set.of(topics.labelled().name()));
             double seconds = (absorbed.appendTime() - app.runningAt()) / 1000.0;
             progress.printf("  training: model v%d absorbed %d events%n", absorbed.model().version(),
                     absorbed.model().totalCount());
             PacedMeasurement.Delays freshness = paced.freshness(topics.labelled().name(),
                     i -> stream.labelled(settings.events() + i), models, app);
             return new TrainingRun(new StageResult(Stage.TRAINING.label(), settings.events(), seconds,
-                    app.startupSeconds(), freshness, cpuSeconds, jitSeconds), absorbed.model(), cpuSeconds);
+                    app.startupSeconds(), freshness, cpuSeconds, jitSeconds, storedBytes), absorbed.model(),
+                    cpuSeconds);
         }
     }
 
@@ -107,7 +111,7 @@ final class StageRunner implements AutoCloseable {
         long[] ends = loader.preload(topics.unlabelled().name(),
                 i -> stream.unlabelled(EventLoader.THROUGHPUT_KEY_PREFIX, i));
         return runToOutput(Stage.SCORING, topics, topics.unlabelled().name(),
-                topics.predictions().name(), ends, StageRunner::isScoredPrediction,
+                topics.predictions().name(), Set.of(topics.model().name()), ends, StageRunner::isScoredPrediction,
                 i -> stream.unlabelled(EventLoader.LATENCY_KEY_PREFIX, i));
     }
 
@@ -153,13 +157,17 @@ final class StageRunner implements AutoCloseable {
                 StandardCharsets.UTF_8).equals(SCORED_PREFIX);
     }
 
-    private StageResult runToOutput(Stage stage, Topics topics, String input, String output, long[] ends,
-                                    Predicate<byte[]> validOutput, IntFunction<byte[]> latencyEvent) {
+    /** {@code notWritten}: topics of the stage the application does not write besides its input. */
+    private StageResult runToOutput(Stage stage, Topics topics, String input, String output, Set<String> notWritten,
+                                    long[] ends, Predicate<byte[]> validOutput, IntFunction<byte[]> latencyEvent) {
         try (AppUnderTest app = start(stage, topics);
              KafkaConsumer<byte[], byte[]> consumer = clients.consumer()) {
             clients.awaitCommitted(app, input, ends, stageTimeout);
             double cpuSeconds = app.threadCpuSeconds(); // every event processed; before the latency events
             double jitSeconds = app.jitSeconds();
+            Set<String> notTheApps = new HashSet<>(notWritten);
+            notTheApps.add(input);
+            long storedBytes = storedBytes(stage, notTheApps);
             List<TopicPartition> partitions = BenchClients.partitionsOf(consumer, output);
             consumer.assign(partitions);
             consumer.seekToBeginning(partitions);
@@ -208,7 +216,7 @@ final class StageRunner implements AutoCloseable {
             cpuSeconds = paidFor > 0 ? cpuSeconds * settings.events() / paidFor : Double.NaN;
             PacedMeasurement.Delays latency = paced.latency(input, consumer, app, latencyEvent);
             return new StageResult(stage.label(), settings.events(), seconds, app.startupSeconds(), latency,
-                    cpuSeconds, jitSeconds);
+                    cpuSeconds, jitSeconds, storedBytes);
         }
     }
 
@@ -218,6 +226,14 @@ final class StageRunner implements AutoCloseable {
      */
     static long eventsAfterRunning(long events, long beforeRunning) {
         return beforeRunning > events * MAX_SHARE_BEFORE_RUNNING ? 0 : events - beforeRunning;
+    }
+
+    /**
+     * What the stage's application made the brokers write: its topics (they and its internal topics start with the
+     * stage's name) but those it did not write, {@code notTheApps}.
+     */
+    private long storedBytes(Stage stage, Set<String> notTheApps) {
+        return clients.storedBytes(name(stage) + "-", notTheApps);
     }
 
     /** The stage's topics and application id share this name. */

@@ -29,9 +29,17 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(KafkaBrokerExtension.class)
 class BenchIT {
 
-    private static final List<String> TINY_WITH_WARMUP = List.of("--events", "300", "--latency-events", "20",
+    private static final int TINY_EVENTS = 300;
+    private static final List<String> TINY_WITH_WARMUP = List.of("--events", Integer.toString(TINY_EVENTS),
+            "--latency-events", "20",
             "--latency-rate", "200", "--partitions", "2", "--threads", "1", "--stage-timeout", "300");
     private static final List<String> TINY = concat(TINY_WITH_WARMUP, List.of("--warmup-events", "0"));
+    /** The bench's defaults of --classes, --features and --seed. */
+    private static final int BENCH_CLASSES = 3;
+    private static final int BENCH_FEATURES = 16;
+    private static final long BENCH_SEED = 42;
+    /** Stored bytes over the records' own: Kafka's record and batch framing and transaction markers. */
+    private static final double MAX_FRAMING = 1.25;
 
     /** A bench's stage lines, and its progress on standard error. */
     private record Run(List<JsonNode> lines, String progress) {
@@ -101,6 +109,9 @@ class BenchIT {
         assertEquals(9, lines.size(), lines.toString());
         List<String> order = new ArrayList<>();
         for (JsonNode line : lines.subList(0, 8)) {
+            if (line.has("stage")) {
+                assertTrue(line.get("storedBytesPerEvent").doubleValue() > 0, line.toString());
+            }
             order.add(line.get("round").intValue() + ":" + (line.has("stage") ? line.get("stage").textValue()
                     : "ratios"));
         }
@@ -186,6 +197,37 @@ class BenchIT {
                 "the median of two rounds is their mean");
         assertEquals(1.0, comparison.get("baseline").get("medianRatioToBaseline").doubleValue(), 0.0);
         assertTrue(comparison.get("idle").get("medianRatioToBaseline").doubleValue() > 0, comparison.toString());
+    }
+
+    /**
+     * Every stage line says how many bytes its application made the broker write per event, read from the broker's
+     * log sizes. The passthrough writes each event back: with compression off, its key and re-encoded value are a
+     * floor, and Kafka's framing (≈ 12 bytes a record, 61 a batch, a marker per partition and commit) stays under
+     * a quarter more at these event sizes; with the LZ4 default the same records take fewer bytes.
+     */
+    @Test
+    void shouldReportTheBytesThePassthroughMadeTheBrokerWriteWithAndWithoutCompression(KafkaBroker broker)
+            throws Exception {
+        List<JsonNode> lines = bench(List.of("--rounds", "1", "--variant-stage", "passthrough", "--variant",
+                "none:compression.type=none", "--bootstrap-servers", broker.bootstrapServers()));
+
+        assertEquals(3, lines.size(), lines.toString());
+        JsonNode lz4 = lines.get(0);
+        JsonNode none = lines.get(1);
+        assertEquals("baseline", lz4.get("variant").textValue());
+        assertEquals("none", none.get("variant").textValue());
+        SyntheticStream stream = new SyntheticStream(BENCH_CLASSES, BENCH_FEATURES, BENCH_SEED);
+        long recordBytes = 0;
+        for (int i = 0; i < TINY_EVENTS; i++) {
+            recordBytes += SyntheticStream.key(EventLoader.THROUGHPUT_KEY_PREFIX, i).length
+                    + PassthroughTopology.reencode(stream.labelled(i)).length;
+        }
+        double floor = (double) recordBytes / TINY_EVENTS;
+        double uncompressed = none.get("storedBytesPerEvent").doubleValue();
+        assertTrue(uncompressed >= floor && uncompressed <= MAX_FRAMING * floor,
+                uncompressed + " bytes per event stored, the records alone " + floor);
+        double compressed = lz4.get("storedBytesPerEvent").doubleValue();
+        assertTrue(compressed > 0 && compressed < uncompressed, compressed + " against " + uncompressed);
     }
 
     @Test

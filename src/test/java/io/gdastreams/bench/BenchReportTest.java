@@ -30,11 +30,13 @@ class BenchReportTest {
         assertEquals("exactly_once_v2", line.get("guarantee").textValue());
         assertEquals(null, line.get("appCpuMicrosPerEvent").numberValue(), "not measured");
         assertEquals(null, line.get("jitCompileSeconds").numberValue(), "not measured");
+        assertEquals(null, line.get("storedBytesPerEvent").numberValue(), "not measured");
         StageResult measured = new StageResult("scoring", 200_000, 8.0, 1.5, Percentiles.EMPTY, Percentiles.EMPTY, 1.5,
-                Double.NaN, 0.12345);
+                Double.NaN, 0.12345, 24_680_240);
         JsonNode measuredLine = Json.mapper().readTree(BenchReport.stageLine(measured, SETTINGS, RunShape.IN_PROCESS));
         assertEquals(7.5, measuredLine.get("appCpuMicrosPerEvent").doubleValue(), 0.0);
         assertEquals(0.123, measuredLine.get("jitCompileSeconds").doubleValue(), 0.0, "unscaled, to the millisecond");
+        assertEquals(123.4, measuredLine.get("storedBytesPerEvent").doubleValue(), 0.0, "per event, to a tenth");
     }
 
     @Test
@@ -50,7 +52,7 @@ class BenchReportTest {
         PacedMeasurement.Delays delays = new PacedMeasurement.Delays(Percentiles.of(new long[]{10, 30}),
                 Percentiles.of(new long[]{25, 45}), Double.NaN);
         JsonNode scoring = Json.mapper().readTree(BenchReport.stageLine(
-                new StageResult("scoring", 100, 1.0, 1.0, delays, 2.0, Double.NaN), SETTINGS, RunShape.IN_PROCESS));
+                new StageResult("scoring", 100, 1.0, 1.0, delays, 2.0, Double.NaN, Double.NaN), SETTINGS, RunShape.IN_PROCESS));
         List<String> keys = new ArrayList<>();
         scoring.fieldNames().forEachRemaining(keys::add);
         assertEquals(List.of("latencyMsSamples", "latencyMsP50", "latencyMsP99", "latencyMsMax", "visibleLatencyMsP50",
@@ -58,7 +60,7 @@ class BenchReportTest {
         assertEquals(25, scoring.get("visibleLatencyMsP50").longValue());
         assertEquals(45, scoring.get("visibleLatencyMsP99").longValue());
         JsonNode training = Json.mapper().readTree(BenchReport.stageLine(
-                new StageResult("training", 100, 1.0, 1.0, delays, 2.0, Double.NaN), SETTINGS, RunShape.IN_PROCESS));
+                new StageResult("training", 100, 1.0, 1.0, delays, 2.0, Double.NaN, Double.NaN), SETTINGS, RunShape.IN_PROCESS));
         assertEquals(45, training.get("visibleFreshnessMsMax").longValue());
         JsonNode unmeasured = Json.mapper().readTree(BenchReport.stageLine(
                 new StageResult("scoring", 100, 1.0, 1.0, Percentiles.of(new long[]{10})), SETTINGS,
@@ -72,7 +74,7 @@ class BenchReportTest {
         PacedMeasurement.Delays delays = new PacedMeasurement.Delays(Percentiles.of(new long[]{10, 30}),
                 Percentiles.of(new long[]{25, 45}), 1.25);
         JsonNode training = Json.mapper().readTree(BenchReport.stageLine(
-                new StageResult("training", 100, 1.0, 1.0, delays, 2.0, Double.NaN), SETTINGS, RunShape.IN_PROCESS));
+                new StageResult("training", 100, 1.0, 1.0, delays, 2.0, Double.NaN, Double.NaN), SETTINGS, RunShape.IN_PROCESS));
         assertEquals(1.25, training.get("modelVersionsPerInterval").doubleValue(), 0.0);
     }
 
