@@ -78,6 +78,28 @@ class AppConfigTest {
     }
 
     /**
+     * Every producer Kafka Streams builds for the application compresses with LZ4 unless the user says otherwise:
+     * a file's unprefixed {@code compression.type} replaces the default, and a {@code producer.}-prefixed one
+     * overrides both (Kafka Streams' own precedence). Read through Kafka's own config classes, the ones the
+     * producers are built from.
+     */
+    @Test
+    void shouldCompressEveryProducerWithLz4UnlessTheFileSaysOtherwise() throws IOException {
+        assertEquals("lz4", producerCompression(AppConfig.load(null, Map.of()), "training"));
+        assertEquals("lz4", producerCompression(AppConfig.load(null, Map.of()), "scoring"));
+        assertEquals("none", producerCompression(AppConfig.load(file("compression.type=none"), Map.of()), "scoring"));
+        assertEquals("zstd", producerCompression(AppConfig.load(file("compression.type=none",
+                "producer.compression.type=zstd"), Map.of()), "scoring"));
+    }
+
+    private static String producerCompression(AppConfig config, String role) {
+        Properties properties = config.streamsProperties(role);
+        properties.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
+        Map<String, Object> producer = new StreamsConfig(properties).getProducerConfigs("client");
+        return String.valueOf(producer.get("compression.type"));
+    }
+
+    /**
      * Kafka Streams' partition assignor builds its own StreamsConfig from the main consumer's configuration; it
      * logged "Processing exception handler is not enabled for the GlobalThread" at every start although the
      * application enabled it, because that configuration did not carry the key.
