@@ -39,7 +39,7 @@ import picocli.CommandLine.Spec;
                         + " with the medians and every round's ratios.",
                 "--latency-profile: scoring at commit.interval.ms 10, 50, 100 under exactly_once_v2 and "
                         + "at_least_once instead. --memory: resident memory of training and scoring (child JVMs) "
-                        + "after N and 2N events instead."})
+                        + "after N, 2N and 3N events instead."})
 public final class BenchCommand implements CommandPlugin {
 
     private static final long MAX_DEFAULT_WARMUP = 50_000;
@@ -143,7 +143,7 @@ public final class BenchCommand implements CommandPlugin {
 
     @Option(names = "--memory",
             description = "Measure resident memory (VmHWM, VmRSS) and heap after GC of training and scoring, each "
-                    + "in a child JVM, after N and after 2N events, instead of the three stages. Linux only.")
+                    + "in a child JVM, after N, 2N and 3N events, instead of the three stages. Linux only.")
     private boolean memory;
 
     @Option(names = "--variant", paramLabel = "NAME:KEY=VALUE[;KEY=VALUE...]",
