@@ -13,21 +13,21 @@ import java.util.function.LongFunction;
 
 /**
  * {@code bench --memory}: the resident memory of the training and the scoring application, each in a child JVM
- * of its own ({@link AppPlacement#hostsPerStage}, one instance unless {@code --instances} says more), after N events
- * and again after N more: peak resident set ({@code VmHWM}), resident set now ({@code VmRSS}), and heap used after a
- * full GC (asked of the instance, {@value #HEAP_READINGS} times, the least kept: {@link #leastPerInstance}). State
- * that grew with the number of events would show as heap growth between the two.
+ * of its own ({@link AppPlacement#hostsPerStage}, one instance unless {@code --instances} says more), after N, 2N and
+ * 3N events ({@link #SAMPLES}): peak resident set ({@code VmHWM}), resident set now ({@code VmRSS}), and heap used
+ * after a full GC (asked of the instance, {@value #HEAP_READINGS} times, the least kept: {@link #leastPerInstance}).
+ * State that grew with the number of events would show as heap growth between the last two samples.
  * The training stage waits for its committed input offsets, and before its first sample for a first model (not one
- * of N events: at K = 100, d = 256 classes past the record bound are left out of the model), so that both samples
- * are taken after the combiner holds every partition's snapshot; scoring uses the newest model training published.
+ * of N events: at K = 100, d = 256 classes past the record bound are left out of the model), so that every sample is
+ * taken once the combiner holds snapshots; scoring uses the newest model training published.
  */
 final class MemoryRun {
 
     private static final double MIB = 1024.0 * 1024.0;
     /**
-     * Samples, after N, 2N and 3N events. The growth is judged between the last two: at K = 100, d = 256 the trainer's
-     * heap after GC rose by ≈ 200 MiB from N to 2N in every run, once its combiner held more partitions' snapshots
-     * (tens of MiB each), and not from 2N to 3N.
+     * Samples, after N, 2N and 3N events. The growth is judged between the last two: at K = 100, d = 256 and
+     * N = 2 000 the trainer's heap after GC rose by ≈ 200 MiB from N to 2N and by 45–74 MiB from 2N to 3N, still on
+     * its way to where it settles; at N = 20 000 it fell from sample to sample (docs/BENCHMARKS.md).
      */
     static final int SAMPLES = 3;
     /** Heap-after-GC readings per sample, {@link #HEAP_READING_PAUSE} apart. */
@@ -92,8 +92,8 @@ final class MemoryRun {
                 runner.clients().awaitCommitted(app, input, ends, runner.stageTimeout());
                 String phase = "";
                 if (stage == Stage.TRAINING && round == 1) {
-                    // Both samples after the first publication: from then on the combiner holds every partition's
-                    // snapshot (tens of MiB each at K = 100, d = 256), so a sample taken before it and one after
+                    // Every sample after the first publication: from then on the combiner holds the partitions'
+                    // snapshots (tens of MiB each at K = 100, d = 256), so a sample taken before it and one after
                     // would differ by them, state that does not grow with the events. (Any model, not one of N
                     // events: at K = 100, d = 256 the classes past the record bound are left out, and later models
                     // may not be published at all.)
@@ -129,8 +129,8 @@ final class MemoryRun {
     /**
      * Per instance, the least of its heap-after-GC readings ({@code readings}: one list per reading, one entry per
      * instance). At K = 100, d = 256 a partition's snapshot, or the model being merged from them, is tens of MiB
-     * that one reading catches or not: single readings after N and 2N events of the same command differed by −2 to
-     * +194 MiB from run to run. State that grows with the events raises every reading, so it raises the least one.
+     * that one reading catches or not: single readings after N and 2N events of the same command differed by 1 to
+     * 194 MiB from run to run. State that grows with the events raises every reading, so it raises the least one.
      */
     static List<Long> leastPerInstance(List<List<Long>> readings) {
         List<Long> least = new ArrayList<>(readings.get(0));
