@@ -78,11 +78,12 @@ final class MemoryRun {
         long n = settings.events();
         List<Sample> samples = new ArrayList<>();
         long[] ends = runner.loader().preload(input, i -> event.apply(i));
-        // The dead-letter topic is not watched (unlike StageRunner): at K = 100, d = 256 the classes past the
-        // model's record bound are dead-lettered by design, and the state is what this run measures.
+        // Training's models, read for its first sample (null for scoring). The dead-letter topic is not watched
+        // (unlike StageRunner): at K = 100, d = 256 the classes past the model's record bound are dead-lettered by
+        // design, and the state is what this run measures.
         try (AppUnderTest app = runner.start(stage, topics);
-             ModelWatcher models = new ModelWatcher(runner.clients().consumer(), topics.model(),
-                     runner.stageTimeout())) {
+             ModelWatcher models = stage != Stage.TRAINING ? null
+                     : new ModelWatcher(runner.clients().consumer(), topics.model(), runner.stageTimeout())) {
             InstanceGroup group = (InstanceGroup) app;
             for (int round = 1; round <= SAMPLES; round++) {
                 if (round > 1) {
@@ -91,7 +92,7 @@ final class MemoryRun {
                 }
                 runner.clients().awaitCommitted(app, input, ends, runner.stageTimeout());
                 String phase = "";
-                if (stage == Stage.TRAINING && round == 1) {
+                if (models != null && round == 1) {
                     // Every sample after the first publication: from then on the combiner holds the partitions'
                     // snapshots (tens of MiB each at K = 100, d = 256), so a sample taken before it and one after
                     // would differ by them, state that does not grow with the events. (Any model, not one of N

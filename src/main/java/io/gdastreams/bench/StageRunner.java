@@ -7,7 +7,6 @@ import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
@@ -78,7 +77,7 @@ final class StageRunner implements AutoCloseable {
         Topics topics = createTopics(Stage.PASSTHROUGH);
         long[] ends = loader.preload(topics.labelled().name(), i -> stream.labelled(i));
         return runToOutput(Stage.PASSTHROUGH, topics, topics.labelled().name(), topics.predictions().name(),
-                Set.of(), ends, value -> true,
+                Set.of(topics.labelled().name()), ends, value -> true,
                 i -> stream.labelled(i));
     }
 
@@ -111,7 +110,8 @@ final class StageRunner implements AutoCloseable {
         long[] ends = loader.preload(topics.unlabelled().name(),
                 i -> stream.unlabelled(EventLoader.THROUGHPUT_KEY_PREFIX, i));
         return runToOutput(Stage.SCORING, topics, topics.unlabelled().name(),
-                topics.predictions().name(), Set.of(topics.model().name()), ends, StageRunner::isScoredPrediction,
+                topics.predictions().name(), Set.of(topics.unlabelled().name(), topics.model().name()), ends,
+                StageRunner::isScoredPrediction,
                 i -> stream.unlabelled(EventLoader.LATENCY_KEY_PREFIX, i));
     }
 
@@ -157,16 +157,14 @@ final class StageRunner implements AutoCloseable {
                 StandardCharsets.UTF_8).equals(SCORED_PREFIX);
     }
 
-    /** {@code notWritten}: topics of the stage the application does not write besides its input. */
-    private StageResult runToOutput(Stage stage, Topics topics, String input, String output, Set<String> notWritten,
+    /** {@code notTheApps}: the stage's topics the application does not write (its input, a model the bench wrote). */
+    private StageResult runToOutput(Stage stage, Topics topics, String input, String output, Set<String> notTheApps,
                                     long[] ends, Predicate<byte[]> validOutput, IntFunction<byte[]> latencyEvent) {
         try (AppUnderTest app = start(stage, topics);
              KafkaConsumer<byte[], byte[]> consumer = clients.consumer()) {
             clients.awaitCommitted(app, input, ends, stageTimeout);
             double cpuSeconds = app.threadCpuSeconds(); // every event processed; before the latency events
             double jitSeconds = app.jitSeconds();
-            Set<String> notTheApps = new HashSet<>(notWritten);
-            notTheApps.add(input);
             long storedBytes = storedBytes(stage, notTheApps);
             List<TopicPartition> partitions = BenchClients.partitionsOf(consumer, output);
             consumer.assign(partitions);
