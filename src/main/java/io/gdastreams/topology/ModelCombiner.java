@@ -68,7 +68,7 @@ final class ModelCombiner implements Processor<String, byte[], String, TrainingO
         this.observer = observer;
         this.settings = settings;
         this.intake = new SnapshotIntake(settings.modelId(), settings.categorical().features());
-        this.draft = new ModelDraft(settings.modelId(), settings.maxModelBytes(), settings.forgetting());
+        this.draft = ModelDraft.of(settings);
         this.resetGate = new ResetGate(settings.modelId(), settings.prequential() == null
                 ? FitOptions.DEFAULT_MIN_COUNT : settings.prequential().fitOptions().minCount());
     }
@@ -191,8 +191,9 @@ final class ModelCombiner implements Processor<String, byte[], String, TrainingO
         ModelDraft.Ready ready = (ModelDraft.Ready) result;
         ModelParameters model = ready.model();
         if (!ready.leftOut().isEmpty()) {
-            LOG.error("Classes {} are left out of version {} of model '{}': with them it would exceed the record limit"
-                    + " of {} bytes", ready.leftOut(), model.version(), settings.modelId(), settings.maxModelBytes());
+            LOG.error("Classes {} are left out of version {} of model '{}': with them it could exceed the record limit"
+                    + " of {} bytes, now or as its numbers grow (docs/TRAINING.md, 'Model size')", ready.leftOut(),
+                    model.version(), settings.modelId(), settings.maxModelBytes());
         }
         String hold = checks.holdReason(checks.references(state.lastPublished().orElse(null), latest), model);
         if (hold == null) {

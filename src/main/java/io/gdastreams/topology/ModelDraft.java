@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.SortedSet;
 import java.util.TreeSet;
+import java.util.function.ToLongFunction;
 import org.apache.kafka.common.serialization.Serializer;
 
 /**
@@ -21,18 +22,30 @@ import org.apache.kafka.common.serialization.Serializer;
  *
  * <p>The partition tasks refuse new classes beyond {@link ModelSizeBound}, but tasks adding different classes
  * within one interval can still overshoot together: the newest classes not yet published are then left out (the
- * last in label order first) rather than fail to publish (docs/TRAINING.md, "Model size").
+ * last in label order first) rather than fail to publish (docs/TRAINING.md, "Model size"). As many are left out as
+ * take the model past the bound's class count, even when today's bytes would fit: a model's numbers get longer as
+ * it learns (a count gains digits, a covariance loses its round value), so a model over the bound that fits today
+ * can outgrow the limit tomorrow, and then no version with the classes it published could ever be published
+ * again (measured at K = 100, d = 256: version 2 had 59 classes, the bound allows 40, and every later try was
+ * too large). Should the published classes alone be over the bound (a smaller limit since), only bytes decide.
  *
  * @param modelId the model the combiner builds
  * @param maxBytes the largest model record it may publish
  * @param forgetting exponential forgetting of the training, null for none: the partitions' statistics are then
  *                   advanced to their latest reference time before they are merged
+ * @param classBound the most classes a model over a schema may have ({@link ModelSizeBound})
  */
-record ModelDraft(String modelId, long maxBytes, Forgetting forgetting) {
+record ModelDraft(String modelId, long maxBytes, Forgetting forgetting, ToLongFunction<List<String>> classBound) {
 
-    /** A draft without forgetting. */
+    /** A draft without forgetting, and bound by bytes alone. */
     ModelDraft(String modelId, long maxBytes) {
-        this(modelId, maxBytes, null);
+        this(modelId, maxBytes, null, features -> Long.MAX_VALUE);
+    }
+
+    /** The draft of a trainer with {@code settings}. */
+    static ModelDraft of(TrainingSettings settings) {
+        return new ModelDraft(settings.modelId(), settings.maxModelBytes(), settings.forgetting(),
+                features -> ModelSizeBound.maxClasses(features, settings));
     }
 
     private static final Serializer<ModelParameters> SERIALIZER = SerdeFactory.model().serializer();
@@ -65,22 +78,28 @@ record ModelDraft(String modelId, long maxBytes, Forgetting forgetting) {
         if (model.eventsAbsorbed() == 0) { // every event retracted still makes a model (of empty classes)
             return new NoEvents();
         }
-        byte[] bytes = SERIALIZER.serialize(null, model);
-        if (bytes.length <= maxBytes) {
-            return new Ready(model, bytes, Collections.emptySortedSet());
-        }
         List<ClassParameters> newestFirst = new ArrayList<>(model.classes().stream()
                 .filter(c -> !published.contains(c.label())).toList());
         Collections.reverse(newestFirst);
-        if (newestFirst.isEmpty()) {
-            return tooLarge(bytes.length);
+        long room = Math.max(classBound.applyAsLong(features), published.size());
+        int beyondBound = (int) Math.min(newestFirst.size(), Math.max(0, model.classes().size() - room));
+        int k = beyondBound;
+        if (beyondBound == 0) {
+            byte[] bytes = SERIALIZER.serialize(null, model);
+            if (bytes.length <= maxBytes) {
+                return new Ready(model, bytes, Collections.emptySortedSet());
+            }
+            if (newestFirst.isEmpty()) {
+                return tooLarge(bytes.length);
+            }
+            // The fewest newest classes whose leaving out fits. Trying k = 1, 2, … with a merge and a serialisation
+            // each costs K serialisations of a model over the limit (K = 100, d = 256: ≈ 50 of 70-125 MB, minutes
+            // per publish); starting from the count each class's own JSON suggests takes two or three.
+            k = Math.min(newestFirst.size(), Math.max(1, estimatedCount(newestFirst, bytes.length - maxBytes)));
         }
-        // The fewest newest classes whose leaving out fits. Trying k = 1, 2, … with a merge and a serialisation each
-        // costs K serialisations of a model over the limit (K = 100, d = 256: ≈ 50 of 70-125 MB, minutes per
-        // publish); starting from the count each class's own JSON suggests takes two or three.
-        int k = Math.min(newestFirst.size(), Math.max(1, estimatedCount(newestFirst, bytes.length - maxBytes)));
+        int fewest = Math.max(1, beyondBound);
         Attempt attempt = leavingOut(newestFirst, k, partials, features, version, updatedAt, trainer);
-        while (fits(attempt) && k > 1) {
+        while (fits(attempt) && k > fewest) {
             Attempt fewer = leavingOut(newestFirst, k - 1, partials, features, version, updatedAt, trainer);
             if (!fits(fewer)) {
                 break;

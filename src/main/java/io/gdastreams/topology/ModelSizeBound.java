@@ -47,6 +47,15 @@ final class ModelSizeBound {
     }
 
     /**
+     * The most classes a model of {@code settings} over the schema {@code features} may have: what the partition
+     * tasks admit and what the combiner publishes ({@link ModelDraft}).
+     */
+    static long maxClasses(List<String> features, TrainingSettings settings) {
+        return maxClasses(features, settings.categorical().features(), settings.categorical().maxValues(),
+                settings.maxModelBytes());
+    }
+
+    /**
      * As {@link #maxClasses(List, long)} for a model that also has the {@code categorical} features of at most
      * {@code maxValues} values each.
      */

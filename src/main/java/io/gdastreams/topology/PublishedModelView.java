@@ -86,8 +86,7 @@ final class PublishedModelView {
      * those published so far and this partition's own ({@code own}); a label already among them adds nothing.
      */
     String sizeLimit(String label, List<String> schema, Set<String> own) {
-        long maxBySize = ModelSizeBound.maxClasses(schema, settings.categorical().features(),
-                settings.categorical().maxValues(), settings.maxModelBytes());
+        long maxBySize = ModelSizeBound.maxClasses(schema, settings);
         Set<String> known = labels();
         if (known.contains(label)) {
             return null;

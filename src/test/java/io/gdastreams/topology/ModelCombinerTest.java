@@ -299,7 +299,7 @@ class ModelCombinerTest {
     }
 
     @Test
-    void shouldLeaveOutTheNewestUnpublishedClassesWhenTheModelWouldExceedTheRecordLimit() {
+    void shouldLeaveOutTheNewestUnpublishedClassesBeyondWhatTheRecordLimitSurelyHolds() {
         PartialSnapshot two = snapshot(0, List.of("a", "b"), Map.of("k1", new double[][] {{1, 2}, {3, 6}},
                 "k2", new double[][] {{5, 1}, {2, 2}}));
         PartialSnapshot three = snapshot(0, List.of("a", "b"), Map.of("k1", new double[][] {{1, 2}, {3, 6}},
@@ -308,8 +308,11 @@ class ModelCombinerTest {
         int threeClassBytes = publishedBytes(TrainingSettings.defaults(Topics.defaults()).withModelId("m"), three).length;
         assertTrue(threeClassBytes > twoClassBytes + 100, threeClassBytes + " vs " + twoClassBytes);
 
+        // Room for two classes at d = 2 by ModelSizeBound (their numbers at their longest), far more than the bytes.
         TrainingSettings limited = TrainingSettings.defaults(Topics.defaults()).withModelId("m")
-                .withMaxModelBytes(twoClassBytes + 10);
+                .withMaxModelBytes(ModelSizeBound.HEADER_BYTES + ModelSizeBound.classBytes(2) * 5 / 2 + 2 * (6 + 3));
+        assertEquals(2, ModelSizeBound.maxClasses(List.of("a", "b"), limited));
+        assertTrue(threeClassBytes < limited.maxModelBytes() / 100);
         ModelParameters model = decodeModel(publishedBytes(limited, three));
         assertEquals(List.of("k1", "k2"), model.classes().stream().map(ClassParameters::label).toList());
         assertEquals(4, model.totalCount(), "k3's events count in no class");

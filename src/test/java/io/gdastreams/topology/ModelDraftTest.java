@@ -66,6 +66,40 @@ class ModelDraftTest {
     }
 
     @Test
+    void shouldLeaveOutTheNewestUnpublishedClassesBeyondTheClassBoundEvenWhenTheBytesFit() {
+        ModelDraft boundToTwo = new ModelDraft(MODEL_ID, NO_LIMIT, null, features -> 2);
+
+        ModelDraft.Ready fresh = ready(boundToTwo.draft(THREE_CLASSES, AB, 7, AT, "app", Set.of()));
+        assertEquals(Set.of("k3"), fresh.leftOut());
+        assertEquals(List.of("k1", "k2"), fresh.model().classes().stream().map(ClassParameters::label).toList());
+
+        ModelDraft.Ready k3Published = ready(boundToTwo.draft(THREE_CLASSES, AB, 7, AT, "app", Set.of("k3")));
+        assertEquals(Set.of("k2"), k3Published.leftOut(), "the newest unpublished class goes, never a published one");
+
+        // Published classes over the bound (a smaller limit since) stay; the unpublished rest goes.
+        ModelDraft boundToOne = new ModelDraft(MODEL_ID, NO_LIMIT, null, features -> 1);
+        ModelDraft.Ready overBound = ready(boundToOne.draft(THREE_CLASSES, AB, 7, AT, "app", Set.of("k1", "k2")));
+        assertEquals(Set.of("k3"), overBound.leftOut());
+        ModelDraft.Ready allPublished = ready(boundToOne.draft(THREE_CLASSES, AB, 7, AT, "app",
+                Set.of("k1", "k2", "k3")));
+        assertTrue(allPublished.leftOut().isEmpty(), "only bytes decide then: " + allPublished.leftOut());
+    }
+
+    @Test
+    void shouldBoundATrainersDraftByTheClassesItsTasksAdmit() {
+        // Room for two classes at d = 2 by ModelSizeBound, while the three-class model's bytes fit many times over.
+        long limit = ModelSizeBound.HEADER_BYTES + ModelSizeBound.classBytes(AB.size()) * 5 / 2 + 2 * (6 + 3);
+        TrainingSettings settings = TrainingSettings.defaults(Topics.defaults()).withModelId(MODEL_ID)
+                .withMaxModelBytes(limit);
+        assertEquals(2, ModelSizeBound.maxClasses(AB, settings));
+        assertTrue(bytesOf(THREE_CLASSES) < limit / 100);
+
+        ModelDraft.Ready ready = ready(ModelDraft.of(settings).draft(THREE_CLASSES, AB, 7, AT, "app", Set.of()));
+
+        assertEquals(Set.of("k3"), ready.leftOut());
+    }
+
+    @Test
     void shouldPublishNothingWhenThePublishedClassesAloneExceedTheLimit() {
         ModelDraft.Result result = new ModelDraft(MODEL_ID, 100).draft(THREE_CLASSES, AB, 7, AT, "app",
                 Set.of("k1", "k2"));
