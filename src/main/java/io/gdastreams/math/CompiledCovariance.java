@@ -7,7 +7,7 @@ import java.util.Optional;
  * log-joint of a point under every class. Immutable apart from caches, and safe to share between threads.
  */
 abstract sealed class CompiledCovariance
-        permits FullCovariance.Compiled, TiedCovariance.Compiled, DiagonalCovariance.Compiled {
+        permits MarginalisedCompiled, DiagonalCovariance.Compiled {
 
     final int d;
     /** μ_k, K × d: the model's own arrays, never modified. */

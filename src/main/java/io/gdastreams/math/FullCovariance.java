@@ -28,7 +28,7 @@ final class FullCovariance implements PerClassCovariance {
      * Every class's L_k⁻¹ ({@link TriangularKernel}, one block per class in one array), its mean and ½ log det Σ_k;
      * the factors of sub-matrices for points with missing coordinates.
      */
-    static final class Compiled extends CompiledCovariance {
+    static final class Compiled extends MarginalisedCompiled {
         private final int block;
         /** L_k⁻¹ packed row-major, class k at k·block. */
         private final double[] inverseFactors;
@@ -53,13 +53,14 @@ final class FullCovariance implements PerClassCovariance {
             this.marginals = new MarginalFactors(means, covariances, covarianceOf);
         }
 
-        /** Every coordinate observed: per class r = x − μ_k, q_k = ‖L_k⁻¹r‖²; allocates nothing. */
         @Override
-        void logLikelihood(double[] x, int missing, double[] logLikelihood, double[] distances) {
-            if (missing > 0) {
-                marginals.logLikelihood(x, logLikelihood, distances);
-                return;
-            }
+        MarginalFactors marginals() {
+            return marginals;
+        }
+
+        /** Per class r = x − μ_k, q_k = ‖L_k⁻¹r‖². */
+        @Override
+        void observedLogLikelihood(double[] x, double[] logLikelihood, double[] distances) {
             double[] r = ScoringScratch.vector(d);
             for (int k = 0; k < logLikelihood.length; k++) {
                 double[] mu = means[k];
@@ -72,20 +73,6 @@ final class FullCovariance implements PerClassCovariance {
                     distances[k] = q;
                 }
             }
-        }
-
-        @Override
-        void addConditionalMean(double[] x, int missing, double[] weights, double[] out) {
-            if (missing == 0 || missing == d) {
-                super.addConditionalMean(x, missing, weights, out);
-            } else {
-                marginals.addConditionalMean(x, weights, out);
-            }
-        }
-
-        @Override
-        int cachedPatterns() {
-            return marginals.size();
         }
     }
 }

@@ -75,7 +75,7 @@ final class TiedCovariance implements CovarianceStructure {
      * The shared factor L and its inverse ({@link TriangularKernel}), and L⁻¹(μ_k − μ_0) per class so that one
      * whitening serves every class; both differences stay small when the data sit on a large offset.
      */
-    static final class Compiled extends CompiledCovariance {
+    static final class Compiled extends MarginalisedCompiled {
         /** Null when every class is excluded (nothing is scored then). */
         private final CholeskyFactor factor;
         /** L⁻¹ packed row-major; empty when every class is excluded. */
@@ -127,14 +127,10 @@ final class TiedCovariance implements CovarianceStructure {
         /**
          * Every coordinate observed: z = L⁻¹(x − μ_0) once, then q_k = ‖z − L⁻¹(μ_k − μ_0)‖², with the vector
          * module for every class at once ({@link ClassLanes}), else class by class; each q_k summed over j in
-         * order either way (the same bits). Allocates nothing.
+         * order either way (the same bits).
          */
         @Override
-        void logLikelihood(double[] x, int missing, double[] logLikelihood, double[] distances) {
-            if (missing > 0) {
-                marginals.logLikelihood(x, logLikelihood, distances);
-                return;
-            }
+        void observedLogLikelihood(double[] x, double[] logLikelihood, double[] distances) {
             // z in [0, d), the K₄ sums after it.
             double[] scratch = ScoringScratch.vector(d + paddedClasses);
             double[] mu0 = means[0];
@@ -166,14 +162,10 @@ final class TiedCovariance implements CovarianceStructure {
             }
         }
 
-        /** The shared Σ makes the mixture linear: one triangular solve pair in all ({@link MarginalFactors}). */
+        /** The shared Σ makes imputation's mixture linear: one triangular solve pair in all. */
         @Override
-        void addConditionalMean(double[] x, int missing, double[] weights, double[] out) {
-            if (missing == 0 || missing == d) {
-                super.addConditionalMean(x, missing, weights, out);
-            } else {
-                marginals.addConditionalMean(x, weights, out);
-            }
+        MarginalFactors marginals() {
+            return marginals;
         }
 
         @Override
@@ -186,11 +178,6 @@ final class TiedCovariance implements CovarianceStructure {
                 beta[k] = linear.beta()[k].clone();
             }
             return Optional.of(new LinearDiscriminants(beta, linear.gamma().clone()));
-        }
-
-        @Override
-        int cachedPatterns() {
-            return marginals.size();
         }
 
         /** β_k = Σ⁻¹μ_k = L⁻ᵀL⁻¹μ_k and γ_k = −½ μ_kᵀβ_k + log π_k. */

@@ -1,0 +1,43 @@
+package io.gdastreams.math;
+
+/**
+ * The compiled forms with full covariance matrices (QDA and LDA): a point with missing coordinates is scored and
+ * imputed through the Cholesky factors of its observed sub-matrices ({@link MarginalFactors}, cached per pattern),
+ * which both forms share; each scores the all-observed point its own way.
+ */
+abstract sealed class MarginalisedCompiled extends CompiledCovariance
+        permits FullCovariance.Compiled, TiedCovariance.Compiled {
+
+    MarginalisedCompiled(GaussianModel model, double[] logPriors) {
+        super(model, logPriors);
+    }
+
+    /** The factors of the observed sub-matrices, per missing-value pattern. */
+    abstract MarginalFactors marginals();
+
+    /** {@link #logLikelihood} of a point whose every coordinate is observed; allocates nothing. */
+    abstract void observedLogLikelihood(double[] x, double[] logLikelihood, double[] distances);
+
+    @Override
+    final void logLikelihood(double[] x, int missing, double[] logLikelihood, double[] distances) {
+        if (missing > 0) {
+            marginals().logLikelihood(x, logLikelihood, distances);
+        } else {
+            observedLogLikelihood(x, logLikelihood, distances);
+        }
+    }
+
+    @Override
+    final void addConditionalMean(double[] x, int missing, double[] weights, double[] out) {
+        if (missing == 0 || missing == d) {
+            super.addConditionalMean(x, missing, weights, out);
+        } else {
+            marginals().addConditionalMean(x, weights, out);
+        }
+    }
+
+    @Override
+    final int cachedPatterns() {
+        return marginals().size();
+    }
+}
