@@ -1,0 +1,112 @@
+package io.gdastreams.topology;
+
+import static io.gdastreams.topology.TrainingFixtures.labelledJson;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.gdastreams.it.KafkaBroker;
+import io.gdastreams.it.KafkaBrokerExtension;
+import io.gdastreams.it.PipelineUnderTest;
+import io.gdastreams.model.ClassParameters;
+import io.gdastreams.model.ModelParameters;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Random;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.StreamsConfig;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Two partition tasks that meet different new classes before either sees a published model admit them together,
+ * past the model size bound's class count. On a real broker the combiner then publishes no more classes than the
+ * bound, in this version and every later one, so that the model stays publishable as its numbers grow
+ * (docs/TRAINING.md, "Model size"), and it goes on publishing what the kept classes learn.
+ */
+@ExtendWith(KafkaBrokerExtension.class)
+class ClassesBeyondTheSizeBoundIT {
+
+    private static final List<String> AB = List.of("a", "b");
+    /** Room for two classes of two features by {@link ModelSizeBound}, while the model itself takes a few KB. */
+    private static final long LIMIT = ModelSizeBound.HEADER_BYTES + ModelSizeBound.classBytes(AB.size()) * 5 / 2
+            + 2 * (6 + 3);
+    private static final int BOUND = 2;
+    private static final Duration PUBLISH_INTERVAL = Duration.ofSeconds(2);
+    private static final long SEED = 20261128L;
+    /** Class → the partition its events go to: k1 and k2 to one task, k3 to the other. */
+    private static final Map<String, Integer> PARTITION_OF = Map.of("k1", 0, "k2", 0, "k3", 1);
+
+    @TempDir
+    Path stateDir;
+
+    private PipelineUnderTest pipeline;
+    private KafkaStreams streams;
+    private final Random random = new Random(SEED);
+
+    @AfterEach
+    void stop() {
+        if (streams != null) {
+            streams.close(Duration.ofSeconds(30));
+            streams.cleanUp();
+        }
+        if (pipeline != null) {
+            pipeline.close();
+        }
+    }
+
+    private void send(int perClass) {
+        for (int i = 0; i < perClass; i++) {
+            for (Map.Entry<String, Integer> e : new java.util.TreeMap<>(PARTITION_OF).entrySet()) {
+                double centre = 10.0 * Integer.parseInt(e.getKey().substring(1));
+                double[] x = {centre + random.nextGaussian(), -centre + random.nextGaussian()};
+                pipeline.send(pipeline.topics().labelled().name(), e.getValue(), e.getKey() + "-" + i,
+                        labelledJson(AB, x, e.getKey()));
+            }
+        }
+    }
+
+    private static Set<String> labels(ModelParameters model) {
+        return model.classes().stream().map(ClassParameters::label).collect(Collectors.toCollection(TreeSet::new));
+    }
+
+    @Test
+    void shouldPublishNoMoreClassesThanTheBoundWhenTasksAdmitNewClassesTogether(KafkaBroker broker) {
+        pipeline = PipelineUnderTest.create(broker, 2);
+        TrainingSettings settings = pipeline.trainingSettings().withMaxModelBytes(LIMIT)
+                .withPublishInterval(PUBLISH_INTERVAL);
+        assertEquals(BOUND, ModelSizeBound.maxClasses(AB, settings));
+        send(20);
+        Properties props = broker.streamsProperties(KafkaBroker.uniqueName("training"), stateDir);
+        // One stream thread for both tasks: the events are on the topic before it starts, so it meets all three
+        // classes in its first iterations, before any snapshot tick, and no task has seen a model when it admits them.
+        props.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, 1);
+        streams = new KafkaStreams(TrainingTopology.build(settings), props);
+        streams.start();
+
+        ModelParameters first = pipeline.awaitModelAbsorbingAllLabelled();
+        Set<String> kept = labels(first);
+        assertEquals(BOUND, kept.size(), "classes of the first model absorbing every event: " + kept);
+        assertEquals(20L * BOUND, first.totalCount(), "the left-out class's events count in no class");
+
+        send(10);
+        ModelParameters later = pipeline.awaitModelAbsorbingAllLabelled();
+        assertTrue(later.version() > first.version());
+        assertEquals(kept, labels(later), "the same classes, now and later");
+        assertEquals(30L * BOUND, later.totalCount(), "the kept classes learn every event of theirs");
+
+        for (ConsumerRecord<String, ModelParameters> record : broker.readAll(pipeline.topics().model(),
+                PipelineUnderTest.TIMEOUT)) {
+            assertTrue(record.value().classes().size() <= BOUND, "version " + record.value().version() + " has "
+                    + labels(record.value()));
+        }
+    }
+}
