@@ -28,6 +28,9 @@ final class PublishedModelView {
     private Set<String> labels = Set.of();
     private Map<String, Set<String>> values = Map.of();
     private long generation;
+    /** The size bound's class count ({@link ModelSizeBound}) for {@link #boundSchema}, computed once per schema. */
+    private long maxBySize;
+    private List<String> boundSchema;
 
     PublishedModelView(TrainingSettings settings, KeyValueStore<String, byte[]> published, String applicationId) {
         this.settings = settings;
@@ -86,7 +89,7 @@ final class PublishedModelView {
      * those published so far and this partition's own ({@code own}); a label already among them adds nothing.
      */
     String sizeLimit(String label, List<String> schema, Set<String> own) {
-        long maxBySize = ModelSizeBound.maxClasses(schema, settings);
+        long maxBySize = maxClasses(schema);
         Set<String> known = labels();
         if (known.contains(label)) {
             return null;
@@ -104,6 +107,33 @@ final class PublishedModelView {
                 + settings.modelId() + "'; at d = " + schema.size() + " a model of more than " + maxBySize
                 + " classes could exceed the record limit of " + settings.maxModelBytes() + " bytes"
                 + " (producer.max.request.size; docs/TRAINING.md, 'Record sizes and limits')";
+    }
+
+    /**
+     * Why an event of {@code label}, a class this partition already has, cannot be applied any more, or null: the
+     * newest model leaves the class out and its published classes fill the size bound, so no later version can
+     * take it (the combiner keeps the published classes and adds none beyond the bound; docs/TRAINING.md, "Model
+     * size"). Its events would be learnt by no model: they are refused, with this reason, instead. Cheap when the
+     * bound is not full (one comparison), as it is checked at every event of a known class.
+     */
+    String leftOut(String label, List<String> schema) {
+        long maxBySize = maxClasses(schema);
+        if (labels.size() < maxBySize || labels.contains(label)) {
+            return null;
+        }
+        return "model size limit: label '" + label + "' is left out of model '" + settings.modelId() + "', whose "
+                + labels.size() + " published classes are as many as a model of d = " + schema.size()
+                + " may have within the record limit of " + settings.maxModelBytes() + " bytes"
+                + " (producer.max.request.size; docs/TRAINING.md, 'Model size')";
+    }
+
+    /** The size bound's class count for {@code schema}, computed again only when the schema changes. */
+    private long maxClasses(List<String> schema) {
+        if (schema != boundSchema && !schema.equals(boundSchema)) {
+            maxBySize = ModelSizeBound.maxClasses(schema, settings);
+            boundSchema = schema;
+        }
+        return maxBySize;
     }
 
     /**

@@ -7,8 +7,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.gdastreams.it.KafkaBroker;
 import io.gdastreams.it.KafkaBrokerExtension;
 import io.gdastreams.it.PipelineUnderTest;
+import io.gdastreams.it.Await;
 import io.gdastreams.model.ClassParameters;
+import io.gdastreams.model.DeadLetter;
 import io.gdastreams.model.ModelParameters;
+import io.gdastreams.serde.SerdeFactory;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -20,7 +23,11 @@ import java.util.TreeSet;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.StoreQueryParameters;
 import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.errors.InvalidStateStoreException;
+import org.apache.kafka.streams.state.QueryableStoreTypes;
+import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -30,7 +37,8 @@ import org.junit.jupiter.api.io.TempDir;
  * Two partition tasks that meet different new classes before either sees a published model admit them together,
  * past the model size bound's class count. On a real broker the combiner then publishes no more classes than the
  * bound, in this version and every later one, so that the model stays publishable as its numbers grow
- * (docs/TRAINING.md, "Model size"), and it goes on publishing what the kept classes learn.
+ * (docs/TRAINING.md, "Model size"), and it goes on publishing what the kept classes learn; the left-out class's
+ * later events are dead-lettered with the reason.
  */
 @ExtendWith(KafkaBrokerExtension.class)
 class ClassesBeyondTheSizeBoundIT {
@@ -74,6 +82,21 @@ class ClassesBeyondTheSizeBoundIT {
         }
     }
 
+    /** Waits until the trainer's tasks check events against {@code version} or a later model. */
+    private void awaitPublishedInTrainersStore(long version) {
+        Await.until("the trainer's store holds version " + version, PipelineUnderTest.TIMEOUT, () -> {
+            try {
+                ReadOnlyKeyValueStore<String, byte[]> store = streams.store(StoreQueryParameters.fromNameAndType(
+                        TrainingTopology.PUBLISHED_STORE, QueryableStoreTypes.keyValueStore()));
+                byte[] record = store.get(pipeline.modelId());
+                return record != null
+                        && SerdeFactory.model().deserializer().deserialize(null, record).version() >= version;
+            } catch (InvalidStateStoreException e) {
+                return false;
+            }
+        }, () -> "");
+    }
+
     private static Set<String> labels(ModelParameters model) {
         return model.classes().stream().map(ClassParameters::label).collect(Collectors.toCollection(TreeSet::new));
     }
@@ -97,11 +120,23 @@ class ClassesBeyondTheSizeBoundIT {
         assertEquals(BOUND, kept.size(), "classes of the first model absorbing every event: " + kept);
         assertEquals(20L * BOUND, first.totalCount(), "the left-out class's events count in no class");
 
+        String leftOut = PARTITION_OF.keySet().stream().filter(label -> !kept.contains(label)).findFirst().orElseThrow();
+        awaitPublishedInTrainersStore(first.version());
+
         send(10);
         ModelParameters later = pipeline.awaitModelAbsorbingAllLabelled();
         assertTrue(later.version() > first.version());
         assertEquals(kept, labels(later), "the same classes, now and later");
         assertEquals(30L * BOUND, later.totalCount(), "the kept classes learn every event of theirs");
+        // The left-out class's later events would be learnt by no model: its partition refuses them, with the reason.
+        List<ConsumerRecord<byte[], DeadLetter>> letters = broker.readAll(pipeline.topics().deadLetters(),
+                PipelineUnderTest.TIMEOUT);
+        assertEquals(10, letters.size(), "dead letters");
+        for (ConsumerRecord<byte[], DeadLetter> letter : letters) {
+            assertTrue(letter.value().reason().startsWith("model size limit: label '" + leftOut + "' is left out of"
+                    + " model '" + pipeline.modelId() + "', whose 2 published classes"), letter.value().reason());
+            assertEquals(pipeline.topics().labelled().name(), letter.value().topic());
+        }
 
         for (ConsumerRecord<String, ModelParameters> record : broker.readAll(pipeline.topics().model(),
                 PipelineUnderTest.TIMEOUT)) {

@@ -48,6 +48,9 @@ class TrainingPartialStatsProcessorTest {
     /** One task: its processor, context and store. */
     private static final class Task {
         final int partition;
+        final TrainingSettings settings;
+        /** The trainer's global store of the newest model on the model topic. */
+        final KeyValueStore<String, byte[]> published;
         final MockProcessorContext<String, TrainingOutput> context;
         final KeyValueStore<String, byte[]> store;
         PartialStatsProcessor processor;
@@ -74,7 +77,12 @@ class TrainingPartialStatsProcessorTest {
         }
 
         Task(int partition, String guarantee) {
+            this(partition, guarantee, SETTINGS);
+        }
+
+        Task(int partition, String guarantee, TrainingSettings settings) {
             this.partition = partition;
+            this.settings = settings;
             Properties props = new Properties();
             props.put(StreamsConfig.APPLICATION_ID_CONFIG, "training-test");
             props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
@@ -85,7 +93,7 @@ class TrainingPartialStatsProcessorTest {
                     SerdeFactory.string(), SerdeFactory.rawBytes()).withLoggingDisabled().build();
             store.init(context.getStateStoreContext(), store);
             context.addStateStore(store);
-            KeyValueStore<String, byte[]> published = Stores.keyValueStoreBuilder(
+            published = Stores.keyValueStoreBuilder(
                     Stores.inMemoryKeyValueStore(TrainingTopology.PUBLISHED_STORE), SerdeFactory.string(),
                     SerdeFactory.rawBytes()).withLoggingDisabled().build();
             published.init(context.getStateStoreContext(), published);
@@ -132,7 +140,7 @@ class TrainingPartialStatsProcessorTest {
         }
 
         void restartProcessor() {
-            processor = new PartialStatsProcessor(SETTINGS, committedInput);
+            processor = new PartialStatsProcessor(settings, committedInput);
             processor.init(context);
         }
 
@@ -422,6 +430,54 @@ class TrainingPartialStatsProcessorTest {
                 () -> task.send(labelledJson(Iris.FEATURES, Iris.rows().get(1).x(), Iris.rows().get(1).label())));
         assertTrue(task.context.forwarded().stream().noneMatch(f -> f.record().value() instanceof TrainingOutput.Rejected),
                 "nothing dead-lettered: the record is processed again after the task is revived");
+    }
+
+    /**
+     * Combiner and tasks overshot the size bound together, and the combiner left this task's class out of a model
+     * whose published classes fill the bound: no later version can take the class, so its next events are refused
+     * with the reason rather than learnt by no model. While the bound is not full they are applied.
+     */
+    @Test
+    void shouldRefuseEventsOfAnAdmittedClassThatAFullPublishedModelLeavesOut() {
+        List<String> ab = List.of("a", "b");
+        long limit = ModelSizeBound.HEADER_BYTES + ModelSizeBound.classBytes(ab.size()) * 5 / 2 + 2 * (6 + 3);
+        TrainingSettings settings = SETTINGS.withMaxModelBytes(limit);
+        assertEquals(2, ModelSizeBound.maxClasses(ab, settings));
+        Task task = new Task(1, StreamsConfig.AT_LEAST_ONCE, settings);
+        task.send(labelledJson(ab, new double[] {1, 2}, "k3")); // no model yet: admitted
+        task.send(labelledJson(ab, new double[] {2, 1}, "k3"));
+
+        publish(task, ab, "k1"); // one published class: the bound is not full, k3 may still come in
+        task.send(labelledJson(ab, new double[] {3, 3}, "k3"));
+        publish(task, ab, "k1", "k2"); // full, without k3
+        task.context.resetForwards();
+        task.send(labelledJson(ab, new double[] {4, 2}, "k3"));
+
+        List<DeadLetter> letters = new ArrayList<>();
+        task.context.forwarded().forEach(f -> {
+            if (f.record().value() instanceof TrainingOutput.Rejected r) {
+                letters.add(r.deadLetter());
+            }
+        });
+        assertEquals(1, letters.size());
+        assertEquals("model size limit: label 'k3' is left out of model 'iris', whose 2 published classes are as many"
+                + " as a model of d = 2 may have within the record limit of " + limit + " bytes"
+                + " (producer.max.request.size; docs/TRAINING.md, 'Model size')", letters.get(0).reason());
+        PartitionProgress progress = task.punctuate().get(0).progress();
+        assertEquals(3, progress.applied());
+        assertEquals(1, progress.deadLettered());
+    }
+
+    /** Puts a model of {@code labels} (two points each) in the task's store of the newest published model. */
+    private static void publish(Task task, List<String> features, String... labels) {
+        Map<String, RunningGaussian> classes = new TreeMap<>();
+        for (String label : labels) {
+            RunningGaussian stats = new RunningGaussian(features.size());
+            stats.update(new double[] {0, 1});
+            stats.update(new double[] {1, 0});
+            classes.put(label, stats);
+        }
+        task.published.put("iris", SerdeFactory.model().serializer().serialize(null, modelOf(features, classes)));
     }
 
     /** The MLE model of merged statistics, as the combiner publishes it. */
