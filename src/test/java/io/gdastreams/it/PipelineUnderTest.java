@@ -166,4 +166,18 @@ public final class PipelineUnderTest implements AutoCloseable {
     public void close() {
         producer.close(Duration.ofSeconds(5));
     }
+
+    /**
+     * A test's teardown: closes {@code streams} (waiting up to 30 s) and wipes its local state, then
+     * {@code pipeline}; either may be null (a test that failed before making it).
+     */
+    public static void close(KafkaStreams streams, PipelineUnderTest pipeline) {
+        if (streams != null) {
+            streams.close(Duration.ofSeconds(30));
+            streams.cleanUp();
+        }
+        if (pipeline != null) {
+            pipeline.close();
+        }
+    }
 }

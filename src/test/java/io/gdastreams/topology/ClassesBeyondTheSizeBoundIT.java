@@ -62,13 +62,7 @@ class ClassesBeyondTheSizeBoundIT {
 
     @AfterEach
     void stop() {
-        if (streams != null) {
-            streams.close(Duration.ofSeconds(30));
-            streams.cleanUp();
-        }
-        if (pipeline != null) {
-            pipeline.close();
-        }
+        PipelineUnderTest.close(streams, pipeline);
     }
 
     private void send(int perClass) {

@@ -57,13 +57,7 @@ class DriftResetRestartIT {
 
     @AfterEach
     void stop() {
-        if (streams != null) {
-            streams.close(Duration.ofSeconds(30));
-            streams.cleanUp();
-        }
-        if (pipeline != null) {
-            pipeline.close();
-        }
+        PipelineUnderTest.close(streams, pipeline);
     }
 
     private void start(KafkaBroker broker, String appId, Path directory) {

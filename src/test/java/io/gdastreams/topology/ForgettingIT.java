@@ -56,13 +56,7 @@ class ForgettingIT {
         if (correctionRun != null) {
             correctionRun.close();
         }
-        if (streams != null) {
-            streams.close(Duration.ofSeconds(30));
-            streams.cleanUp();
-        }
-        if (pipeline != null) {
-            pipeline.close();
-        }
+        PipelineUnderTest.close(streams, pipeline);
     }
 
     @Test

@@ -53,13 +53,7 @@ class TrainingIT {
 
     @AfterEach
     void stop() {
-        if (streams != null) {
-            streams.close(Duration.ofSeconds(30));
-            streams.cleanUp();
-        }
-        if (pipeline != null) {
-            pipeline.close();
-        }
+        PipelineUnderTest.close(streams, pipeline);
     }
 
     /** This test's topics, with a 4-partition labelled topic. */
