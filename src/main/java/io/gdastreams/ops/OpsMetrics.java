@@ -17,8 +17,10 @@ import java.time.format.DateTimeParseException;
 import java.util.EnumMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 import org.apache.kafka.streams.KafkaStreams;
@@ -45,6 +47,8 @@ final class OpsMetrics implements StreamObserver {
     private final Timer latency;
     private final Map<String, Long> pendingByTask = new ConcurrentHashMap<>();
     private final AtomicReference<ModelParameters> published = new AtomicReference<>();
+    /** Classes the trainer's last published version left out over the size bound. */
+    private final AtomicInteger classesLeftOut = new AtomicInteger();
     private final Supplier<Optional<ModelParameters>> model;
     private KafkaStreamsMetrics streamsMetrics;
 
@@ -79,6 +83,11 @@ final class OpsMetrics implements StreamObserver {
                 .register(registry);
         Gauge.builder("gda.pending.events", this, m -> m.pendingEvents())
                 .description("unlabelled events held until a model exists (scorer)").register(registry);
+        if (model == null) {
+            Gauge.builder("gda.model.classes.left.out", classesLeftOut, AtomicInteger::get)
+                    .description("classes the last published model left out over the size bound (trainer)")
+                    .register(registry);
+        }
     }
 
     /** Points the Kafka Streams metrics at {@code streams} (a newly started client), dropping the old client's. */
@@ -176,7 +185,8 @@ final class OpsMetrics implements StreamObserver {
     }
 
     @Override
-    public void modelPublished(ModelParameters model) {
+    public void modelPublished(ModelParameters model, Set<String> leftOut) {
         published.set(model);
+        classesLeftOut.set(leftOut.size());
     }
 }

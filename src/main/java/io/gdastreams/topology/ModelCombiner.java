@@ -210,7 +210,7 @@ final class ModelCombiner implements Processor<String, byte[], String, TrainingO
         // Signed over the bytes measured and sent (ModelSigning); the header travels to the model sink.
         context.forward(new Record<>(settings.modelId(), new TrainingOutput.Model(ready.bytes()), now,
                 settings.signing().sign(ready.bytes())));
-        observer.modelPublished(model);
+        observer.modelPublished(model, ready.leftOut());
         LOG.debug("Published version {} at {} from {}", model.version(), now, model.sources());
         // Under exactly-once the model is invisible to scorers until committed: do not wait for commit.interval.ms.
         context.commit();

@@ -2,6 +2,7 @@ package io.gdastreams.topology;
 
 import io.gdastreams.model.ModelParameters;
 import io.gdastreams.model.Prediction;
+import java.util.Set;
 
 /**
  * What the topologies tell about their work as it happens, for metrics and progress lines. The topologies call it
@@ -37,7 +38,10 @@ public interface StreamObserver {
     default void pendingEvents(String task, long count) {
     }
 
-    /** The trainer sent {@code model} to the model topic. */
-    default void modelPublished(ModelParameters model) {
+    /**
+     * The trainer sent {@code model} to the model topic, without {@code leftOut} classes that would have taken it
+     * past the size bound (docs/TRAINING.md, "Model size"; usually none).
+     */
+    default void modelPublished(ModelParameters model, Set<String> leftOut) {
     }
 }

@@ -137,6 +137,7 @@ class OpsEndpointIT {
             assertEquals(1, value(trainMetrics, "gda_dead_letters_total", Map.of("reason", "schema_mismatch")));
             assertEquals(0, value(trainMetrics, "gda_dead_letters_total", Map.of("reason", "model_bound")));
             assertEquals(last.version(), value(trainMetrics, "gda_model_version", Map.of()));
+            assertEquals(0, value(trainMetrics, "gda_model_classes_left_out", Map.of()));
             assertKafkaStreamsMetrics(trainMetrics);
 
             // The scorer: the same model in force, ready; the held events were answered.

@@ -14,6 +14,7 @@ import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import org.hawkular.agent.prometheus.types.Counter;
 import org.hawkular.agent.prometheus.types.Gauge;
 import org.hawkular.agent.prometheus.types.Histogram;
@@ -59,6 +60,29 @@ class OpsMetricsTest {
         assertEquals(0.25, latency.getSampleSum(), 1e-12);
         assertTrue(latency.getBuckets().size() > 2, "buckets of a histogram");
         metrics.close();
+    }
+
+    @Test
+    void shouldTellATrainersClassesLeftOutOfItsLastModelAndNotAScorers() throws Exception {
+        ModelParameters model = Iris.model("m", 3, Iris.rows());
+        OpsMetrics trainer = new OpsMetrics(null, NOW);
+        assertEquals(0.0, gauge(trainer, "gda_model_classes_left_out"), "nothing published, nothing left out");
+        trainer.modelPublished(model, Set.of("x", "y"));
+        assertEquals(2.0, gauge(trainer, "gda_model_classes_left_out"));
+        assertEquals(3.0, gauge(trainer, "gda_model_version"));
+        trainer.modelPublished(model, Set.of());
+        assertEquals(0.0, gauge(trainer, "gda_model_classes_left_out"));
+        trainer.close();
+
+        OpsMetrics scorer = new OpsMetrics(() -> Optional.of(model), NOW);
+        assertTrue(PrometheusText.parse(scorer.scrape().getBytes(StandardCharsets.UTF_8)).stream()
+                .noneMatch(f -> f.getName().equals("gda_model_classes_left_out")), "a trainer's figure only");
+        scorer.close();
+    }
+
+    private static double gauge(OpsMetrics metrics, String name) throws Exception {
+        return ((Gauge) metric(PrometheusText.parse(metrics.scrape().getBytes(StandardCharsets.UTF_8)), name,
+                Map.of())).getValue();
     }
 
     @Test

@@ -20,6 +20,7 @@ import java.util.Properties;
 import java.util.Random;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.streams.KafkaStreams;
@@ -106,7 +107,14 @@ class ClassesBeyondTheSizeBoundIT {
         // One stream thread for both tasks: the events are on the topic before it starts, so it meets all three
         // classes in its first iterations, before any snapshot tick, and no task has seen a model when it admits them.
         props.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, 1);
-        streams = new KafkaStreams(TrainingTopology.build(settings), props);
+        // What the combiner tells its observer (the trainer's gda_model_classes_left_out): the last version's.
+        AtomicReference<Set<String>> lastLeftOut = new AtomicReference<>();
+        streams = new KafkaStreams(TrainingTopology.build(settings, new StreamObserver() {
+            @Override
+            public void modelPublished(ModelParameters model, Set<String> leftOut) {
+                lastLeftOut.set(leftOut);
+            }
+        }), props);
         streams.start();
 
         ModelParameters first = pipeline.awaitModelAbsorbingAllLabelled();
@@ -126,6 +134,7 @@ class ClassesBeyondTheSizeBoundIT {
         List<ConsumerRecord<byte[], DeadLetter>> letters = broker.readAll(pipeline.topics().deadLetters(),
                 PipelineUnderTest.TIMEOUT);
         assertEquals(10, letters.size(), "dead letters");
+        assertEquals(Set.of(leftOut), lastLeftOut.get(), "the classes the last version left out");
         for (ConsumerRecord<byte[], DeadLetter> letter : letters) {
             assertTrue(letter.value().reason().startsWith("model size limit: label '" + leftOut + "' is left out of"
                     + " model '" + pipeline.modelId() + "', whose 2 published classes"), letter.value().reason());

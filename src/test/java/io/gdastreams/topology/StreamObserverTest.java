@@ -21,6 +21,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.streams.StreamsConfig;
@@ -71,7 +72,7 @@ class StreamObserverTest {
         }
 
         @Override
-        public void modelPublished(ModelParameters model) {
+        public void modelPublished(ModelParameters model, Set<String> leftOut) {
             published.add(model);
         }
 
