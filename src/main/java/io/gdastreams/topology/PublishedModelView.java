@@ -29,7 +29,7 @@ final class PublishedModelView {
     private Map<String, Set<String>> values = Map.of();
     private long generation;
     /** The size bound's class count ({@link ModelSizeBound}) for {@link #boundSchema}, computed once per schema. */
-    private long maxBySize;
+    private long classBound;
     private List<String> boundSchema;
 
     PublishedModelView(TrainingSettings settings, KeyValueStore<String, byte[]> published, String applicationId) {
@@ -117,8 +117,7 @@ final class PublishedModelView {
      * bound is not full (one comparison), as it is checked at every event of a known class.
      */
     String leftOut(String label, List<String> schema) {
-        long maxBySize = maxClasses(schema);
-        if (labels.size() < maxBySize || labels.contains(label)) {
+        if (labels.size() < maxClasses(schema) || labels.contains(label)) {
             return null;
         }
         return "model size limit: label '" + label + "' is left out of model '" + settings.modelId() + "', whose "
@@ -130,10 +129,10 @@ final class PublishedModelView {
     /** The size bound's class count for {@code schema}, computed again only when the schema changes. */
     private long maxClasses(List<String> schema) {
         if (schema != boundSchema && !schema.equals(boundSchema)) {
-            maxBySize = ModelSizeBound.maxClasses(schema, settings);
+            classBound = ModelSizeBound.maxClasses(schema, settings);
             boundSchema = schema;
         }
-        return maxBySize;
+        return classBound;
     }
 
     /**
