@@ -48,35 +48,48 @@ final class BenchReport {
 
     /**
      * The comparison's last line: per variant the median events/s over the rounds and the median of its per-round
-     * ratios to {@code baseline} (round i of a variant against round i of the baseline); and from
-     * {@code cpuPerEvent} (µs of the application's threads per event) the median and the median per-round ratio
-     * to the baseline's (above 1: more CPU per event), both null when a round was not measured.
+     * ratios to {@code baseline} (round i of a variant against round i of the baseline); from {@code cpuPerEvent}
+     * (µs of the application's threads per event) the median and the median per-round ratio to the baseline's
+     * (above 1: more CPU per event); and the same of {@code storedBytesPerEvent} (bytes the broker holds per event,
+     * above 1: more); each pair null when a round of the variant or the baseline was not measured (NaN).
      */
     static String comparisonLine(Map<String, List<Double>> rates, Map<String, List<Double>> cpuPerEvent,
-                                 String baseline) {
+                                 Map<String, List<Double>> storedBytesPerEvent, String baseline) {
         Map<String, Object> line = new LinkedHashMap<>();
-        List<Double> base = rates.get(baseline);
         for (Map.Entry<String, List<Double>> entry : rates.entrySet()) {
             Map<String, Object> summary = new LinkedHashMap<>();
             summary.put("medianEventsPerSecond", Math.round(median(entry.getValue())));
-            List<Double> ratios = new ArrayList<>();
-            for (int i = 0; i < entry.getValue().size(); i++) {
-                ratios.add(entry.getValue().get(i) / base.get(i));
-            }
-            summary.put("medianRatioToBaseline", round(median(ratios), 3));
-            List<Double> cpu = cpuPerEvent.getOrDefault(entry.getKey(), List.of());
-            List<Double> cpuBase = cpuPerEvent.getOrDefault(baseline, List.of());
-            boolean measured = cpu.size() == entry.getValue().size() && cpuBase.size() == cpu.size()
-                    && allMeasured(cpu) && allMeasured(cpuBase);
-            List<Double> cpuRatios = new ArrayList<>();
-            for (int i = 0; measured && i < cpu.size(); i++) {
-                cpuRatios.add(cpu.get(i) / cpuBase.get(i));
-            }
-            summary.put("medianAppCpuMicrosPerEvent", measured ? round(median(cpu), 3) : null);
-            summary.put("medianCpuPerEventRatioToBaseline", measured ? round(median(cpuRatios), 3) : null);
+            summary.put("medianRatioToBaseline", round(medianRatio(entry.getValue(), rates.get(baseline)), 3));
+            summarise(summary, "medianAppCpuMicrosPerEvent", "medianCpuPerEventRatioToBaseline", 3,
+                    cpuPerEvent.getOrDefault(entry.getKey(), List.of()), cpuPerEvent.getOrDefault(baseline, List.of()),
+                    entry.getValue().size());
+            summarise(summary, "medianStoredBytesPerEvent", "medianStoredBytesRatioToBaseline", 1,
+                    storedBytesPerEvent.getOrDefault(entry.getKey(), List.of()),
+                    storedBytesPerEvent.getOrDefault(baseline, List.of()), entry.getValue().size());
             line.put(entry.getKey(), summary);
         }
         return write(Map.of("comparison", line));
+    }
+
+    /**
+     * Puts the median of {@code values} (to {@code digits} decimals) under {@code medianKey} and the median of its
+     * per-round ratios to {@code base} under {@code ratioKey}, or nulls unless both have all {@code rounds} rounds.
+     */
+    private static void summarise(Map<String, Object> summary, String medianKey, String ratioKey, int digits,
+                                  List<Double> values, List<Double> base, int rounds) {
+        boolean measured = values.size() == rounds && base.size() == rounds && allMeasured(values)
+                && allMeasured(base);
+        summary.put(medianKey, measured ? round(median(values), digits) : null);
+        summary.put(ratioKey, measured ? round(medianRatio(values, base), 3) : null);
+    }
+
+    /** The median over the rounds of values[i] / base[i]. */
+    private static double medianRatio(List<Double> values, List<Double> base) {
+        List<Double> ratios = new ArrayList<>();
+        for (int i = 0; i < values.size(); i++) {
+            ratios.add(values.get(i) / base.get(i));
+        }
+        return median(ratios);
     }
 
     private static boolean allMeasured(List<Double> values) {

@@ -21,8 +21,8 @@ import java.util.Map;
  * bench does); a scoring comparison first trains, unreported and with the baseline's keys, the one model every
  * scoring round is given (what a scorer does per event does not depend on how many events its model absorbed).
  * Prints a stage line per (round, variant) and, at the end, each variant's median events/s and the median of its
- * per-round ratios to the baseline, and the same for the CPU time of the application's threads per event, which
- * the load of other processes moves far less (docs/BENCHMARKS.md).
+ * per-round ratios to the baseline, the same for the CPU time of the application's threads per event, which the
+ * load of other processes moves far less, and for the bytes the broker holds per event (docs/BENCHMARKS.md).
  */
 final class StageComparison {
 
@@ -99,6 +99,7 @@ final class StageComparison {
         }, progress);
         Map<String, List<Double>> rates = new LinkedHashMap<>();
         Map<String, List<Double>> cpuPerEvent = new LinkedHashMap<>();
+        Map<String, List<Double>> bytesPerEvent = new LinkedHashMap<>();
         for (int round = 1; round <= rounds; round++) {
             List<Variant> order = new ArrayList<>(all);
             if (round % 2 == 0) {
@@ -112,13 +113,14 @@ final class StageComparison {
                     StageResult result = run(runner, model);
                     rates.computeIfAbsent(v.name(), n -> new ArrayList<>()).add(result.eventsPerSecond());
                     cpuPerEvent.computeIfAbsent(v.name(), n -> new ArrayList<>()).add(result.appCpuMicrosPerEvent());
+                    bytesPerEvent.computeIfAbsent(v.name(), n -> new ArrayList<>()).add(result.storedBytesPerEvent());
                     out.println(BenchReport.variantLine(round, v.name(), result, settings.get(v.name()),
                             placement.shape()));
                     out.flush();
                 }
             }
         }
-        out.println(BenchReport.comparisonLine(rates, cpuPerEvent, BASELINE));
+        out.println(BenchReport.comparisonLine(rates, cpuPerEvent, bytesPerEvent, BASELINE));
         out.flush();
     }
 

@@ -197,6 +197,12 @@ class BenchIT {
                 "the median of two rounds is their mean");
         assertEquals(1.0, comparison.get("baseline").get("medianRatioToBaseline").doubleValue(), 0.0);
         assertTrue(comparison.get("idle").get("medianRatioToBaseline").doubleValue() > 0, comparison.toString());
+        double baselineBytes = (lines.get(0).get("storedBytesPerEvent").doubleValue()
+                + lines.get(3).get("storedBytesPerEvent").doubleValue()) / 2;
+        assertTrue(baselineBytes > 0, lines.get(0).toString());
+        assertEquals(baselineBytes, comparison.get("baseline").get("medianStoredBytesPerEvent").doubleValue(), 0.1,
+                "the bytes per event of the stage lines (to their 0.1), summarised");
+        assertEquals(1.0, comparison.get("baseline").get("medianStoredBytesRatioToBaseline").doubleValue(), 0.0);
     }
 
     /**

@@ -44,7 +44,10 @@ class StageComparisonTest {
         Map<String, List<Double>> cpu = new LinkedHashMap<>();
         cpu.put("baseline", List.of(2.0, 4.0, 3.0));
         cpu.put("forgetting", List.of(2.5, 4.0, 3.3)); // ratios 1.25, 1.0, 1.1: median 1.1
-        JsonNode line = Json.mapper().readTree(BenchReport.comparisonLine(rates, cpu, "baseline"))
+        Map<String, List<Double>> bytes = new LinkedHashMap<>();
+        bytes.put("baseline", List.of(200.0, 210.0, 205.0));
+        bytes.put("forgetting", List.of(80.0, 94.5, 82.0)); // ratios 0.4, 0.45, 0.4: median 0.4
+        JsonNode line = Json.mapper().readTree(BenchReport.comparisonLine(rates, cpu, bytes, "baseline"))
                 .get("comparison");
         assertEquals(150, line.get("baseline").get("medianEventsPerSecond").asLong());
         assertEquals(1.0, line.get("baseline").get("medianRatioToBaseline").asDouble());
@@ -54,11 +57,17 @@ class StageComparisonTest {
         assertEquals(3.3, line.get("forgetting").get("medianAppCpuMicrosPerEvent").asDouble());
         assertEquals(1.1, line.get("forgetting").get("medianCpuPerEventRatioToBaseline").asDouble());
         assertEquals(1.0, line.get("baseline").get("medianCpuPerEventRatioToBaseline").asDouble());
+        assertEquals(82.0, line.get("forgetting").get("medianStoredBytesPerEvent").asDouble());
+        assertEquals(205.0, line.get("baseline").get("medianStoredBytesPerEvent").asDouble());
+        assertEquals(0.4, line.get("forgetting").get("medianStoredBytesRatioToBaseline").asDouble());
 
         cpu.put("forgetting", List.of(2.5, Double.NaN, 3.3)); // a round not measured: no CPU figures
-        JsonNode unmeasured = Json.mapper().readTree(BenchReport.comparisonLine(rates, cpu, "baseline"))
+        bytes.put("baseline", List.of(200.0, Double.NaN, 205.0)); // the baseline's bytes of a round not measured
+        JsonNode unmeasured = Json.mapper().readTree(BenchReport.comparisonLine(rates, cpu, bytes, "baseline"))
                 .get("comparison").get("forgetting");
         assertTrue(unmeasured.get("medianCpuPerEventRatioToBaseline").isNull());
+        assertTrue(unmeasured.get("medianStoredBytesPerEvent").isNull());
+        assertTrue(unmeasured.get("medianStoredBytesRatioToBaseline").isNull());
         assertEquals(0.9, unmeasured.get("medianRatioToBaseline").asDouble());
         assertEquals(2.5, BenchReport.median(List.of(4.0, 1.0, 2.0, 3.0)), "even count: mean of the middle two");
     }
