@@ -17,9 +17,9 @@ import java.util.function.LongFunction;
  * 3N events ({@link #SAMPLES}): peak resident set ({@code VmHWM}), resident set now ({@code VmRSS}), and heap used
  * after a full GC (asked of the instance, {@value #HEAP_READINGS} times, the least kept: {@link #leastPerInstance}).
  * State that grew with the number of events would show as heap growth between the last two samples.
- * The training stage waits for its committed input offsets, and before its first sample for a first model (not one
- * of N events: at K = 100, d = 256 classes past the record bound are left out of the model), so that every sample is
- * taken once the combiner holds snapshots; scoring uses the newest model training published.
+ * The training stage waits for its committed input offsets, and before its first sample for a first model (any
+ * model, not one of N events: at K = 100, d = 256 classes past the size bound are left out of it), so that every
+ * sample is taken once the combiner holds snapshots; scoring uses the newest model training published.
  */
 final class MemoryRun {
 
@@ -94,10 +94,7 @@ final class MemoryRun {
                 String phase = "";
                 if (models != null && round == 1) {
                     // Every sample after the first publication: from then on the combiner holds the partitions'
-                    // snapshots (tens of MiB each at K = 100, d = 256), so a sample taken before it and one after
-                    // would differ by them, state that does not grow with the events. (Any model, not one of N
-                    // events: at K = 100, d = 256 the classes past the record bound are left out, and later models
-                    // may not be published at all.)
+                    // snapshots (tens of MiB each at K = 100, d = 256), which do not grow with the events.
                     ModelWatcher.ModelAt first = models.awaitTotal(0, app);
                     phase = " (model v" + first.model().version() + " published)";
                 }

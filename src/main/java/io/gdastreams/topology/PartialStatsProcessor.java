@@ -212,8 +212,7 @@ final class PartialStatsProcessor implements Processor<byte[], byte[], String, T
             String refused = state.retract(label, point, values, weight, timestamp, settings.forgetting());
             return refused == null ? null : new Refusal(DeadLetterCategory.INVALID_EVENT, refused);
         }
-        String overSize = state.hasClass(label) ? publishedModel.leftOut(label, schema)
-                : publishedModel.sizeLimit(label, schema, state.classes().keySet());
+        String overSize = publishedModel.sizeLimit(label, schema, state.classes().keySet());
         if (overSize != null) {
             return new Refusal(DeadLetterCategory.MODEL_BOUND, overSize);
         }

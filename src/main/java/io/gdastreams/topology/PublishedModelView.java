@@ -85,12 +85,28 @@ final class PublishedModelView {
     }
 
     /**
-     * Why a new class {@code label} could push the model past the record limit, or null. The model's classes are
-     * those published so far and this partition's own ({@code own}); a label already among them adds nothing.
+     * Why an event of {@code label} cannot be applied within the model size bound ({@link ModelSizeBound}), or
+     * null. The model's classes are those published so far and this partition's own ({@code own}):
+     * <ul>
+     *   <li>a class new to the partition must not push their count past the bound;</li>
+     *   <li>a class of its own that the newest model left out, while that model's published classes fill the
+     *       bound, can be taken by no later version (the combiner keeps the published classes and adds none beyond
+     *       the bound; docs/TRAINING.md, "Model size"): its events would be learnt by no model, and are refused
+     *       instead. Checked at every event of an own class: one comparison while the bound is not full.</li>
+     * </ul>
      */
     String sizeLimit(String label, List<String> schema, Set<String> own) {
         long maxBySize = maxClasses(schema);
         Set<String> known = labels();
+        if (own.contains(label)) {
+            if (known.size() < maxBySize || known.contains(label)) {
+                return null;
+            }
+            return "model size limit: label '" + label + "' is left out of model '" + settings.modelId()
+                    + "', whose " + known.size() + " published classes are as many as a model of d = "
+                    + schema.size() + " may have within the record limit of " + settings.maxModelBytes() + " bytes"
+                    + " (producer.max.request.size; docs/TRAINING.md, 'Model size')";
+        }
         if (known.contains(label)) {
             return null;
         }
@@ -107,23 +123,6 @@ final class PublishedModelView {
                 + settings.modelId() + "'; at d = " + schema.size() + " a model of more than " + maxBySize
                 + " classes could exceed the record limit of " + settings.maxModelBytes() + " bytes"
                 + " (producer.max.request.size; docs/TRAINING.md, 'Record sizes and limits')";
-    }
-
-    /**
-     * Why an event of {@code label}, a class this partition already has, cannot be applied any more, or null: the
-     * newest model leaves the class out and its published classes fill the size bound, so no later version can
-     * take it (the combiner keeps the published classes and adds none beyond the bound; docs/TRAINING.md, "Model
-     * size"). Its events would be learnt by no model: they are refused, with this reason, instead. Cheap when the
-     * bound is not full (one comparison), as it is checked at every event of a known class.
-     */
-    String leftOut(String label, List<String> schema) {
-        if (labels.size() < maxClasses(schema) || labels.contains(label)) {
-            return null;
-        }
-        return "model size limit: label '" + label + "' is left out of model '" + settings.modelId() + "', whose "
-                + labels.size() + " published classes are as many as a model of d = " + schema.size()
-                + " may have within the record limit of " + settings.maxModelBytes() + " bytes"
-                + " (producer.max.request.size; docs/TRAINING.md, 'Model size')";
     }
 
     /** The size bound's class count for {@code schema}, computed again only when the schema changes. */
