@@ -6,6 +6,7 @@ import io.gdastreams.settings.AppConfig;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.List;
+import java.util.Properties;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -14,7 +15,10 @@ import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.errors.AuthorizationException;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.Topology;
 
@@ -40,13 +44,20 @@ public final class ServiceRunner {
     /** Running this long after a restart counts as recovered. */
     private static final Duration RECOVERED_AFTER = Duration.ofMinutes(2);
     private static final Duration MAX_BACKOFF = Duration.ofSeconds(30);
-    /** A changelog restore without progress this long is reported (RestoreWatch). */
-    private static final Duration RESTORE_PATIENCE = Duration.ofMinutes(5);
 
     /** 1 s, 2 s, 4 s, … up to 30 s between restarts after consecutive failures. */
     static Duration backoff(int failures) {
         long seconds = 1L << Math.min(Math.max(failures - 1, 0), 5);
         return Duration.ofSeconds(Math.min(seconds, MAX_BACKOFF.toSeconds()));
+    }
+
+    /** {@code client} for a reader of committed records that joins no group and commits nothing. */
+    private static Properties readCommitted(Properties client) {
+        Properties reader = new Properties();
+        reader.putAll(client);
+        reader.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        reader.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+        return reader;
     }
 
     private ServiceRunner() {
@@ -85,6 +96,15 @@ public final class ServiceRunner {
             admin.close(Duration.ZERO);
         }
         var properties = config.streamsProperties(role);
+        ChangelogOnBroker.Source onBroker = (partition, position) -> {
+            Admin asking = Admin.create(checkProperties);
+            try (var reader = new KafkaConsumer<>(readCommitted(checkProperties), new ByteArrayDeserializer(),
+                    new ByteArrayDeserializer())) {
+                return ChangelogOnBroker.ask(asking, reader, partition, position, config.brokerTimeout());
+            } finally {
+                asking.close(Duration.ZERO);
+            }
+        };
         CountDownLatch stopped = new CountDownLatch(1);
         AtomicBoolean interrupted = new AtomicBoolean();
         AtomicReference<StreamsApp> app = new AtomicReference<>(
@@ -110,7 +130,8 @@ public final class ServiceRunner {
         try {
             while (!stopped.await(1, TimeUnit.SECONDS)) {
                 KafkaStreams.State state = app.get().state();
-                app.get().reportStalledRestores(RESTORE_PATIENCE);
+                boolean notReading = app.get().reportStalledRestores(config.restorePatience(), onBroker, bootstrap)
+                        .stream().anyMatch(s -> s.verdict() == StalledRestore.Verdict.NOT_READING);
                 if (state == KafkaStreams.State.RUNNING) {
                     // Running this long after a restart counts as recovered: the next failure starts afresh.
                     runningSince = runningSince == 0 ? System.nanoTime() : runningSince;
@@ -121,7 +142,7 @@ public final class ServiceRunner {
                 } else {
                     runningSince = 0;
                 }
-                if (state != KafkaStreams.State.ERROR && state != KafkaStreams.State.NOT_RUNNING) {
+                if (!notReading && state != KafkaStreams.State.ERROR && state != KafkaStreams.State.NOT_RUNNING) {
                     continue;
                 }
                 Throwable cause = app.get().failure();
@@ -148,6 +169,10 @@ public final class ServiceRunner {
                             + " what this application published; rebuilding it from the changelog topics"
                             + " (attempt %d of %d)%n", role, rebuilds,
                             MAX_STATE_REBUILDS);
+                } else if (notReading && cause == null) {
+                    out.printf("%s: a changelog restore has not moved for %s although the broker serves its"
+                            + " records; starting Kafka Streams again in %d s%n", role,
+                            StalledRestore.span(config.restorePatience()), backoff.toSeconds());
                 } else {
                     out.printf("%s: Kafka Streams stopped on an error (%s); starting it again in %d s (failure %d in a"
                             + " row)%n", role, cause == null ? state : StreamsApp.rootMessage(cause),

@@ -164,17 +164,18 @@ public final class StreamsApp implements AutoCloseable {
 
     /**
      * Logs, as an error, every changelog restore that has made no progress for {@code patience} (once per
-     * {@code patience} while it lasts) and returns how many there are.
+     * {@code patience} while it lasts), judged by what {@code broker} says about its partition, and returns them.
      */
-    int reportStalledRestores(Duration patience) {
-        List<RestoreWatch.Progress> stalled = restores.newlyStalled(patience);
-        for (RestoreWatch.Progress p : stalled) {
-            LOG.error("{}: the restore of {} (store {}) has not moved for {} min: at offset {} of {}. Kafka Streams"
-                            + " waits without a limit; a transaction left open on that partition stops it like this"
-                            + " (docs/RELIABILITY.md, 'A restore that does not finish')", name, p.changelog(),
-                    p.store(), patience.toMinutes(), p.position(), p.end());
+    List<StalledRestore> reportStalledRestores(Duration patience, ChangelogOnBroker.Source broker, String bootstrap) {
+        try {
+            List<StalledRestore> judged = StalledRestore.judgeAll(name, restores.newlyStalled(patience), patience,
+                    broker, bootstrap, System::currentTimeMillis);
+            judged.forEach(stalled -> LOG.error("{}", stalled.message()));
+            return judged;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return List.of();
         }
-        return stalled.size();
     }
 
     @Override

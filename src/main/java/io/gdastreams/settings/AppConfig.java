@@ -246,6 +246,11 @@ public final class AppConfig implements ConfigValues {
         return java.time.Duration.ofMillis(value(ConfigKey.BROKER_TIMEOUT_MS, Long.class));
     }
 
+    /** How long a changelog restore may make no progress before it is reported (gda.restore.patience.ms). */
+    public java.time.Duration restorePatience() {
+        return java.time.Duration.ofMillis(value(ConfigKey.RESTORE_PATIENCE_MS, Long.class));
+    }
+
     /** How often train/score log a progress line. */
     public java.time.Duration progressInterval() {
         return java.time.Duration.ofMillis(value(ConfigKey.PROGRESS_INTERVAL_MS, Long.class));

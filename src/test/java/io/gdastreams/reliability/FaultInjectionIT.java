@@ -247,6 +247,8 @@ class FaultInjectionIT {
         private long lastVersion;
         private int lostState;
         private int rebuilds;
+        private int stalledRestores;
+        private int stallRestarts;
 
         void injected(String fault) {
             faults.add(fault);
@@ -266,12 +268,17 @@ class FaultInjectionIT {
             outputs = predictions;
         }
 
-        /** Counts what the trainers logged of lost state and its rebuild from the changelogs (the logs go). */
+        /**
+         * Counts what the services logged of lost state and its rebuild from the changelogs, and of restores that
+         * stalled and the restarts they got (the logs go).
+         */
         void recovered(java.util.Collection<ProductProcess> processes) {
             for (ProductProcess process : processes) {
                 String log = process.allLogs();
                 lostState += count(log, "TrainingStateException: ");
                 rebuilds += count(log, "rebuilding it from the changelog topics");
+                stalledRestores += count(log, ": the restore of ");
+                stallRestarts += count(log, "a changelog restore has not moved for");
             }
         }
 
@@ -286,6 +293,7 @@ class FaultInjectionIT {
         String table() {
             return "FAULT-INJECTION REPORT\nfaults: " + String.join("; ", faults)
                     + "\nlost-state errors logged: " + lostState + ", rebuilds from the changelogs: " + rebuilds
+                    + "\nstalled restores logged: " + stalledRestores + ", restarts for one: " + stallRestarts
                     + "\n| labelled sent | valid | hostile | in the model | unlabelled sent | predictions | model records"
                     + " | last version |\n| " + labelled + " | " + valid + " | " + hostile + " | " + inModel + " | "
                     + unlabelled + " | " + outputs + " | " + versions + " | " + lastVersion + " |";

@@ -1,0 +1,94 @@
+package io.gdastreams.service;
+
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalInt;
+import java.util.OptionalLong;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.ListOffsetsOptions;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.common.IsolationLevel;
+import org.apache.kafka.common.TopicPartition;
+
+/**
+ * What the broker holds on one changelog partition beyond a restore's position: its end offset, its last stable
+ * offset (how far a read_committed reader, such as a restore under exactly-once, can read), the first record such
+ * a reader gets from that position, and the transactions open on the partition. Asked when a restore has stalled,
+ * so that the report can say whether a transaction holds it or records it could read are waiting.
+ *
+ * @param firstReadable the offset of the first record a read_committed reader gets at or after the position; empty
+ *                      when it reaches the last stable offset without one (transaction markers and aborted records
+ *                      are all there is)
+ */
+record ChangelogOnBroker(long endOffset, long lastStableOffset, OptionalLong firstReadable,
+                         List<OpenTransaction> open) {
+
+    ChangelogOnBroker {
+        open = List.copyOf(open);
+    }
+
+    /** A transaction open on the partition: its producer, the offset of its first record, when it last wrote. */
+    record OpenTransaction(long producerId, int producerEpoch, OptionalInt coordinatorEpoch, long startOffset,
+                           long lastTimestampMillis) {
+    }
+
+    /** How a service asks the broker about a partition from a position (an exception says why it could not). */
+    @FunctionalInterface
+    interface Source {
+        ChangelogOnBroker ask(TopicPartition partition, long position) throws Exception;
+    }
+
+    /**
+     * Asks through {@code admin} and reads through {@code reader} (read_committed, assigned nothing, no group),
+     * waiting at most {@code timeout} for each answer and for the read.
+     */
+    static ChangelogOnBroker ask(Admin admin, Consumer<byte[], byte[]> reader, TopicPartition partition,
+                                 long position, Duration timeout)
+            throws ExecutionException, InterruptedException, TimeoutException {
+        long end = offset(admin, partition, IsolationLevel.READ_UNCOMMITTED, timeout);
+        long stable = offset(admin, partition, IsolationLevel.READ_COMMITTED, timeout);
+        List<OpenTransaction> open = admin.describeProducers(List.of(partition)).partitionResult(partition)
+                .get(timeout.toMillis(), TimeUnit.MILLISECONDS).activeProducers().stream()
+                .filter(p -> p.currentTransactionStartOffset().isPresent())
+                .map(p -> new OpenTransaction(p.producerId(), p.producerEpoch(), p.coordinatorEpoch(),
+                        p.currentTransactionStartOffset().getAsLong(), p.lastTimestamp()))
+                .sorted(Comparator.comparingLong(OpenTransaction::startOffset))
+                .toList();
+        return new ChangelogOnBroker(end, stable, firstReadable(reader, partition, position, stable, timeout), open);
+    }
+
+    private static long offset(Admin admin, TopicPartition partition, IsolationLevel isolation, Duration timeout)
+            throws ExecutionException, InterruptedException, TimeoutException {
+        return admin.listOffsets(Map.of(partition, OffsetSpec.latest()), new ListOffsetsOptions(isolation))
+                .partitionResult(partition).get(timeout.toMillis(), TimeUnit.MILLISECONDS).offset();
+    }
+
+    /** Reads from {@code position} until a record comes or the reader passes {@code stable}. */
+    private static OptionalLong firstReadable(Consumer<byte[], byte[]> reader, TopicPartition partition,
+                                              long position, long stable, Duration timeout) throws TimeoutException {
+        if (position >= stable) {
+            return OptionalLong.empty();
+        }
+        reader.assign(List.of(partition));
+        reader.seek(partition, position);
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (System.nanoTime() < deadline) {
+            ConsumerRecords<byte[], byte[]> records = reader.poll(Duration.ofMillis(100));
+            if (!records.isEmpty()) {
+                return OptionalLong.of(records.records(partition).get(0).offset());
+            }
+            if (reader.position(partition) >= stable) {
+                return OptionalLong.empty();
+            }
+        }
+        throw new TimeoutException("read " + partition + " from offset " + position + " for " + timeout
+                + " without reaching its last stable offset " + stable);
+    }
+}

@@ -1,0 +1,106 @@
+package io.gdastreams.service;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.LongSupplier;
+
+/**
+ * A changelog restore that has not moved for a while, judged by what the broker holds on its partition.
+ *
+ * <p>Why: Kafka Streams waits for a restore without a time limit. It sets the restore's end to the partition's end
+ * offset (read_uncommitted) while its restore consumer, under exactly-once, reads read_committed: no further than
+ * the last stable offset. A transaction left open there holds the restore until it ends (an operator must abort
+ * a hanging one). If a record beyond the restore's position is readable, or nothing is left to read, it is the
+ * client that is stuck: a new client restores again from the stores' checkpoints, so the service restarts it. A long fault run saw restores stop a few offsets short of their ends (docs/RELIABILITY.md,
+ * "A restore that does not finish") before the broker was asked, so which of the two it was is not known.
+ */
+record StalledRestore(RestoreWatch.Progress progress, Verdict verdict, String message) {
+
+    /** What the broker's view makes of the stall. */
+    enum Verdict {
+        /** Nothing is readable before the last stable offset, which is short of the end: a transaction holds it. */
+        HELD_BY_A_TRANSACTION,
+        /** A record is readable beyond the restore's position, or nothing is left to read: the client is stuck. */
+        NOT_READING,
+        /** The broker could not be asked. */
+        UNKNOWN
+    }
+
+    /**
+     * Judges each of {@code stalled} by asking {@code broker} about its partition (a failed question gives
+     * {@link Verdict#UNKNOWN} with its reason); {@code clock} gives the wall-clock time in milliseconds.
+     */
+    static List<StalledRestore> judgeAll(String service, List<RestoreWatch.Progress> stalled, Duration patience,
+                                         ChangelogOnBroker.Source broker, String bootstrap, LongSupplier clock)
+            throws InterruptedException {
+        List<StalledRestore> judged = new ArrayList<>();
+        for (RestoreWatch.Progress progress : stalled) {
+            Optional<ChangelogOnBroker> onBroker = Optional.empty();
+            String failure = null;
+            try {
+                onBroker = Optional.of(broker.ask(progress.changelog(), progress.position()));
+            } catch (InterruptedException e) {
+                throw e;
+            } catch (Exception e) {
+                failure = StreamsApp.rootMessage(e);
+            }
+            judged.add(judge(service, progress, patience, onBroker, failure, bootstrap, clock.getAsLong()));
+        }
+        return judged;
+    }
+
+    /**
+     * Judges {@code progress}, stalled for {@code patience}, by {@code onBroker} (empty: the broker could not be
+     * asked, for {@code failure}); {@code nowMillis} dates an open transaction's last write, {@code bootstrap}
+     * goes into the command that ends a hanging one.
+     */
+    static StalledRestore judge(String service, RestoreWatch.Progress progress, Duration patience,
+                                Optional<ChangelogOnBroker> onBroker, String failure, String bootstrap,
+                                long nowMillis) {
+        String head = String.format("%s: the restore of %s (store %s) has not moved for %s: at offset %d of %d.",
+                service, progress.changelog(), progress.store(), span(patience), progress.position(),
+                progress.end());
+        if (onBroker.isEmpty()) {
+            return new StalledRestore(progress, Verdict.UNKNOWN, head + " The broker could not be asked about the"
+                    + " partition (" + failure + "); Kafka Streams waits for it without a limit.");
+        }
+        ChangelogOnBroker broker = onBroker.get();
+        String offsets = String.format("last stable offset %d, end offset %d", broker.lastStableOffset(),
+                broker.endOffset());
+        String restart = ": restarting Kafka Streams, whose stores restore again from their checkpoints.";
+        if (broker.firstReadable().isPresent()) {
+            return new StalledRestore(progress, Verdict.NOT_READING, head + " The broker serves a record at offset "
+                    + broker.firstReadable().getAsLong() + " (" + offsets + ") that the restore is not reading"
+                    + restart);
+        }
+        if (broker.lastStableOffset() >= progress.end()) {
+            return new StalledRestore(progress, Verdict.NOT_READING, head + " Nothing is left for it to read ("
+                    + offsets + "), yet it has not finished" + restart);
+        }
+        String holder = broker.open().isEmpty()
+                ? " The broker names no open transaction on the partition."
+                : holder(broker.open().get(0), progress, bootstrap, nowMillis);
+        return new StalledRestore(progress, Verdict.HELD_BY_A_TRANSACTION, head + " An exactly-once restore reads no"
+                + " further than the last stable offset (" + offsets + ")." + holder
+                + " (docs/RELIABILITY.md, 'A restore that does not finish')");
+    }
+
+    private static String holder(ChangelogOnBroker.OpenTransaction open, RestoreWatch.Progress progress,
+                                 String bootstrap, long nowMillis) {
+        long minutes = Duration.ofMillis(Math.max(0, nowMillis - open.lastTimestampMillis())).toMinutes();
+        return String.format(" A transaction open since offset %d holds it (producer %d, epoch %d, last write %d min"
+                        + " ago). If it is older than the broker's transaction.max.timeout.ms (15 min by default) it"
+                        + " is hanging, and `kafka-transactions.sh --bootstrap-server %s abort --topic %s --partition"
+                        + " %d --start-offset %d` ends it: its records were never committed, so nothing is lost.",
+                open.startOffset(), open.producerId(), open.producerEpoch(), minutes, bootstrap,
+                progress.changelog().topic(), progress.changelog().partition(), open.startOffset());
+    }
+
+    /** A patience as people say it: whole minutes in minutes ("5 min"), anything else in seconds ("90 s"). */
+    static String span(Duration patience) {
+        return patience.toSecondsPart() == 0 && patience.toMinutes() > 0 ? patience.toMinutes() + " min"
+                : patience.toSeconds() + " s";
+    }
+}

@@ -1,0 +1,137 @@
+package io.gdastreams.service;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.OptionalLong;
+import java.util.concurrent.ExecutionException;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.TimeoutException;
+import org.junit.jupiter.api.Test;
+
+/**
+ * How a stalled changelog restore is judged from the broker's view of its partition: held by an open transaction
+ * (the last stable offset is where the restore stands), not read although readable (restart), or unknown.
+ */
+class StalledRestoreTest {
+
+    private static final Duration PATIENCE = Duration.ofMinutes(5);
+    private static final TopicPartition CHANGELOG = new TopicPartition("app-class-stats-changelog", 2);
+    /** Stalled 7 offsets short of its end, as in the long fault run. */
+    private static final RestoreWatch.Progress STALLED =
+            new RestoreWatch.Progress(CHANGELOG, "class-stats", 3160, 3167, 0);
+    private static final long NOW = 1_800_000_000_000L;
+    private static final String BOOTSTRAP = "broker-1:9092";
+
+    private static StalledRestore judge(ChangelogOnBroker broker) {
+        return StalledRestore.judge("training", STALLED, PATIENCE, Optional.of(broker), null, BOOTSTRAP, NOW);
+    }
+
+    @Test
+    void shouldNameTheOpenTransactionThatHoldsTheLastStableOffsetAndTheCommandThatEndsIt() {
+        var holder = new ChangelogOnBroker.OpenTransaction(4001, 2, OptionalInt.of(7), 3160,
+                NOW - Duration.ofMinutes(17).toMillis());
+        var later = new ChangelogOnBroker.OpenTransaction(4002, 0, OptionalInt.empty(), 3164, NOW);
+        StalledRestore stalled = judge(new ChangelogOnBroker(3168, 3160, OptionalLong.empty(),
+                List.of(holder, later)));
+
+        assertEquals(StalledRestore.Verdict.HELD_BY_A_TRANSACTION, stalled.verdict());
+        assertEquals("training: the restore of app-class-stats-changelog-2 (store class-stats) has not moved for 5"
+                + " min: at offset 3160 of 3167. An exactly-once restore reads no further than the last stable offset"
+                + " (last stable offset 3160, end offset 3168). A transaction open since offset 3160 holds it"
+                + " (producer 4001, epoch 2, last write 17 min ago). If it is older than the broker's"
+                + " transaction.max.timeout.ms (15 min by default) it is hanging, and `kafka-transactions.sh"
+                + " --bootstrap-server broker-1:9092 abort --topic app-class-stats-changelog --partition 2"
+                + " --start-offset 3160` ends it: its records were never committed, so nothing is lost."
+                + " (docs/RELIABILITY.md, 'A restore that does not finish')", stalled.message());
+    }
+
+    @Test
+    void shouldSayWhenTheLastStableOffsetHoldsItWithoutAnOpenTransactionNamed() {
+        StalledRestore stalled = judge(new ChangelogOnBroker(3167, 3160, OptionalLong.empty(), List.of()));
+
+        assertEquals(StalledRestore.Verdict.HELD_BY_A_TRANSACTION, stalled.verdict());
+        assertTrue(stalled.message().contains("(last stable offset 3160, end offset 3167). The broker names no open"
+                + " transaction on the partition."), stalled.message());
+    }
+
+    @Test
+    void shouldRestartWhenARecordBeyondThePositionIsReadable() {
+        StalledRestore stalled = judge(new ChangelogOnBroker(3167, 3167, OptionalLong.of(3162), List.of()));
+
+        assertEquals(StalledRestore.Verdict.NOT_READING, stalled.verdict());
+        assertEquals("training: the restore of app-class-stats-changelog-2 (store class-stats) has not moved for 5"
+                + " min: at offset 3160 of 3167. The broker serves a record at offset 3162 (last stable offset 3167,"
+                + " end offset 3167) that the restore is not reading: restarting Kafka Streams, whose stores restore"
+                + " again from their checkpoints.", stalled.message());
+    }
+
+    @Test
+    void shouldRestartWhenNothingIsLeftToReadUpToTheEnd() {
+        // Only commit markers between the last restored record and the end: the restore should have finished.
+        StalledRestore stalled = judge(new ChangelogOnBroker(3167, 3167, OptionalLong.empty(), List.of()));
+
+        assertEquals(StalledRestore.Verdict.NOT_READING, stalled.verdict());
+        assertTrue(stalled.message().endsWith("at offset 3160 of 3167. Nothing is left for it to read (last stable"
+                + " offset 3167, end offset 3167), yet it has not finished: restarting Kafka Streams, whose stores"
+                + " restore again from their checkpoints."), stalled.message());
+    }
+
+    @Test
+    void shouldNotRestartForMarkersAndAbortedRecordsBeforeTheHold() {
+        // The last stable offset is beyond the position, but only markers and aborted records lie before it.
+        var holder = new ChangelogOnBroker.OpenTransaction(4001, 2, OptionalInt.empty(), 3163, NOW);
+        StalledRestore stalled = judge(new ChangelogOnBroker(3167, 3163, OptionalLong.empty(), List.of(holder)));
+
+        assertEquals(StalledRestore.Verdict.HELD_BY_A_TRANSACTION, stalled.verdict());
+        assertTrue(stalled.message().contains("--start-offset 3163`"), stalled.message());
+    }
+
+    @Test
+    void shouldNeitherRestartNorGuessWhenTheBrokerCannotBeAsked() {
+        StalledRestore stalled = StalledRestore.judge("scoring", STALLED, PATIENCE, Optional.empty(),
+                "TimeoutException: Timed out waiting for a node assignment", BOOTSTRAP, NOW);
+
+        assertEquals(StalledRestore.Verdict.UNKNOWN, stalled.verdict());
+        assertTrue(stalled.message().endsWith("at offset 3160 of 3167. The broker could not be asked about the"
+                + " partition (TimeoutException: Timed out waiting for a node assignment); Kafka Streams waits for"
+                + " it without a limit."), stalled.message());
+    }
+    @Test
+    void shouldAskTheBrokerAboutEachStalledPartitionAndKeepGoingWhenOneQuestionFails() throws Exception {
+        TopicPartition other = new TopicPartition("app-model-combiner-changelog", 0);
+        var otherStalled = new RestoreWatch.Progress(other, "model-combiner", 10, 18, 0);
+        List<TopicPartition> asked = new ArrayList<>();
+        List<Long> positions = new ArrayList<>();
+        ChangelogOnBroker.Source broker = (partition, position) -> {
+            asked.add(partition);
+            positions.add(position);
+            if (partition.equals(CHANGELOG)) {
+                throw new ExecutionException(new TimeoutException("no answer"));
+            }
+            return new ChangelogOnBroker(18, 18, OptionalLong.of(10), List.of());
+        };
+
+        List<StalledRestore> judged = StalledRestore.judgeAll("training", List.of(STALLED, otherStalled), PATIENCE,
+                broker, BOOTSTRAP, () -> NOW);
+
+        assertEquals(List.of(CHANGELOG, other), asked);
+        assertEquals(List.of(3160L, 10L), positions, "asked from where each restore stands");
+        assertEquals(List.of(StalledRestore.Verdict.UNKNOWN, StalledRestore.Verdict.NOT_READING),
+                judged.stream().map(StalledRestore::verdict).toList());
+        assertTrue(judged.get(0).message().contains("(TimeoutException: no answer)"), judged.get(0).message());
+        assertEquals(otherStalled, judged.get(1).progress());
+    }
+
+    @Test
+    void shouldSayThePatienceInWholeMinutesOrElseInSeconds() {
+        assertEquals("5 min", StalledRestore.span(Duration.ofMinutes(5)));
+        assertEquals("90 s", StalledRestore.span(Duration.ofSeconds(90)));
+        assertEquals("3 s", StalledRestore.span(Duration.ofSeconds(3)));
+    }
+}
