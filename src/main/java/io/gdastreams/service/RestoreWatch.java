@@ -16,8 +16,9 @@ import org.apache.kafka.streams.processor.StateRestoreListener;
  * <p>Why: in a long fault run a rebuilt trainer's restore of two changelog partitions stopped a few offsets short
  * of their end offsets and never finished (docs/RELIABILITY.md, "Runs"); Kafka Streams waits for a restore without
  * a time limit and logs only "Restoration in progress". A restore that cannot pass the last stable offset of its
- * changelog (a transaction left open on it) looks exactly like that. The watch does not act: what unblocks such a
- * partition is an operator's decision (docs/RELIABILITY.md, "A restore that does not finish").
+ * changelog (a transaction left open on it) looks exactly like that. The watch only finds such restores;
+ * {@link StalledRestore} judges them by the broker's view of their partitions (docs/RELIABILITY.md, "A restore that
+ * does not finish").
  */
 final class RestoreWatch implements StateRestoreListener {
 

@@ -12,9 +12,9 @@ import java.util.function.LongSupplier;
  * <p>Why: Kafka Streams waits for a restore without a time limit. It sets the restore's end to the partition's end
  * offset (read_uncommitted) while its restore consumer, under exactly-once, reads read_committed: no further than
  * the last stable offset. A transaction left open there holds the restore until it ends (an operator must abort
- * a hanging one). If a record beyond the restore's position is readable, or nothing is left to read, it is the
- * client that is stuck: a new client restores again from the stores' checkpoints, so the service restarts it. A long fault run saw restores stop a few offsets short of their ends (docs/RELIABILITY.md,
- * "A restore that does not finish") before the broker was asked, so which of the two it was is not known.
+ * a hanging one; HeldRestoreIT). If a record beyond the restore's position is readable, or nothing is left to
+ * read, it is the client that is stuck: a new client restores again from the stores' checkpoints, so the service
+ * restarts it (docs/RELIABILITY.md, "A restore that does not finish").
  */
 record StalledRestore(RestoreWatch.Progress progress, Verdict verdict, String message) {
 

@@ -90,6 +90,18 @@ public interface TestBroker {
         return new KafkaProducer<>(producerConfig(), topic.keySerializer(), topic.valueSerializer());
     }
 
+    /**
+     * As {@link #producer()}, transactional under a unique id, with transactions that the coordinator leaves open
+     * for {@code timeout} (a transaction left open by a crashed writer looks like that until then, a hanging one for
+     * good); the caller initialises its transactions and closes it.
+     */
+    default KafkaProducer<byte[], byte[]> transactionalProducer(Duration timeout) {
+        Map<String, Object> config = producerConfig();
+        config.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, UniqueNames.of("transactional"));
+        config.put(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG, Math.toIntExact(timeout.toMillis()));
+        return new KafkaProducer<>(config, new ByteArraySerializer(), new ByteArraySerializer());
+    }
+
     private Map<String, Object> producerConfig() {
         Map<String, Object> config = new HashMap<>();
         config.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());

@@ -1,5 +1,9 @@
 package io.gdastreams.reliability;
 
+import static io.gdastreams.reliability.TrainingRuns.counts;
+import static io.gdastreams.reliability.TrainingRuns.deleteRecursively;
+import static io.gdastreams.reliability.TrainingRuns.lastModel;
+import static io.gdastreams.reliability.TrainingRuns.send;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -9,32 +13,22 @@ import io.gdastreams.fixtures.LabelledRow;
 import io.gdastreams.it.Await;
 import io.gdastreams.it.KafkaBroker;
 import io.gdastreams.it.KafkaBrokerExtension;
-import io.gdastreams.model.ClassParameters;
 import io.gdastreams.model.ModelParameters;
 import io.gdastreams.reliability.ProductProcess.Command;
 import io.gdastreams.topology.Topics;
 import io.gdastreams.topology.TrainingTopology;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
-import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Collectors;
-import java.util.stream.Stream;
 import org.apache.kafka.clients.admin.AbortTransactionSpec;
 import org.apache.kafka.clients.admin.DescribeProducersResult;
 import org.apache.kafka.clients.admin.ProducerState;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.CleanupMode;
@@ -61,6 +55,8 @@ class HeldRestoreIT {
     /** Iris rows are ordered by class: the two phases end inside different classes. */
     private static final int N = 70;
     private static final int L = 40;
+    /** Longer than the test: only the abort may end the transaction, as for one its coordinator has lost. */
+    private static final Duration OPEN_FOR = Duration.ofMinutes(5);
 
     @TempDir(cleanup = CleanupMode.ON_SUCCESS)
     Path dir;
@@ -80,7 +76,7 @@ class HeldRestoreIT {
                 streamsAppId + "-" + TrainingTopology.CLASS_STATS_STORE + "-changelog", 0);
         try (ProductProcess train = new ProductProcess(Command.TRAIN, config, dir, "train");
              KafkaProducer<byte[], byte[]> producer = broker.producer();
-             KafkaProducer<byte[], byte[]> leftOpen = transactional(broker)) {
+             KafkaProducer<byte[], byte[]> leftOpen = broker.transactionalProducer(OPEN_FOR)) {
             // 1. N events, published; a clean stop; the local state deleted, so the next start restores it all.
             train.start();
             train.awaitRunning(TIMEOUT);
@@ -135,46 +131,11 @@ class HeldRestoreIT {
         }
     }
 
-    private static KafkaProducer<byte[], byte[]> transactional(KafkaBroker broker) {
-        Properties props = new Properties();
-        props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers());
-        props.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, KafkaBroker.uniqueName("left-open"));
-        // Longer than the test: only the abort may end it, as for a transaction its coordinator has lost.
-        props.put(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG, "300000");
-        return new KafkaProducer<>(props, new ByteArraySerializer(), new ByteArraySerializer());
-    }
-
     private static ProducerState openTransaction(KafkaBroker broker, TopicPartition partition) throws Exception {
         DescribeProducersResult described = broker.admin().describeProducers(List.of(partition));
         List<ProducerState> open = described.partitionResult(partition).get(TIMEOUT.toSeconds(), TimeUnit.SECONDS)
                 .activeProducers().stream().filter(p -> p.currentTransactionStartOffset().isPresent()).toList();
         assertEquals(1, open.size(), open.toString());
         return open.get(0);
-    }
-
-    private static void send(KafkaProducer<byte[], byte[]> producer, Topics topics, List<LabelledRow> rows,
-                             int first, int count) throws Exception {
-        for (int i = first; i < first + count; i++) {
-            producer.send(new ProducerRecord<>(topics.labelled().name(), ("row-" + i).getBytes(StandardCharsets.UTF_8),
-                    HostileRecords.validEvent(rows.get(i).x(), rows.get(i).label()))).get();
-        }
-    }
-
-    private static ModelParameters lastModel(List<ConsumerRecord<String, ModelParameters>> models) {
-        assertFalse(models.isEmpty(), "no model published");
-        return models.get(models.size() - 1).value();
-    }
-
-    private static Map<String, Long> counts(ModelParameters model) {
-        return model.classes().stream().collect(Collectors.toMap(ClassParameters::label, ClassParameters::count,
-                Long::sum, TreeMap::new));
-    }
-
-    private static void deleteRecursively(Path root) throws Exception {
-        try (Stream<Path> paths = Files.walk(root)) {
-            for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
-                Files.delete(path);
-            }
-        }
     }
 }

@@ -1,5 +1,7 @@
 package io.gdastreams.reliability;
 
+import static io.gdastreams.reliability.TrainingRuns.deleteRecursively;
+import static io.gdastreams.reliability.TrainingRuns.send;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -9,21 +11,15 @@ import io.gdastreams.fixtures.LabelledRow;
 import io.gdastreams.it.UniqueNames;
 import io.gdastreams.model.ModelParameters;
 import io.gdastreams.reliability.ProductProcess.Command;
-import io.gdastreams.serde.SerdeFactory;
 import io.gdastreams.topology.Topics;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
-import java.util.stream.Stream;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerRecord;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -59,7 +55,7 @@ class LostTrainingStateIT {
                  KafkaProducer<byte[], byte[]> producer = broker.producer()) {
                 train.start();
                 train.awaitRunning(TIMEOUT);
-                send(producer, topics, rows.subList(0, 120), 0);
+                send(producer, topics, rows, 0, 120);
                 List<ConsumerRecord<String, ModelParameters>> before = broker.readModelsUntilAbsorbed(
                         topics.labelled(), topics.model(), TIMEOUT, () -> assertTrue(train.isAlive(), train.log()));
                 ModelParameters published = before.get(before.size() - 1).value();
@@ -80,7 +76,7 @@ class LostTrainingStateIT {
                 deleteRecursively(stateDir);
 
                 train.start();
-                send(producer, topics, rows.subList(120, 150), 120);
+                send(producer, topics, rows, 120, 30);
                 long deadline = System.nanoTime() + TIMEOUT.toNanos();
                 while (train.isAlive() && System.nanoTime() < deadline) {
                     Thread.sleep(200);
@@ -97,24 +93,6 @@ class LostTrainingStateIT {
                 assertEquals(published.version(), last.version());
                 assertEquals(published.sources(), last.sources());
                 assertEquals(published.totalCount(), last.totalCount());
-            }
-        }
-    }
-
-    private static void send(KafkaProducer<byte[], byte[]> producer, Topics topics, List<LabelledRow> rows, int first)
-            throws Exception {
-        for (int i = 0; i < rows.size(); i++) {
-            producer.send(new ProducerRecord<>(topics.labelled().name(), ("row-" + (first + i)).getBytes(StandardCharsets.UTF_8),
-                    HostileRecords.validEvent(rows.get(i).x(), rows.get(i).label()))).get();
-        }
-    }
-
-    private static void deleteRecursively(Path root) throws Exception {
-        if (Files.exists(root)) {
-            try (Stream<Path> paths = Files.walk(root)) {
-                for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
-                    Files.delete(path);
-                }
             }
         }
     }

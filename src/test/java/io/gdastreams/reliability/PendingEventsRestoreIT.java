@@ -1,5 +1,6 @@
 package io.gdastreams.reliability;
 
+import static io.gdastreams.reliability.TrainingRuns.deleteRecursively;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -15,19 +16,15 @@ import io.gdastreams.model.Prediction;
 import io.gdastreams.serde.SerdeFactory;
 import io.gdastreams.topology.ScoringTopology;
 import io.gdastreams.topology.Topics;
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
-import java.util.stream.Stream;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -190,14 +187,5 @@ class PendingEventsRestoreIT {
     /** Every third event names an id of its own (kept apart from its key); the others are known by their key. */
     private static String id(IrisGolden.Row row) {
         return row.index() % 3 == 0 ? "event-" + row.index() : null;
-    }
-
-    private static void deleteRecursively(Path root) throws IOException {
-        try (Stream<Path> paths = Files.walk(root)) {
-            for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
-                Files.delete(path);
-            }
-        }
-        assertTrue(!Files.exists(root), root + " wiped");
     }
 }

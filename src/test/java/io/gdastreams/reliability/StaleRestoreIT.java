@@ -1,5 +1,9 @@
 package io.gdastreams.reliability;
 
+import static io.gdastreams.reliability.TrainingRuns.counts;
+import static io.gdastreams.reliability.TrainingRuns.deleteRecursively;
+import static io.gdastreams.reliability.TrainingRuns.lastModel;
+import static io.gdastreams.reliability.TrainingRuns.send;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -11,27 +15,21 @@ import io.gdastreams.it.UniqueNames;
 import io.gdastreams.model.ClassParameters;
 import io.gdastreams.model.ModelParameters;
 import io.gdastreams.reliability.ProductProcess.Command;
-import io.gdastreams.serde.SerdeFactory;
 import io.gdastreams.topology.Topics;
 import io.gdastreams.topology.TrainingTopology;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ExecutionException;
-import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.apache.kafka.clients.admin.ListConsumerGroupOffsetsOptions;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.CleanupMode;
@@ -182,24 +180,6 @@ class StaleRestoreIT {
         }
     }
 
-    private static void send(KafkaProducer<byte[], byte[]> producer, Topics topics, List<LabelledRow> rows,
-                             int first, int count) throws Exception {
-        for (int i = first; i < first + count; i++) {
-            producer.send(new ProducerRecord<>(topics.labelled().name(), ("row-" + i).getBytes(StandardCharsets.UTF_8),
-                    HostileRecords.validEvent(rows.get(i).x(), rows.get(i).label()))).get();
-        }
-    }
-
-    private static ModelParameters lastModel(List<ConsumerRecord<String, ModelParameters>> models) {
-        assertTrue(!models.isEmpty(), "no model published");
-        return models.get(models.size() - 1).value();
-    }
-
-    private static Map<String, Long> counts(ModelParameters model) {
-        return model.classes().stream().collect(Collectors.toMap(ClassParameters::label, ClassParameters::count,
-                Long::sum, TreeMap::new));
-    }
-
     /** The group's committed offset of {@code partition} (stable: no open transaction), -1 when none. */
     private static long committedOffset(FaultInjectionBroker broker, String group, TopicPartition partition) {
         try {
@@ -246,14 +226,6 @@ class StaleRestoreIT {
                 } else {
                     Files.copy(path, target);
                 }
-            }
-        }
-    }
-
-    private static void deleteRecursively(Path root) throws Exception {
-        try (Stream<Path> paths = Files.walk(root)) {
-            for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
-                Files.delete(path);
             }
         }
     }

@@ -18,11 +18,9 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -40,6 +38,8 @@ class ChangelogOnBrokerIT {
     private static final Duration PATIENCE = Duration.ofMinutes(5);
     private static final int COMMITTED = 3;
     private static final int LEFT_OPEN = 2;
+    /** Longer than the test: only the admin call may end the transaction, as for one its coordinator has lost. */
+    private static final Duration OPEN_FOR = Duration.ofMinutes(5);
 
     @Test
     void shouldNameTheTransactionThatHoldsAPartitionAndFreeItWithoutLosingACommittedRecord(KafkaBroker broker)
@@ -48,7 +48,7 @@ class ChangelogOnBrokerIT {
         broker.createTopics(Map.of(topic, 1));
         TopicPartition partition = new TopicPartition(topic, 0);
         long before = System.currentTimeMillis();
-        try (KafkaProducer<byte[], byte[]> producer = transactional(broker)) {
+        try (KafkaProducer<byte[], byte[]> producer = broker.transactionalProducer(OPEN_FOR)) {
             producer.initTransactions();
             producer.beginTransaction();
             send(producer, topic, "committed", COMMITTED);
@@ -107,15 +107,6 @@ class ChangelogOnBrokerIT {
         try (var reader = new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
             return ChangelogOnBroker.ask(broker.admin(), reader, partition, position, TIMEOUT);
         }
-    }
-
-    private static KafkaProducer<byte[], byte[]> transactional(KafkaBroker broker) {
-        Properties props = new Properties();
-        props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers());
-        props.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, KafkaBroker.uniqueName("left-open"));
-        // Long enough that the coordinator does not abort it during the test: only the admin call may end it.
-        props.put(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG, "300000");
-        return new KafkaProducer<>(props, new ByteArraySerializer(), new ByteArraySerializer());
     }
 
     private static void send(KafkaProducer<byte[], byte[]> producer, String topic, String prefix, int count) {
