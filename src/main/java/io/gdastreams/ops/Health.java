@@ -103,6 +103,9 @@ final class Health {
                 entry.put("store", r.store());
                 entry.put("position", r.position());
                 entry.put("end", r.end());
+                if (r.stalled() != null) {
+                    entry.put("stalled", r.stalled());
+                }
                 return entry;
             }).toList());
         }

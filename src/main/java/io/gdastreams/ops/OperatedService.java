@@ -64,6 +64,7 @@ public final class OperatedService {
             progress.start(config.progressInterval());
             Consumer<StreamsApp> onStart = app -> {
                 health.follow(app);
+                metrics.follow(app::restoring);
                 if (server != null) {
                     metrics.bind(app.kafkaStreams());
                 }

@@ -2,6 +2,7 @@ package io.gdastreams.ops;
 
 import io.gdastreams.model.ModelParameters;
 import io.gdastreams.model.Prediction;
+import io.gdastreams.service.StreamsApp;
 import io.gdastreams.topology.DeadLetterCategory;
 import io.gdastreams.topology.StreamObserver;
 import io.micrometer.core.instrument.Counter;
@@ -15,6 +16,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.EnumMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -49,6 +51,8 @@ final class OpsMetrics implements StreamObserver {
     private final AtomicReference<ModelParameters> published = new AtomicReference<>();
     /** Classes the trainer's last published version left out over the size bound. */
     private final AtomicInteger classesLeftOut = new AtomicInteger();
+    /** The running client's restores in progress (none before the first client starts). */
+    private volatile Supplier<List<StreamsApp.Restoring>> restoring = List::of;
     private final Supplier<Optional<ModelParameters>> model;
     private KafkaStreamsMetrics streamsMetrics;
 
@@ -83,11 +87,23 @@ final class OpsMetrics implements StreamObserver {
                 .register(registry);
         Gauge.builder("gda.pending.events", this, m -> m.pendingEvents())
                 .description("unlabelled events held until a model exists (scorer)").register(registry);
+        Gauge.builder("gda.restores.stalled", this, OpsMetrics::stalledRestores)
+                .description("changelog restores standing still past gda.restore.patience.ms (see /health/ready)")
+                .register(registry);
         if (model == null) {
             Gauge.builder("gda.model.classes.left.out", classesLeftOut, AtomicInteger::get)
                     .description("classes the last published model left out over the size bound (trainer)")
                     .register(registry);
         }
+    }
+
+    /** Follows {@code app}'s restores (a newly started client) for {@code gda.restores.stalled}. */
+    void follow(Supplier<List<StreamsApp.Restoring>> restores) {
+        this.restoring = restores;
+    }
+
+    private double stalledRestores() {
+        return restoring.get().stream().filter(r -> r.stalled() != null).count();
     }
 
     /** Points the Kafka Streams metrics at {@code streams} (a newly started client), dropping the old client's. */

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.LongSupplier;
 import org.apache.kafka.common.TopicPartition;
@@ -28,6 +29,7 @@ final class RestoreWatch implements StateRestoreListener {
 
     private final Map<TopicPartition, Progress> restoring = new ConcurrentHashMap<>();
     private final Map<TopicPartition, Long> reported = new ConcurrentHashMap<>();
+    private final Map<TopicPartition, StalledRestore> judged = new ConcurrentHashMap<>();
     private final LongSupplier nanoClock;
 
     RestoreWatch(LongSupplier nanoClock) {
@@ -38,6 +40,7 @@ final class RestoreWatch implements StateRestoreListener {
     public void onRestoreStart(TopicPartition partition, String storeName, long startingOffset, long endingOffset) {
         restoring.put(partition, new Progress(partition, storeName, startingOffset, endingOffset, nanoClock.getAsLong()));
         reported.remove(partition);
+        judged.remove(partition);
     }
 
     @Override
@@ -45,18 +48,32 @@ final class RestoreWatch implements StateRestoreListener {
         restoring.computeIfPresent(partition, (p, old) -> new Progress(p, storeName, batchEndOffset + 1, old.end(),
                 nanoClock.getAsLong()));
         reported.remove(partition);
+        judged.remove(partition);
     }
 
     @Override
     public void onRestoreEnd(TopicPartition partition, String storeName, long totalRestored) {
         restoring.remove(partition);
         reported.remove(partition);
+        judged.remove(partition);
     }
 
     @Override
     public void onRestoreSuspended(TopicPartition partition, String storeName, long totalRestored) {
         restoring.remove(partition);
         reported.remove(partition);
+        judged.remove(partition);
+    }
+
+    /** Keeps {@code stalled}'s judgement while its restore stands where it was judged. */
+    void judged(StalledRestore stalled) {
+        judged.put(stalled.progress().changelog(), stalled);
+    }
+
+    /** What was found about {@code progress}'s stall, while it stands where it was judged (else empty). */
+    Optional<StalledRestore> judgement(Progress progress) {
+        StalledRestore stalled = judged.get(progress.changelog());
+        return stalled != null && stalled.progress().equals(progress) ? Optional.of(stalled) : Optional.empty();
     }
 
     /** Every restore in progress now. */

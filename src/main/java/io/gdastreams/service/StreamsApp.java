@@ -132,14 +132,18 @@ public final class StreamsApp implements AutoCloseable {
         return streams;
     }
 
-    /** One changelog partition being restored: at {@code position} of {@code end} (offsets). */
-    public record Restoring(String changelog, String store, long position, long end) {
+    /**
+     * One changelog partition being restored: at {@code position} of {@code end} (offsets); {@code stalled} says
+     * what holds it while it stands still past the patience (null: moving, or not judged yet).
+     */
+    public record Restoring(String changelog, String store, long position, long end, String stalled) {
     }
 
     /** The changelog restores in progress, by partition name. */
     public List<Restoring> restoring() {
         return restores.inProgress().stream()
-                .map(p -> new Restoring(p.changelog().toString(), p.store(), p.position(), p.end()))
+                .map(p -> new Restoring(p.changelog().toString(), p.store(), p.position(), p.end(),
+                        restores.judgement(p).map(StalledRestore::message).orElse(null)))
                 .sorted(java.util.Comparator.comparing(Restoring::changelog)).toList();
     }
 
@@ -170,7 +174,10 @@ public final class StreamsApp implements AutoCloseable {
         try {
             List<StalledRestore> judged = StalledRestore.judgeAll(name, restores.newlyStalled(patience), patience,
                     broker, bootstrap, System::currentTimeMillis);
-            judged.forEach(stalled -> LOG.error("{}", stalled.message()));
+            judged.forEach(stalled -> {
+                restores.judged(stalled);
+                LOG.error("{}", stalled.message());
+            });
             return judged;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

@@ -57,13 +57,18 @@ class HealthTest {
         Health health = scorer();
         state.set(KafkaStreams.State.REBALANCING);
         restoring.set(List.of(new StreamsApp.Restoring("app-scoring-pending-changelog-1", "scoring-pending", 40,
-                100)));
+                100, null)));
         Health.Answer restoringAnswer = health.ready();
         assertEquals(503, restoringAnswer.status());
         assertEquals("{\"status\":\"not ready\",\"role\":\"scoring\",\"state\":\"REBALANCING\",\"reason\":\"Kafka"
                 + " Streams is REBALANCING (assigning partitions, restoring state)\",\"restoring\":[{\"changelog\":"
                 + "\"app-scoring-pending-changelog-1\",\"store\":\"scoring-pending\",\"position\":40,\"end\":100}]}",
                 new String(Json.toBytes(restoringAnswer.body())));
+        restoring.set(List.of(new StreamsApp.Restoring("app-scoring-pending-changelog-1", "scoring-pending", 40,
+                100, "held by a transaction")));
+        assertEquals("[{changelog=app-scoring-pending-changelog-1, store=scoring-pending, position=40, end=100,"
+                + " stalled=held by a transaction}]", health.ready().body().get("restoring").toString(),
+                "a stalled restore says what holds it");
 
         state.set(KafkaStreams.State.RUNNING);
         restoring.set(List.of());

@@ -10,10 +10,11 @@ import java.time.Duration;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.hawkular.agent.prometheus.types.Gauge;
 import org.hawkular.agent.prometheus.types.MetricFamily;
 
 /** The endpoint of one product process, as a client sees it: the JDK's HTTP client, and {@link PrometheusText} for {@code /metrics}. */
-final class OpsHttp {
+public final class OpsHttp {
 
     private static final Pattern ENDPOINT = Pattern.compile(": HTTP endpoint on http://([^:]+):(\\d+) ");
     private static final Duration TIMEOUT = Duration.ofSeconds(10);
@@ -28,7 +29,7 @@ final class OpsHttp {
     }
 
     /** The endpoint a process printed in {@code log}, or null when it has not printed it yet. */
-    static OpsHttp fromLog(String log) {
+    public static OpsHttp fromLog(String log) {
         Matcher m = ENDPOINT.matcher(log);
         return m.find() ? new OpsHttp(m.group(1), Integer.parseInt(m.group(2))) : null;
     }
@@ -37,7 +38,7 @@ final class OpsHttp {
         return host;
     }
 
-    HttpResponse<byte[]> get(String path) throws IOException, InterruptedException {
+    public HttpResponse<byte[]> get(String path) throws IOException, InterruptedException {
         return send(HttpRequest.newBuilder(uri(path)).timeout(TIMEOUT).GET().build());
     }
 
@@ -64,7 +65,14 @@ final class OpsHttp {
         return PrometheusText.parse(response.body());
     }
 
-    static String text(HttpResponse<byte[]> response) {
+    /** The value of the unlabelled gauge {@code name} in a {@code GET /metrics}. */
+    public double gauge(String name) throws IOException, InterruptedException {
+        return metrics().stream().filter(f -> f.getName().equals(name)).flatMap(f -> f.getMetrics().stream())
+                .map(m -> ((Gauge) m).getValue()).findFirst()
+                .orElseThrow(() -> new AssertionError("no gauge " + name + " in /metrics"));
+    }
+
+    public static String text(HttpResponse<byte[]> response) {
         return new String(response.body(), StandardCharsets.UTF_8);
     }
 }

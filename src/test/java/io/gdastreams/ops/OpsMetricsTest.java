@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.gdastreams.fixtures.Iris;
 import io.gdastreams.model.ModelParameters;
+import io.gdastreams.service.StreamsApp;
 import io.gdastreams.model.Prediction;
 import io.gdastreams.topology.DeadLetterCategory;
 import java.nio.charset.StandardCharsets;
@@ -78,6 +79,19 @@ class OpsMetricsTest {
         assertTrue(PrometheusText.parse(scorer.scrape().getBytes(StandardCharsets.UTF_8)).stream()
                 .noneMatch(f -> f.getName().equals("gda_model_classes_left_out")), "a trainer's figure only");
         scorer.close();
+    }
+
+    @Test
+    void shouldCountTheRestoresThatStandStillPastThePatience() throws Exception {
+        OpsMetrics metrics = new OpsMetrics(null, NOW);
+        assertEquals(0.0, gauge(metrics, "gda_restores_stalled"), "no client yet");
+        var moving = new StreamsApp.Restoring("app-class-stats-changelog-0", "class-stats", 10, 20, null);
+        var held = new StreamsApp.Restoring("app-class-stats-changelog-1", "class-stats", 7, 9, "held");
+        metrics.follow(() -> List.of(moving, held));
+        assertEquals(1.0, gauge(metrics, "gda_restores_stalled"));
+        metrics.follow(List::of);
+        assertEquals(0.0, gauge(metrics, "gda_restores_stalled"), "a new client restores afresh");
+        metrics.close();
     }
 
     private static double gauge(OpsMetrics metrics, String name) throws Exception {

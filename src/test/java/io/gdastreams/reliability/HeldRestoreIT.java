@@ -14,6 +14,7 @@ import io.gdastreams.it.Await;
 import io.gdastreams.it.KafkaBroker;
 import io.gdastreams.it.KafkaBrokerExtension;
 import io.gdastreams.model.ModelParameters;
+import io.gdastreams.ops.OpsHttp;
 import io.gdastreams.reliability.ProductProcess.Command;
 import io.gdastreams.topology.Topics;
 import io.gdastreams.topology.TrainingTopology;
@@ -72,6 +73,7 @@ class HeldRestoreIT {
         Map<String, String> config = ProductProcess.testConfig(broker.bootstrapServers(), topics, MODEL_ID, appId,
                 stateDir, PARTITIONS);
         config.put("gda.restore.patience.ms", PATIENCE_MS);
+        config.put("gda.http.port", "0");
         TopicPartition changelog = new TopicPartition(
                 streamsAppId + "-" + TrainingTopology.CLASS_STATS_STORE + "-changelog", 0);
         try (ProductProcess train = new ProductProcess(Command.TRAIN, config, dir, "train");
@@ -107,6 +109,12 @@ class HeldRestoreIT {
                     + heldAt + ", end offset " + (heldAt + 1) + ")."), train.tails(40));
             assertTrue(log.contains("abort --topic " + changelog.topic() + " --partition 0 --start-offset " + heldAt
                     + "`"), train.tails(40));
+            // The same on the endpoint: /health/ready says what holds the restore, the gauge counts it.
+            OpsHttp http = OpsHttp.fromLog(train.log());
+            String ready = OpsHttp.text(http.get("/health/ready"));
+            assertTrue(ready.contains("\"stalled\":\"training: the restore of " + changelog) && ready.contains(
+                    "--start-offset " + heldAt + "`"), ready);
+            assertEquals(1.0, http.gauge("gda_restores_stalled"), ready);
             ProducerState holder = openTransaction(broker, changelog);
             assertEquals(heldAt, holder.currentTransactionStartOffset().orElseThrow());
             assertTrue(log.contains("(producer " + holder.producerId() + ", epoch " + holder.producerEpoch() + ","),
@@ -125,6 +133,7 @@ class HeldRestoreIT {
             assertEquals(N + L, last.totalCount(), found);
             assertEquals(counts(expected), counts(last), found);
             assertEquals(Map.of("0", (long) (N + L)), last.sources(), found);
+            assertEquals(0.0, http.gauge("gda_restores_stalled"), "restored");
             assertFalse(train.log().contains("starting Kafka Streams again"),
                     "a held restore is waited for, not restarted\n" + train.tails(40));
             assertEquals(ProductProcess.SIGTERM_EXIT, train.sigterm().status(), train.log());

@@ -56,4 +56,17 @@ class RestoreWatchTest {
         advance(PATIENCE.multipliedBy(2));
         assertTrue(watch.newlyStalled(PATIENCE).isEmpty(), "a suspended restore is not waited for");
     }
+
+    @Test
+    void shouldKeepAStallsJudgementOnlyWhileTheRestoreStandsWhereItWasJudged() {
+        watch.onRestoreStart(CHANGELOG, "class-stats", 0, 3167);
+        watch.onBatchRestored(CHANGELOG, "class-stats", 3159, 2974);
+        advance(PATIENCE);
+        RestoreWatch.Progress stalled = watch.newlyStalled(PATIENCE).get(0);
+        watch.judged(new StalledRestore(stalled, StalledRestore.Verdict.HELD_BY_A_TRANSACTION, "held"));
+        assertEquals("held", watch.judgement(watch.inProgress().get(0)).orElseThrow().message());
+
+        watch.onBatchRestored(CHANGELOG, "class-stats", 3163, 4);
+        assertTrue(watch.judgement(watch.inProgress().get(0)).isEmpty(), "it moved: the judgement is gone");
+    }
 }
