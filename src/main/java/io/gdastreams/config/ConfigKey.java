@@ -146,7 +146,7 @@ public enum ConfigKey {
             "train/score: file holding gda.model.signing.key's value instead; empty: none"),
     RESTORE_PATIENCE_MS("gda.restore.patience.ms", "300000", ValueType.POSITIVE_LONG,
             "train/score: a changelog restore without progress this long is reported with the broker's view of its"
-                    + " partition, and Kafka Streams restarted when the broker serves what it is not reading"),
+                    + " partition, and Kafka Streams restarted when the client is stuck (readable records wait)"),
     PROGRESS_INTERVAL_MS("gda.progress.interval.ms", "30000", ValueType.POSITIVE_LONG,
             "train/score: how often one progress line is logged (events, rate, dead letters, model version and age)");
 

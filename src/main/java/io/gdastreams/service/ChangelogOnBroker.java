@@ -46,14 +46,17 @@ record ChangelogOnBroker(long endOffset, long lastStableOffset, OptionalLong fir
     }
 
     /**
-     * Asks through {@code admin} and reads through {@code reader} (read_committed, assigned nothing, no group),
-     * waiting at most {@code timeout} for each answer and for the read.
+     * Asks through {@code admin} and reads through {@code reader} (assigned nothing, no group, reading as the
+     * restore does: {@code isolation}), waiting at most {@code timeout} for each answer and for the read. Under
+     * read_uncommitted (at-least-once) nothing holds a reader short of the end: the last stable offset is then the
+     * end offset.
      */
-    static ChangelogOnBroker ask(Admin admin, Consumer<byte[], byte[]> reader, TopicPartition partition,
-                                 long position, Duration timeout)
+    static ChangelogOnBroker ask(Admin admin, Consumer<byte[], byte[]> reader, IsolationLevel isolation,
+                                 TopicPartition partition, long position, Duration timeout)
             throws ExecutionException, InterruptedException, TimeoutException {
         long end = offset(admin, partition, IsolationLevel.READ_UNCOMMITTED, timeout);
-        long stable = offset(admin, partition, IsolationLevel.READ_COMMITTED, timeout);
+        long stable = isolation == IsolationLevel.READ_COMMITTED
+                ? offset(admin, partition, IsolationLevel.READ_COMMITTED, timeout) : end;
         List<OpenTransaction> open = admin.describeProducers(List.of(partition)).partitionResult(partition)
                 .get(timeout.toMillis(), TimeUnit.MILLISECONDS).activeProducers().stream()
                 .filter(p -> p.currentTransactionStartOffset().isPresent())
@@ -70,7 +73,7 @@ record ChangelogOnBroker(long endOffset, long lastStableOffset, OptionalLong fir
                 .partitionResult(partition).get(timeout.toMillis(), TimeUnit.MILLISECONDS).offset();
     }
 
-    /** Reads from {@code position} until a record comes or the reader passes {@code stable}. */
+    /** Reads from {@code position} until a record comes or the reader reaches {@code stable}. */
     private static OptionalLong firstReadable(Consumer<byte[], byte[]> reader, TopicPartition partition,
                                               long position, long stable, Duration timeout) throws TimeoutException {
         if (position >= stable) {

@@ -45,6 +45,9 @@ final class RestoreWatch implements StateRestoreListener {
 
     @Override
     public void onBatchRestored(TopicPartition partition, String storeName, long batchEndOffset, long numRestored) {
+        if (numRestored == 0) {
+            return; // a poll that restored nothing (global stores report those) is no progress
+        }
         restoring.computeIfPresent(partition, (p, old) -> new Progress(p, storeName, batchEndOffset + 1, old.end(),
                 nanoClock.getAsLong()));
         reported.remove(partition);
@@ -74,6 +77,11 @@ final class RestoreWatch implements StateRestoreListener {
     Optional<StalledRestore> judgement(Progress progress) {
         StalledRestore stalled = judged.get(progress.changelog());
         return stalled != null && stalled.progress().equals(progress) ? Optional.of(stalled) : Optional.empty();
+    }
+
+    /** True while {@code progress}'s restore is still in progress and stands exactly where it stood then. */
+    boolean standsStill(Progress progress) {
+        return progress.equals(restoring.get(progress.changelog()));
     }
 
     /** Every restore in progress now. */

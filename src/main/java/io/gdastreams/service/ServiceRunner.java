@@ -17,9 +17,11 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.errors.AuthorizationException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.Topology;
 
 /**
@@ -51,11 +53,11 @@ public final class ServiceRunner {
         return Duration.ofSeconds(Math.min(seconds, MAX_BACKOFF.toSeconds()));
     }
 
-    /** {@code client} for a reader of committed records that joins no group and commits nothing. */
-    private static Properties readCommitted(Properties client) {
+    /** {@code client} for a reader with {@code isolation} that joins no group and commits nothing. */
+    private static Properties reading(Properties client, IsolationLevel isolation) {
         Properties reader = new Properties();
         reader.putAll(client);
-        reader.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        reader.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, isolation.toString());
         reader.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
         return reader;
     }
@@ -96,11 +98,16 @@ public final class ServiceRunner {
             admin.close(Duration.ZERO);
         }
         var properties = config.streamsProperties(role);
+        // A restore reads read_committed under exactly-once (the default), read_uncommitted under at_least_once.
+        IsolationLevel restoreReads = "at_least_once".equals(
+                properties.getProperty(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, "").trim())
+                ? IsolationLevel.READ_UNCOMMITTED : IsolationLevel.READ_COMMITTED;
         ChangelogOnBroker.Source onBroker = (partition, position) -> {
             Admin asking = Admin.create(checkProperties);
-            try (var reader = new KafkaConsumer<>(readCommitted(checkProperties), new ByteArrayDeserializer(),
-                    new ByteArrayDeserializer())) {
-                return ChangelogOnBroker.ask(asking, reader, partition, position, config.brokerTimeout());
+            try (var reader = new KafkaConsumer<>(reading(checkProperties, restoreReads),
+                    new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+                return ChangelogOnBroker.ask(asking, reader, restoreReads, partition, position,
+                        config.brokerTimeout());
             } finally {
                 asking.close(Duration.ZERO);
             }
@@ -126,12 +133,16 @@ public final class ServiceRunner {
         out.flush();
         int rebuilds = 0;
         int failures = 0;
+        List<StalledRestore> stuck = List.of();
         long runningSince = 0;
         try {
             while (!stopped.await(1, TimeUnit.SECONDS)) {
                 KafkaStreams.State state = app.get().state();
-                boolean notReading = app.get().reportStalledRestores(config.restorePatience(), onBroker, bootstrap)
-                        .stream().anyMatch(s -> s.verdict() == StalledRestore.Verdict.NOT_READING);
+                // A restore judged not reading is restarted one check later, and only if it still stands where it
+                // was judged: one that was about to move when the broker was asked is left alone.
+                boolean notReading = app.get().stillNotReading(stuck);
+                stuck = state == KafkaStreams.State.REBALANCING || state == KafkaStreams.State.RUNNING
+                        ? app.get().reportStalledRestores(config.restorePatience(), onBroker, bootstrap) : List.of();
                 if (state == KafkaStreams.State.RUNNING) {
                     // Running this long after a restart counts as recovered: the next failure starts afresh.
                     runningSince = runningSince == 0 ? System.nanoTime() : runningSince;
@@ -170,8 +181,8 @@ public final class ServiceRunner {
                             + " (attempt %d of %d)%n", role, rebuilds,
                             MAX_STATE_REBUILDS);
                 } else if (notReading && cause == null) {
-                    out.printf("%s: a changelog restore has not moved for %s although the broker serves its"
-                            + " records; starting Kafka Streams again in %d s%n", role,
+                    out.printf("%s: a changelog restore has not moved for %s although nothing holds it; starting"
+                            + " Kafka Streams again in %d s%n", role,
                             StalledRestore.span(config.restorePatience()), backoff.toSeconds());
                 } else {
                     out.printf("%s: Kafka Streams stopped on an error (%s); starting it again in %d s (failure %d in a"
@@ -191,6 +202,7 @@ public final class ServiceRunner {
                         app.get().cleanUp();
                     }
                     app.set(new StreamsApp(role, topology.get(), properties));
+                    stuck = List.of();
                     onStart.accept(app.get());
                     app.get().start();
                 }

@@ -91,8 +91,8 @@ record StalledRestore(RestoreWatch.Progress progress, Verdict verdict, String me
                                  String bootstrap, long nowMillis) {
         long minutes = Duration.ofMillis(Math.max(0, nowMillis - open.lastTimestampMillis())).toMinutes();
         return String.format(" A transaction open since offset %d holds it (producer %d, epoch %d, last write %d min"
-                        + " ago). If it is older than the broker's transaction.max.timeout.ms (15 min by default) it"
-                        + " is hanging, and `kafka-transactions.sh --bootstrap-server %s abort --topic %s --partition"
+                        + " ago). If it has been open longer than the broker's transaction.max.timeout.ms (15 min by"
+                        + " default) it is hanging, and `kafka-transactions.sh --bootstrap-server %s abort --topic %s --partition"
                         + " %d --start-offset %d` ends it: its records were never committed, so nothing is lost.",
                 open.startOffset(), open.producerId(), open.producerEpoch(), minutes, bootstrap,
                 progress.changelog().topic(), progress.changelog().partition(), open.startOffset());

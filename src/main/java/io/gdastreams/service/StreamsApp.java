@@ -133,6 +133,15 @@ public final class StreamsApp implements AutoCloseable {
     }
 
     /**
+     * True when one of {@code judged} (NOT_READING verdicts of an earlier check) still stands where it stood: a
+     * restore that finished or moved while the broker was asked (after an operator's abort, say) is not restarted.
+     */
+    boolean stillNotReading(List<StalledRestore> judged) {
+        return judged.stream().anyMatch(s -> s.verdict() == StalledRestore.Verdict.NOT_READING
+                && restores.standsStill(s.progress()));
+    }
+
+    /**
      * One changelog partition being restored: at {@code position} of {@code end} (offsets); {@code stalled} says
      * what holds it while it stands still past the patience (null: moving, or not judged yet).
      */

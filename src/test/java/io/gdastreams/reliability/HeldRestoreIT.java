@@ -52,7 +52,7 @@ class HeldRestoreIT {
     private static final int PARTITIONS = 1;
     private static final String MODEL_ID = "iris";
     /** Short, so that the test sees the report within seconds (the default is 5 minutes). */
-    private static final String PATIENCE_MS = "2000";
+    private static final String PATIENCE_MS = "5000";
     /** Iris rows are ordered by class: the two phases end inside different classes. */
     private static final int N = 70;
     private static final int L = 40;
@@ -104,7 +104,7 @@ class HeldRestoreIT {
             // Its end is the changelog's end offset, past the open record; it stands after the last committed
             // record, before that record's commit marker.
             assertTrue(log.contains("the restore of " + changelog + " (store " + TrainingTopology.CLASS_STATS_STORE
-                    + ") has not moved for 2 s: at offset " + (heldAt - 1) + " of " + (heldAt + 1) + ". An"
+                    + ") has not moved for 5 s: at offset " + (heldAt - 1) + " of " + (heldAt + 1) + ". An"
                     + " exactly-once restore reads no further than the last stable offset (last stable offset "
                     + heldAt + ", end offset " + (heldAt + 1) + ")."), train.tails(40));
             assertTrue(log.contains("abort --topic " + changelog.topic() + " --partition 0 --start-offset " + heldAt

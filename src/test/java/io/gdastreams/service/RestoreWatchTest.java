@@ -69,4 +69,20 @@ class RestoreWatchTest {
         watch.onBatchRestored(CHANGELOG, "class-stats", 3163, 4);
         assertTrue(watch.judgement(watch.inProgress().get(0)).isEmpty(), "it moved: the judgement is gone");
     }
+
+    @Test
+    void shouldCountABatchWithoutRecordsAsNoProgressAndSayWhetherARestoreStandsStill() {
+        watch.onRestoreStart(CHANGELOG, "class-stats", 0, 3167);
+        watch.onBatchRestored(CHANGELOG, "class-stats", 3159, 2974);
+        RestoreWatch.Progress judged = watch.inProgress().get(0);
+        advance(PATIENCE);
+        watch.onBatchRestored(CHANGELOG, "class-stats", 3160, 0); // a poll that restored nothing (global stores)
+        assertTrue(watch.standsStill(judged), "no record restored: no progress");
+        assertEquals(1, watch.newlyStalled(PATIENCE).size());
+
+        watch.onBatchRestored(CHANGELOG, "class-stats", 3163, 4);
+        assertTrue(!watch.standsStill(judged), "it moved");
+        watch.onRestoreEnd(CHANGELOG, "class-stats", 2978);
+        assertTrue(!watch.standsStill(judged), "it finished");
+    }
 }

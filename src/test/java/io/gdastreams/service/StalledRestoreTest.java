@@ -44,7 +44,7 @@ class StalledRestoreTest {
         assertEquals("training: the restore of app-class-stats-changelog-2 (store class-stats) has not moved for 5"
                 + " min: at offset 3160 of 3167. An exactly-once restore reads no further than the last stable offset"
                 + " (last stable offset 3160, end offset 3168). A transaction open since offset 3160 holds it"
-                + " (producer 4001, epoch 2, last write 17 min ago). If it is older than the broker's"
+                + " (producer 4001, epoch 2, last write 17 min ago). If it has been open longer than the broker's"
                 + " transaction.max.timeout.ms (15 min by default) it is hanging, and `kafka-transactions.sh"
                 + " --bootstrap-server broker-1:9092 abort --topic app-class-stats-changelog --partition 2"
                 + " --start-offset 3160` ends it: its records were never committed, so nothing is lost."
