@@ -133,15 +133,15 @@ public final class ServiceRunner {
         out.flush();
         int rebuilds = 0;
         int failures = 0;
-        List<StalledRestore> stuck = List.of();
+        List<StalledRestore> lastJudged = List.of();
         long runningSince = 0;
         try {
             while (!stopped.await(1, TimeUnit.SECONDS)) {
                 KafkaStreams.State state = app.get().state();
                 // A restore judged not reading is restarted one check later, and only if it still stands where it
                 // was judged: one that was about to move when the broker was asked is left alone.
-                boolean notReading = app.get().stillNotReading(stuck);
-                stuck = state == KafkaStreams.State.REBALANCING || state == KafkaStreams.State.RUNNING
+                boolean notReading = app.get().stillNotReading(lastJudged);
+                lastJudged = state == KafkaStreams.State.REBALANCING || state == KafkaStreams.State.RUNNING
                         ? app.get().reportStalledRestores(config.restorePatience(), onBroker, bootstrap) : List.of();
                 if (state == KafkaStreams.State.RUNNING) {
                     // Running this long after a restart counts as recovered: the next failure starts afresh.
@@ -202,7 +202,7 @@ public final class ServiceRunner {
                         app.get().cleanUp();
                     }
                     app.set(new StreamsApp(role, topology.get(), properties));
-                    stuck = List.of();
+                    lastJudged = List.of();
                     onStart.accept(app.get());
                     app.get().start();
                 }

@@ -242,18 +242,18 @@ public final class AppConfig implements ConfigValues {
     }
 
     /** How long train/score wait at start-up for the cluster to answer. */
-    public java.time.Duration brokerTimeout() {
-        return java.time.Duration.ofMillis(value(ConfigKey.BROKER_TIMEOUT_MS, Long.class));
+    public Duration brokerTimeout() {
+        return millis(ConfigKey.BROKER_TIMEOUT_MS);
     }
 
     /** How long a changelog restore may make no progress before it is reported (gda.restore.patience.ms). */
-    public java.time.Duration restorePatience() {
-        return java.time.Duration.ofMillis(value(ConfigKey.RESTORE_PATIENCE_MS, Long.class));
+    public Duration restorePatience() {
+        return millis(ConfigKey.RESTORE_PATIENCE_MS);
     }
 
     /** How often train/score log a progress line. */
-    public java.time.Duration progressInterval() {
-        return java.time.Duration.ofMillis(value(ConfigKey.PROGRESS_INTERVAL_MS, Long.class));
+    public Duration progressInterval() {
+        return millis(ConfigKey.PROGRESS_INTERVAL_MS);
     }
 
     /** What the training topology needs, from this configuration. */
