@@ -1,0 +1,126 @@
+package io.gdastreams.reliability;
+
+import static io.gdastreams.reliability.TrainingRuns.counts;
+import static io.gdastreams.reliability.TrainingRuns.deleteRecursively;
+import static io.gdastreams.reliability.TrainingRuns.lastModel;
+import static io.gdastreams.reliability.TrainingRuns.send;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.gdastreams.fixtures.Iris;
+import io.gdastreams.fixtures.LabelledRow;
+import io.gdastreams.it.Await;
+import io.gdastreams.it.KafkaBroker;
+import io.gdastreams.it.KafkaBrokerExtension;
+import io.gdastreams.model.ModelParameters;
+import io.gdastreams.ops.OpsHttp;
+import io.gdastreams.reliability.ProductProcess.Command;
+import io.gdastreams.topology.Topics;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.CleanupMode;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The product's {@code train} whose changelog restore stands still although the broker serves what it should read
+ * (its restore consumer is stuck: {@link StuckRestoreInterceptor} holds every poll): after the patience the trainer
+ * says the restore is not reading, starts Kafka Streams again once, and the new client restores, trains on and
+ * publishes a model of exactly every event. The counterpart of {@link HeldRestoreIT}, where a transaction holds the
+ * restore and a restart would be in vain.
+ */
+@ExtendWith(KafkaBrokerExtension.class)
+class StuckRestoreIT {
+
+    private static final Duration TIMEOUT = Duration.ofSeconds(60);
+    private static final int PARTITIONS = 1;
+    private static final String MODEL_ID = "iris";
+    /** Short, so that the test sees the verdict within seconds (the default is 5 minutes). */
+    private static final String PATIENCE_MS = "5000";
+    /** Iris rows are ordered by class: the two phases end inside different classes. */
+    private static final int N = 70;
+    private static final int L = 40;
+    private static final String RESTART = "although nothing holds it; starting Kafka Streams again";
+
+    @TempDir(cleanup = CleanupMode.ON_SUCCESS)
+    Path dir;
+
+    @Test
+    void shouldRestartARestoreThatDoesNotReadAndTrainExactly(KafkaBroker broker) throws Exception {
+        System.out.println("StuckRestoreIT: product logs in " + dir);
+        Topics topics = KafkaBroker.uniqueTopics();
+        String appId = KafkaBroker.uniqueName("stuck");
+        String streamsAppId = appId + "-" + Command.TRAIN.role();
+        List<LabelledRow> rows = Iris.rows();
+        Path stateDir = dir.resolve("state");
+        Path flag = dir.resolve("restore-stuck.flag");
+        Map<String, String> config = ProductProcess.testConfig(broker.bootstrapServers(), topics, MODEL_ID, appId,
+                stateDir, PARTITIONS);
+        config.put("gda.restore.patience.ms", PATIENCE_MS);
+        config.put("gda.http.port", "0");
+        config.put("restore.consumer.interceptor.classes", StuckRestoreInterceptor.class.getName());
+        try (ProductProcess train = new ProductProcess(Command.TRAIN, config, dir, "train")
+                     .withEnvironment(Map.of(StuckRestoreInterceptor.FLAG_VARIABLE, flag.toString()));
+             KafkaProducer<byte[], byte[]> producer = broker.producer()) {
+            // 1. N events, published; a clean stop; the local state deleted, so the next start restores it all.
+            train.start();
+            train.awaitRunning(TIMEOUT);
+            send(producer, topics, rows, 0, N);
+            assertEquals(N, lastModel(broker.readModelsUntilAbsorbed(topics.labelled(), topics.model(), TIMEOUT,
+                    train::assertAlive)).totalCount(), "first model");
+            assertEquals(ProductProcess.SIGTERM_EXIT, train.sigterm().status(), train.log());
+            deleteRecursively(stateDir.resolve(streamsAppId));
+
+            // 2. Its restore consumer stuck: the restore stands at its start although every record is readable.
+            Files.createFile(flag);
+            train.start();
+            Await.until("the restore consumer is held", TIMEOUT,
+                    () -> train.log().contains(StuckRestoreInterceptor.HELD), () -> train.tails(40));
+            // Which of the trainer's changelogs the held poll fetched first varies: any of them.
+            String notReading = "that the restore is not reading: restarting Kafka Streams";
+            Await.until("the trainer says the restore is not reading", TIMEOUT,
+                    () -> train.log().contains(notReading), () -> train.tails(40));
+            OpsHttp http = OpsHttp.fromLog(train.log());
+            String log = train.log();
+            String verdict = log.substring(log.lastIndexOf("training: the restore of ", log.indexOf(notReading)),
+                    log.indexOf(notReading));
+            assertTrue(verdict.matches("training: the restore of " + streamsAppId + "-[a-z-]+-changelog-0 \\(store"
+                    + " [a-z-]+\\) has not moved for 5 s: at offset 0 of \\d+\\. The broker serves a record at offset 0"
+                    + " \\(last stable offset \\d+, end offset \\d+\\) "), verdict);
+
+            // 3. One restart (a check later, the restore still where it was judged); the fault ends with the old
+            //    client, as a stuck call ends with its process.
+            Await.until("the trainer starts Kafka Streams again", TIMEOUT, () -> train.log().contains(RESTART),
+                    () -> train.tails(40));
+            assertTrue(train.log().indexOf(notReading) < train.log().indexOf(RESTART), train.tails(40));
+            Files.delete(flag);
+
+            // 4. L more events; the model exact, from one partition, no restore stalled any more.
+            send(producer, topics, rows, N, L);
+            ModelParameters last = lastModel(broker.readModelsUntilAbsorbed(topics.labelled(), topics.model(),
+                    TIMEOUT, train::assertAlive));
+            ModelParameters expected = Iris.model(MODEL_ID, last.version(), rows.subList(0, N + L), last.features());
+            String found = "final model: total " + last.totalCount() + ", per class " + counts(last) + ", lineage "
+                    + last.sources() + "\n" + train.tails(30);
+            assertEquals(N + L, last.totalCount(), found);
+            assertEquals(counts(expected), counts(last), found);
+            assertEquals(Map.of("0", (long) (N + L)), last.sources(), found);
+            assertEquals(0.0, http.gauge("gda_restores_stalled"), "restored");
+            assertEquals(1, occurrences(train.log(), RESTART), "one restart\n" + train.tails(40));
+            assertEquals(ProductProcess.SIGTERM_EXIT, train.sigterm().status(), train.log());
+        }
+    }
+
+    private static int occurrences(String text, String part) {
+        int count = 0;
+        for (int i = text.indexOf(part); i >= 0; i = text.indexOf(part, i + part.length())) {
+            count++;
+        }
+        return count;
+    }
+}
