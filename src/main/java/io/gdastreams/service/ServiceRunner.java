@@ -142,7 +142,8 @@ public final class ServiceRunner {
                 // was judged: one that was about to move when the broker was asked is left alone.
                 boolean notReading = app.get().stillNotReading(lastJudged);
                 lastJudged = state == KafkaStreams.State.REBALANCING || state == KafkaStreams.State.RUNNING
-                        ? app.get().reportStalledRestores(config.restorePatience(), onBroker, bootstrap) : List.of();
+                        ? app.get().reportStalledRestores(config.restorePatience(), onBroker, bootstrap,
+                                config.brokerTimeout()) : List.of();
                 if (state == KafkaStreams.State.RUNNING) {
                     // Running this long after a restart counts as recovered: the next failure starts afresh.
                     runningSince = runningSince == 0 ? System.nanoTime() : runningSince;

@@ -30,15 +30,25 @@ record StalledRestore(RestoreWatch.Progress progress, Verdict verdict, String me
 
     /**
      * Judges each of {@code stalled} by asking {@code broker} about its partition (a failed question gives
-     * {@link Verdict#UNKNOWN} with its reason); {@code clock} gives the wall-clock time in milliseconds.
+     * {@link Verdict#UNKNOWN} with its reason); {@code clock} gives the wall-clock time in milliseconds. Once the
+     * questions have taken {@code budget}, the partitions not yet asked are {@link Verdict#UNKNOWN} too, to be
+     * asked after the next patience: the service's loop, which also restarts a failed client, waits for these
+     * questions, and a broker that does not answer would otherwise hold it one timeout per stalled partition.
      */
     static List<StalledRestore> judgeAll(String service, List<RestoreWatch.Progress> stalled, Duration patience,
-                                         ChangelogOnBroker.Source broker, String bootstrap, LongSupplier clock)
-            throws InterruptedException {
+                                         ChangelogOnBroker.Source broker, String bootstrap, LongSupplier clock,
+                                         Duration budget) throws InterruptedException {
         List<StalledRestore> judged = new ArrayList<>();
+        long start = clock.getAsLong();
         for (RestoreWatch.Progress progress : stalled) {
             Optional<ChangelogOnBroker> onBroker = Optional.empty();
             String failure = null;
+            if (clock.getAsLong() - start >= budget.toMillis()) {
+                judged.add(judge(service, progress, patience, onBroker, "not asked: the questions about other"
+                        + " stalled restores took this check's " + span(budget) + "; asked again in "
+                        + span(patience), bootstrap, clock.getAsLong()));
+                continue;
+            }
             try {
                 onBroker = Optional.of(broker.ask(progress.changelog(), progress.position()));
             } catch (InterruptedException e) {

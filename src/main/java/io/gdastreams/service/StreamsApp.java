@@ -177,12 +177,14 @@ public final class StreamsApp implements AutoCloseable {
 
     /**
      * Logs, as an error, every changelog restore that has made no progress for {@code patience} (once per
-     * {@code patience} while it lasts), judged by what {@code broker} says about its partition, and returns them.
+     * {@code patience} while it lasts), judged by what {@code broker} says about its partition, and returns them;
+     * the questions of one check take about {@code budget} at most (plus one question's own timeouts).
      */
-    List<StalledRestore> reportStalledRestores(Duration patience, ChangelogOnBroker.Source broker, String bootstrap) {
+    List<StalledRestore> reportStalledRestores(Duration patience, ChangelogOnBroker.Source broker, String bootstrap,
+                                               Duration budget) {
         try {
             List<StalledRestore> judged = StalledRestore.judgeAll(name, restores.newlyStalled(patience), patience,
-                    broker, bootstrap, System::currentTimeMillis);
+                    broker, bootstrap, System::currentTimeMillis, budget);
             judged.forEach(stalled -> {
                 restores.judged(stalled);
                 LOG.error("{}", stalled.message());

@@ -21,6 +21,8 @@ import org.junit.jupiter.api.Test;
 class StalledRestoreTest {
 
     private static final Duration PATIENCE = Duration.ofMinutes(5);
+    /** The broker timeout (gda.broker.timeout.ms) the service gives one check's questions. */
+    private static final Duration BUDGET = Duration.ofSeconds(15);
     private static final TopicPartition CHANGELOG = new TopicPartition("app-class-stats-changelog", 2);
     /** Stalled 7 offsets short of its end, as in the long fault run. */
     private static final RestoreWatch.Progress STALLED =
@@ -118,7 +120,7 @@ class StalledRestoreTest {
         };
 
         List<StalledRestore> judged = StalledRestore.judgeAll("training", List.of(STALLED, otherStalled), PATIENCE,
-                broker, BOOTSTRAP, () -> NOW);
+                broker, BOOTSTRAP, () -> NOW, BUDGET);
 
         assertEquals(List.of(CHANGELOG, other), asked);
         assertEquals(List.of(3160L, 10L), positions, "asked from where each restore stands");
@@ -126,6 +128,35 @@ class StalledRestoreTest {
                 judged.stream().map(StalledRestore::verdict).toList());
         assertTrue(judged.get(0).message().contains("(TimeoutException: no answer)"), judged.get(0).message());
         assertEquals(otherStalled, judged.get(1).progress());
+    }
+
+    @Test
+    void shouldLeaveThePartitionsItHasNoTimeForToTheNextPatience() throws Exception {
+        TopicPartition second = new TopicPartition("app-model-combiner-changelog", 0);
+        TopicPartition third = new TopicPartition("app-class-stats-changelog", 1);
+        var secondStalled = new RestoreWatch.Progress(second, "model-combiner", 10, 18, 0);
+        var thirdStalled = new RestoreWatch.Progress(third, "class-stats", 20, 28, 0);
+        List<TopicPartition> asked = new ArrayList<>();
+        long[] now = {NOW};
+        // A broker that does not answer: each question takes the whole budget before it fails.
+        ChangelogOnBroker.Source broker = (partition, position) -> {
+            asked.add(partition);
+            now[0] += BUDGET.toMillis();
+            throw new ExecutionException(new TimeoutException("no answer"));
+        };
+
+        List<StalledRestore> judged = StalledRestore.judgeAll("training", List.of(STALLED, secondStalled,
+                thirdStalled), PATIENCE, broker, BOOTSTRAP, () -> now[0], BUDGET);
+
+        assertEquals(List.of(CHANGELOG), asked, "one question, then the budget is spent");
+        assertEquals(List.of(StalledRestore.Verdict.UNKNOWN, StalledRestore.Verdict.UNKNOWN,
+                StalledRestore.Verdict.UNKNOWN), judged.stream().map(StalledRestore::verdict).toList());
+        assertTrue(judged.get(0).message().contains("(TimeoutException: no answer)"), judged.get(0).message());
+        assertEquals(List.of(secondStalled, thirdStalled), List.of(judged.get(1).progress(),
+                judged.get(2).progress()));
+        assertTrue(judged.get(2).message().endsWith("at offset 20 of 28. The broker could not be asked about the"
+                + " partition (not asked: the questions about other stalled restores took this check's 15 s; asked"
+                + " again in 5 min); Kafka Streams waits for it without a limit."), judged.get(2).message());
     }
 
     @Test
