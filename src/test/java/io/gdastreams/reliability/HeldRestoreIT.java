@@ -1,9 +1,7 @@
 package io.gdastreams.reliability;
 
-import static io.gdastreams.reliability.TrainingRuns.counts;
-import static io.gdastreams.reliability.TrainingRuns.deleteRecursively;
-import static io.gdastreams.reliability.TrainingRuns.lastModel;
-import static io.gdastreams.reliability.TrainingRuns.send;
+import static io.gdastreams.reliability.TrainingRuns.assertTrainsOnExactly;
+import static io.gdastreams.reliability.TrainingRuns.trainStopAndWipe;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -13,7 +11,6 @@ import io.gdastreams.fixtures.LabelledRow;
 import io.gdastreams.it.Await;
 import io.gdastreams.it.KafkaBroker;
 import io.gdastreams.it.KafkaBrokerExtension;
-import io.gdastreams.model.ModelParameters;
 import io.gdastreams.ops.OpsHttp;
 import io.gdastreams.reliability.ProductProcess.Command;
 import io.gdastreams.topology.Topics;
@@ -80,13 +77,7 @@ class HeldRestoreIT {
              KafkaProducer<byte[], byte[]> producer = broker.producer();
              KafkaProducer<byte[], byte[]> leftOpen = broker.transactionalProducer(OPEN_FOR)) {
             // 1. N events, published; a clean stop; the local state deleted, so the next start restores it all.
-            train.start();
-            train.awaitRunning(TIMEOUT);
-            send(producer, topics, rows, 0, N);
-            assertEquals(N, lastModel(broker.readModelsUntilAbsorbed(topics.labelled(), topics.model(), TIMEOUT,
-                    train::assertAlive)).totalCount(), "first model");
-            assertEquals(ProductProcess.SIGTERM_EXIT, train.sigterm().status(), train.log());
-            deleteRecursively(stateDir.resolve(streamsAppId));
+            trainStopAndWipe(train, broker, producer, topics, rows, N, stateDir.resolve(streamsAppId), TIMEOUT);
 
             // 2. A transaction left open on the changelog, as a crashed writer's that no coordinator will end.
             long heldAt = broker.endOffsets(changelog.topic()).get(0);
@@ -124,15 +115,7 @@ class HeldRestoreIT {
             broker.admin().abortTransaction(new AbortTransactionSpec(changelog, holder.producerId(),
                     (short) holder.producerEpoch(), holder.coordinatorEpoch().orElse(0)))
                     .all().get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
-            send(producer, topics, rows, N, L);
-            ModelParameters last = lastModel(broker.readModelsUntilAbsorbed(topics.labelled(), topics.model(),
-                    TIMEOUT, train::assertAlive));
-            ModelParameters expected = Iris.model(MODEL_ID, last.version(), rows.subList(0, N + L), last.features());
-            String found = "final model: total " + last.totalCount() + ", per class " + counts(last) + ", lineage "
-                    + last.sources() + "\n" + train.tails(30);
-            assertEquals(N + L, last.totalCount(), found);
-            assertEquals(counts(expected), counts(last), found);
-            assertEquals(Map.of("0", (long) (N + L)), last.sources(), found);
+            assertTrainsOnExactly(train, broker, producer, topics, rows, N, L, MODEL_ID, TIMEOUT);
             assertEquals(0.0, http.gauge("gda_restores_stalled"), "restored");
             assertFalse(train.log().contains("starting Kafka Streams again"),
                     "a held restore is waited for, not restarted\n" + train.tails(40));

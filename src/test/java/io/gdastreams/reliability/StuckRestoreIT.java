@@ -1,9 +1,7 @@
 package io.gdastreams.reliability;
 
-import static io.gdastreams.reliability.TrainingRuns.counts;
-import static io.gdastreams.reliability.TrainingRuns.deleteRecursively;
-import static io.gdastreams.reliability.TrainingRuns.lastModel;
-import static io.gdastreams.reliability.TrainingRuns.send;
+import static io.gdastreams.reliability.TrainingRuns.assertTrainsOnExactly;
+import static io.gdastreams.reliability.TrainingRuns.trainStopAndWipe;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -12,7 +10,6 @@ import io.gdastreams.fixtures.LabelledRow;
 import io.gdastreams.it.Await;
 import io.gdastreams.it.KafkaBroker;
 import io.gdastreams.it.KafkaBrokerExtension;
-import io.gdastreams.model.ModelParameters;
 import io.gdastreams.ops.OpsHttp;
 import io.gdastreams.reliability.ProductProcess.Command;
 import io.gdastreams.topology.Topics;
@@ -68,13 +65,7 @@ class StuckRestoreIT {
                      .withEnvironment(Map.of(StuckRestoreInterceptor.FLAG_VARIABLE, flag.toString()));
              KafkaProducer<byte[], byte[]> producer = broker.producer()) {
             // 1. N events, published; a clean stop; the local state deleted, so the next start restores it all.
-            train.start();
-            train.awaitRunning(TIMEOUT);
-            send(producer, topics, rows, 0, N);
-            assertEquals(N, lastModel(broker.readModelsUntilAbsorbed(topics.labelled(), topics.model(), TIMEOUT,
-                    train::assertAlive)).totalCount(), "first model");
-            assertEquals(ProductProcess.SIGTERM_EXIT, train.sigterm().status(), train.log());
-            deleteRecursively(stateDir.resolve(streamsAppId));
+            trainStopAndWipe(train, broker, producer, topics, rows, N, stateDir.resolve(streamsAppId), TIMEOUT);
 
             // 2. Its restore consumer stuck: the restore stands at its start although every record is readable.
             Files.createFile(flag);
@@ -101,15 +92,7 @@ class StuckRestoreIT {
             Files.delete(flag);
 
             // 4. L more events; the model exact, from one partition, no restore stalled any more.
-            send(producer, topics, rows, N, L);
-            ModelParameters last = lastModel(broker.readModelsUntilAbsorbed(topics.labelled(), topics.model(),
-                    TIMEOUT, train::assertAlive));
-            ModelParameters expected = Iris.model(MODEL_ID, last.version(), rows.subList(0, N + L), last.features());
-            String found = "final model: total " + last.totalCount() + ", per class " + counts(last) + ", lineage "
-                    + last.sources() + "\n" + train.tails(30);
-            assertEquals(N + L, last.totalCount(), found);
-            assertEquals(counts(expected), counts(last), found);
-            assertEquals(Map.of("0", (long) (N + L)), last.sources(), found);
+            assertTrainsOnExactly(train, broker, producer, topics, rows, N, L, MODEL_ID, TIMEOUT);
             assertEquals(0.0, http.gauge("gda_restores_stalled"), "restored");
             assertEquals(1, occurrences(train.log(), RESTART), "one restart\n" + train.tails(40));
             assertEquals(ProductProcess.SIGTERM_EXIT, train.sigterm().status(), train.log());
