@@ -135,7 +135,8 @@ public enum ConfigKey {
     HTTP_TLS_KEYSTORE_PASSWORD_FILE("gda.http.tls.keystore.password.file", "", ValueType.OPTIONAL_TEXT,
             "file holding the keystore password (instead of the environment); empty = none"),
     BROKER_TIMEOUT_MS("gda.broker.timeout.ms", "15000", ValueType.POSITIVE_LONG,
-            "train/score: how long start-up waits for the cluster to answer before it fails (exit 1)"),
+            "train/score: how long start-up waits for the cluster to answer before it fails (exit 1); also how long"
+                    + " one check of stalled restores may ask the broker"),
     /*
      * A secret: from the environment (GDA_MODEL_SIGNING_KEY) only, refused in the properties file and on the command
      * line (docs/SECURITY.md); or read from the file gda.model.signing.key.file.
