@@ -7,12 +7,8 @@ import io.gdastreams.topology.DeadLetterCategory;
 import io.gdastreams.topology.StreamObserver;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
-import io.micrometer.core.instrument.Meter;
-import io.micrometer.core.instrument.Tag;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
-import io.micrometer.core.instrument.config.MeterFilter;
-import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Clock;
 import java.time.Duration;
@@ -40,31 +36,11 @@ import org.apache.kafka.streams.KafkaStreams;
  */
 final class OpsMetrics implements StreamObserver {
 
-    /**
-     * Kafka Streams names a state store's metric tag after the store's type ({@code rocksdb-state-id},
-     * {@code in-memory-state-id}, {@code rocksdb-window-state-id}, …). Prometheus wants one set of label names per
-     * metric, so without this filter the registry refused the metrics of every store whose type differed from the
-     * first one bound (the trainer's and scorer's in-memory global model store next to their RocksDB stores: its
-     * {@code kafka_stream_state_*} figures were missing). One {@code state_id} label keeps them all; the store's
-     * name says which it is.
-     */
-    static final MeterFilter ONE_STATE_ID_TAG = new MeterFilter() {
-        @Override
-        public Meter.Id map(Meter.Id id) {
-            List<Tag> tags = id.getTags();
-            if (!id.getName().startsWith("kafka.stream.state.") || tags.stream().noneMatch(OpsMetrics::isStoreId)) {
-                return id;
-            }
-            return id.replaceTags(tags.stream().map(t -> isStoreId(t) ? Tag.of("state.id", t.getValue()) : t)
-                    .toList());
-        }
-    };
-
     /** Latency histogram bounds: below a millisecond or above ten minutes only the end buckets count it. */
     private static final Duration LATENCY_MIN = Duration.ofMillis(1);
     private static final Duration LATENCY_MAX = Duration.ofMinutes(10);
 
-    private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    private final PrometheusMeterRegistry registry = new StreamsPrometheusRegistry();
     private final Clock clock;
     private final Counter applied;
     private final Map<DeadLetterCategory, Counter> deadLetters = new EnumMap<>(DeadLetterCategory.class);
@@ -85,7 +61,6 @@ final class OpsMetrics implements StreamObserver {
      */
     OpsMetrics(Supplier<Optional<ModelParameters>> model, Clock clock) {
         this.clock = clock;
-        registry.config().meterFilter(ONE_STATE_ID_TAG);
         this.model = model != null ? model : () -> Optional.ofNullable(published.get());
         applied = Counter.builder("gda.events.applied").description("labelled events applied to the statistics")
                 .register(registry);
@@ -124,10 +99,6 @@ final class OpsMetrics implements StreamObserver {
     /** Follows {@code app}'s restores (a newly started client) for {@code gda.restores.stalled}. */
     void follow(Supplier<List<StreamsApp.Restoring>> restores) {
         this.restoring = restores;
-    }
-
-    private static boolean isStoreId(Tag tag) {
-        return tag.getKey().endsWith(".state.id");
     }
 
     private double stalledRestores() {

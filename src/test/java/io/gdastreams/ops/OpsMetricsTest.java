@@ -16,8 +16,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import io.micrometer.prometheusmetrics.PrometheusConfig;
-import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import org.hawkular.agent.prometheus.types.Counter;
 import org.hawkular.agent.prometheus.types.Gauge;
 import org.hawkular.agent.prometheus.types.Histogram;
@@ -31,26 +29,6 @@ class OpsMetricsTest {
     private static final Instant PUBLISHED = Instant.parse("2026-03-01T10:00:00Z");
     /** 12.5 s after publication. */
     private static final Clock NOW = Clock.fixed(PUBLISHED.plusMillis(12_500), ZoneOffset.UTC);
-
-    @Test
-    void shouldKeepTheStateMetricsOfStoresOfEveryTypeUnderOneLabel() {
-        PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-        registry.config().meterFilter(OpsMetrics.ONE_STATE_ID_TAG);
-        // As the binder registers them: one tag key per store type (a RocksDB store, the in-memory global store).
-        io.micrometer.core.instrument.Gauge.builder("kafka.stream.state.restore.rate", () -> 2.0)
-                .tags("rocksdb.state.id", "class-stats", "task.id", "0_0").register(registry);
-        io.micrometer.core.instrument.Gauge.builder("kafka.stream.state.restore.rate", () -> 3.0)
-                .tags("in.memory.state.id", "published-model", "task.id", "-1_-1").register(registry);
-        io.micrometer.core.instrument.Gauge.builder("kafka.stream.thread.poll.rate", () -> 4.0)
-                .tags("thread.id", "t1").register(registry);
-
-        String text = registry.scrape();
-
-        assertTrue(text.contains("kafka_stream_state_restore_rate{state_id=\"class-stats\",task_id=\"0_0\"} 2"), text);
-        assertTrue(text.contains("kafka_stream_state_restore_rate{state_id=\"published-model\",task_id=\"-1_-1\"} 3"),
-                text);
-        assertTrue(text.contains("kafka_stream_thread_poll_rate{thread_id=\"t1\"} 4"), text);
-    }
 
     @Test
     void shouldExportCountsModelAgeAndLatencyAsPrometheusText() throws Exception {
