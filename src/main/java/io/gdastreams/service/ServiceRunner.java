@@ -23,6 +23,7 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.errors.StreamsException;
 
 /**
  * Runs one topology as a long-lived service until Ctrl-C (SIGINT/SIGTERM): creates missing topics when
@@ -47,6 +48,12 @@ public final class ServiceRunner {
     private static final Duration RECOVERED_AFTER = Duration.ofMinutes(2);
     private static final Duration MAX_BACKOFF = Duration.ofSeconds(30);
 
+    /**
+     * How long a restart waits for the closed client to let go of the state directory: its clients close within
+     * 30 s by default (the consumer's close timeout), so one that still holds it a minute later is stuck.
+     */
+    private static final Duration STATE_DIRECTORY_GRACE = Duration.ofSeconds(60);
+    private static final Duration STATE_DIRECTORY_RETRY = Duration.ofSeconds(1);
     /** 1 s, 2 s, 4 s, … up to 30 s between restarts after consecutive failures. */
     static Duration backoff(int failures) {
         long seconds = 1L << Math.min(Math.max(failures - 1, 0), 5);
@@ -202,7 +209,18 @@ public final class ServiceRunner {
                     if (lostState) {
                         app.get().cleanUp();
                     }
-                    app.set(new StreamsApp(role, topology.get(), properties));
+                    StreamsApp next;
+                    try {
+                        next = newClient(role, topology.get(), properties, cause, interrupted);
+                    } catch (RunFailure stuck) {
+                        // Closing the stuck client again on the way out would only wait another close timeout.
+                        Runtime.getRuntime().removeShutdownHook(hook);
+                        throw stuck;
+                    }
+                    if (next == null) {
+                        break;
+                    }
+                    app.set(next);
                     lastJudged = List.of();
                     onStart.accept(app.get());
                     app.get().start();
@@ -212,5 +230,37 @@ public final class ServiceRunner {
             Thread.currentThread().interrupt();
         }
         return interrupted.get() ? ExitCodes.OK : ExitCodes.FAILURE;
+    }
+
+    /**
+     * A new client once the old one has let go of the state directory. A client whose thread is stuck in a call
+     * that does not return never does (Kafka Streams refuses a second client on a held directory: "Unable to
+     * initialize state, this can happen if multiple instances of Kafka Streams are running in the same state
+     * directory"), and only a new process frees it: after {@link #STATE_DIRECTORY_GRACE} the command exits saying so.
+     * Null when the service is being stopped meanwhile.
+     */
+    private static StreamsApp newClient(String role, Topology topology, Properties properties, Throwable restarted,
+                                        AtomicBoolean stopping) throws InterruptedException {
+        long deadline = System.nanoTime() + STATE_DIRECTORY_GRACE.toNanos();
+        while (!stopping.get()) {
+            try {
+                return new StreamsApp(role, topology, properties);
+            } catch (StreamsException e) {
+                if (System.nanoTime() > deadline) {
+                    RunFailure stuck = new RunFailure(role + ": Kafka Streams cannot start again: the previous client"
+                            + " still holds the state directory " + STATE_DIRECTORY_GRACE.toSeconds() + " s after it"
+                            + " was closed (" + StreamsApp.rootMessage(e) + "); one of its threads is stuck in a call"
+                            + " that does not return, which only a new process frees: exiting so that it starts"
+                            + " afresh (under a supervisor that restarts it; docs/RELIABILITY.md, 'A restore that does"
+                            + " not finish')", e);
+                    if (restarted != null) {
+                        stuck.addSuppressed(restarted);
+                    }
+                    throw stuck;
+                }
+                Thread.sleep(STATE_DIRECTORY_RETRY.toMillis());
+            }
+        }
+        return null;
     }
 }

@@ -3,6 +3,7 @@ package io.gdastreams.reliability;
 import static io.gdastreams.reliability.TrainingRuns.assertTrainsOnExactly;
 import static io.gdastreams.reliability.TrainingRuns.trainStopAndWipe;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.gdastreams.fixtures.Iris;
@@ -26,10 +27,11 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The product's {@code train} whose changelog restore stands still although the broker serves what it should read
- * (its restore consumer is stuck: {@link StuckRestoreInterceptor} holds every poll): after the patience the trainer
- * says the restore is not reading, starts Kafka Streams again once, and the new client restores, trains on and
- * publishes a model of exactly every event. The counterpart of {@link HeldRestoreIT}, where a transaction holds the
- * restore and a restart would be in vain.
+ * (its restore consumer is stuck for good: {@link StuckRestoreInterceptor} holds its polls): after the patience the
+ * trainer says the restore is not reading and restarts Kafka Streams once; the stuck client cannot stop, so the
+ * trainer exits 1 saying why, and started again (as a supervisor would) it restores, trains on and publishes a model
+ * of exactly every event. The counterpart of {@link HeldRestoreIT}, where a transaction holds the restore and a
+ * restart would be in vain.
  */
 @ExtendWith(KafkaBrokerExtension.class)
 class StuckRestoreIT {
@@ -43,6 +45,8 @@ class StuckRestoreIT {
     private static final int N = 70;
     private static final int L = 40;
     private static final String RESTART = "although nothing holds it; starting Kafka Streams again";
+    /** The old client's close timeout (10 s), then the wait for its state directory (60 s), with room to spare. */
+    private static final Duration STUCK_EXIT = Duration.ofSeconds(120);
 
     @TempDir(cleanup = CleanupMode.ON_SUCCESS)
     Path dir;
@@ -76,7 +80,6 @@ class StuckRestoreIT {
             String notReading = "that the restore is not reading: restarting Kafka Streams";
             Await.until("the trainer says the restore is not reading", TIMEOUT,
                     () -> train.log().contains(notReading), () -> train.tails(40));
-            OpsHttp http = OpsHttp.fromLog(train.log());
             String log = train.log();
             String verdict = log.substring(log.lastIndexOf("training: the restore of ", log.indexOf(notReading)),
                     log.indexOf(notReading));
@@ -84,17 +87,28 @@ class StuckRestoreIT {
                     + " [a-z-]+\\) has not moved for 5 s: at offset 0 of \\d+\\. The broker serves a record at offset 0"
                     + " \\(last stable offset \\d+, end offset \\d+\\) "), verdict);
 
-            // 3. One restart (a check later, the restore still where it was judged); the fault ends with the old
-            //    client, as a stuck call ends with its process.
+            // 3. One restart (a check later, the restore still where it was judged). The stuck client does not stop
+            //    and its thread holds the state directory: the trainer exits 1 and says why, instead of failing to
+            //    start a new client beside it.
             Await.until("the trainer starts Kafka Streams again", TIMEOUT, () -> train.log().contains(RESTART),
                     () -> train.tails(40));
-            assertTrue(train.log().indexOf(notReading) < train.log().indexOf(RESTART), train.tails(40));
-            Files.delete(flag);
+            assertEquals(1, train.awaitOwnExit(STUCK_EXIT), train.tails(40));
+            String stuck = train.log();
+            assertTrue(stuck.indexOf(notReading) < stuck.indexOf(RESTART), train.tails(40));
+            assertEquals(1, occurrences(stuck, RESTART), "one restart\n" + train.tails(40));
+            assertTrue(stuck.contains("gda-streams train: training: Kafka Streams cannot start again: the previous"
+                    + " client still holds the state directory 60 s after it was closed (StreamsException: Unable to initialize state,"),
+                    train.tails(40));
+            assertTrue(stuck.contains("one of its threads is stuck in a call that does not return, which only a new"
+                    + " process frees: exiting so that it starts afresh"), train.tails(40));
+            assertFalse(stuck.contains("unexpected error"), train.tails(40));
 
-            // 4. L more events; the model exact, from one partition, no restore stalled any more.
+            // 4. Started again, as a supervisor would (a new process: nothing stuck); L more events; the model exact.
+            Files.delete(flag);
+            train.start();
+            train.awaitRunning(TIMEOUT);
             assertTrainsOnExactly(train, broker, producer, topics, rows, N, L, MODEL_ID, TIMEOUT);
-            assertEquals(0.0, http.gauge("gda_restores_stalled"), "restored");
-            assertEquals(1, occurrences(train.log(), RESTART), "one restart\n" + train.tails(40));
+            assertEquals(0.0, OpsHttp.fromLog(train.log()).gauge("gda_restores_stalled"), "restored");
             assertEquals(ProductProcess.SIGTERM_EXIT, train.sigterm().status(), train.log());
         }
     }

@@ -3,6 +3,7 @@ package io.gdastreams.reliability;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.clients.consumer.ConsumerInterceptor;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
@@ -10,10 +11,11 @@ import org.apache.kafka.common.TopicPartition;
 
 /**
  * A fault for a restore consumer ({@code restore.consumer.interceptor.classes}): while the file named by the
- * variable {@value #FLAG_VARIABLE} exists, every poll that fetched records stops in this interceptor before Kafka
- * Streams sees them, so the restore stands still although the broker serves what it should read, as a stuck
- * client's would. Deleting the file lets the poll return. Used by {@link StuckRestoreIT} in the product's child
- * process; without the variable it does nothing.
+ * variable {@value #FLAG_VARIABLE} exists, the first restore consumer of the process to fetch records is stuck: each
+ * of its polls that fetched records stops in this interceptor before Kafka Streams sees them, so the restore stands
+ * still although the broker serves what it should read, and its thread does not return, as a stuck client's would.
+ * Other consumers pass. Deleting the file lets the poll return. Used by {@link StuckRestoreIT} in the product's
+ * child process; without the variable it does nothing.
  */
 public final class StuckRestoreInterceptor implements ConsumerInterceptor<byte[], byte[]> {
 
@@ -22,11 +24,15 @@ public final class StuckRestoreInterceptor implements ConsumerInterceptor<byte[]
     public static final String HELD = "StuckRestoreInterceptor: holding a restore poll of ";
     private static final long CHECK_MILLIS = 20;
 
+    /** The one consumer that is stuck: the first to fetch records while the flag exists. */
+    private static final AtomicReference<StuckRestoreInterceptor> STUCK = new AtomicReference<>();
+
     private final Path flag = flagFile();
 
     @Override
     public ConsumerRecords<byte[], byte[]> onConsume(ConsumerRecords<byte[], byte[]> records) {
-        if (flag == null || records.isEmpty() || !Files.exists(flag)) {
+        if (flag == null || records.isEmpty() || !Files.exists(flag)
+                || !(STUCK.compareAndSet(null, this) || STUCK.get() == this)) {
             return records;
         }
         System.out.println(HELD + records.count() + " records of " + records.partitions());
