@@ -54,6 +54,7 @@ public final class ServiceRunner {
      */
     private static final Duration STATE_DIRECTORY_GRACE = Duration.ofSeconds(60);
     private static final Duration STATE_DIRECTORY_RETRY = Duration.ofSeconds(1);
+
     /** 1 s, 2 s, 4 s, … up to 30 s between restarts after consecutive failures. */
     static Duration backoff(int failures) {
         long seconds = 1L << Math.min(Math.max(failures - 1, 0), 5);
