@@ -206,13 +206,12 @@ public final class ServiceRunner {
                     if (interrupted.get()) {
                         break;
                     }
-                    app.get().close();
-                    if (lostState) {
-                        app.get().cleanUp();
-                    }
+                    StreamsApp old = app.get();
+                    old.close();
                     StreamsApp next;
                     try {
-                        next = newClient(role, topology.get(), properties, cause, interrupted);
+                        next = newClient(role, topology.get(), properties, lostState ? old::cleanUp : () -> { },
+                                cause, interrupted);
                     } catch (RunFailure stuck) {
                         // Closing the stuck client again on the way out would only wait another close timeout.
                         Runtime.getRuntime().removeShutdownHook(hook);
@@ -234,19 +233,21 @@ public final class ServiceRunner {
     }
 
     /**
-     * A new client once the old one has let go of the state directory. A client whose thread is stuck in a call
-     * that does not return never does (Kafka Streams refuses a second client on a held directory: "Unable to
-     * initialize state, this can happen if multiple instances of Kafka Streams are running in the same state
-     * directory"), and only a new process frees it: after {@link #STATE_DIRECTORY_GRACE} the command exits saying so.
-     * Null when the service is being stopped meanwhile.
+     * A new client once the old one has let go of the state directory, after {@code first} (deleting the old
+     * client's local state for a rebuild, which Kafka Streams refuses while that client is still stopping). A client
+     * whose thread is stuck in a call that does not return never lets go (Kafka Streams refuses a second client on a
+     * held directory: "Unable to initialize state, this can happen if multiple instances of Kafka Streams are
+     * running in the same state directory"), and only a new process frees it: after {@link #STATE_DIRECTORY_GRACE}
+     * the command exits saying so. Null when the service is being stopped meanwhile.
      */
-    private static StreamsApp newClient(String role, Topology topology, Properties properties, Throwable restarted,
-                                        AtomicBoolean stopping) throws InterruptedException {
+    private static StreamsApp newClient(String role, Topology topology, Properties properties, Runnable first,
+                                        Throwable restarted, AtomicBoolean stopping) throws InterruptedException {
         long deadline = System.nanoTime() + STATE_DIRECTORY_GRACE.toNanos();
         while (!stopping.get()) {
             try {
+                first.run();
                 return new StreamsApp(role, topology, properties);
-            } catch (StreamsException e) {
+            } catch (StreamsException | IllegalStateException e) {
                 if (System.nanoTime() > deadline) {
                     RunFailure stuck = new RunFailure(role + ": Kafka Streams cannot start again: the previous client"
                             + " still holds the state directory " + STATE_DIRECTORY_GRACE.toSeconds() + " s after it"
