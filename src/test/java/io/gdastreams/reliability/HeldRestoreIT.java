@@ -1,6 +1,8 @@
 package io.gdastreams.reliability;
 
+import static io.gdastreams.reliability.TrainingRuns.RESTORE_MODEL;
 import static io.gdastreams.reliability.TrainingRuns.assertTrainsOnExactly;
+import static io.gdastreams.reliability.TrainingRuns.restoreTestConfig;
 import static io.gdastreams.reliability.TrainingRuns.trainStopAndWipe;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -46,10 +48,6 @@ import org.junit.jupiter.api.io.TempDir;
 class HeldRestoreIT {
 
     private static final Duration TIMEOUT = Duration.ofSeconds(60);
-    private static final int PARTITIONS = 1;
-    private static final String MODEL_ID = "iris";
-    /** Short, so that the test sees the report within seconds (the default is 5 minutes). */
-    private static final String PATIENCE_MS = "5000";
     /** Iris rows are ordered by class: the two phases end inside different classes. */
     private static final int N = 70;
     private static final int L = 40;
@@ -67,10 +65,7 @@ class HeldRestoreIT {
         String streamsAppId = appId + "-" + Command.TRAIN.role();
         List<LabelledRow> rows = Iris.rows();
         Path stateDir = dir.resolve("state");
-        Map<String, String> config = ProductProcess.testConfig(broker.bootstrapServers(), topics, MODEL_ID, appId,
-                stateDir, PARTITIONS);
-        config.put("gda.restore.patience.ms", PATIENCE_MS);
-        config.put("gda.http.port", "0");
+        Map<String, String> config = restoreTestConfig(broker, topics, appId, stateDir);
         TopicPartition changelog = new TopicPartition(
                 streamsAppId + "-" + TrainingTopology.CLASS_STATS_STORE + "-changelog", 0);
         try (ProductProcess train = new ProductProcess(Command.TRAIN, config, dir, "train");
@@ -115,7 +110,7 @@ class HeldRestoreIT {
             broker.admin().abortTransaction(new AbortTransactionSpec(changelog, holder.producerId(),
                     (short) holder.producerEpoch(), holder.coordinatorEpoch().orElse(0)))
                     .all().get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
-            assertTrainsOnExactly(train, broker, producer, topics, rows, N, L, MODEL_ID, TIMEOUT);
+            assertTrainsOnExactly(train, broker, producer, topics, rows, N, L, RESTORE_MODEL, TIMEOUT);
             assertEquals(0.0, http.gauge("gda_restores_stalled"), "restored");
             assertFalse(train.log().contains("starting Kafka Streams again"),
                     "a held restore is waited for, not restarted\n" + train.tails(40));

@@ -1,6 +1,8 @@
 package io.gdastreams.reliability;
 
+import static io.gdastreams.reliability.TrainingRuns.RESTORE_MODEL;
 import static io.gdastreams.reliability.TrainingRuns.assertTrainsOnExactly;
+import static io.gdastreams.reliability.TrainingRuns.restoreTestConfig;
 import static io.gdastreams.reliability.TrainingRuns.trainStopAndWipe;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -37,10 +39,6 @@ import org.junit.jupiter.api.io.TempDir;
 class StuckRestoreIT {
 
     private static final Duration TIMEOUT = Duration.ofSeconds(60);
-    private static final int PARTITIONS = 1;
-    private static final String MODEL_ID = "iris";
-    /** Short, so that the test sees the verdict within seconds (the default is 5 minutes). */
-    private static final String PATIENCE_MS = "5000";
     /** Iris rows are ordered by class: the two phases end inside different classes. */
     private static final int N = 70;
     private static final int L = 40;
@@ -60,10 +58,7 @@ class StuckRestoreIT {
         List<LabelledRow> rows = Iris.rows();
         Path stateDir = dir.resolve("state");
         Path flag = dir.resolve("restore-stuck.flag");
-        Map<String, String> config = ProductProcess.testConfig(broker.bootstrapServers(), topics, MODEL_ID, appId,
-                stateDir, PARTITIONS);
-        config.put("gda.restore.patience.ms", PATIENCE_MS);
-        config.put("gda.http.port", "0");
+        Map<String, String> config = restoreTestConfig(broker, topics, appId, stateDir);
         config.put("restore.consumer.interceptor.classes", StuckRestoreInterceptor.class.getName());
         try (ProductProcess train = new ProductProcess(Command.TRAIN, config, dir, "train")
                      .withEnvironment(Map.of(StuckRestoreInterceptor.FLAG_VARIABLE, flag.toString()));
@@ -107,7 +102,7 @@ class StuckRestoreIT {
             Files.delete(flag);
             train.start();
             train.awaitRunning(TIMEOUT);
-            assertTrainsOnExactly(train, broker, producer, topics, rows, N, L, MODEL_ID, TIMEOUT);
+            assertTrainsOnExactly(train, broker, producer, topics, rows, N, L, RESTORE_MODEL, TIMEOUT);
             assertEquals(0.0, OpsHttp.fromLog(train.log()).gauge("gda_restores_stalled"), "restored");
             assertEquals(ProductProcess.SIGTERM_EXIT, train.sigterm().status(), train.log());
         }

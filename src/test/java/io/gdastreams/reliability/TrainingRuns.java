@@ -29,6 +29,9 @@ import org.apache.kafka.clients.producer.ProducerRecord;
  */
 final class TrainingRuns {
 
+    /** The model id of {@link #restoreTestConfig}. */
+    static final String RESTORE_MODEL = "iris";
+
     private TrainingRuns() {
     }
 
@@ -39,6 +42,19 @@ final class TrainingRuns {
             producer.send(new ProducerRecord<>(topics.labelled().name(), ("row-" + i).getBytes(StandardCharsets.UTF_8),
                     HostileRecords.validEvent(rows.get(i).x(), rows.get(i).label()))).get();
         }
+    }
+
+    /**
+     * The product's configuration for a restore test on {@code broker}: one partition, model {@value #RESTORE_MODEL},
+     * a restore patience of 5 s (the default is 5 minutes) so that a stall is judged within seconds, and an HTTP
+     * endpoint on a free port.
+     */
+    static Map<String, String> restoreTestConfig(KafkaBroker broker, Topics topics, String appId, Path stateDir) {
+        Map<String, String> config = ProductProcess.testConfig(broker.bootstrapServers(), topics, RESTORE_MODEL,
+                appId, stateDir, 1);
+        config.put("gda.restore.patience.ms", "5000");
+        config.put("gda.http.port", "0");
+        return config;
     }
 
     /**
