@@ -54,6 +54,7 @@ public final class ServiceRunner {
      */
     private static final Duration STATE_DIRECTORY_GRACE = Duration.ofSeconds(60);
     private static final Duration STATE_DIRECTORY_RETRY = Duration.ofSeconds(1);
+    private static final Duration STOPPED_POLL = Duration.ofMillis(100);
 
     /** 1 s, 2 s, 4 s, … up to 30 s between restarts after consecutive failures. */
     static Duration backoff(int failures) {
@@ -210,8 +211,7 @@ public final class ServiceRunner {
                     old.close();
                     StreamsApp next;
                     try {
-                        next = newClient(role, topology.get(), properties, lostState ? old::cleanUp : () -> { },
-                                cause, interrupted);
+                        next = newClient(role, topology.get(), properties, old, lostState, cause, interrupted);
                     } catch (RunFailure stuck) {
                         // Closing the stuck client again on the way out would only wait another close timeout.
                         Runtime.getRuntime().removeShutdownHook(hook);
@@ -233,19 +233,27 @@ public final class ServiceRunner {
     }
 
     /**
-     * A new client once the old one has let go of the state directory, after {@code first} (deleting the old
-     * client's local state for a rebuild, which Kafka Streams refuses while that client is still stopping). A client
-     * whose thread is stuck in a call that does not return never lets go (Kafka Streams refuses a second client on a
-     * held directory: "Unable to initialize state, this can happen if multiple instances of Kafka Streams are
-     * running in the same state directory"), and only a new process frees it: after {@link #STATE_DIRECTORY_GRACE}
-     * the command exits saying so. Null when the service is being stopped meanwhile.
+     * A new client once {@code old} has let go of the state directory, after deleting its local state when
+     * {@code rebuild} (which Kafka Streams refuses while that client is still stopping). Kafka Streams lets go of the
+     * directory just before its client reaches NOT_RUNNING or ERROR, so the wait watches for that, quietly: each
+     * refused attempt to open a held directory logs an ERROR of its own. A client whose thread is stuck in a call that
+     * does not return never gets there (Kafka Streams refuses a second client on a held directory: "Unable to
+     * initialize state, this can happen if multiple instances of Kafka Streams are running in the same state
+     * directory"), and only a new process frees it: after {@link #STATE_DIRECTORY_GRACE} the command exits saying so.
+     * Null when the service is being stopped meanwhile.
      */
-    private static StreamsApp newClient(String role, Topology topology, Properties properties, Runnable first,
-                                        Throwable restarted, AtomicBoolean stopping) throws InterruptedException {
+    private static StreamsApp newClient(String role, Topology topology, Properties properties, StreamsApp old,
+                                        boolean rebuild, Throwable restarted, AtomicBoolean stopping)
+            throws InterruptedException {
         long deadline = System.nanoTime() + STATE_DIRECTORY_GRACE.toNanos();
+        while (!stopping.get() && !old.stopped() && System.nanoTime() < deadline) {
+            Thread.sleep(STOPPED_POLL.toMillis());
+        }
         while (!stopping.get()) {
             try {
-                first.run();
+                if (rebuild) {
+                    old.cleanUp();
+                }
                 return new StreamsApp(role, topology, properties);
             } catch (StreamsException | IllegalStateException e) {
                 if (System.nanoTime() > deadline) {

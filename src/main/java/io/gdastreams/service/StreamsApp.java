@@ -127,6 +127,15 @@ public final class StreamsApp implements AutoCloseable {
         return streams.state();
     }
 
+    /**
+     * Whether this client has stopped for good: Kafka Streams sets NOT_RUNNING or ERROR after its threads have ended
+     * and it has let go of the state directory.
+     */
+    boolean stopped() {
+        KafkaStreams.State state = streams.state();
+        return state == KafkaStreams.State.NOT_RUNNING || state == KafkaStreams.State.ERROR;
+    }
+
     /** The Kafka Streams client itself, for metrics binders; the service alone starts and closes it. */
     public KafkaStreams kafkaStreams() {
         return streams;

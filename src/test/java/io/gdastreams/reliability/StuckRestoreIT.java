@@ -97,6 +97,9 @@ class StuckRestoreIT {
             assertTrue(stuck.contains("one of its threads is stuck in a call that does not return, which only a new"
                     + " process frees: exiting so that it starts afresh"), train.tails(40));
             assertFalse(stuck.contains("unexpected error"), train.tails(40));
+            // The minute's wait watches the old client's state: one refused attempt at its end, not one a second.
+            assertEquals(1, occurrences(stuck, "Unable to obtain lock as state directory is already locked"),
+                    train.tails(40));
 
             // 4. Started again, as a supervisor would (a new process: nothing stuck); L more events; the model exact.
             Files.delete(flag);
