@@ -33,7 +33,13 @@ final class Retraction {
         } else if (w == 0.0) {
             // nothing but the count changes
         } else if (remaining <= tolerance) {
-            // What remains has weight zero up to rounding: no mean, no scatter.
+            if (remaining > rounding(g)) {
+                return "it would leave the class's " + (g.n - 1) + " other observations a weight of " + remaining
+                        + ", " + remaining / g.weight + " of its " + g.weight + ": the downdate would multiply"
+                        + " rounding errors by " + (float) (g.weight / remaining) + ", so their mean and scatter"
+                        + " could not be trusted";
+            }
+            // What remains has weight zero up to rounding (weight-0 observations): no mean, no scatter.
             g.clearWeight();
         } else {
             for (int i = 0; i < d; i++) {
@@ -77,6 +83,17 @@ final class Retraction {
             g.clearWeight();
         }
         return null;
+    }
+
+    /**
+     * A bound on the rounding error of W: each update, alignment and retraction of the class rounds it by at most
+     * one ulp of its size, and a retraction's decayed weight by a few more. Below it, W − w is zero; above it (and
+     * below {@link RunningGaussian#RETRACTION_TOLERANCE} of W), the remaining observations are real but so light
+     * against the retracted one that the downdate amplifies rounding by W/W' (≥ 1e9): refused, rather than
+     * cleared along with the retracted one (their weight would vanish without a word).
+     */
+    private static double rounding(RunningGaussian g) {
+        return (2.0 * g.n + g.retractions + 8) * Math.ulp(g.weight);
     }
 
     /** The diagonal and 2×2-minor checks, on delta/centred, before anything changes; null when they pass. */

@@ -155,6 +155,46 @@ class WeightedGaussianTest {
     }
 
     @Test
+    void aRetractionThatWouldLeaveRealButNegligibleWeightIsRefusedNotCleared() {
+        // Three unit observations beside one of weight 1e10: retracting the heavy one leaves W' = 3, 3e-10 of W,
+        // whose downdate would multiply rounding by 3.3e9. Before, the class was cleared: its three observations lost.
+        for (boolean diagonal : new boolean[] {false, true}) {
+            RunningGaussian g = diagonal ? RunningGaussian.diagonal(2) : new RunningGaussian(2);
+            g.update(new double[] {1, 1}, 1);
+            g.update(new double[] {3, 5}, 1);
+            g.update(new double[] {2, 0}, 1);
+            g.update(new double[] {100, 100}, 1e10);
+            byte[] before = g.toBytes();
+            String refused = g.retract(new double[] {100, 100}, 1e10);
+            assertNotNull(refused);
+            assertTrue(refused.startsWith("it would leave the class's 3 other observations a weight of 3.0"), refused);
+            assertTrue(refused.endsWith("the downdate would multiply rounding errors by 3.33333325E9, so their mean and"
+                    + " scatter could not be trusted"), refused);
+            assertArrayEquals(before, g.toBytes(), "a refused retraction changes nothing");
+            assertEquals(4, g.count());
+
+            // A light one goes: W' = 1e10 + 2, nothing amplified.
+            assertNull(g.retract(new double[] {2, 0}, 1));
+            assertEquals(1e10 + 2, g.weight(), 1e10 * HAND);
+            assertEquals(3, g.count());
+        }
+    }
+
+    @Test
+    void aRetractionThatLeavesOnlyWeightZeroObservationsClearsTheMeanUpToRounding() {
+        // W = 0 + 0.1 + 0.2 rounds to 0.30000000000000004; less 0.2 and 0.1 it is 2.8e-17, not 0: rounding, cleared.
+        RunningGaussian g = new RunningGaussian(1);
+        g.update(new double[] {7}, 0.0);
+        g.update(new double[] {2}, 0.1);
+        g.update(new double[] {5}, 0.2);
+        assertNull(g.retract(new double[] {5}, 0.2));
+        assertNull(g.retract(new double[] {2}, 0.1));
+        assertEquals(1, g.count(), "the weight-0 observation stays");
+        assertEquals(0.0, g.weight());
+        assertEquals(0.0, g.mean()[0]);
+    }
+
+    @Test
     void mergeTakesTheWeightsAsTheyAreAndAlignmentDecaysTheEarlierOne() {
         Forgetting f = new Forgetting(1000);
         RunningGaussian a = new RunningGaussian(1);

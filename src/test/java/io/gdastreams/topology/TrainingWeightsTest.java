@@ -174,18 +174,29 @@ class TrainingWeightsTest {
         send("{\"features\":{\"x\":1.0},\"label\":\"a\",\"weight\":-1}", 0);
         send("{\"features\":{\"x\":1.0},\"label\":\"a\",\"retract\":\"yes\"}", 0);
         send("{\"features\":{\"x\":2.0},\"label\":\"a\",\"retract\":true}", 0);
+        // h: two unit observations and one of weight 1e10, which cannot be retracted to precision beside them.
+        send("{\"features\":{\"x\":1.0},\"label\":\"h\"}", 0);
+        send("{\"features\":{\"x\":3.0},\"label\":\"h\"}", 0);
+        send("{\"features\":{\"x\":100.0},\"label\":\"h\",\"weight\":1e10}", 0);
+        send("{\"features\":{\"x\":100.0},\"label\":\"h\",\"weight\":1e10,\"retract\":true}", 0);
         List<String> reasons = deadLetters.readValuesToList().stream().map(DeadLetter::reason).toList();
         assertEquals(List.of(
                 "retraction: class 'b' has no observation in partition 0 (its count would become negative)",
                 "retraction refused for class 'a': the retracted weight 5.0 exceeds the class's weight 2.0",
                 "weight is negative: -1",
-                "retract must be true or false, got \"yes\""), reasons);
+                "retract must be true or false, got \"yes\"",
+                "retraction refused for class 'h': it would leave the class's 2 other observations a weight of 2.0,"
+                        + " 1.9999999996E-10 of its 1.0000000002E10: the downdate would multiply rounding errors by"
+                        + " 5.0E9, so their mean and scatter could not be trusted"), reasons);
         ModelParameters model = lastModel();
         ClassParameters a = model.classes().get(0);
         assertEquals(1, a.count());
         assertEquals(1.0, a.mean()[0], "x = 2 retracted: only x = 1 is left");
         assertNull(a.effectiveCount(), "weights all 1: an unweighted class in the model record");
-        assertEquals(Long.valueOf(7), model.sources().get("0"));
+        ClassParameters h = model.classes().get(1);
+        assertEquals(3, h.count(), "the refused retraction changed nothing");
+        assertEquals(1e10 + 2, h.effectiveCount(), 1e-6);
+        assertEquals(Long.valueOf(11), model.sources().get("0"));
     }
 
     @Test
