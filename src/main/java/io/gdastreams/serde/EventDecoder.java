@@ -196,6 +196,10 @@ public final class EventDecoder {
         if (bytes.length == 0) {
             return Decoded.failed("empty value");
         }
+        String invalid = Utf8.problem(bytes);
+        if (invalid != null) {
+            return Decoded.failed("malformed JSON: " + invalid);
+        }
         JsonNode node;
         try {
             node = Json.mapper().readTree(bytes);

@@ -86,6 +86,9 @@ public final class EventReader {
         if (scanner != null && scanner.readLabelled(bytes, out)) {
             return true;
         }
+        if (Utf8.problem(bytes) != null) {
+            return false; // Jackson would decode some ill-formed sequences: the decoder refuses them
+        }
         try (JsonParser p = EventTokens.parser(bytes)) {
             if (p.nextToken() != JsonToken.START_OBJECT) {
                 return false;
@@ -166,6 +169,9 @@ public final class EventReader {
         }
         if (scanner.readUnlabelled(bytes, out)) {
             return true;
+        }
+        if (Utf8.problem(bytes) != null) {
+            return false; // as in readLabelled
         }
         try (JsonParser p = EventTokens.parser(bytes)) {
             if (p.nextToken() != JsonToken.START_OBJECT) {

@@ -77,6 +77,10 @@ public final class ModelSerde implements Serde<ModelParameters> {
      * message is the one-line reason when it is not a valid model record (a model file, {@code sample --model}).
      */
     public static ModelParameters read(byte[] bytes) {
+        String invalid = Utf8.problem(bytes);
+        if (invalid != null) {
+            throw new IllegalArgumentException(invalid);
+        }
         ModelParameters model;
         try {
             model = readStrictly(bytes);

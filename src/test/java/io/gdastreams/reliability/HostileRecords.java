@@ -107,6 +107,22 @@ public final class HostileRecords {
         badUtf8[at] = (byte) 0xC3; // a two-byte sequence start followed by an ASCII byte
         all.add(new Hostile("invalid UTF-8 in a string", key("utf8"), badUtf8,
                 Expectation.deadLetter("malformed JSON"), Expectation.deadLetter("malformed JSON"), true));
+        // Forms Jackson's byte parser decodes without a word: overlong "/" (2, 3 and 4 bytes), an encoded surrogate,
+        // a code point beyond U+10FFFF, a lead byte that never starts UTF-8.
+        String[][] illFormed = {
+            {"C0AF", "0xC0 0xAF, an overlong encoding"}, {"E080AF", "0xE0 0x80, an overlong encoding"},
+            {"F08080AF", "0xF0 0x80, an overlong encoding"}, {"EDA080", "0xED 0xA0, an encoded surrogate"},
+            {"F4908080", "0xF4 0x90, a code point beyond U+10FFFF"}, {"F8888080", "0xF8, not a UTF-8 byte"},
+        };
+        for (String[] form : illFormed) {
+            byte[] sequence = java.util.HexFormat.of().parseHex(form[0]);
+            byte[] label = json("{\"features\": {" + ok4 + ", \"petal_width\": 0.2}, \"label\": \"sm" + "#".repeat(
+                    sequence.length) + "all\"}");
+            System.arraycopy(sequence, 0, label, indexOf(label, "#"), sequence.length);
+            String reason = "malformed JSON: Invalid UTF-8 at byte " + (indexOf(label, "sm") + 2) + ": " + form[1];
+            all.add(new Hostile("ill-formed UTF-8 " + form[0] + " in a string", key("utf8-" + form[0]), label,
+                    Expectation.deadLetter(reason), Expectation.deadLetter(reason), true));
+        }
         all.add(new Hostile("empty value", key("empty"), new byte[0], Expectation.deadLetter("empty value"),
                 Expectation.deadLetter("empty value"), true));
         all.add(new Hostile("null value (tombstone)", key("tombstone"), null,

@@ -118,6 +118,18 @@ class ModelSerdeTest {
     }
 
     @Test
+    void shouldRefuseALabelInIllFormedUtf8ThatJacksonWouldDecode() {
+        byte[] bytes = validWith("\"label\":\"x\"", "\"label\":\"x##\"").getBytes(StandardCharsets.UTF_8);
+        int at = validWith("\"label\":\"x\"", "\"label\":\"x##\"").indexOf("##");
+        bytes[at] = (byte) 0xC0; // C0 AF: "/" in an overlong form
+        bytes[at + 1] = (byte) 0xAF;
+        SerializationException e = assertThrows(SerializationException.class,
+                () -> SerdeFactory.model().deserializer().deserialize(TOPIC, bytes));
+        assertEquals("invalid model record from topic " + TOPIC + ": Invalid UTF-8 at byte " + at
+                + ": 0xC0 0xAF, an overlong encoding", e.getMessage());
+    }
+
+    @Test
     void shouldReadAValidModelWithEveryField() {
         ModelParameters model = read(VALID);
         assertEquals("m", model.modelId());
