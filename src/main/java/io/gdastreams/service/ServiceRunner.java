@@ -123,8 +123,13 @@ public final class ServiceRunner {
         };
         CountDownLatch stopped = new CountDownLatch(1);
         AtomicBoolean interrupted = new AtomicBoolean();
-        AtomicReference<StreamsApp> app = new AtomicReference<>(
-                new StreamsApp(role, topology.get(), properties));
+        AtomicReference<StreamsApp> app;
+        try {
+            app = new AtomicReference<>(new StreamsApp(role, topology.get(), properties));
+        } catch (StreamsException e) {
+            // A state.dir that cannot be made or locked, say: what is wrong is in the message, not in a stack trace.
+            throw new RunFailure(role + ": Kafka Streams cannot start: " + StreamsApp.rootMessage(e), e);
+        }
         Thread hook = new Thread(() -> {
             interrupted.set(true);
             out.println(role + ": stopping");

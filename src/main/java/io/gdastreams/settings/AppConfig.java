@@ -71,6 +71,7 @@ public final class AppConfig implements ConfigValues {
                     + " (training and scoring need different ids); set " + ConfigKey.APPLICATION_ID.key()
                     + " instead");
         }
+        KafkaValueCheck.check(kafka);
     }
 
     /** Built-in defaults only (no file, no environment). */

@@ -332,6 +332,34 @@ class AppConfigTest {
     }
 
     @Test
+    void shouldRefuseAKafkaValueThatKafkaWouldRefuseNamingTheKeyAtLoad() throws IOException {
+        // Kafka Streams' own keys, its producer's, its consumers' (bare and prefixed) and its admin client's.
+        String[][] refused = {
+            {"processing.guarantee=bogus", "processing.guarantee = 'bogus' is refused by Kafka: Invalid value bogus"
+                    + " for configuration processing.guarantee: String must be one of: at_least_once, exactly_once_v2"},
+            {"num.stream.threads=abc", "num.stream.threads = 'abc' is refused by Kafka: Invalid value abc for"
+                    + " configuration num.stream.threads: Not a number of type INT"},
+            {"commit.interval.ms=-5", "commit.interval.ms = '-5' is refused by Kafka: Invalid value -5 for"
+                    + " configuration commit.interval.ms: Value must be at least 0"},
+            {"compression.type=zip", "compression.type = 'zip' is refused by Kafka: Invalid value zip for"
+                    + " configuration compression.type: String must be one of: none, gzip, snappy, lz4, zstd"},
+            {"main.consumer.max.poll.records=0", "main.consumer.max.poll.records = '0' is refused by Kafka: Invalid"
+                    + " value 0 for configuration max.poll.records: Value must be at least 1"},
+            {"admin.retries=x", "admin.retries = 'x' is refused by Kafka: Invalid value x for configuration retries:"
+                    + " Not a number of type INT"},
+        };
+        for (String[] setting : refused) {
+            ConfigException e = assertThrows(ConfigException.class, () -> AppConfig.load(file(setting[0]), Map.of()),
+                    setting[0]);
+            assertEquals(setting[1], e.getMessage());
+        }
+        // Values Kafka takes, keys it does not define (its clients warn about them) and topic settings load.
+        AppConfig config = AppConfig.load(file("processing.guarantee=at_least_once", "producer.linger.ms=5",
+                "no.such.kafka.key=1", "topic.min.insync.replicas=2"), Map.of());
+        assertEquals("5", config.kafkaProperties().getProperty("producer.linger.ms"));
+    }
+
+    @Test
     void shouldParseFeatureListAndOptionalThreshold() throws IOException {
         AppConfig config = AppConfig.load(file("gda.features=a, b ,c", "gda.outlier.threshold=-12.5"), Map.of());
         assertEquals(List.of("a", "b", "c"), config.features());
