@@ -4,6 +4,7 @@ import io.gdastreams.broker.EmbeddedBroker.BrokerException;
 import io.gdastreams.lifecycle.UserError;
 import java.io.IOException;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -178,6 +179,17 @@ final class BrokerLauncher {
         command.add(mainClass);
         command.addAll(List.of(args));
         return new ProcessBuilder(command);
+    }
+
+    /** Whether a listener can bind 127.0.0.1:{@code port} now (nothing listens there). */
+    static boolean canListenOn(int port) {
+        try (ServerSocket socket = new ServerSocket()) {
+            socket.setReuseAddress(true); // as a server binds: a closed connection's TIME_WAIT does not count
+            socket.bind(new InetSocketAddress(InetAddress.getByName("127.0.0.1"), port), 1);
+            return true;
+        } catch (IOException e) {
+            return false;
+        }
     }
 
     private static int freePort() {

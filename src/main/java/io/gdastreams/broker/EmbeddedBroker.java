@@ -85,6 +85,11 @@ public final class EmbeddedBroker implements AutoCloseable {
     public static EmbeddedBroker startAt(int port, Path dataDir, Duration timeout) {
         BrokerLauncher.requireBrokerClasses();
         BrokerWorkspace.deleteStaleDirectories();
+        if (!BrokerLauncher.canListenOn(port)) {
+            // Checked first: a broker already there would answer the readiness probe for the one that cannot bind.
+            throw new BrokerException("port " + port + " on 127.0.0.1 is in use: stop what listens there or choose"
+                    + " another --port");
+        }
         BrokerWorkspace workspace = dataDir == null ? new BrokerWorkspace() : new BrokerWorkspace(dataDir);
         try {
             Path directory = workspace.directory();

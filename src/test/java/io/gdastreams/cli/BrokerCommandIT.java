@@ -57,6 +57,15 @@ class BrokerCommandIT {
         String bootstrap = "127.0.0.1:" + port;
         Process broker = startBroker(data, port, "broker-1.log");
 
+        // A second broker on the same port: refused before it starts, naming the port (the first one, which would
+        // answer a readiness probe, must not pass for it).
+        Process second = java(List.of("broker", "--port", Integer.toString(port)), dir.resolve("broker-taken.log"));
+        assertEquals(ExitCodes.FAILURE, waitFor(second), Files.readString(dir.resolve("broker-taken.log")));
+        String taken = Files.readString(dir.resolve("broker-taken.log"));
+        assertTrue(taken.contains("gda-streams broker: port " + port + " on 127.0.0.1 is in use: stop what listens"
+                + " there or choose another --port"), taken);
+        assertTrue(!taken.contains(READY), taken);
+
         Process produce = java(List.of("produce", "--bootstrap-servers", bootstrap, "--topic", "labelled-events"),
                 dir.resolve("produce-missing.log"));
         produce.getOutputStream().close();
