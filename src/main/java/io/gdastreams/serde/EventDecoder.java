@@ -173,13 +173,10 @@ public final class EventDecoder {
             return Decoded.failed(root.error());
         }
         JsonNode idNode = root.value().get("id");
-        String id = null;
-        if (idNode != null && !idNode.isNull()) {
-            if (!idNode.isTextual() && !idNode.isIntegralNumber()) {
-                return Decoded.failed("id must be a string or an integer");
-            }
-            id = idNode.asText();
+        if (idNode != null && !idNode.isNull() && !idNode.isTextual() && !idNode.isIntegralNumber()) {
+            return Decoded.failed("id must be a string or an integer");
         }
+        String id = idOf(root.value());
         Map<String, String> categories = categorical.isEmpty() ? Map.of() : new LinkedHashMap<>();
         Decoded<Map<String, Double>> features = readFeatures(root.value(), true, maxFeatures, categorical,
                 categories);
@@ -187,6 +184,22 @@ public final class EventDecoder {
             return Decoded.failed(features.error());
         }
         return Decoded.ok(new UnlabelledEvent(id, features.value(), categories));
+    }
+
+    /** The event's id (a string, or an integer as its digits), or null when it has none it can be known by. */
+    private static String idOf(JsonNode root) {
+        JsonNode id = root.get("id");
+        return id != null && (id.isTextual() || id.isIntegralNumber()) ? id.asText() : null;
+    }
+
+    /**
+     * The id of an unlabelled event {@link #decodeUnlabelled} refused, when the value is still a JSON object with a
+     * readable id (its features were the problem, say): the unscored answer then carries the event's own id, as an
+     * answer to a valid event does. Null otherwise.
+     */
+    public static String idOfRefused(byte[] bytes) {
+        Decoded<JsonNode> root = parseObject(bytes);
+        return root.isOk() ? idOf(root.value()) : null;
     }
 
     private static Decoded<JsonNode> parseObject(byte[] bytes) {

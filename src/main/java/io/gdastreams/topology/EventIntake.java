@@ -39,7 +39,9 @@ final class EventIntake {
             return refused(new ScoringOutcome.Unscored(null, new UnscoredReason.KeyTooLong(key.length), stamp));
         }
         if (!decoded.isOk()) {
-            return refused(new ScoringOutcome.Unscored(idOrNull(keyText(key)),
+            // Its own id when it can still be read (the features were wrong, say), else the key, as for any event.
+            String own = EventDecoder.idOfRefused(value);
+            return refused(new ScoringOutcome.Unscored(idOrNull(own != null ? own : keyText(key)),
                     new UnscoredReason.InvalidEvent(decoded.error()), stamp));
         }
         return identified(key, decoded.value().id(), decoded.value(), null, stamp);

@@ -380,6 +380,17 @@ class ScoringTopologyTest {
             assertNull(out.get(2).key);
             assertNull(out.get(2).value.id());
             assertEquals(Status.SCORED, out.get(2).value.status());
+
+            // An invalid event keeps its own id when it can be read, as a valid one does; else the key.
+            h.send("key-4", "{\"id\":\"id-4\",\"features\":{}}".getBytes(StandardCharsets.UTF_8));
+            h.send(null, "{\"id\":42,\"features\":{\"sepal_length\":\"abc\"}}".getBytes(StandardCharsets.UTF_8));
+            h.send("key-6", "{\"id\":{\"no\":1},\"features\":{}}".getBytes(StandardCharsets.UTF_8));
+            h.send("key-7", "{\"id\":\"id-7\",".getBytes(StandardCharsets.UTF_8));
+            List<KeyValue<String, Prediction>> invalid = h.predictions();
+            assertEquals(List.of("id-4", "42", "key-6", "key-7"), invalid.stream().map(p -> p.value.id()).toList());
+            assertEquals(List.of("invalid event: features is empty", "invalid event: feature 'sepal_length' is not a"
+                    + " number: \"abc\"", "invalid event: id must be a string or an integer", "invalid event: malformed JSON"),
+                    invalid.stream().map(p -> p.value.reason().replaceAll("(malformed JSON).*", "$1")).toList());
         }
     }
 
