@@ -175,8 +175,13 @@ final class ModelCombiner implements Processor<String, byte[], String, TrainingO
         Optional<PublishedModel> latest = topic.latest();
         Set<String> publishedLabels = state.lastPublished().map(PublishedModel::labels).orElse(Set.of());
         long tryStart = System.nanoTime();
-        ModelDraft.Result result = draft.draft(state.snapshots(), state.schema(),
-                PublicationChecks.nextVersion(state.version(), latest),
+        long version = PublicationChecks.nextVersion(state.version(), latest);
+        if (version == PublicationChecks.NO_VERSION_LEFT) {
+            notice(checks.noVersionLeft(latest));
+            schedule.notPublished(now, elapsedMs(tryStart));
+            return;
+        }
+        ModelDraft.Result result = draft.draft(state.snapshots(), state.schema(), version,
                 Instant.ofEpochMilli(context.currentSystemTimeMs()).toString(), context.applicationId(),
                 publishedLabels);
         if (result instanceof ModelDraft.NoEvents) {

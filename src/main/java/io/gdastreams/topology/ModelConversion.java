@@ -225,6 +225,12 @@ public final class ModelConversion {
                 }
             }
         }
+        for (int i = 0; i < d; i++) {
+            // A trainer's variances are sums of squares: a negative one was not published by a trainer.
+            if (scatter[i][i] < 0) {
+                throw new IllegalArgumentException(where + "negative variance " + covariance[i][i] + " of feature " + i);
+            }
+        }
         // The Cholesky factorisation reads one triangle only: an asymmetric matrix would be scored as something
         // other than what was published. Within rounding, the two triangles are averaged.
         for (int i = 0; i < d; i++) {

@@ -26,7 +26,22 @@ record PublicationChecks(String modelId, String applicationId) {
      * new application id (model id, version) may be taken already, and a version names one content.
      */
     static long nextVersion(long own, Optional<PublishedModel> latest) {
-        return Math.max(own, latest.map(PublishedModel::version).orElse(0L)) + 1;
+        long above = Math.max(own, latest.map(PublishedModel::version).orElse(0L));
+        // A record of version Long.MAX_VALUE (written by hand or forged: a trainer would need 2^63 publications)
+        // leaves no version above it; wrapping to a negative one would publish a model every scorer refuses.
+        return above == Long.MAX_VALUE ? NO_VERSION_LEFT : above + 1;
+    }
+
+    /** {@link #nextVersion}'s answer when no version is left above the topic's. */
+    static final long NO_VERSION_LEFT = -1;
+
+    /** Why nothing can be published above {@code latest} (whose version is {@link Long#MAX_VALUE}). */
+    String noVersionLeft(Optional<PublishedModel> latest) {
+        return "model '" + modelId + "' cannot be published: the model topic holds version " + Long.MAX_VALUE
+                + " (by " + latest.map(PublishedModel::trainer).orElse("?") + "), above which no version is left;"
+                + " a trainer never publishes that many, so the record was written by hand or forged: delete it"
+                + " (a tombstone under the model id; then restart the scorers, which keep the version in force) and"
+                + " consider signed models (docs/SECURITY.md)";
     }
 
     /**

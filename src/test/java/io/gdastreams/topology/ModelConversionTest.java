@@ -59,4 +59,12 @@ class ModelConversionTest {
                 () -> ModelConversion.classSummaries(model(new double[][] {{1, 0.5}, {-0.5, 1}})));
         assertTrue(e.getMessage().contains("not symmetric"), e.getMessage());
     }
+
+    @Test
+    void shouldRefuseANegativeVarianceAndTakeAZeroOne() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> ModelConversion.classSummaries(model(new double[][] {{1, 0}, {0, -4}})));
+        assertTrue(e.getMessage().endsWith("negative variance -4.0 of feature 1"), e.getMessage());
+        assertEquals(1, ModelConversion.classSummaries(model(new double[][] {{1, 0}, {0, 0}})).size());
+    }
 }

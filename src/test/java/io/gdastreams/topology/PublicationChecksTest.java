@@ -34,6 +34,10 @@ class PublicationChecksTest {
         assertEquals(8, PublicationChecks.nextVersion(7, Optional.empty()));
         assertEquals(42, PublicationChecks.nextVersion(3, Optional.of(published(41, Map.of(), 0, "other"))));
         assertEquals(8, PublicationChecks.nextVersion(7, Optional.of(published(5, Map.of(), 0, APP))));
+        assertEquals(Long.MAX_VALUE, PublicationChecks.nextVersion(3, Optional.of(published(Long.MAX_VALUE - 1,
+                Map.of(), 0, "other"))));
+        assertEquals(PublicationChecks.NO_VERSION_LEFT, PublicationChecks.nextVersion(3, Optional.of(published(
+                Long.MAX_VALUE, Map.of(), 0, "other"))));
     }
 
     @Test
