@@ -1,5 +1,6 @@
 package io.gdastreams.broker;
 
+import io.gdastreams.lifecycle.FileProblem;
 import io.gdastreams.broker.EmbeddedBroker.BrokerException;
 import io.gdastreams.lifecycle.UserError;
 import java.io.IOException;
@@ -145,7 +146,7 @@ final class BrokerLauncher {
         try {
             Files.write(file, lines, StandardCharsets.UTF_8);
         } catch (IOException e) {
-            throw new BrokerException("cannot write " + file + ": " + e.getMessage());
+            throw new BrokerException("cannot write " + file + ": " + FileProblem.reason(e));
         }
     }
 

@@ -1,5 +1,6 @@
 package io.gdastreams.cli;
 
+import io.gdastreams.lifecycle.FileProblem;
 import io.gdastreams.config.ConfigKey;
 import io.gdastreams.lifecycle.ExitCodes;
 import io.gdastreams.lifecycle.UserError;
@@ -105,7 +106,7 @@ final class PlotCommand implements Callable<Integer> {
         try {
             plot.write(output, format);
         } catch (IOException e) {
-            throw new UserError("cannot write " + output + ": " + e.getMessage());
+            throw new UserError("cannot write " + output + ": " + FileProblem.reason(e));
         }
         PrintWriter err = spec.commandLine().getErr();
         err.printf(Locale.ROOT, "Wrote %s (%d×%d, %s): model '%s' version %d, %s × %s%s%n", output, width, height,

@@ -6,6 +6,7 @@ import io.gdastreams.lifecycle.UserError;
 import io.gdastreams.model.ModelParameters;
 import io.gdastreams.sample.ModelSource;
 import io.gdastreams.service.ApplicationReset;
+import io.gdastreams.service.ClusterProbe;
 import io.gdastreams.settings.AppConfig;
 import java.io.PrintWriter;
 import java.time.Clock;
@@ -76,6 +77,7 @@ final class ResetCommand implements Callable<Integer> {
         Properties adminProperties = new Properties();
         adminProperties.putAll(config.clientProperties());
         adminProperties.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers());
+        ClusterProbe.awaitReachable(config.bootstrapServers(), config.clientProperties(), timeout, "--timeout");
         try (Admin admin = Admin.create(adminProperties)) {
             List<ApplicationReset.Plan> plans = new ArrayList<>();
             for (String r : roles) {
@@ -83,6 +85,15 @@ final class ResetCommand implements Callable<Integer> {
                 String applicationId = streams.getProperty("application.id");
                 plans.add(ApplicationReset.plan(admin, applicationId,
                         ApplicationReset.stateDirectory(streams, applicationId), timeout));
+            }
+            if (execute) {
+                // Before the plan is shown as being carried out.
+                for (ApplicationReset.Plan plan : plans) {
+                    if (plan.members() > 0) {
+                        throw new UserError("application '" + plan.applicationId() + "' still has " + plan.members()
+                                + " running instance(s) in its group: stop every instance of it first");
+                    }
+                }
             }
             ModelParameters handedOver = roles.contains("training") ? trainersModel(config, timeout) : null;
             out.println(execute ? "Resetting:" : "Dry run (nothing is changed; --execute does it):");
@@ -100,12 +111,6 @@ final class ResetCommand implements Callable<Integer> {
             out.flush();
             if (!execute) {
                 return ExitCodes.OK;
-            }
-            for (ApplicationReset.Plan plan : plans) {
-                if (plan.members() > 0) {
-                    throw new UserError("application '" + plan.applicationId() + "' still has " + plan.members()
-                            + " running instance(s) in its group: stop every instance of it first");
-                }
             }
             if (handedOver != null) {
                 ApplicationReset.releaseModel(config.topics().model(), handedOver, config.bootstrapServers(),

@@ -1,5 +1,6 @@
 package io.gdastreams.cli;
 
+import io.gdastreams.lifecycle.FileProblem;
 import io.gdastreams.config.ConfigKey;
 import io.gdastreams.lifecycle.ExitCodes;
 import io.gdastreams.lifecycle.RunFailure;
@@ -126,7 +127,7 @@ final class SampleCommand implements Callable<Integer> {
             try (BufferedWriter file = Files.newBufferedWriter(output, StandardCharsets.UTF_8)) {
                 write(sampler, random, eventFormat, file);
             } catch (IOException | UncheckedIOException e) {
-                throw new UserError("cannot write " + output + ": " + e.getMessage());
+                throw new UserError("cannot write " + output + ": " + FileProblem.reason(e));
             }
             err.printf(Locale.ROOT, "Wrote %,d events to %s%n", count, output);
         } else {

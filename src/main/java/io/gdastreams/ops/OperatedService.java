@@ -1,5 +1,6 @@
 package io.gdastreams.ops;
 
+import io.gdastreams.lifecycle.FileProblem;
 import io.gdastreams.lifecycle.UserError;
 import io.gdastreams.model.ModelParameters;
 import io.gdastreams.service.ServiceRunner;
@@ -88,7 +89,9 @@ public final class OperatedService {
             // The message of a keystore error names the file or the algorithm, never the password.
             throw new UserError("cannot serve HTTP" + (security.tls().isPresent() ? "S" : "") + " on "
                     + config.httpHost() + ":" + config.httpPort().getAsInt()
-                    + " (gda.http.host, gda.http.port, gda.http.tls.*): " + e.getMessage(), e);
+                    + " (gda.http.host, gda.http.port, gda.http.tls.*): " + (e instanceof IOException io
+                    ? FileProblem.reason(io) + (io instanceof java.nio.file.FileSystemException f ? " (" + f.getFile()
+                    + ")" : "") : e.getMessage()), e);
         }
     }
 }

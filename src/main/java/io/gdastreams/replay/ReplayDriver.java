@@ -1,5 +1,6 @@
 package io.gdastreams.replay;
 
+import io.gdastreams.lifecycle.FileProblem;
 import io.gdastreams.broker.EmbeddedBroker;
 import io.gdastreams.config.ConfigKey;
 import io.gdastreams.lifecycle.Directories;
@@ -241,7 +242,7 @@ public final class ReplayDriver {
                     file.write('\n');
                 }
             } catch (IOException e) {
-                throw new UserError("cannot write " + request.output() + ": " + e.getMessage());
+                throw new UserError("cannot write " + request.output() + ": " + FileProblem.reason(e));
             }
             out.println("Wrote " + result.predictions().size() + " predictions to " + request.output());
         }
@@ -250,7 +251,7 @@ public final class ReplayDriver {
                 Files.writeString(request.modelOutput(), Json.mapper().writerWithDefaultPrettyPrinter()
                         .writeValueAsString(result.model()) + "\n", StandardCharsets.UTF_8);
             } catch (IOException e) {
-                throw new UserError("cannot write " + request.modelOutput() + ": " + e.getMessage());
+                throw new UserError("cannot write " + request.modelOutput() + ": " + FileProblem.reason(e));
             }
             out.println("Wrote the model to " + request.modelOutput());
         }
@@ -261,7 +262,7 @@ public final class ReplayDriver {
                     file.write('\n');
                 }
             } catch (IOException e) {
-                throw new UserError("cannot write " + request.prequential() + ": " + e.getMessage());
+                throw new UserError("cannot write " + request.prequential() + ": " + FileProblem.reason(e));
             }
             out.println("Wrote " + result.metrics().size() + " prequential records to " + request.prequential());
         }
@@ -274,9 +275,12 @@ public final class ReplayDriver {
             return;
         }
         Path parent = file.toAbsolutePath().getParent();
-        if (parent == null || !Files.isDirectory(parent) || !Files.isWritable(parent)
-                || (Files.exists(file) && (!Files.isRegularFile(file) || !Files.isWritable(file)))) {
-            throw new UserError("cannot write " + file);
+        String why = parent == null || !Files.isDirectory(parent) ? "no directory " + parent
+                : Files.isDirectory(file) ? "a directory"
+                : Files.exists(file) && !Files.isRegularFile(file) ? "not a regular file"
+                : !Files.isWritable(Files.exists(file) ? file : parent) ? "permission denied" : null;
+        if (why != null) {
+            throw new UserError("cannot write " + file + ": " + why);
         }
     }
 }

@@ -16,7 +16,7 @@ import org.apache.kafka.clients.admin.DescribeClusterOptions;
  * retrying without end and logging warnings. Only at start-up: a broker lost later is Kafka Streams' to wait for
  * (docs/RELIABILITY.md).
  */
-final class ClusterProbe {
+public final class ClusterProbe {
 
     private ClusterProbe() {
     }
@@ -26,6 +26,12 @@ final class ClusterProbe {
      * {@code clientProperties}: security and the like); otherwise throws {@link RunFailure}.
      */
     static void awaitReachable(String bootstrap, Properties clientProperties, Duration timeout) {
+        awaitReachable(bootstrap, clientProperties, timeout, "gda.broker.timeout.ms");
+    }
+
+    /** As {@link #awaitReachable(String, Properties, Duration)}, the timeout named {@code timeoutSetting}. */
+    public static void awaitReachable(String bootstrap, Properties clientProperties, Duration timeout,
+                                      String timeoutSetting) {
         Properties properties = new Properties();
         properties.putAll(clientProperties);
         properties.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
@@ -39,7 +45,7 @@ final class ClusterProbe {
         } catch (TimeoutException | ExecutionException e) {
             Throwable cause = e instanceof ExecutionException && e.getCause() != null ? e.getCause() : e;
             throw new RunFailure("cannot reach the Kafka cluster at " + bootstrap + " within " + timeout.toMillis()
-                    + " ms (gda.broker.timeout.ms): " + cause.getClass().getSimpleName()
+                    + " ms (" + timeoutSetting + "): " + cause.getClass().getSimpleName()
                     + (cause.getMessage() == null ? "" : ": " + cause.getMessage())
                     + "; check bootstrap.servers and that the brokers are up", cause);
         } catch (InterruptedException e) {

@@ -41,7 +41,8 @@ final class ConfigSources {
             return resolve(new Properties(), "defaults", env);
         }
         if (!Files.isRegularFile(file) || !Files.isReadable(file)) {
-            throw new UserError("cannot read config file " + file + (Files.exists(file) ? "" : " (no such file)"));
+            throw new UserError("cannot read config file " + file + (!Files.exists(file) ? " (no such file)"
+                    : Files.isDirectory(file) ? " (a directory)" : " (permission denied)"));
         }
         Properties properties = new Properties();
         try (Reader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
@@ -91,7 +92,9 @@ final class ConfigSources {
                 kafka.put(kafkaKeyOf(name), variable.getValue().trim());
             } else if (name.startsWith(GDA_ENV_PREFIX)) {
                 ConfigKey key = ConfigKey.byEnvironmentVariable(name).orElseThrow(() -> new ConfigException(
-                        "unknown environment variable " + name + " (GDA_ variables set application keys; known: "
+                        "unknown environment variable " + name + NearestName.hint(name, Arrays.stream(
+                                ConfigKey.values()).map(ConfigKey::environmentVariable).toList())
+                                + " (GDA_ variables set application keys; known: "
                                 + String.join(", ", Arrays.stream(ConfigKey.values())
                                         .map(ConfigKey::environmentVariable).toList()) + ")"));
                 values.put(key, variable.getValue().trim());
@@ -104,7 +107,8 @@ final class ConfigSources {
     /** The application key {@code name} (a {@code gda.} key), or an error naming it and where it was set. */
     static ConfigKey applicationKey(String name, String origin) {
         return ConfigKey.byKey(name).orElseThrow(() -> new ConfigException("unknown key " + name + " in " + origin
-                + " (known application keys: " + String.join(", ", ConfigKey.names()) + ")"));
+                + NearestName.hint(name, ConfigKey.names()) + " (known application keys: "
+                + String.join(", ", ConfigKey.names()) + ")"));
     }
 
     /** {@code KAFKA_STREAMS_BOOTSTRAP_SERVERS} → {@code bootstrap.servers} (the apache/kafka image convention). */

@@ -190,14 +190,22 @@ class AppConfigTest {
     void shouldRejectUnknownApplicationKeyNamingIt() throws IOException {
         Path file = file("gda.modle.id=typo");
         ConfigException e = assertThrows(ConfigException.class, () -> AppConfig.load(file, Map.of()));
-        assertTrue(e.getMessage().contains("unknown key gda.modle.id"), e.getMessage());
+        assertTrue(e.getMessage().startsWith("unknown key gda.modle.id in file " + file + "; did you mean"
+                + " gda.model.id? (known application keys: "), e.getMessage());
+        ConfigException far = assertThrows(ConfigException.class, () -> AppConfig.load(file("gda.colour=red"),
+                Map.of()));
+        assertFalse(far.getMessage().contains("did you mean"), "no key is near: " + far.getMessage());
+        ConfigException doubled = assertThrows(ConfigException.class,
+                () -> AppConfig.load(file("gda.publish.intervall.ms=5000"), Map.of()));
+        assertTrue(doubled.getMessage().contains("; did you mean gda.publish.interval.ms?"), doubled.getMessage());
     }
 
     @Test
     void shouldRejectUnknownApplicationEnvironmentVariableNamingIt() {
         ConfigException e = assertThrows(ConfigException.class,
-                () -> AppConfig.load(null, Map.of("GDA_COVARIANCE_TYPE", "full")));
-        assertTrue(e.getMessage().contains("GDA_COVARIANCE_TYPE"), e.getMessage());
+                () -> AppConfig.load(null, Map.of("GDA_COVARIENCE", "full")));
+        assertTrue(e.getMessage().startsWith("unknown environment variable GDA_COVARIENCE; did you mean"
+                + " GDA_COVARIANCE? "), e.getMessage());
     }
 
     @Test

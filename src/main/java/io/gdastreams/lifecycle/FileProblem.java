@@ -1,0 +1,45 @@
+package io.gdastreams.lifecycle;
+
+import java.io.IOException;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.DirectoryNotEmptyException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystemException;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.NotDirectoryException;
+
+/**
+ * What went wrong with a file, in words, for "cannot write FILE: …" messages. The NIO exceptions carry only the
+ * path as their message (a NoSuchFileException's is the file name itself), which said nothing next to it.
+ */
+public final class FileProblem {
+
+    private FileProblem() {
+    }
+
+    /** In words: an IOException, or the one an UncheckedIOException wraps. */
+    public static String reason(Exception e) {
+        if (e instanceof java.io.UncheckedIOException unchecked) {
+            return reason(unchecked.getCause());
+        }
+        if (e instanceof NoSuchFileException) {
+            return "no such file or directory";
+        }
+        if (e instanceof AccessDeniedException) {
+            return "permission denied";
+        }
+        if (e instanceof FileAlreadyExistsException) {
+            return "it already exists";
+        }
+        if (e instanceof NotDirectoryException) {
+            return "not a directory";
+        }
+        if (e instanceof DirectoryNotEmptyException) {
+            return "directory not empty";
+        }
+        if (e instanceof FileSystemException f && f.getReason() != null) {
+            return f.getReason();
+        }
+        return e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+    }
+}
