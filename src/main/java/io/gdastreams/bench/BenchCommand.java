@@ -211,6 +211,7 @@ public final class BenchCommand implements CommandPlugin {
         try {
             String bootstrap = bootstrapServers;
             if (bootstrap == null) {
+                EmbeddedBroker.requireAvailable();
                 progress.println("Starting an embedded Kafka broker...");
                 progress.flush();
                 broker = EmbeddedBroker.start(EmbeddedBroker.DEFAULT_START_TIMEOUT,

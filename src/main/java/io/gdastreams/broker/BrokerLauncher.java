@@ -1,7 +1,7 @@
 package io.gdastreams.broker;
 
-import io.gdastreams.lifecycle.FileProblem;
 import io.gdastreams.broker.EmbeddedBroker.BrokerException;
+import io.gdastreams.lifecycle.FileProblem;
 import io.gdastreams.lifecycle.UserError;
 import java.io.IOException;
 import java.net.InetAddress;

@@ -82,6 +82,14 @@ public final class EmbeddedBroker implements AutoCloseable {
      * previous run. {@code dataDir} null: a temporary directory, deleted on exit, as for {@link #start}. A port
      * already in use is a BrokerException naming it.
      */
+    /**
+     * Refuses (a {@code UserError} saying which jar has one) when this jar has no embedded broker: called before a
+     * command announces that it starts one.
+     */
+    public static void requireAvailable() {
+        BrokerLauncher.requireBrokerClasses();
+    }
+
     public static EmbeddedBroker startAt(int port, Path dataDir, Duration timeout) {
         BrokerLauncher.requireBrokerClasses();
         BrokerWorkspace.deleteStaleDirectories();

@@ -48,6 +48,7 @@ final class BrokerCommand implements Callable<Integer> {
         }
         Duration timeout = ClusterTimeout.of(timeoutSeconds);
         PrintWriter out = spec.commandLine().getOut();
+        EmbeddedBroker.requireAvailable();
         out.println("Starting a Kafka broker (KRaft, single node, 127.0.0.1 only)...");
         out.flush();
         EmbeddedBroker broker = EmbeddedBroker.startAt(port, dataDir, timeout);

@@ -1,5 +1,6 @@
 package io.gdastreams.cli;
 
+import io.gdastreams.broker.EmbeddedBroker;
 import io.gdastreams.lifecycle.ExitCodes;
 import io.gdastreams.model.Prediction;
 import io.gdastreams.replay.CsvTable;
@@ -39,6 +40,7 @@ final class DemoCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
+        EmbeddedBroker.requireAvailable(); // before the introduction that promises one
         AppConfig config = AppConfig.loadResource(DEMO_CONFIG, main.environment());
         CsvTable iris = readIris();
         ReplayDataset data = ReplayDataset.of(iris, iris, "species", null, null);

@@ -1,8 +1,8 @@
 package io.gdastreams.cli;
 
-import io.gdastreams.lifecycle.FileProblem;
 import io.gdastreams.config.ConfigKey;
 import io.gdastreams.lifecycle.ExitCodes;
+import io.gdastreams.lifecycle.FileProblem;
 import io.gdastreams.lifecycle.UserError;
 import io.gdastreams.model.ModelParameters;
 import io.gdastreams.settings.AppConfig;
@@ -16,10 +16,10 @@ import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code gda-streams plot}: the decision regions of a model over two features, as PNG or SVG. */
 @Command(name = "plot", mixinStandardHelpOptions = true, sortOptions = false,

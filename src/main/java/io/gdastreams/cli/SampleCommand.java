@@ -1,8 +1,8 @@
 package io.gdastreams.cli;
 
-import io.gdastreams.lifecycle.FileProblem;
 import io.gdastreams.config.ConfigKey;
 import io.gdastreams.lifecycle.ExitCodes;
+import io.gdastreams.lifecycle.FileProblem;
 import io.gdastreams.lifecycle.RunFailure;
 import io.gdastreams.lifecycle.UserError;
 import io.gdastreams.model.ModelParameters;

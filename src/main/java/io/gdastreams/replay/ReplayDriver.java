@@ -1,9 +1,9 @@
 package io.gdastreams.replay;
 
-import io.gdastreams.lifecycle.FileProblem;
 import io.gdastreams.broker.EmbeddedBroker;
 import io.gdastreams.config.ConfigKey;
 import io.gdastreams.lifecycle.Directories;
+import io.gdastreams.lifecycle.FileProblem;
 import io.gdastreams.lifecycle.RunFailure;
 import io.gdastreams.lifecycle.ShutdownSequence;
 import io.gdastreams.lifecycle.UserError;
@@ -25,8 +25,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HexFormat;
 import java.util.List;
-import java.util.Map;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.ThreadLocalRandom;
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -94,6 +94,7 @@ public final class ReplayDriver {
         try (ShutdownSequence resources = new ShutdownSequence()) {
             String bootstrap = request.bootstrapServers();
             if (bootstrap == null) {
+                EmbeddedBroker.requireAvailable();
                 out.println("Starting an embedded Kafka broker (KRaft, 127.0.0.1 only, data in a temporary directory)...");
                 out.flush();
                 EmbeddedBroker broker = EmbeddedBroker.start(EmbeddedBroker.DEFAULT_START_TIMEOUT)
