@@ -77,12 +77,6 @@ public final class EmbeddedBroker implements AutoCloseable {
     }
 
     /**
-     * A broker on {@code port} whose data lives in {@code dataDir} and is kept when it stops ({@code broker
-     * --data-dir}): started again on the same directory it has every topic, offset and committed record of the
-     * previous run. {@code dataDir} null: a temporary directory, deleted on exit, as for {@link #start}. A port
-     * already in use is a BrokerException naming it.
-     */
-    /**
      * Refuses (a {@code UserError} saying which jar has one) when this jar has no embedded broker: called before a
      * command announces that it starts one.
      */
@@ -90,6 +84,12 @@ public final class EmbeddedBroker implements AutoCloseable {
         BrokerLauncher.requireBrokerClasses();
     }
 
+    /**
+     * A broker on {@code port} whose data lives in {@code dataDir} and is kept when it stops ({@code broker
+     * --data-dir}): started again on the same directory it has every topic, offset and committed record of the
+     * previous run. {@code dataDir} null: a temporary directory, deleted on exit, as for {@link #start}. A port
+     * already in use is a BrokerException naming it.
+     */
     public static EmbeddedBroker startAt(int port, Path dataDir, Duration timeout) {
         BrokerLauncher.requireBrokerClasses();
         BrokerWorkspace.deleteStaleDirectories();

@@ -33,7 +33,7 @@ final class Retraction {
         } else if (w == 0.0) {
             // nothing but the count changes
         } else if (remaining <= tolerance) {
-            if (remaining > rounding(g)) {
+            if (remaining > rounding(g) && g.referenceTime == RunningGaussian.NO_REFERENCE_TIME) {
                 return "it would leave the class's " + (g.n - 1) + " other observations a weight of " + remaining
                         + ", " + remaining / g.weight + " of its " + g.weight + ": the downdate would multiply"
                         + " rounding errors by " + (float) (g.weight / remaining) + ", so their mean and scatter"
@@ -86,11 +86,14 @@ final class Retraction {
     }
 
     /**
-     * A bound on the rounding error of W: each update, alignment and retraction of the class rounds it by at most
-     * one ulp of its size, and a retraction's decayed weight by a few more. Below it, W − w is zero; above it (and
-     * below {@link RunningGaussian#RETRACTION_TOLERANCE} of W), the remaining observations are real but so light
-     * against the retracted one that the downdate amplifies rounding by W/W' (≥ 1e9): refused, rather than
-     * cleared along with the retracted one (their weight would vanish without a word).
+     * A bound on the rounding error of W: each update and retraction of the class rounds it by at most one ulp of
+     * its size. Below it, W − w is zero (weight-0 observations are left: cleared). Above it and below
+     * {@link RunningGaussian#RETRACTION_TOLERANCE} of W, the remaining observations are real but so light against
+     * the retracted one that the downdate would amplify rounding by W/W' (≥ 1e9): refused, rather than cleared along
+     * with the retracted one (their weight would vanish without a word). Not under forgetting, where what remains
+     * that light is events decayed beyond 30 half-lives, forgotten in all but name: cleared, as before. The bound
+     * knows W's current size only, not its past: after retracting an observation 1e5 times heavier than what is
+     * left, a last retraction that should leave only weight-0 observations can be refused (with this reason).
      */
     private static double rounding(RunningGaussian g) {
         return (2.0 * g.n + g.retractions + 8) * Math.ulp(g.weight);

@@ -1,7 +1,8 @@
 package io.gdastreams.serde;
 
 /**
- * Strict UTF-8 (RFC 3629; Unicode's table of well-formed byte sequences) for untrusted record bytes. Jackson's byte
+ * Strict UTF-8 (RFC 3629; Unicode's table of well-formed byte sequences) without NUL bytes, for untrusted JSON
+ * record bytes. Jackson's byte
  * parser refuses a stray continuation byte or 0xFF, but decodes an overlong form ({@code C0 AF} as "/"), an encoded
  * surrogate and a code point beyond U+10FFFF without a word; a label or id would then differ from its bytes, and an
  * overlong form is how a filtered character is smuggled past a byte-level check. Records are checked here first.
@@ -19,6 +20,11 @@ public final class Utf8 {
         int i = 0;
         while (i < bytes.length) {
             int lead = bytes[i] & 0xFF;
+            if (lead == 0) {
+                // Valid UTF-8, but never in JSON text (a control character in a string must be escaped), and
+                // Jackson takes zero bytes among the first four for UTF-16 or UTF-32, which it would then decode.
+                return at(bytes, i, 1, "a NUL byte, which JSON text never holds (UTF-16 or UTF-32?)");
+            }
             if (lead < 0x80) {
                 i++;
                 continue;

@@ -167,6 +167,11 @@ public final class ApplicationReset {
      * events resets dropped), so that the model on the topic never goes backwards in any of them.
      */
     static ModelParameters handOver(ModelParameters published, Instant now) {
+        if (published.version() == Long.MAX_VALUE) {
+            throw new RunFailure("cannot hand model '" + published.modelId() + "' over: its version is "
+                    + Long.MAX_VALUE + ", above which no version is left (docs/TRAINING.md, 'Versions are"
+                    + " identities'); delete the record (a tombstone under the model id) and reset again");
+        }
         return published.republished(published.version() + 1, now.toString(), "");
     }
 

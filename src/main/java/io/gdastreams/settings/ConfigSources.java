@@ -42,7 +42,8 @@ final class ConfigSources {
         }
         if (!Files.isRegularFile(file) || !Files.isReadable(file)) {
             throw new UserError("cannot read config file " + file + (!Files.exists(file) ? " (no such file)"
-                    : Files.isDirectory(file) ? " (a directory)" : " (permission denied)"));
+                    : Files.isDirectory(file) ? " (a directory)" : !Files.isRegularFile(file) ? " (not a regular file)"
+                    : " (permission denied)"));
         }
         Properties properties = new Properties();
         try (Reader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {

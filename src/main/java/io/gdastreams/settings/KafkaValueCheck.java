@@ -41,26 +41,42 @@ final class KafkaValueCheck {
     /** Throws a {@link ConfigException} for the first value of {@code kafka} that Kafka would refuse. */
     static void check(Map<String, String> kafka) {
         for (Map.Entry<String, String> entry : kafka.entrySet()) {
-            if (entry.getKey().startsWith(StreamsConfig.TOPIC_PREFIX)) {
-                continue; // topic settings: the broker checks them when it creates the topic
+            String value = entry.getValue();
+            if (entry.getKey().startsWith(StreamsConfig.TOPIC_PREFIX) || entry.getKey().equals(
+                    StreamsConfig.BOOTSTRAP_SERVERS_CONFIG) || value.contains("${")) {
+                // Topic settings are the broker's to check when it creates a topic; the bootstrap servers have
+                // their own check, after --bootstrap-servers; "${provider:…}" is replaced by Kafka's config
+                // providers only when a client is made.
+                continue;
             }
             Scope scope = SCOPES.stream().filter(s -> entry.getKey().startsWith(s.prefix())).findFirst().orElseThrow();
             String name = entry.getKey().substring(scope.prefix().length());
-            for (ConfigDef definitions : scope.definitions()) {
-                ConfigDef.ConfigKey key = definitions.configKeys().get(name);
-                if (key == null) {
-                    continue;
-                }
-                try {
-                    Object value = ConfigDef.parseType(name, entry.getValue(), key.type);
-                    if (key.validator != null) {
-                        key.validator.ensureValid(name, value);
-                    }
-                } catch (org.apache.kafka.common.config.ConfigException e) {
-                    throw new ConfigException(entry.getKey() + " = '" + entry.getValue() + "' is refused by Kafka: "
-                            + e.getMessage());
+            List<ConfigDef> definitions = scope.definitions();
+            if (scope.prefix().isEmpty() && STREAMS.configKeys().containsKey(name)) {
+                // Kafka Streams' own reading of a key it defines (group.protocol=streams is not a consumer's).
+                definitions = List.of(STREAMS);
+            }
+            for (ConfigDef definition : definitions) {
+                ConfigDef.ConfigKey key = definition.configKeys().get(name);
+                if (key != null) {
+                    checkOne(entry.getKey(), name, value, key);
                 }
             }
+        }
+    }
+
+    private static void checkOne(String setting, String name, String value, ConfigDef.ConfigKey key) {
+        try {
+            Object parsed = ConfigDef.parseType(name, value, key.type);
+            if (key.validator != null) {
+                key.validator.ensureValid(name, parsed);
+            }
+        } catch (org.apache.kafka.common.config.ConfigException e) {
+            boolean secret = key.type == ConfigDef.Type.PASSWORD;
+            throw new ConfigException(setting + (secret ? " (a password; its value not shown)" : " = '" + value + "'")
+                    + " is refused by Kafka: " + (secret && !value.isEmpty() ? e.getMessage().replace(value, "[hidden]")
+                    : e.getMessage())
+                    + " (a Kafka setting: from the file, a KAFKA_STREAMS_ variable or --set)");
         }
     }
 }

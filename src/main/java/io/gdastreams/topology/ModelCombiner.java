@@ -177,7 +177,7 @@ final class ModelCombiner implements Processor<String, byte[], String, TrainingO
         long tryStart = System.nanoTime();
         long version = PublicationChecks.nextVersion(state.version(), latest);
         if (version == PublicationChecks.NO_VERSION_LEFT) {
-            notice(checks.noVersionLeft(latest));
+            notice(checks.noVersionLeft(state.version(), latest));
             schedule.notPublished(now, elapsedMs(tryStart));
             return;
         }

@@ -35,12 +35,19 @@ record PublicationChecks(String modelId, String applicationId) {
     /** {@link #nextVersion}'s answer when no version is left above the topic's. */
     static final long NO_VERSION_LEFT = -1;
 
-    /** Why nothing can be published above {@code latest} (whose version is {@link Long#MAX_VALUE}). */
-    String noVersionLeft(Optional<PublishedModel> latest) {
-        return "model '" + modelId + "' cannot be published: the model topic holds version " + Long.MAX_VALUE
-                + " (by " + latest.map(PublishedModel::trainer).orElse("?") + "), above which no version is left;"
-                + " a trainer never publishes that many, so the record was written by hand or forged: delete it"
-                + " (a tombstone under the model id; then restart the scorers, which keep the version in force) and"
+    /**
+     * Why nothing can be published above this trainer's last version {@code own} or the topic's {@code latest}, one
+     * of which is {@link Long#MAX_VALUE}.
+     */
+    String noVersionLeft(long own, Optional<PublishedModel> latest) {
+        String where = own == Long.MAX_VALUE
+                ? "this trainer's last version is " + Long.MAX_VALUE + " (it published above a record of version "
+                + (Long.MAX_VALUE - 1) + "); only a reset of the application (the reset command) starts it afresh"
+                : "the model topic holds version " + Long.MAX_VALUE + " (by " + latest.map(PublishedModel::trainer)
+                .orElse("?") + "); delete that record (a tombstone under the model id; then restart the scorers,"
+                + " which keep the version in force)";
+        return "model '" + modelId + "' cannot be published: no version is left above " + Long.MAX_VALUE + ": "
+                + where + ". No trainer publishes that many versions: a record was written by hand or forged;"
                 + " consider signed models (docs/SECURITY.md)";
     }
 

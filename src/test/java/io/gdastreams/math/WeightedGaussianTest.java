@@ -181,6 +181,18 @@ class WeightedGaussianTest {
     }
 
     @Test
+    void underForgettingWhatRemainsBelowTheToleranceIsForgottenWeightAndIsCleared() {
+        // An event 40 half-lives older than the one retracted weighs 2^-40 ≈ 9e-13 of it: forgotten in all but name.
+        Forgetting f = new Forgetting(1000);
+        RunningGaussian g = new RunningGaussian(1);
+        f.update(g, new double[] {5}, 1, 0);
+        f.update(g, new double[] {7}, 1, 40_000);
+        assertNull(f.retract(g, new double[] {7}, 1, 40_000));
+        assertEquals(1, g.count());
+        assertEquals(0.0, g.weight(), "cleared");
+    }
+
+    @Test
     void aRetractionThatLeavesOnlyWeightZeroObservationsClearsTheMeanUpToRounding() {
         // W = 0 + 0.1 + 0.2 rounds to 0.30000000000000004; less 0.2 and 0.1 it is 2.8e-17, not 0: rounding, cleared.
         RunningGaussian g = new RunningGaussian(1);

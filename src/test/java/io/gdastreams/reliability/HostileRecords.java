@@ -123,6 +123,12 @@ public final class HostileRecords {
             all.add(new Hostile("ill-formed UTF-8 " + form[0] + " in a string", key("utf8-" + form[0]), label,
                     Expectation.deadLetter(reason), Expectation.deadLetter(reason), true));
         }
+        // UTF-16 without a byte order mark: every byte ASCII or zero, which Jackson's detection would decode.
+        byte[] utf16 = ("{\"features\": {" + ok4 + ", \"petal_width\": 0.2}, \"label\": \"setosa\"}")
+                .getBytes(StandardCharsets.UTF_16BE);
+        String nul = "malformed JSON: Invalid UTF-8 at byte 0: 0x00, a NUL byte";
+        all.add(new Hostile("UTF-16BE without a byte order mark", key("utf16"), utf16, Expectation.deadLetter(nul),
+                Expectation.deadLetter(nul), true));
         all.add(new Hostile("empty value", key("empty"), new byte[0], Expectation.deadLetter("empty value"),
                 Expectation.deadLetter("empty value"), true));
         all.add(new Hostile("null value (tombstone)", key("tombstone"), null,

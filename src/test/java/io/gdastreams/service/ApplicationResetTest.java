@@ -2,8 +2,10 @@ package io.gdastreams.service;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.gdastreams.lifecycle.RunFailure;
 import io.gdastreams.model.CategoricalTable;
 import io.gdastreams.model.ClassParameters;
 import io.gdastreams.model.ModelParameters;
@@ -67,6 +69,15 @@ class ApplicationResetTest {
      * (sources, retractions, reset generation, events dropped) and the content. The components are enumerated from
      * the record, so a component added later is checked too, and must be set in the fixture.
      */
+    @Test
+    void shouldRefuseToHandOverAModelOfTheLastVersion() {
+        ModelParameters last = everyFieldSet().republished(Long.MAX_VALUE, "2026-11-25T10:00:00Z",
+                "gda-streams-training");
+        RunFailure e = assertThrows(RunFailure.class, () -> ApplicationReset.handOver(last, Instant.EPOCH));
+        assertTrue(e.getMessage().startsWith("cannot hand model 'iris' over: its version is 9223372036854775807"),
+                e.getMessage());
+    }
+
     @Test
     void shouldHandTheModelOverWithEveryLineageFieldUnchangedButTheVersion() throws Exception {
         ModelParameters published = everyFieldSet();

@@ -68,6 +68,8 @@ class ServiceJarIT {
         assertTrue(demo.waitFor(60, TimeUnit.SECONDS));
         assertEquals(ExitCodes.USAGE, demo.exitValue(), output);
         assertTrue(output.contains("this jar has no embedded broker") && output.contains("gda-streams.jar"), output);
+        assertTrue(!output.contains("Kafka broker") && !output.contains("gda-streams demo: an online"),
+                "refused before announcing a broker: " + output);
     }
 
     /** The service jar has no charting library: plot says so (exit 2) instead of failing on a missing class. */

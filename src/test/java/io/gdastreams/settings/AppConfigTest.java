@@ -359,11 +359,21 @@ class AppConfigTest {
         for (String[] setting : refused) {
             ConfigException e = assertThrows(ConfigException.class, () -> AppConfig.load(file(setting[0]), Map.of()),
                     setting[0]);
-            assertEquals(setting[1], e.getMessage());
+            assertEquals(setting[1] + " (a Kafka setting: from the file, a KAFKA_STREAMS_ variable or --set)",
+                    e.getMessage());
         }
         // Values Kafka takes, keys it does not define (its clients warn about them) and topic settings load.
+        // group.protocol=streams is Kafka Streams' (its consumer's own definition knows only classic and consumer);
+        // a value from a config provider is only known when a client is made; an empty bootstrap.servers may still
+        // be given on the command line.
         AppConfig config = AppConfig.load(file("processing.guarantee=at_least_once", "producer.linger.ms=5",
-                "no.such.kafka.key=1", "topic.min.insync.replicas=2"), Map.of());
+                "no.such.kafka.key=1", "topic.min.insync.replicas=2", "group.protocol=streams",
+                "num.stream.threads=${file:/etc/threads.properties:n}", "bootstrap.servers="), Map.of());
+        assertEquals("streams", config.kafkaProperties().getProperty("group.protocol"));
+        ConfigException consumers = assertThrows(ConfigException.class, () -> AppConfig.load(
+                file("main.consumer.group.protocol=streams"), Map.of()));
+        assertTrue(consumers.getMessage().startsWith("main.consumer.group.protocol = 'streams' is refused by Kafka"),
+                consumers.getMessage());
         assertEquals("5", config.kafkaProperties().getProperty("producer.linger.ms"));
     }
 

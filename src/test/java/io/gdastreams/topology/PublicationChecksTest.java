@@ -38,6 +38,8 @@ class PublicationChecksTest {
                 Map.of(), 0, "other"))));
         assertEquals(PublicationChecks.NO_VERSION_LEFT, PublicationChecks.nextVersion(3, Optional.of(published(
                 Long.MAX_VALUE, Map.of(), 0, "other"))));
+        assertEquals(PublicationChecks.NO_VERSION_LEFT, PublicationChecks.nextVersion(Long.MAX_VALUE,
+                Optional.empty()));
     }
 
     @Test

@@ -1,0 +1,45 @@
+package io.gdastreams.lifecycle;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@link FileProblem} on the exceptions real file operations throw, not on hand-made ones. */
+class FileProblemTest {
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void shouldSayWhatWentWrongRatherThanRepeatThePath() throws IOException {
+        assertEquals("no such file or directory", reasonOf(() -> Files.writeString(dir.resolve("no/such/f"), "x")));
+        Path existing = Files.writeString(dir.resolve("f"), "x");
+        assertEquals("it already exists", reasonOf(() -> Files.createFile(existing)));
+        assertEquals("not a directory", reasonOf(() -> Files.newDirectoryStream(existing).close()));
+    }
+
+    @Test
+    void shouldLookInsideAnUncheckedIoException() {
+        assertEquals("no such file or directory", FileProblem.reason(new UncheckedIOException(
+                new java.nio.file.NoSuchFileException("/a/b"))));
+        assertEquals("disk full", FileProblem.reason(new IOException("disk full")));
+    }
+
+    private interface FileAction {
+        void run() throws IOException;
+    }
+
+    private static String reasonOf(FileAction action) {
+        try {
+            action.run();
+        } catch (IOException e) {
+            return FileProblem.reason(e);
+        }
+        throw new AssertionError("the action did not fail");
+    }
+}
