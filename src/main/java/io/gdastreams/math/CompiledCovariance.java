@@ -32,8 +32,12 @@ abstract sealed class CompiledCovariance
      * length K, overwritten. Called with missing = 0 before anyone has looked at x ({@link Discriminant#score}): a
      * NaN or ±∞ coordinate must then make at least one log-likelihood −∞ (a distance NaN or +∞), which every form
      * does by computing with it, so that the caller knows to look.
+     *
+     * @return a term shared by every class that is left out of logLikelihood[k] (class k's log-likelihood is
+     *         logLikelihood[k] + it): 0, but for a TIED point so far out that the shared −½‖L⁻¹x‖² would swallow
+     *         the classes' differences in double precision ({@link TiedCovariance})
      */
-    abstract void logLikelihood(double[] x, int missing, double[] logLikelihood, double[] distances);
+    abstract double logLikelihood(double[] x, int missing, double[] logLikelihood, double[] distances);
 
     /**
      * out[j] += Σ_k w_k E_k[x_j | x_O] for every missing coordinate j of {@code x} (the others are left alone),

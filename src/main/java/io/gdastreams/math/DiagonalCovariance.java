@@ -61,7 +61,7 @@ final class DiagonalCovariance implements PerClassCovariance {
         }
 
         @Override
-        void logLikelihood(double[] x, int missing, double[] logLikelihood, double[] distances) {
+        double logLikelihood(double[] x, int missing, double[] logLikelihood, double[] distances) {
             if (missing == 0 && ClassLanes.vector()) {
                 // Every class's q_k at once, each in the one-class loop's order (the same bits).
                 double[] q = ScoringScratch.vector(paddedClasses);
@@ -72,7 +72,7 @@ final class DiagonalCovariance implements PerClassCovariance {
                         distances[k] = q[k];
                     }
                 }
-                return;
+                return 0.0;
             }
             for (int k = 0; k < logLikelihood.length; k++) {
                 double[] mu = means[k];
@@ -101,6 +101,7 @@ final class DiagonalCovariance implements PerClassCovariance {
                     distances[k] = q;
                 }
             }
+            return 0.0;
         }
     }
 }

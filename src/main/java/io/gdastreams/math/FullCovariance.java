@@ -60,7 +60,7 @@ final class FullCovariance implements PerClassCovariance {
 
         /** Per class r = x − μ_k, q_k = ‖L_k⁻¹r‖². */
         @Override
-        void observedLogLikelihood(double[] x, double[] logLikelihood, double[] distances) {
+        double observedLogLikelihood(double[] x, double[] logLikelihood, double[] distances) {
             double[] r = ScoringScratch.vector(d);
             for (int k = 0; k < logLikelihood.length; k++) {
                 double[] mu = means[k];
@@ -73,6 +73,7 @@ final class FullCovariance implements PerClassCovariance {
                     distances[k] = q;
                 }
             }
+            return 0.0;
         }
     }
 }

@@ -16,15 +16,15 @@ abstract sealed class MarginalisedCompiled extends CompiledCovariance
     abstract MarginalFactors marginals();
 
     /** {@link #logLikelihood} of a point whose every coordinate is observed; allocates nothing. */
-    abstract void observedLogLikelihood(double[] x, double[] logLikelihood, double[] distances);
+    abstract double observedLogLikelihood(double[] x, double[] logLikelihood, double[] distances);
 
     @Override
-    final void logLikelihood(double[] x, int missing, double[] logLikelihood, double[] distances) {
+    final double logLikelihood(double[] x, int missing, double[] logLikelihood, double[] distances) {
         if (missing > 0) {
             marginals().logLikelihood(x, logLikelihood, distances);
-        } else {
-            observedLogLikelihood(x, logLikelihood, distances);
+            return 0.0;
         }
+        return observedLogLikelihood(x, logLikelihood, distances);
     }
 
     @Override

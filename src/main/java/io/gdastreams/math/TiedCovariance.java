@@ -127,10 +127,11 @@ final class TiedCovariance implements CovarianceStructure {
         /**
          * Every coordinate observed: z = L⁻¹(x − μ_0) once, then q_k = ‖z − L⁻¹(μ_k − μ_0)‖², with the vector
          * module for every class at once ({@link ClassLanes}), else class by class; each q_k summed over j in
-         * order either way (the same bits).
+         * order either way (the same bits). A point beyond {@link #SPLIT_ABOVE} is scored in the split form (see
+         * there).
          */
         @Override
-        void observedLogLikelihood(double[] x, double[] logLikelihood, double[] distances) {
+        double observedLogLikelihood(double[] x, double[] logLikelihood, double[] distances) {
             // z in [0, d), the K₄ sums after it.
             double[] scratch = ScoringScratch.vector(d + paddedClasses);
             double[] mu0 = means[0];
@@ -143,6 +144,7 @@ final class TiedCovariance implements CovarianceStructure {
                 VectorClassLanes.squares(scratch, laneMeanOffsets, d, paddedClasses, scratch, d);
             }
             double halfLogDet = factor.halfLogDeterminant();
+            boolean far = false;
             for (int k = 0; k < logLikelihood.length; k++) {
                 double q;
                 if (lanes) {
@@ -155,11 +157,44 @@ final class TiedCovariance implements CovarianceStructure {
                         q += v * v;
                     }
                 }
+                far |= q > SPLIT_ABOVE && q < Double.POSITIVE_INFINITY;
                 logLikelihood[k] = LogGaussian.of(d, halfLogDet, q);
                 if (distances != null) {
                     distances[k] = q;
                 }
             }
+            return far ? split(scratch, logLikelihood, halfLogDet) : 0.0;
+        }
+
+        /**
+         * Beyond this squared distance, one ulp of q_k (2.3e-10 at 2^20, a point about 1000 standard deviations
+         * out) starts to matter for the posterior of classes whose log-joints are close; at 10^16 standard deviations
+         * q_k's rounding swallows the classes' differences (and the log priors) whole, and every class came out
+         * equally probable. Below it the one-pass form stands, bit for bit.
+         */
+        static final double SPLIT_ABOVE = 0x1p20;
+
+        /**
+         * q_k = Q + r_k with Q = ‖z‖², shared by every class, and r_k = o_kᵀ(o_k − 2z) (o_k = L⁻¹(μ_k − μ_0)),
+         * which holds the classes' differences exactly where Q + r_k cannot: logLikelihood[k] gets the part of r_k
+         * and −½Q is returned as the shared term ({@link CompiledCovariance#logLikelihood}). {@code z}: the whitened
+         * point in scratch[0, d). Distances, if asked, stay the q_k computed before (their own rounding is Q's).
+         */
+        private double split(double[] z, double[] logLikelihood, double halfLogDet) {
+            double shared = 0.0;
+            for (int j = 0; j < d; j++) {
+                shared += z[j] * z[j];
+            }
+            for (int k = 0; k < logLikelihood.length; k++) {
+                int o = k * d;
+                double r = 0.0;
+                for (int j = 0; j < d; j++) {
+                    double offset = whitenedMeanOffsets[o + j];
+                    r += offset * (offset - 2.0 * z[j]);
+                }
+                logLikelihood[k] = LogGaussian.of(d, halfLogDet, r);
+            }
+            return -0.5 * shared;
         }
 
         /** The shared Σ makes imputation's mixture linear: one triangular solve pair in all. */

@@ -95,4 +95,33 @@ class DiscriminantExactTest {
         double expected = -0.5 * (2 * LOG_2PI + Math.log(40) + 1.0 + 2.5);
         assertEquals(expected, p.logDensity(), EXACT);
     }
+
+    /**
+     * TIED far out: Σ⁻¹ = [[10, −2], [−2, 4]]/36, Σ⁻¹(μ_b − μ_a) = (5, 8)/18 with μ_a = 0, μ_b = (2, 5), so
+     * log p(b|x) − log p(a|x) = (5x₁ + 8x₂)/18 − 25/18 whatever the distance. Beyond 10^16 standard deviations the
+     * shared ½xᵀΣ⁻¹x swallowed that difference and both classes came out at 1/2; 10^8 out along the boundary (the
+     * direction (8, −5) adds nothing to it), one ulp of the shared term moved the posterior by a quarter.
+     */
+    @Test
+    void shouldKeepTheClassesApartForTiedPointsFarOut() {
+        ClassSummary a = new ClassSummary("a", COUNT, new double[] {0, 0}, scatterOf(SIGMA, COUNT));
+        ClassSummary b = new ClassSummary("b", COUNT, new double[] {2, 5}, scatterOf(SIGMA, COUNT));
+        Discriminant tied = Discriminant.compile(GaussianModel.fit(List.of(a, b),
+                FitOptions.defaults().withCovarianceType(CovarianceType.TIED)));
+
+        double t = 1e18;
+        Posterior far = tied.score(new double[] {3 * t, -t});
+        assertEquals(1.0, far.probabilities()[1], "b by (15 − 8)/18·10^18 nats");
+        assertEquals(0.0, far.probabilities()[0]);
+        // log p(x) = log p(x | b) + log π_b + log p(b | x), the last 0: −½xᵀΣ⁻¹x + O(10^18), xᵀΣ⁻¹x = 106/36·t².
+        assertEquals(-0.5 * 106 / 36 * t * t, far.logDensity(), 1e-15 * 106 / 36 * t * t);
+
+        // 10^8 out along the boundary, 0.1 of Δμ to b's side of it: log-odds 0.1·25/9, up to x's own rounding
+        // (about 1e-16 · 10^8 · |Σ⁻¹Δμ| nats).
+        double[] x = {1e8 * 8 + 1 + 0.2, 1e8 * -5 + 2.5 + 0.5};
+        double odds = (5 * x[0] + 8 * x[1]) / 18 - 25.0 / 18;
+        Posterior boundary = tied.score(x);
+        assertEquals(1 / (1 + Math.exp(-odds)), boundary.probabilities()[1], 1e-7);
+        assertEquals(1 / (1 + Math.exp(-25.0 / 90)), boundary.probabilities()[1], 1e-7);
+    }
 }
