@@ -27,11 +27,23 @@ import java.util.Map;
  *                        generation than the one before it starts afresh, so its counts may be lower
  * @param resetDropped the applied events its lineage covers that resets dropped (those of older generations), so
  *                     that {@link #eventsAbsorbed()} never shrinks across a reset; 0, and then left out, before any
+ * @param leftOut the applied events (count + 2·retractions) of the classes this version leaves out to stay within the
+ *                record size bound (docs/TRAINING.md, "Model size"), so that every event its lineage applied is
+ *                counted somewhere; 0, and then left out of the JSON, when it leaves none out
  */
 public record ModelParameters(String modelId, long version, List<String> features, long totalCount,
                               List<ClassParameters> classes, Map<String, Long> sources, String updatedAt,
                               String trainer, List<CategoricalTable> categorical, long retracted,
-                              long resetGeneration, long resetDropped) {
+                              long resetGeneration, long resetDropped, long leftOut) {
+
+    /** A model that leaves no class out. */
+    public ModelParameters(String modelId, long version, List<String> features, long totalCount,
+                           List<ClassParameters> classes, Map<String, Long> sources, String updatedAt,
+                           String trainer, List<CategoricalTable> categorical, long retracted,
+                           long resetGeneration, long resetDropped) {
+        this(modelId, version, features, totalCount, classes, sources, updatedAt, trainer, categorical, retracted,
+                resetGeneration, resetDropped, 0L);
+    }
 
     /** A model of generation 0 (no reset). */
     public ModelParameters(String modelId, long version, List<String> features, long totalCount,
@@ -49,11 +61,11 @@ public record ModelParameters(String modelId, long version, List<String> feature
     }
 
     /**
-     * The labelled events its lineage applied: totalCount + 2·retracted + resetDropped (what its classes absorbed,
-     * and what resets dropped).
+     * The labelled events its lineage applied: totalCount + 2·retracted + resetDropped + leftOut (what its classes
+     * absorbed, what resets dropped, and what the classes it left out hold).
      */
     public long eventsAbsorbed() {
-        return totalCount + 2 * retracted + resetDropped;
+        return totalCount + 2 * retracted + resetDropped + leftOut;
     }
 
     /** A model without categorical features. */
@@ -118,13 +130,19 @@ public record ModelParameters(String modelId, long version, List<String> feature
     /** This model with {@code tables} as its category tables. */
     public ModelParameters withCategorical(List<CategoricalTable> tables) {
         return new ModelParameters(modelId, version, features, totalCount, classes, sources, updatedAt, trainer,
-                tables, retracted, resetGeneration, resetDropped);
+                tables, retracted, resetGeneration, resetDropped, leftOut);
     }
 
     /** This model as one of reset generation {@code generation}, whose lineage's resets dropped {@code dropped}. */
     public ModelParameters withReset(long generation, long dropped) {
         return new ModelParameters(modelId, version, features, totalCount, classes, sources, updatedAt, trainer,
-                categorical, retracted, generation, dropped);
+                categorical, retracted, generation, dropped, leftOut);
+    }
+
+    /** This model with {@code events} applied events in the classes it leaves out (docs/TRAINING.md, "Model size"). */
+    public ModelParameters withLeftOut(long events) {
+        return new ModelParameters(modelId, version, features, totalCount, classes, sources, updatedAt, trainer,
+                categorical, retracted, resetGeneration, resetDropped, events);
     }
 
     /**
@@ -135,7 +153,7 @@ public record ModelParameters(String modelId, long version, List<String> feature
      */
     public ModelParameters republished(long version, String updatedAt, String trainer) {
         return new ModelParameters(modelId, version, features, totalCount, classes, sources, updatedAt, trainer,
-                categorical, retracted, resetGeneration, resetDropped);
+                categorical, retracted, resetGeneration, resetDropped, leftOut);
     }
 
     /** The categorical feature names in model order (empty for a Gaussian model). */

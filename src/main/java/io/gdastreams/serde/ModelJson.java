@@ -27,6 +27,9 @@ final class ModelJson {
 
         @JsonInclude(JsonInclude.Include.NON_DEFAULT)
         abstract long resetDropped();
+
+        @JsonInclude(JsonInclude.Include.NON_DEFAULT)
+        abstract long leftOut();
     }
 
     /** Mix-in of {@code CategoricalTable}: the weights are left out of an unweighted table. */

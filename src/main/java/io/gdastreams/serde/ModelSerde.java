@@ -47,6 +47,7 @@ public final class ModelSerde implements Serde<ModelParameters> {
     private static final String OPTIONAL_RETRACTED = "retracted";
     private static final String OPTIONAL_RESET_GENERATION = "resetGeneration";
     private static final String OPTIONAL_RESET_DROPPED = "resetDropped";
+    private static final String OPTIONAL_LEFT_OUT = "leftOut";
     /** The field a category table may leave out: an unweighted table, whose weights are its counts. */
     private static final String OPTIONAL_TABLE_WEIGHTS = "weights";
     /** The fields a class may leave out, together: an unweighted class, whose weights are its count. */
@@ -119,6 +120,9 @@ public final class ModelSerde implements Serde<ModelParameters> {
             if (!object.has(OPTIONAL_RESET_GENERATION)) {
                 object.put(OPTIONAL_RESET_GENERATION, 0L);
             }
+            if (!object.has(OPTIONAL_LEFT_OUT)) {
+                object.put(OPTIONAL_LEFT_OUT, 0L);
+            }
             if (!object.has(OPTIONAL_RESET_DROPPED)) {
                 object.put(OPTIONAL_RESET_DROPPED, 0L);
             }
@@ -153,7 +157,8 @@ public final class ModelSerde implements Serde<ModelParameters> {
             return message.startsWith("Missing creator property '" + OPTIONAL + "'")
                     || message.startsWith("Missing creator property '" + OPTIONAL_RETRACTED + "'")
                     || message.startsWith("Missing creator property '" + OPTIONAL_RESET_GENERATION + "'")
-                    || message.startsWith("Missing creator property '" + OPTIONAL_RESET_DROPPED + "'");
+                    || message.startsWith("Missing creator property '" + OPTIONAL_RESET_DROPPED + "'")
+                    || message.startsWith("Missing creator property '" + OPTIONAL_LEFT_OUT + "'");
         }
         if (e.getPath().size() == 3 && OPTIONAL.equals(e.getPath().get(0).getFieldName())) {
             return message.startsWith("Missing creator property '" + OPTIONAL_TABLE_WEIGHTS + "'");
@@ -196,6 +201,9 @@ public final class ModelSerde implements Serde<ModelParameters> {
         }
         if (model.retracted() < 0) {
             return "negative retracted " + model.retracted();
+        }
+        if (model.leftOut() < 0) {
+            return "negative leftOut " + model.leftOut();
         }
         if (model.resetGeneration() < 0 || model.resetDropped() < 0) {
             return "negative resetGeneration " + model.resetGeneration() + " or resetDropped " + model.resetDropped();

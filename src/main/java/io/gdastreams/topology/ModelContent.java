@@ -31,6 +31,9 @@ final class ModelContent {
             return "reset " + a.resetGeneration() + "/" + a.resetDropped() + " vs " + b.resetGeneration() + "/"
                     + b.resetDropped();
         }
+        if (a.leftOut() != b.leftOut()) {
+            return "leftOut " + a.leftOut() + " vs " + b.leftOut();
+        }
         if (!a.sources().equals(b.sources())) {
             return "sources " + a.sources() + " vs " + b.sources();
         }

@@ -54,7 +54,21 @@ final class PartialMerge {
         List<String> categoricalFeatures = categories.isEmpty() ? List.of()
                 : categories.values().iterator().next().features();
         return ModelParameters.ofStatistics(modelId, version, features, classes, categoricalFeatures, categories,
-                sources, updatedAt, trainer).withReset(generation, dropped(partials, generation));
+                sources, updatedAt, trainer).withReset(generation, dropped(partials, generation))
+                .withLeftOut(leftOutEvents(current, leftOut));
+    }
+
+    /** The applied events (count + 2·retractions, as the model counts them) of the {@code leftOut} classes. */
+    private static long leftOutEvents(List<PartialSnapshot> current, Set<String> leftOut) {
+        long events = 0;
+        for (PartialSnapshot partial : current) {
+            for (var entry : partial.classes().entrySet()) {
+                if (leftOut.contains(entry.getKey())) {
+                    events += entry.getValue().count() + 2 * entry.getValue().retractions();
+                }
+            }
+        }
+        return events;
     }
 
     /**

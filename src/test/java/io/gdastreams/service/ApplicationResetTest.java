@@ -48,7 +48,7 @@ class ApplicationResetTest {
 
     /**
      * A model with every component away from its default (and so written to the JSON): weighted classes,
-     * a weighted category table, retractions, a reset generation and the events it dropped.
+     * a weighted category table, retractions, a reset generation and the events it dropped, a class left out.
      */
     private static ModelParameters everyFieldSet() {
         List<ClassParameters> classes = List.of(
@@ -60,7 +60,7 @@ class ApplicationResetTest {
                 List.of(new long[] {15, 7}, new long[] {4, 10}), List.of(new double[] {12.5, 6.0},
                         new double[] {3.5, 8.0}));
         return new ModelParameters("iris", 7, List.of("x1", "x2"), 36, classes, Map.of("0", 25L, "1", 19L),
-                "2026-11-25T10:00:00Z", "gda-streams-training", List.of(colour), 3, 2, 61);
+                "2026-11-25T10:00:00Z", "gda-streams-training", List.of(colour), 3, 2, 61, 5);
     }
 
     /**
@@ -94,7 +94,7 @@ class ApplicationResetTest {
         assertEquals(2, released.resetGeneration());
         assertEquals(61, released.resetDropped());
         assertEquals(published.eventsAbsorbed(), released.eventsAbsorbed());
-        assertEquals(36 + 2 * 3 + 61, released.eventsAbsorbed());
+        assertEquals(36 + 2 * 3 + 61 + 5, released.eventsAbsorbed());
         assertTrue(released.classes().get(0).carriesWeights() && released.categorical().get(0).weights() != null);
         List<String> checked = new ArrayList<>();
         for (RecordComponent component : ModelParameters.class.getRecordComponents()) {
@@ -106,7 +106,7 @@ class ApplicationResetTest {
             }
         }
         assertEquals(List.of("modelId", "features", "totalCount", "classes", "sources", "categorical", "retracted",
-                "resetGeneration", "resetDropped"), checked);
+                "resetGeneration", "resetDropped", "leftOut"), checked);
     }
 
     private static void assertNotDefault(String name, Object value) {

@@ -48,8 +48,9 @@ class ModelDraftTest {
 
     @Test
     void shouldLeaveOutTheLastUnpublishedClassesInLabelOrderUntilTheModelFits() {
+        // The model of k1 and k2, plus the field that counts k3's one event.
         int withoutK3 = bytesOf(List.of(snapshot(0, AB, Map.of("k1", new double[][] {{1, 2}, {3, 6}})),
-                THREE_CLASSES.get(1)));
+                THREE_CLASSES.get(1))) + ",\"leftOut\":1".length();
         ModelDraft limited = new ModelDraft(MODEL_ID, withoutK3);
 
         ModelDraft.Ready ready = ready(limited.draft(THREE_CLASSES, AB, 7, AT, "app", Set.of()));
@@ -57,6 +58,8 @@ class ModelDraftTest {
         assertEquals(Set.of("k3"), ready.leftOut());
         assertEquals(List.of("k1", "k2"), ready.model().classes().stream().map(ClassParameters::label).toList());
         assertEquals(4, ready.model().totalCount(), "k3's event counts in no class");
+        assertEquals(1, ready.model().leftOut(), "but in the model's leftOut");
+        assertEquals(5, ready.model().eventsAbsorbed(), "every event the lineage applied");
         assertEquals(Map.of("0", 3L, "1", 2L), ready.model().sources(), "the lineage is the snapshots'");
         assertEquals(withoutK3, ready.bytes().length);
 
