@@ -121,6 +121,7 @@ class ClassesBeyondTheSizeBoundIT {
         Set<String> kept = labels(first);
         assertEquals(BOUND, kept.size(), "classes of the first model absorbing every event: " + kept);
         assertEquals(20L * BOUND, first.totalCount(), "the left-out class's events count in no class");
+        assertEquals(20L, first.leftOut(), "but in the model's leftOut");
 
         String leftOut = PARTITION_OF.keySet().stream().filter(label -> !kept.contains(label)).findFirst().orElseThrow();
         awaitPublishedInTrainersStore(first.version());
@@ -135,6 +136,9 @@ class ClassesBeyondTheSizeBoundIT {
                 PipelineUnderTest.TIMEOUT);
         assertEquals(10, letters.size(), "dead letters");
         assertEquals(Set.of(leftOut), lastLeftOut.get(), "the classes the last version left out");
+        // Every labelled record is in the model (a class or leftOut) or on the dead-letter topic.
+        assertEquals(20L, later.leftOut());
+        assertEquals(30L * (BOUND + 1), later.totalCount() + later.leftOut() + letters.size(), "every record");
         for (ConsumerRecord<byte[], DeadLetter> letter : letters) {
             assertTrue(letter.value().reason().startsWith("model size limit: label '" + leftOut + "' is left out of"
                     + " model '" + pipeline.modelId() + "', whose 2 published classes"), letter.value().reason());
