@@ -144,7 +144,8 @@ final class TiedCovariance implements CovarianceStructure {
                 VectorClassLanes.squares(scratch, laneMeanOffsets, d, paddedClasses, scratch, d);
             }
             double halfLogDet = factor.halfLogDeterminant();
-            boolean far = false;
+            double nearest = Double.POSITIVE_INFINITY;
+            int nearestClass = -1;
             for (int k = 0; k < logLikelihood.length; k++) {
                 double q;
                 if (lanes) {
@@ -157,44 +158,56 @@ final class TiedCovariance implements CovarianceStructure {
                         q += v * v;
                     }
                 }
-                far |= q > SPLIT_ABOVE && q < Double.POSITIVE_INFINITY;
+                if (q < nearest) {
+                    nearest = q;
+                    nearestClass = k;
+                }
                 logLikelihood[k] = LogGaussian.of(d, halfLogDet, q);
                 if (distances != null) {
                     distances[k] = q;
                 }
             }
-            return far ? split(scratch, logLikelihood, halfLogDet) : 0.0;
+            return nearest > SPLIT_ABOVE && nearest < Double.POSITIVE_INFINITY
+                    ? split(scratch, nearestClass, nearest, logLikelihood, halfLogDet) : 0.0;
         }
 
         /**
-         * Beyond this squared distance, one ulp of q_k (2.3e-10 at 2^20, a point about 1000 standard deviations
-         * out) starts to matter for the posterior of classes whose log-joints are close; at 10^16 standard deviations
-         * q_k's rounding swallows the classes' differences (and the log priors) whole, and every class came out
-         * equally probable. Below it the one-pass form stands, bit for bit.
+         * Beyond this squared distance from the nearest class, one ulp of q_k (2.3e-10 at 2^20, a point about 1000
+         * standard deviations from every class) starts to matter for the posterior of classes whose log-joints are
+         * close; at 10^16 standard deviations q_k's rounding swallows the classes' differences (and the log priors)
+         * whole, and every class came out equally probable. Nearer to some class, the one-pass form stands, bit for
+         * bit.
          */
         static final double SPLIT_ABOVE = 0x1p20;
 
         /**
-         * q_k = Q + r_k with Q = ‖z‖², shared by every class, and r_k = o_kᵀ(o_k − 2z) (o_k = L⁻¹(μ_k − μ_0)),
-         * which holds the classes' differences exactly where Q + r_k cannot: logLikelihood[k] gets the part of r_k
-         * and −½Q is returned as the shared term ({@link CompiledCovariance#logLikelihood}). {@code z}: the whitened
-         * point in scratch[0, d). Distances, if asked, stay the q_k computed before (their own rounding is Q's).
+         * With m the nearest class and w = z − o_m (o_k = L⁻¹(μ_k − μ_0)), q_k = q_m + r_k where
+         * r_k = Δ_kᵀ(Δ_k − 2w), Δ_k = o_k − o_m, holds the classes' differences exactly where q_m + r_k cannot (and
+         * r_m = 0): logLikelihood[k] gets the part of r_k and −½q_m is returned as the shared term
+         * ({@link CompiledCovariance#logLikelihood}). {@code z}: the whitened point in z[0, d). When some r_k is not
+         * finite (offsets near the largest double), the one-pass values stay and nothing is shared. Distances, if
+         * asked, stay the one-pass q_k.
          */
-        private double split(double[] z, double[] logLikelihood, double halfLogDet) {
-            double shared = 0.0;
-            for (int j = 0; j < d; j++) {
-                shared += z[j] * z[j];
-            }
-            for (int k = 0; k < logLikelihood.length; k++) {
-                int o = k * d;
-                double r = 0.0;
-                for (int j = 0; j < d; j++) {
-                    double offset = whitenedMeanOffsets[o + j];
-                    r += offset * (offset - 2.0 * z[j]);
+        private double split(double[] z, int nearestClass, double nearest, double[] logLikelihood,
+                             double halfLogDet) {
+            int m = nearestClass * d;
+            for (int pass = 0; pass < 2; pass++) {
+                for (int k = 0; k < logLikelihood.length; k++) {
+                    int o = k * d;
+                    double r = 0.0;
+                    for (int j = 0; j < d; j++) {
+                        double delta = whitenedMeanOffsets[o + j] - whitenedMeanOffsets[m + j];
+                        r += delta * (delta - 2.0 * (z[j] - whitenedMeanOffsets[m + j]));
+                    }
+                    if (pass == 0 && !Double.isFinite(r)) {
+                        return 0.0;
+                    }
+                    if (pass == 1) {
+                        logLikelihood[k] = LogGaussian.of(d, halfLogDet, r);
+                    }
                 }
-                logLikelihood[k] = LogGaussian.of(d, halfLogDet, r);
             }
-            return -0.5 * shared;
+            return -0.5 * nearest;
         }
 
         /** The shared Σ makes imputation's mixture linear: one triangular solve pair in all. */

@@ -208,6 +208,13 @@ public final class ModelSerde implements Serde<ModelParameters> {
         if (model.resetGeneration() < 0 || model.resetDropped() < 0) {
             return "negative resetGeneration " + model.resetGeneration() + " or resetDropped " + model.resetDropped();
         }
+        try {
+            Math.addExact(Math.addExact(model.totalCount(), Math.multiplyExact(2, model.retracted())),
+                    Math.addExact(model.resetDropped(), model.leftOut()));
+        } catch (ArithmeticException e) {
+            // The events absorbed, which the lineage guard compares, would wrap around.
+            return "totalCount + 2·retracted + resetDropped + leftOut overflows";
+        }
         if (model.features().contains(null)) {
             return "null feature name";
         }

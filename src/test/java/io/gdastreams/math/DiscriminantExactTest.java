@@ -124,4 +124,25 @@ class DiscriminantExactTest {
         assertEquals(1 / (1 + Math.exp(-odds)), boundary.probabilities()[1], 1e-7);
         assertEquals(1 / (1 + Math.exp(-25.0 / 90)), boundary.probabilities()[1], 1e-7);
     }
+
+    /**
+     * TIED with Σ = I and classes a = (0, 0), b = (F, 0), c = (F + 1, 0): a point beside b and c is scored as FULL
+     * scores it however far class a is, p(b) = 1/(1 + e^−¼) (squared distances 5/16 and 13/16). A split measured
+     * from class a, taken whenever any class was far, gave p(b) = p(c) = ½ at F = 10^8.
+     */
+    @Test
+    void shouldScoreATiedPointBesideItsClassesExactlyHoweverFarTheOtherClassesAre() {
+        for (double f : new double[] {1e6, 1e8, 1e12}) {
+            double[][] identity = {{COUNT, 0}, {0, COUNT}};
+            Discriminant tied = Discriminant.compile(GaussianModel.fit(List.of(
+                    new ClassSummary("a", COUNT, new double[] {0, 0}, identity),
+                    new ClassSummary("b", COUNT, new double[] {f, 0}, identity),
+                    new ClassSummary("c", COUNT, new double[] {f + 1, 0}, identity)),
+                    FitOptions.defaults().withCovarianceType(CovarianceType.TIED)));
+            Posterior p = tied.score(new double[] {f + 0.25, 0.5});
+            assertEquals(1 / (1 + Math.exp(-0.25)), p.probabilities()[1], EXACT, "F = " + f);
+            double logDensity = Math.log((Math.exp(-0.5 * 5 / 16) + Math.exp(-0.5 * 13 / 16)) / 3) - LOG_2PI;
+            assertEquals(logDensity, p.logDensity(), EXACT, "F = " + f);
+        }
+    }
 }
