@@ -181,7 +181,7 @@ public final class EventDecoder {
         Decoded<Map<String, Double>> features = readFeatures(root.value(), true, maxFeatures, categorical,
                 categories);
         if (!features.isOk()) {
-            return Decoded.failed(features.error());
+            return Decoded.failed(features.error(), id); // the answer to it still names the event
         }
         return Decoded.ok(new UnlabelledEvent(id, features.value(), categories));
     }
@@ -190,16 +190,6 @@ public final class EventDecoder {
     private static String idOf(JsonNode root) {
         JsonNode id = root.get("id");
         return id != null && (id.isTextual() || id.isIntegralNumber()) ? id.asText() : null;
-    }
-
-    /**
-     * The id of an unlabelled event {@link #decodeUnlabelled} refused, when the value is still a JSON object with a
-     * readable id (its features were the problem, say): the unscored answer then carries the event's own id, as an
-     * answer to a valid event does. Null otherwise.
-     */
-    public static String idOfRefused(byte[] bytes) {
-        Decoded<JsonNode> root = parseObject(bytes);
-        return root.isOk() ? idOf(root.value()) : null;
     }
 
     private static Decoded<JsonNode> parseObject(byte[] bytes) {

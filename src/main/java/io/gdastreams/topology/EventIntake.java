@@ -39,8 +39,8 @@ final class EventIntake {
             return refused(new ScoringOutcome.Unscored(null, new UnscoredReason.KeyTooLong(key.length), stamp));
         }
         if (!decoded.isOk()) {
-            // Its own id when it can still be read (the features were wrong, say), else the key, as for any event.
-            String own = EventDecoder.idOfRefused(value);
+            // Its own id when it could still be read (the features were wrong, say), else the key, as for any event.
+            String own = decoded.id();
             return refused(new ScoringOutcome.Unscored(idOrNull(own != null ? own : keyText(key)),
                     new UnscoredReason.InvalidEvent(decoded.error()), stamp));
         }
