@@ -5,16 +5,36 @@ import java.nio.file.AccessDeniedException;
 import java.nio.file.DirectoryNotEmptyException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileSystemException;
+import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.NotDirectoryException;
+import java.nio.file.Path;
 
 /**
- * What went wrong with a file, in words, for "cannot write FILE: …" messages. The NIO exceptions carry only the
+ * What is or went wrong with a file, in words, for "cannot write FILE: …" and "cannot read FILE (…)" messages. The NIO exceptions carry only the
  * path as their message (a NoSuchFileException's is the file name itself), which said nothing next to it.
  */
 public final class FileProblem {
 
     private FileProblem() {
+    }
+
+    /** Why {@code file} cannot be read as a file ("no such file", "a directory", …), or null when it can. */
+    public static String unreadable(Path file) {
+        if (Files.isRegularFile(file) && Files.isReadable(file)) {
+            return null;
+        }
+        return !Files.exists(file) ? "no such file" : Files.isDirectory(file) ? "a directory"
+                : !Files.isRegularFile(file) ? "not a regular file" : "permission denied";
+    }
+
+    /** Why {@code file} cannot be written (created or replaced), or null when it can. */
+    public static String unwritable(Path file) {
+        Path parent = file.toAbsolutePath().getParent();
+        return parent == null || !Files.isDirectory(parent) ? "no directory " + parent
+                : Files.isDirectory(file) ? "a directory"
+                : Files.exists(file) && !Files.isRegularFile(file) ? "not a regular file"
+                : !Files.isWritable(Files.exists(file) ? file : parent) ? "permission denied" : null;
     }
 
     /** In words: an IOException, or the one an UncheckedIOException wraps. */

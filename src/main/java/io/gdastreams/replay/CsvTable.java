@@ -1,5 +1,6 @@
 package io.gdastreams.replay;
 
+import io.gdastreams.lifecycle.FileProblem;
 import io.gdastreams.lifecycle.UserError;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -37,8 +38,9 @@ public record CsvTable(String source, List<String> header, List<Row> rows) {
     }
 
     public static CsvTable read(Path file) {
-        if (!Files.isRegularFile(file) || !Files.isReadable(file)) {
-            throw new UserError("cannot read " + file + (Files.exists(file) ? "" : " (no such file)"));
+        String unreadable = FileProblem.unreadable(file);
+        if (unreadable != null) {
+            throw new UserError("cannot read " + file + " (" + unreadable + ")");
         }
         try (InputStream in = Files.newInputStream(file)) {
             return read(in, file.toString());

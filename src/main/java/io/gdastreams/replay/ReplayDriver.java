@@ -275,11 +275,7 @@ public final class ReplayDriver {
         if (file == null) {
             return;
         }
-        Path parent = file.toAbsolutePath().getParent();
-        String why = parent == null || !Files.isDirectory(parent) ? "no directory " + parent
-                : Files.isDirectory(file) ? "a directory"
-                : Files.exists(file) && !Files.isRegularFile(file) ? "not a regular file"
-                : !Files.isWritable(Files.exists(file) ? file : parent) ? "permission denied" : null;
+        String why = FileProblem.unwritable(file);
         if (why != null) {
             throw new UserError("cannot write " + file + ": " + why);
         }

@@ -1,6 +1,7 @@
 package io.gdastreams.settings;
 
 import io.gdastreams.config.ConfigKey;
+import io.gdastreams.lifecycle.FileProblem;
 import io.gdastreams.lifecycle.UserError;
 import java.io.IOException;
 import java.io.InputStream;
@@ -40,10 +41,9 @@ final class ConfigSources {
         if (file == null) {
             return resolve(new Properties(), "defaults", env);
         }
-        if (!Files.isRegularFile(file) || !Files.isReadable(file)) {
-            throw new UserError("cannot read config file " + file + (!Files.exists(file) ? " (no such file)"
-                    : Files.isDirectory(file) ? " (a directory)" : !Files.isRegularFile(file) ? " (not a regular file)"
-                    : " (permission denied)"));
+        String unreadable = FileProblem.unreadable(file);
+        if (unreadable != null) {
+            throw new UserError("cannot read config file " + file + " (" + unreadable + ")");
         }
         Properties properties = new Properties();
         try (Reader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {

@@ -24,6 +24,18 @@ class FileProblemTest {
     }
 
     @Test
+    void shouldSayWhyAFileCannotBeReadOrWrittenBeforeTrying() throws IOException {
+        Path file = Files.writeString(dir.resolve("f"), "x");
+        assertEquals(null, FileProblem.unreadable(file));
+        assertEquals("no such file", FileProblem.unreadable(dir.resolve("none")));
+        assertEquals("a directory", FileProblem.unreadable(dir));
+        assertEquals(null, FileProblem.unwritable(file));
+        assertEquals(null, FileProblem.unwritable(dir.resolve("new")));
+        assertEquals("a directory", FileProblem.unwritable(dir));
+        assertEquals("no directory " + dir.resolve("no"), FileProblem.unwritable(dir.resolve("no/f")));
+    }
+
+    @Test
     void shouldLookInsideAnUncheckedIoException() {
         assertEquals("no such file or directory", FileProblem.reason(new UncheckedIOException(
                 new java.nio.file.NoSuchFileException("/a/b"))));
