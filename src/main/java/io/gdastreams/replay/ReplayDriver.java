@@ -7,6 +7,7 @@ import io.gdastreams.lifecycle.FileProblem;
 import io.gdastreams.lifecycle.RunFailure;
 import io.gdastreams.lifecycle.ShutdownSequence;
 import io.gdastreams.lifecycle.UserError;
+import io.gdastreams.model.AppliedEvents;
 import io.gdastreams.model.ClassParameters;
 import io.gdastreams.model.ModelParameters;
 import io.gdastreams.model.Prediction;
@@ -166,9 +167,7 @@ public final class ReplayDriver {
     private static void report(Replay.Result result, Request request, AppConfig config, PrintWriter out) {
         ModelParameters model = result.model();
         out.printf(Locale.ROOT, "Model '%s' version %d: %d events%s, classes %s (%.1f s)%n", model.modelId(),
-                model.version(), model.totalCount(), model.resetGeneration() == 0 ? ""
-                        : String.format(Locale.ROOT, " (reset generation %d; %d earlier events dropped)",
-                                model.resetGeneration(), model.resetDropped()),
+                model.version(), model.totalCount(), AppliedEvents.beyondTheClasses(model),
                 describeClasses(model.classes()), result.trainingTime().toMillis() / 1000.0);
         if (!result.rejected().isEmpty()) {
             out.printf("%d training row(s) rejected by the training topology (see the dead-letter topic):%n",

@@ -1,6 +1,7 @@
 package io.gdastreams.view;
 
 import io.gdastreams.math.Conditioning;
+import io.gdastreams.model.AppliedEvents;
 import io.gdastreams.model.CategoricalTable;
 import io.gdastreams.model.ClassParameters;
 import io.gdastreams.model.ModelParameters;
@@ -35,7 +36,7 @@ public final class ModelTable {
         line(out, "version", Long.toString(model.version()));
         line(out, "published", model.updatedAt() + age(model.updatedAt(), now));
         line(out, "trainer", model.trainer().isEmpty() ? "(none: built outside a trainer)" : model.trainer());
-        line(out, "events", String.format(Locale.ROOT, "%,d", model.totalCount()));
+        line(out, "events", String.format(Locale.ROOT, "%,d", model.totalCount()) + AppliedEvents.beyondTheClasses(model));
         line(out, "features", model.features().size() + ": " + String.join(", ", model.features()));
         if (!model.categorical().isEmpty()) {
             List<String> names = new ArrayList<>();

@@ -52,4 +52,14 @@ class ModelTableTest {
                 + "\\[5\\.0060, 3\\.4280, 1\\.4620, 0\\.24600]")), table);
         assertTrue(table.lines().anyMatch(l -> l.startsWith("virginica ")), table);
     }
+
+    /** The events line sums what the lineage applied when the classes do not hold it all (here a retraction). */
+    @Test
+    void shouldPrintTheEventsAppliedBeyondTheClasses() {
+        ModelParameters iris = Iris.model("iris", 7, Iris.rows());
+        ModelParameters model = new ModelParameters(iris.modelId(), iris.version(), iris.features(), iris.totalCount(),
+                iris.classes(), iris.sources(), iris.updatedAt(), iris.trainer(), iris.categorical(), 2);
+        String table = ModelTable.render(model, Instant.parse("2026-01-01T00:01:00Z"));
+        assertTrue(table.contains("events:      150 (154 applied: 2 retractions and the events they removed)"), table);
+    }
 }
