@@ -1,5 +1,6 @@
 package io.gdastreams.sample;
 
+import io.gdastreams.lifecycle.FileProblem;
 import io.gdastreams.lifecycle.RunFailure;
 import io.gdastreams.lifecycle.UserError;
 import io.gdastreams.model.ModelParameters;
@@ -42,11 +43,15 @@ public final class ModelSource {
 
     /** {@link #readFile}, with the file's bytes. */
     public static ModelRecord readFileRecord(Path file) {
+        String problem = FileProblem.unreadable(file);
+        if (problem != null) {
+            throw new UserError("cannot read " + file + " (" + problem + ")");
+        }
         byte[] bytes;
         try {
             bytes = Files.readAllBytes(file);
         } catch (IOException e) {
-            throw new UserError("cannot read " + file + (Files.exists(file) ? ": " + e.getMessage() : " (no such file)"));
+            throw new UserError("cannot read " + file + ": " + FileProblem.reason(e));
         }
         try {
             return new ModelRecord(ModelSerde.read(bytes), bytes);

@@ -161,6 +161,8 @@ class SampleCommandTest {
                 "gda.covariance = 'round' (--covariance)");
         assertOneLineUserError(run("sample", "--model", dir.resolve("none.json").toString(), "--count", "1"),
                 "none.json (no such file)");
+        assertOneLineUserError(run("sample", "--model", dir.toString(), "--count", "1"),
+                dir + " (a directory)");
         assertOneLineUserError(run("sample", "--count", "1"), "no model: give --model FILE, or --bootstrap-servers");
         assertOneLineUserError(run("sample", "--model", m, "--count", "1", "--to-topic", "t"),
                 "bootstrap.servers is not set");
