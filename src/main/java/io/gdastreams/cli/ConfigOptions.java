@@ -1,5 +1,6 @@
 package io.gdastreams.cli;
 
+import io.gdastreams.config.ConfigKey;
 import io.gdastreams.lifecycle.UserError;
 import io.gdastreams.settings.AppConfig;
 import java.nio.file.Path;
@@ -30,17 +31,39 @@ final class ConfigOptions {
 
     /** Defaults < file < environment < --set < --bootstrap-servers. */
     AppConfig load(Map<String, String> environment) {
-        AppConfig config = AppConfig.load(configFile, environment);
-        for (String setting : settings) {
+        return load(environment, List.of());
+    }
+
+    /**
+     * Defaults < file < environment < --set < {@code options} (a command's own options, such as --covariance, in
+     * order) < --bootstrap-servers, validated once as a whole: keys that must agree may come from different places,
+     * in any order.
+     */
+    AppConfig load(Map<String, String> environment, List<AppConfig.Setting> options) {
+        List<AppConfig.Setting> settings = new ArrayList<>();
+        for (String setting : this.settings) {
             Map.Entry<String, String> keyValue = AppConfig.keyValue(setting, SET);
-            config = config.set(keyValue.getKey(), keyValue.getValue(), SET);
+            settings.add(new AppConfig.Setting(keyValue.getKey(), keyValue.getValue(), SET));
         }
+        settings.addAll(options);
         if (bootstrapServers != null) {
             if (bootstrapServers.isBlank()) {
                 throw new UserError("--bootstrap-servers is empty");
             }
-            config = config.withKafka("bootstrap.servers", bootstrapServers);
+            settings.add(new AppConfig.Setting("bootstrap.servers", bootstrapServers, "--bootstrap-servers"));
         }
-        return config;
+        return AppConfig.load(configFile, environment, settings);
+    }
+
+    /** The --covariance and --estimator options of replay, sample and plot as settings, when given (null: not). */
+    static List<AppConfig.Setting> fitOptions(String covariance, String estimator) {
+        List<AppConfig.Setting> given = new ArrayList<>();
+        if (covariance != null) {
+            given.add(new AppConfig.Setting(ConfigKey.COVARIANCE, covariance, "--covariance"));
+        }
+        if (estimator != null) {
+            given.add(new AppConfig.Setting(ConfigKey.ESTIMATOR, estimator, "--estimator"));
+        }
+        return given;
     }
 }

@@ -1,6 +1,5 @@
 package io.gdastreams.cli;
 
-import io.gdastreams.config.ConfigKey;
 import io.gdastreams.lifecycle.ExitCodes;
 import io.gdastreams.lifecycle.FileProblem;
 import io.gdastreams.lifecycle.UserError;
@@ -88,10 +87,7 @@ final class PlotCommand implements Callable<Integer> {
         ChartSupport.require(); // before DecisionPlot, whose linking needs the chart classes
         // Before the first AWT class: no display is needed (or wanted) to draw into an image.
         System.setProperty("java.awt.headless", "true");
-        AppConfig config = configOptions.load(main.environment());
-        if (covariance != null) {
-            config = config.with(ConfigKey.COVARIANCE, covariance, "--covariance");
-        }
+        AppConfig config = configOptions.load(main.environment(), ConfigOptions.fitOptions(covariance, null));
         ModelParameters model = InspectCommand.read(configOptions, main, this.model, clusterTimeout)
                 .model();
         PlotData points = data == null ? null : PlotData.read(data, x, y, label);

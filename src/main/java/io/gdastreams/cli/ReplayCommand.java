@@ -89,13 +89,7 @@ final class ReplayCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         Duration timeout = ClusterTimeout.of(timeoutSeconds);
-        AppConfig config = configOptions.load(main.environment());
-        if (covariance != null) {
-            config = config.with(ConfigKey.COVARIANCE, covariance, "--covariance");
-        }
-        if (estimator != null) {
-            config = config.with(ConfigKey.ESTIMATOR, estimator, "--estimator");
-        }
+        AppConfig config = configOptions.load(main.environment(), ConfigOptions.fitOptions(covariance, estimator));
         if (score == null && prequential == null) {
             throw new UserError("--score is required (unless --prequential is given)");
         }

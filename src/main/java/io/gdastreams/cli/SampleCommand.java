@@ -183,16 +183,9 @@ final class SampleCommand implements Callable<Integer> {
         }
     }
 
-    /** Defaults < file < environment < --set < --bootstrap-servers < --covariance, --estimator, --model-id. */
+    /** Defaults < file < environment < --set < --covariance, --estimator < --bootstrap-servers < --model-id. */
     private AppConfig config() {
-        AppConfig config = configOptions.load(main.environment());
-        if (covariance != null) {
-            config = config.with(ConfigKey.COVARIANCE, covariance, "--covariance");
-        }
-        if (estimator != null) {
-            config = config.with(ConfigKey.ESTIMATOR, estimator, "--estimator");
-        }
-        return model.applyTo(config);
+        return model.applyTo(configOptions.load(main.environment(), ConfigOptions.fitOptions(covariance, estimator)));
     }
 
     /** One line on stderr: what is drawn from and the seed; one more when the fit leaves classes out. */

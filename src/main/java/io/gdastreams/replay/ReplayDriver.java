@@ -24,6 +24,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
@@ -86,11 +87,12 @@ public final class ReplayDriver {
         checkWritable(request.output());
         checkWritable(request.modelOutput());
         checkWritable(request.prequential());
-        AppConfig config = request.config().with(ConfigKey.FEATURES, String.join(",", request.data().features()),
-                "the replay's feature columns");
+        List<AppConfig.Setting> settings = new ArrayList<>(List.of(new AppConfig.Setting(ConfigKey.FEATURES,
+                String.join(",", request.data().features()), "the replay's feature columns")));
         if (request.prequential() != null) {
-            config = config.with(ConfigKey.PREQUENTIAL, "true", "--prequential");
+            settings.add(new AppConfig.Setting(ConfigKey.PREQUENTIAL, "true", "--prequential"));
         }
+        AppConfig config = request.config().with(settings);
         StartupWarnings.emit(config, "replay", out);
         try (ShutdownSequence resources = new ShutdownSequence()) {
             String bootstrap = request.bootstrapServers();

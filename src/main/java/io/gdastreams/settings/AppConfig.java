@@ -76,12 +76,32 @@ public final class AppConfig implements ConfigValues {
 
     /** Built-in defaults only (no file, no environment). */
     public static AppConfig defaults() {
-        return ConfigSources.load(null, Map.of());
+        return ConfigSources.load(null, Map.of(), List.of());
+    }
+
+    /**
+     * One key set on the command line ({@code --set}, an option such as {@code --covariance}): an application key
+     * (an unknown one is an error, as in the file) or a Kafka key; {@code origin} names where it came from.
+     */
+    public record Setting(String name, String value, String origin) {
+
+        /** An application key. */
+        public Setting(ConfigKey key, String value, String origin) {
+            this(key.key(), value, origin);
+        }
     }
 
     /** Reads {@code file} (may be null: defaults only) and applies the environment {@code env} on top. */
     public static AppConfig load(Path file, Map<String, String> env) {
-        return ConfigSources.load(file, env);
+        return ConfigSources.load(file, env, List.of());
+    }
+
+    /**
+     * {@link #load(Path, Map)}, then {@code settings} in order (a later one wins), validated once as a whole: keys
+     * that must agree may be changed together, in any order.
+     */
+    public static AppConfig load(Path file, Map<String, String> env, List<Setting> settings) {
+        return ConfigSources.load(file, env, settings);
     }
 
     /** Reads a properties resource from the class path (the bundled demo configuration). */
@@ -91,11 +111,16 @@ public final class AppConfig implements ConfigValues {
 
     /** A copy with one application key set from the command line (validated like any other source). */
     public AppConfig with(ConfigKey key, String value, String origin) {
+        return with(List.of(new Setting(key, value, origin)));
+    }
+
+    /** A copy with {@code settings} applied in order (a later one wins), validated once as a whole. */
+    public AppConfig with(List<Setting> settings) {
         Map<ConfigKey, String> newValues = new EnumMap<>(values);
         Map<ConfigKey, String> newOrigins = new EnumMap<>(origins);
-        newValues.put(key, value.trim());
-        newOrigins.put(key, origin);
-        return new AppConfig(newValues, newOrigins, kafka);
+        Map<String, String> newKafka = new LinkedHashMap<>(kafka);
+        ConfigSources.apply(settings, newValues, newOrigins, newKafka);
+        return new AppConfig(newValues, newOrigins, newKafka);
     }
 
     /**
@@ -112,10 +137,7 @@ public final class AppConfig implements ConfigValues {
 
     /** A copy with any key set: an application key (unknown ones are an error, as in the file) or a Kafka key. */
     public AppConfig set(String name, String value, String origin) {
-        if (name.startsWith(ConfigKey.PREFIX)) {
-            return with(ConfigSources.applicationKey(name, origin), value, origin);
-        }
-        return withKafka(name, value.trim());
+        return with(List.of(new Setting(name, value, origin)));
     }
 
     /** A copy with one Kafka key set (e.g. {@code bootstrap.servers} from {@code --bootstrap-servers}). */
@@ -123,9 +145,7 @@ public final class AppConfig implements ConfigValues {
         if (name.startsWith(ConfigKey.PREFIX)) {
             throw new IllegalArgumentException(name + " is an application key");
         }
-        Map<String, String> newKafka = new LinkedHashMap<>(kafka);
-        newKafka.put(name, value);
-        return new AppConfig(values, origins, newKafka);
+        return with(List.of(new Setting(name, value, "the command line")));
     }
 
     @Override

@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
@@ -37,9 +38,9 @@ final class ConfigSources {
     }
 
     /** Reads {@code file} (may be null: defaults only) and applies the environment {@code env} on top. */
-    static AppConfig load(Path file, Map<String, String> env) {
+    static AppConfig load(Path file, Map<String, String> env, List<AppConfig.Setting> settings) {
         if (file == null) {
-            return resolve(new Properties(), "defaults", env);
+            return resolve(new Properties(), "defaults", env, settings);
         }
         String unreadable = FileProblem.unreadable(file);
         if (unreadable != null) {
@@ -51,7 +52,7 @@ final class ConfigSources {
         } catch (IOException | IllegalArgumentException e) {
             throw new UserError("cannot read config file " + file + ": " + e.getMessage());
         }
-        return resolve(properties, "file " + file, env);
+        return resolve(properties, "file " + file, env, settings);
     }
 
     /** Reads a properties resource from the class path (the bundled demo configuration). */
@@ -70,6 +71,16 @@ final class ConfigSources {
 
     /** The defaults, then {@code file} (from {@code fileOrigin}), then {@code env}. */
     static AppConfig resolve(Properties file, String fileOrigin, Map<String, String> env) {
+        return resolve(file, fileOrigin, env, List.of());
+    }
+
+    /**
+     * The defaults, then {@code file} (from {@code fileOrigin}), then {@code env}, then {@code settings} in order;
+     * validated once, as a whole, so that keys that must agree (gda.statistics and gda.covariance) may be changed
+     * together in any order.
+     */
+    static AppConfig resolve(Properties file, String fileOrigin, Map<String, String> env,
+                             List<AppConfig.Setting> settings) {
         Map<ConfigKey, String> values = new EnumMap<>(ConfigKey.class);
         Map<ConfigKey, String> origins = new EnumMap<>(ConfigKey.class);
         for (ConfigKey key : ConfigKey.values()) {
@@ -102,7 +113,22 @@ final class ConfigSources {
                 origins.put(key, "environment " + name);
             }
         }
+        apply(settings, values, origins, kafka);
         return new AppConfig(values, origins, kafka);
+    }
+
+    /** Puts {@code settings} into the maps, in order (a later one wins). */
+    static void apply(List<AppConfig.Setting> settings, Map<ConfigKey, String> values, Map<ConfigKey, String> origins,
+                      Map<String, String> kafka) {
+        for (AppConfig.Setting setting : settings) {
+            if (setting.name().startsWith(ConfigKey.PREFIX)) {
+                ConfigKey key = applicationKey(setting.name(), setting.origin());
+                values.put(key, setting.value().trim());
+                origins.put(key, setting.origin());
+            } else {
+                kafka.put(setting.name(), setting.value().trim());
+            }
+        }
     }
 
     /** The application key {@code name} (a {@code gda.} key), or an error naming it and where it was set. */

@@ -83,6 +83,23 @@ class SampleCommandTest {
         assertFalse(outcome.err().contains("\tat "), outcome.err());
     }
 
+    /**
+     * A command's options and --set are checked together: --covariance diag makes --set gda.statistics=diagonal
+     * valid, whichever comes first on the line (each was checked on its own before, and this was refused).
+     */
+    @Test
+    void optionsAndSetShouldBeCheckedTogether() throws IOException {
+        byte[] plain = sample("plain.csv", "--seed", "5", "--covariance", "diag");
+        assertArrayEquals(plain, sample("a.csv", "--set", "gda.statistics=diagonal", "--covariance", "diag",
+                "--seed", "5"));
+        assertArrayEquals(plain, sample("b.csv", "--covariance", "diag", "--set", "gda.statistics=diagonal",
+                "--seed", "5"));
+        assertArrayEquals(plain, sample("c.csv", "--set", "gda.statistics=diagonal", "--set", "gda.covariance=diag",
+                "--seed", "5"));
+        assertOneLineUserError(run("sample", "--model", model.toString(), "--count", "1", "--set",
+                "gda.statistics=diagonal"), "needs gda.covariance = diag, not full (default)");
+    }
+
     @Test
     void sameSeedShouldGiveIdenticalBytesAndAnotherSeedOtherBytes() throws IOException {
         for (String format : List.of("csv", "jsonl")) {
