@@ -2,7 +2,9 @@ package io.gdastreams.math;
 
 /**
  * {@link RunningGaussian#retract}: the West recurrence backwards, W' = W − w, μ' = μ − (w/W')(x − μ),
- * S' = S − w·(x − μ')(x − μ)ᵀ, V' = V − w², after the checks that refuse it (nothing changes then). Since
+ * S' = S − w·(x − μ')(x − μ)ᵀ, V' = V − w², after the checks that refuse it (nothing changes then). V holds the
+ * weights' squares, whose range is twice the weights' own: a retraction that would leave V' below 1e-9 of V is
+ * refused as W's is (outside forgetting), since V' would then be mostly V's rounding. Since
  * x − μ' = (x − μ)·W/W', the downdate is the rank-one S' = S − (wW/W')·δδᵀ (its diagonal only, for a diagonal
  * statistic, whose only check is then the diagonal one).
  */
@@ -42,6 +44,14 @@ final class Retraction {
             // What remains has weight zero up to rounding (weight-0 observations): no mean, no scatter.
             g.clearWeight();
         } else {
+            double remainingSquares = g.squaredWeights - w * w;
+            if (remainingSquares < RunningGaussian.RETRACTION_TOLERANCE * g.squaredWeights
+                    && g.referenceTime == RunningGaussian.NO_REFERENCE_TIME) {
+                return "it would leave the class's " + (g.n - 1) + " other observations a sum of squared weights of "
+                        + Math.max(remainingSquares, 0.0) + " of its " + g.squaredWeights + ": the downdate would"
+                        + " multiply rounding errors by more than 1e9 (the weights' squares span more orders of"
+                        + " magnitude than a double holds), so their effective sample size could not be trusted";
+            }
             for (int i = 0; i < d; i++) {
                 delta[i] = (x[i] - g.pivot[i]) - g.relativeMean[i];
                 // μ' = μ − (w/W')δ, and x − μ' = δ·W/W' (kept as centred)
@@ -74,7 +84,7 @@ final class Retraction {
                 g.relativeMean[i] -= delta[i] * w / remaining;
             }
             g.weight = remaining;
-            g.squaredWeights = Math.max(0.0, g.squaredWeights - w * w);
+            g.squaredWeights = withinKishBounds(remainingSquares, remaining, g.n - 1);
         }
         g.n--;
         g.retractions++;
@@ -83,6 +93,16 @@ final class Retraction {
             g.clearWeight();
         }
         return null;
+    }
+
+    /**
+     * V' = V − w², kept within what n' non-negative weights summing to W' allow: W'²/n' ≤ V' ≤ W'² (Cauchy–Schwarz),
+     * i.e. an effective sample size between 1 and n'. Exact arithmetic stays inside; a V' that cancelled below (under
+     * forgetting, where the refusal above does not apply, the decayed w² can differ from what V holds by its
+     * rounding) would otherwise give an effective sample size above n', or 0.
+     */
+    private static double withinKishBounds(double squares, double weight, long n) {
+        return Math.min(Math.max(squares, weight * weight / n), weight * weight);
     }
 
     /**

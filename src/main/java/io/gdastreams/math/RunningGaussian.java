@@ -197,7 +197,10 @@ public final class RunningGaussian {
         for (int p = 0; p < packedScatter.length; p++) {
             packedScatter[p] *= factor;
         }
-        if (weight == 0.0) {
+        if (weight == 0.0 || squaredWeights < Double.MIN_NORMAL) {
+            // V = Σ w² decays with f², twice as fast as W: below the normal doubles it loses its digits (about 510
+            // half-lives after a class's last unit-weight event), and its effective sample size W²/V with it.
+            // Forgotten in all but name: cleared (no weight, no mean, no scatter), and left out of scoring.
             clearWeight();
         }
     }

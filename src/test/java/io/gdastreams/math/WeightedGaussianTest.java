@@ -180,6 +180,82 @@ class WeightedGaussianTest {
         }
     }
 
+    /**
+     * V = Σ w² spans the squares of the weights: beside one observation of weight 1e8, V = 1e16 and twenty unit
+     * weights added to it round away (ulp(1e16) = 2). Retracting the heavy one left V' = 0 against W' = 20: an
+     * effective sample size of 0, the class left out of scoring. Now refused, as W's cancellation is; a retraction
+     * whose V' is within 1e-9 of V keeps an effective sample size true to the data.
+     */
+    @Test
+    void aRetractionThatWouldLeaveSquaredWeightsMostlyRoundingIsRefused() {
+        for (boolean diagonal : new boolean[] {false, true}) {
+            RunningGaussian g = diagonal ? RunningGaussian.diagonal(2) : new RunningGaussian(2);
+            g.update(new double[] {-3, 1}, 1e8);
+            SplittableRandom random = new SplittableRandom(7);
+            for (int i = 0; i < 20; i++) {
+                g.update(new double[] {random.nextDouble(), random.nextDouble()}, 1);
+            }
+            byte[] before = g.toBytes();
+            String refused = g.retract(new double[] {-3, 1}, 1e8);
+            assertNotNull(refused);
+            assertTrue(refused.startsWith("it would leave the class's 20 other observations a sum of squared weights"
+                    + " of 0.0 of its 1.0E16"), refused);
+            assertArrayEquals(before, g.toBytes(), "a refused retraction changes nothing");
+
+            // Heavy by 1e3 only: V = 1e6 + 20, V' = 20 to within 1e6 ulps of 1e6 (≈ 1e-10): the effective sample
+            // size of twenty unit weights is 20.
+            RunningGaussian h = diagonal ? RunningGaussian.diagonal(2) : new RunningGaussian(2);
+            h.update(new double[] {-3, 1}, 1e3);
+            for (int i = 0; i < 20; i++) {
+                h.update(new double[] {random.nextDouble(), random.nextDouble()}, 1);
+            }
+            assertNull(h.retract(new double[] {-3, 1}, 1e3));
+            assertEquals(20.0, h.effectiveSampleSize(), 20 * 1e-9);
+        }
+    }
+
+    /**
+     * Under forgetting the refusal does not apply (what remains that light is decayed weight); V' is kept within the
+     * Cauchy–Schwarz bounds W'²/n' ≤ V' ≤ W'² instead, so the effective sample size stays between 1 and n': the case
+     * above gave 0 (V' cancelled to 0). Twenty equal weights sit on the lower bound: n_eff = 20.
+     */
+    @Test
+    void underForgettingSquaredWeightsStayWithinWhatTheRemainingWeightsAllow() {
+        Forgetting f = new Forgetting(1000);
+        RunningGaussian g = new RunningGaussian(1);
+        f.update(g, new double[] {-3}, 1e8, 0);
+        for (int i = 0; i < 20; i++) {
+            f.update(g, new double[] {i}, 1, 0);
+        }
+        assertNull(f.retract(g, new double[] {-3}, 1e8, 0));
+        assertEquals(20, g.count());
+        assertEquals(20.0, g.weight(), 1e8 * 1e-15);
+        assertEquals(20.0, g.effectiveSampleSize(), 1e-6, "Kish's n_eff of twenty equal weights (0 before)");
+    }
+
+    /**
+     * Decay multiplies V by f², W by f: n_eff = W²/V is unchanged by it (exactly, for powers of two), until V leaves
+     * the normal doubles (about 510 half-lives here) and loses its digits: the class is then cleared (forgotten), not
+     * given a wrong effective sample size (4.9 % off at 535 half-lives, 0 at 700, before).
+     */
+    @Test
+    void decayKeepsTheEffectiveSampleSizeUntilSquaredWeightsLeaveTheNormalDoubles() {
+        RunningGaussian g = new RunningGaussian(1);
+        g.update(new double[] {1}, 1);
+        g.update(new double[] {2}, 2);
+        g.update(new double[] {4}, 1);
+        double ess = g.effectiveSampleSize(); // 16/6
+        RunningGaussian kept = g.copy();
+        kept.rescale(Math.scalb(1.0, -500), 1);
+        assertEquals(ess, kept.effectiveSampleSize(), 0.0);
+        assertEquals(Math.scalb(4.0, -500), kept.weight(), 0.0);
+        RunningGaussian forgotten = g.copy();
+        forgotten.rescale(Math.scalb(1.0, -535), 1);
+        assertEquals(3, forgotten.count(), "the events stay counted");
+        assertEquals(0.0, forgotten.weight(), "cleared");
+        assertEquals(0.0, forgotten.effectiveSampleSize());
+    }
+
     @Test
     void underForgettingWhatRemainsBelowTheToleranceIsForgottenWeightAndIsCleared() {
         // An event 40 half-lives older than the one retracted weighs 2^-40 ≈ 9e-13 of it: forgotten in all but name.
