@@ -99,7 +99,7 @@ final class OpsRoutes {
 
     /** {@code GET /models/{modelId}[?covariance=tied]}. */
     OpsServer.Reply model(OpsServer.Request request) {
-        String requested = decoded(request.path().substring(MODELS.length()));
+        String requested = request.path().substring(MODELS.length()); // the path is decoded once, by the server
         String covariance;
         try {
             covariance = queryParameter(request.query(), "covariance");
@@ -171,15 +171,6 @@ final class OpsRoutes {
             return OpsServer.Reply.error(400, e.getMessage());
         } catch (IllegalStateException e) {
             return OpsServer.Reply.error(409, e.getMessage());
-        }
-    }
-
-    /** {@code text} URL-decoded; null when it is malformed. */
-    private static String decoded(String text) {
-        try {
-            return URLDecoder.decode(text, StandardCharsets.UTF_8);
-        } catch (IllegalArgumentException e) {
-            return null;
         }
     }
 

@@ -11,7 +11,9 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -22,13 +24,17 @@ import org.slf4j.LoggerFactory;
  * ({@link #route}); what is not routed is a 404 in JSON. A later page (e.g. a dashboard at {@code GET /}) is one more
  * route.
  *
- * <p>Bounded: two worker threads, request bodies read up to {@code maxRequestBytes} (a larger one is a 413, read
- * no further), and no error answer quotes more than the route's own message (no stack trace, no configuration).
+ * <p>Bounded: {@value #THREADS} worker threads, request bodies read up to {@code maxRequestBytes} (a larger one is a
+ * 413, read no further), and no error answer quotes more than the route's own message (no stack trace, no
+ * configuration). The JDK server reads a request's line, headers and body on a worker thread, so a client that
+ * sends them slowly holds one for up to the request time limit ({@link EndpointSocket}): with two workers, two such
+ * clients kept every answer, health probes included, waiting 30 s. Sixteen idle threads cost nothing the stream
+ * threads would miss (they go after a minute of no requests) and take that many slow clients to stall probes.
  */
 final class OpsServer implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(OpsServer.class);
-    private static final int THREADS = 2;
+    static final int THREADS = 16;
     static final String JSON = "application/json";
 
     /** One request, as a route sees it. */
@@ -82,11 +88,14 @@ final class OpsServer implements AutoCloseable {
         this.server = server;
         this.maxRequestBytes = maxRequestBytes;
         this.guard = guard;
-        this.workers = Executors.newFixedThreadPool(THREADS, r -> {
-            Thread t = new Thread(r, "gda-http");
-            t.setDaemon(true);
-            return t;
-        });
+        ThreadPoolExecutor pool = new ThreadPoolExecutor(THREADS, THREADS, 60, TimeUnit.SECONDS,
+                new LinkedBlockingQueue<>(), r -> {
+                    Thread t = new Thread(r, "gda-http");
+                    t.setDaemon(true);
+                    return t;
+                });
+        pool.allowCoreThreadTimeOut(true);
+        this.workers = pool;
         server.setExecutor(workers);
         server.createContext("/", exchange -> {
             Route root = this.root;

@@ -4,10 +4,15 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 
 import io.gdastreams.settings.HttpSecurity;
+import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
@@ -15,6 +20,8 @@ import org.junit.jupiter.api.Test;
 class EndpointSocketTest {
 
     private static final String TOKEN = "unit-token-31";
+    /** Far below the 30 s a probe waited behind slow clients, far above an answer's milliseconds. */
+    private static final Duration PROBE_TIMEOUT = Duration.ofSeconds(10);
 
     @Test
     void shouldGuardOnlyTheGuardedRoutesAndBoundSlowClients() throws Exception {
@@ -48,6 +55,39 @@ class EndpointSocketTest {
                 System.getProperty("sun.net.httpserver.maxReqTime"));
         assertEquals(givenRspTime != null ? givenRspTime : Long.toString(EndpointSocket.MAX_RSP_SECONDS),
                 System.getProperty("sun.net.httpserver.maxRspTime"));
+    }
+
+    /**
+     * The JDK server reads a request on a worker thread: clients that send their headers slowly each hold one for up
+     * to the request time limit (30 s). Three of them, more than the two workers there were, left a probe waiting
+     * those 30 s; now it is answered while they hold their threads.
+     */
+    @Test
+    void shouldAnswerAProbeWhileSlowClientsHoldTheirRequestsOpen() throws Exception {
+        HttpSecurity open = new HttpSecurity(Optional.empty(), false, Optional.empty());
+        try (OpsServer server = EndpointSocket.open("127.0.0.1", 0, 64, open)) {
+            server.route("/health/live", r -> OpsServer.Reply.json(200, "live"));
+            server.start();
+            List<Socket> slow = new ArrayList<>();
+            try {
+                for (int i = 0; i < 3; i++) {
+                    Socket socket = new Socket("127.0.0.1", server.port());
+                    socket.getOutputStream().write("GET /health/live HTTP/1.1\r\nHost: x\r\nX-Slow: "
+                            .getBytes(StandardCharsets.US_ASCII)); // and never the end of the headers
+                    socket.getOutputStream().flush();
+                    slow.add(socket);
+                }
+                Thread.sleep(200); // the server has taken them to workers
+                HttpResponse<String> probe = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(
+                        "http://127.0.0.1:" + server.port() + "/health/live")).timeout(PROBE_TIMEOUT).GET().build(),
+                        HttpResponse.BodyHandlers.ofString());
+                assertEquals(200, probe.statusCode());
+            } finally {
+                for (Socket socket : slow) {
+                    socket.close();
+                }
+            }
+        }
     }
 
     private static int status(HttpClient client, HttpRequest.Builder request) throws Exception {
