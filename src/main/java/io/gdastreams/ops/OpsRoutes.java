@@ -90,7 +90,7 @@ final class OpsRoutes {
 
     private static OpsServer.Route get(OpsServer.Route route) {
         return request -> request.method().equals("GET") || request.method().equals("HEAD") ? route.handle(request)
-                : OpsServer.Reply.error(405, "use GET");
+                : OpsServer.Reply.error(405, "use GET").withHeader("Allow", "GET, HEAD");
     }
 
     private static OpsServer.Reply health(Health.Answer answer) {
@@ -131,7 +131,7 @@ final class OpsRoutes {
      */
     OpsServer.Reply score(OpsServer.Request request) {
         if (!request.method().equals("POST")) {
-            return OpsServer.Reply.error(405, "use POST with one event as JSON");
+            return OpsServer.Reply.error(405, "use POST with one event as JSON").withHeader("Allow", "POST");
         }
         LiveScoring.Answer answer = scoring.score(request.body());
         return switch (answer.verdict()) {

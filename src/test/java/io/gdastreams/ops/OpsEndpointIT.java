@@ -26,6 +26,7 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Predicate;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -215,7 +216,10 @@ class OpsEndpointIT {
             assertEquals(404, scoring.get("/models/other").statusCode());
             assertEquals(404, scoring.get("/nothing-here").statusCode());
             assertEquals(405, scoring.get("/score").statusCode());
+            assertEquals(Optional.of("POST"), scoring.get("/score").headers().firstValue("Allow"), "RFC 9110 15.5.6");
             assertEquals(405, scoring.post("/metrics", new byte[0]).statusCode());
+            assertEquals(Optional.of("GET, HEAD"), scoring.post("/metrics", new byte[0]).headers()
+                    .firstValue("Allow"));
             assertEquals(400, scoring.get("/models/" + MODEL_ID + "?covariance=full").statusCode());
             byte[] large = new byte[MAX_REQUEST_BYTES + 1];
             Arrays.fill(large, (byte) ' ');
