@@ -32,16 +32,17 @@ public final class ModelTable {
     /** The table, lines ending in '\n'; {@code now} for the age. */
     public static String render(ModelParameters model, Instant now) {
         StringBuilder out = new StringBuilder();
-        line(out, "model", model.modelId());
+        line(out, "model", printable(model.modelId()));
         line(out, "version", Long.toString(model.version()));
         line(out, "published", model.updatedAt() + age(model.updatedAt(), now));
-        line(out, "trainer", model.trainer().isEmpty() ? "(none: built outside a trainer)" : model.trainer());
+        line(out, "trainer", model.trainer().isEmpty() ? "(none: built outside a trainer)"
+                : printable(model.trainer()));
         line(out, "events", String.format(Locale.ROOT, "%,d", model.totalCount()) + AppliedEvents.beyondTheClasses(model));
-        line(out, "features", model.features().size() + ": " + String.join(", ", model.features()));
+        line(out, "features", model.features().size() + ": " + printable(String.join(", ", model.features())));
         if (!model.categorical().isEmpty()) {
             List<String> names = new ArrayList<>();
             for (CategoricalTable table : model.categorical()) {
-                names.add(table.feature());
+                names.add(printable(table.feature()));
             }
             line(out, "categorical", names.size() + ": " + String.join(", ", names));
         }
@@ -51,14 +52,38 @@ public final class ModelTable {
         return out.toString();
     }
 
+    /**
+     * {@code text} with its control characters (a newline would break the table; ESC sequences would drive the
+     * terminal) and lone surrogates written as \\uXXXX escapes. The scorer refuses such labels; a model file or a
+     * topic record may still carry them, and inspect is where one looks at it.
+     */
+    static String printable(String text) {
+        StringBuilder out = null;
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            boolean lone = Character.isHighSurrogate(c) ? i + 1 >= text.length()
+                    || !Character.isLowSurrogate(text.charAt(i + 1))
+                    : Character.isLowSurrogate(c) && (i == 0 || !Character.isHighSurrogate(text.charAt(i - 1)));
+            if (Character.isISOControl(c) || lone) {
+                if (out == null) {
+                    out = new StringBuilder(text.length() + 8).append(text, 0, i);
+                }
+                out.append(String.format(Locale.ROOT, "\\u%04X", (int) c));
+            } else if (out != null) {
+                out.append(c);
+            }
+        }
+        return out == null ? text : out.toString();
+    }
+
     private static void classes(StringBuilder out, ModelParameters model) {
         List<String[]> rows = new ArrayList<>();
-        rows.add(new String[] {"class", "count", "prior", "cond(Σ)", "mean (" + String.join(", ", model.features())
+        rows.add(new String[] {"class", "count", "prior", "cond(Σ)", "mean (" + printable(String.join(", ", model.features()))
                 + ")"});
         int listed = Math.min(model.classes().size(), MAX_LISTED_CLASSES);
         for (int i = 0; i < listed; i++) {
             ClassParameters c = model.classes().get(i);
-            rows.add(new String[] {c.label(), String.format(Locale.ROOT, "%,d", c.count()),
+            rows.add(new String[] {printable(c.label()), String.format(Locale.ROOT, "%,d", c.count()),
                     String.format(Locale.ROOT, "%.4f", c.prior()), condition(c.covariance()), vector(c.mean())});
         }
         int[] widths = new int[4];

@@ -62,4 +62,17 @@ class ModelTableTest {
         String table = ModelTable.render(model, Instant.parse("2026-01-01T00:01:00Z"));
         assertTrue(table.contains("events:      150 (154 applied: 2 retractions and the events they removed)"), table);
     }
+
+    /** Control characters and lone surrogates are shown escaped: a newline split the table, ESC drove the terminal. */
+    @Test
+    void shouldEscapeControlCharactersAndLoneSurrogates() {
+        assertEquals("line1\\u000Aline2", ModelTable.printable("line1\nline2"));
+        assertEquals("\\u001B[31mred", ModelTable.printable("\u001b[31mred"));
+        assertEquals("a\\uD800b", ModelTable.printable("a\ud800b"));
+        assertEquals("\\uDC00", ModelTable.printable("\udc00"));
+        assertEquals("ü 😀 <b>", ModelTable.printable("ü 😀 <b>"), "printable text, pairs included, is kept");
+        ModelParameters iris = Iris.model("iris\nv2", 7, Iris.rows());
+        String table = ModelTable.render(iris, Instant.parse("2026-01-01T00:01:00Z"));
+        assertTrue(table.startsWith("model:       iris\\u000Av2\n"), table);
+    }
 }
