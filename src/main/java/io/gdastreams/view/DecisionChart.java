@@ -68,7 +68,7 @@ final class DecisionChart {
             for (int r = 1; r <= 2; r++) {
                 double[][] ellipse = Ellipses.of(mean, planar, r);
                 String name = points || r == 2 ? label + " " + r + "σ" : label;
-                XYSeries series = chart.addSeries(name, ellipse[0], ellipse[1]);
+                XYSeries series = chart.addSeries(unique(chart, name), ellipse[0], ellipse[1]);
                 series.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Line);
                 series.setMarker(SeriesMarkers.NONE);
                 series.setLineColor(colour);
@@ -90,23 +90,39 @@ final class DecisionChart {
                 .toList()) {
             byLabel.put(label, new ArrayList<>());
         }
-        String other = "other labels";
+        List<double[]> others = new ArrayList<>();
         for (PlotData.Point p : data.points()) {
-            String key = colourIndex.containsKey(p.label()) ? p.label() : other;
-            byLabel.computeIfAbsent(key, k -> new ArrayList<>()).add(new double[] {p.x(), p.y()});
+            (colourIndex.containsKey(p.label()) ? byLabel.get(p.label()) : others).add(new double[] {p.x(), p.y()});
         }
         for (Map.Entry<String, List<double[]>> e : byLabel.entrySet()) {
-            if (e.getValue().isEmpty()) {
-                continue;
-            }
-            double[] xs = e.getValue().stream().mapToDouble(p -> p[0]).toArray();
-            double[] ys = e.getValue().stream().mapToDouble(p -> p[1]).toArray();
-            XYSeries series = chart.addSeries(e.getKey(), xs, ys);
-            series.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter);
-            series.setMarker(SeriesMarkers.CIRCLE);
-            Integer index = colourIndex.get(e.getKey());
-            series.setMarkerColor(index == null ? PlotPalette.UNKNOWN : PlotPalette.of(index));
+            addScatter(chart, e.getKey(), e.getValue(), PlotPalette.of(colourIndex.get(e.getKey())));
         }
+        addScatter(chart, "other labels", others, PlotPalette.UNKNOWN);
+    }
+
+    private static void addScatter(XYChart chart, String name, List<double[]> points, Color colour) {
+        if (points.isEmpty()) {
+            return;
+        }
+        double[] xs = points.stream().mapToDouble(p -> p[0]).toArray();
+        double[] ys = points.stream().mapToDouble(p -> p[1]).toArray();
+        XYSeries series = chart.addSeries(unique(chart, name), xs, ys);
+        series.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter);
+        series.setMarker(SeriesMarkers.CIRCLE);
+        series.setMarkerColor(colour);
+    }
+
+    /**
+     * {@code name}, made distinct from the chart's series names by zero-width spaces (XChart refuses a name used
+     * twice, and labels are free text: a class "a 1σ" beside class a's 1σ ellipse, or a class named "other labels").
+     * The legend reads the same.
+     */
+    static String unique(XYChart chart, String name) {
+        String candidate = name;
+        while (chart.getSeriesMap().containsKey(candidate)) {
+            candidate += "\u200B";
+        }
+        return candidate;
     }
 
     /** "   (sepal_length, sepal_width marginalised)": what the picture is of, said where one reads the axis. */

@@ -9,6 +9,7 @@ import io.gdastreams.fixtures.Iris;
 import io.gdastreams.math.CovarianceType;
 import io.gdastreams.math.Estimator;
 import io.gdastreams.math.FitOptions;
+import io.gdastreams.model.ClassParameters;
 import io.gdastreams.model.ModelParameters;
 import io.gdastreams.serde.Json;
 import java.awt.image.BufferedImage;
@@ -16,6 +17,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
@@ -189,5 +191,31 @@ class DecisionPlotTest {
                 new DecisionPlot.Request(model, FitOptions.defaults(), "petal_length", "colour", null, false, 800,
                         600)));
         assertTrue(e.getMessage().contains("'colour' is not a feature"), e.getMessage());
+    }
+
+    /**
+     * Labels are free text: a class "setosa 1σ" beside setosa's 1σ ellipse, or a class named "other labels" beside
+     * the points of labels the model does not know, gave two series one name, which XChart refuses (exit 2 from
+     * plot). Unknown labels keep their own grey series.
+     */
+    @Test
+    void shouldDrawClassesWhoseLabelsLookLikeTheChartsOwnSeriesNames() throws IOException {
+        ModelParameters iris = Iris.model("iris", 7, Iris.rows());
+        List<String> labels = List.of("setosa", "setosa 1σ", "other labels");
+        List<ClassParameters> classes = new ArrayList<>();
+        for (int k = 0; k < 3; k++) {
+            ClassParameters c = iris.classes().get(k);
+            classes.add(new ClassParameters(labels.get(k), c.count(), c.prior(), c.mean(), c.covariance()));
+        }
+        ModelParameters model = new ModelParameters(iris.modelId(), iris.version(), iris.features(),
+                iris.totalCount(), classes, iris.sources(), iris.updatedAt(), iris.trainer());
+        PlotData data = new PlotData(List.of(new PlotData.Point(5.0, 3.4, "setosa"),
+                new PlotData.Point(6.0, 2.8, "setosa 1σ"), new PlotData.Point(6.5, 3.0, "other labels"),
+                new PlotData.Point(6.4, 3.1, "zzz")), 0, 0);
+        DecisionPlot plot = DecisionPlot.render(new DecisionPlot.Request(model, FitOptions.defaults(),
+                "sepal_length", "sepal_width", data, false, 800, 600));
+        Path png = dir.resolve("labels.png");
+        plot.write(png, DecisionPlot.Format.PNG);
+        assertEquals(800, ImageIO.read(png.toFile()).getWidth());
     }
 }
