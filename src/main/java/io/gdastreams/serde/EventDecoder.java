@@ -33,6 +33,18 @@ public final class EventDecoder {
     public static final double MAX_WEIGHT = 1e12;
 
     /**
+     * Smallest positive sample weight. The statistics keep V = Σw²: below ~10⁻¹⁵⁴ a weight's square underflows (and
+     * V with it, so a class of such weights had an effective sample size of 0); from 10⁻¹⁰⁰ the squares stay normal
+     * doubles with room for decay.
+     */
+    public static final double MIN_POSITIVE_WEIGHT = 1e-100;
+
+    /** Whether {@code w} is a sample weight: 0, or in [{@link #MIN_POSITIVE_WEIGHT}, {@link #MAX_WEIGHT}]. */
+    public static boolean isWeight(double w) {
+        return w == 0.0 || (w >= MIN_POSITIVE_WEIGHT && w <= MAX_WEIGHT); // NaN fails both
+    }
+
+    /**
      * Longest label (UTF-16 characters). A label is repeated in every model and prediction, once per class; this
      * bound (with no control characters, which JSON would escape to 6 bytes) keeps a prediction of
      * {@code gda.max.classes} classes within a broker record.
@@ -105,7 +117,7 @@ public final class EventDecoder {
         return Decoded.ok(new LabelledEvent(features.value(), label, categories, weight, retract));
     }
 
-    /** Why {@code node} cannot be a sample weight (a finite JSON number in [0, {@link #MAX_WEIGHT}]), or null. */
+    /** Why {@code node} cannot be a sample weight ({@link #isWeight}), or null. */
     private static String weightProblem(JsonNode node) {
         if (!node.isNumber()) {
             return "weight must be a number, got " + abbreviate(node.toString());
@@ -119,6 +131,9 @@ public final class EventDecoder {
         }
         if (w > MAX_WEIGHT) {
             return "weight exceeds " + MAX_WEIGHT + ": " + abbreviate(node.toString());
+        }
+        if (!isWeight(w)) {
+            return "weight is below " + MIN_POSITIVE_WEIGHT + " and not 0: " + abbreviate(node.toString());
         }
         return null;
     }

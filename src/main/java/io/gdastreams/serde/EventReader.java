@@ -130,8 +130,8 @@ public final class EventReader {
                             return false;
                         }
                         weight = p.getDoubleValue();
-                        if (!(weight >= 0 && weight <= EventDecoder.MAX_WEIGHT)) {
-                            return false; // negative, too large or not finite (NaN fails both comparisons)
+                        if (!EventDecoder.isWeight(weight)) {
+                            return false; // negative, too small, too large or not finite
                         }
                     }
                     case "retract" -> {

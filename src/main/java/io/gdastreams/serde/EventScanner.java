@@ -90,7 +90,7 @@ final class EventScanner {
             } else if (equal(b, i + 1, nameEnd, WEIGHT)) {
                 bit = 4;
                 JsonNumber number = out.number;
-                boolean ok = number.read(b, v) && number.value >= 0 && number.value <= EventDecoder.MAX_WEIGHT;
+                boolean ok = number.read(b, v) && EventDecoder.isWeight(number.value);
                 weight = number.value;
                 i = ok ? number.end : -1;
             } else if (equal(b, i + 1, nameEnd, RETRACT)) {

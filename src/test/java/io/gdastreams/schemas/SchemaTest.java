@@ -55,6 +55,8 @@ class SchemaTest {
             "{\"features\": {\"a\": 1.5}, \"label\": \"yes\", \"weight\": 1e12, \"retract\": true}",
             "{\"features\": {\"a\": 1.5}, \"label\": \"yes\", \"weight\": -1}",
             "{\"features\": {\"a\": 1.5}, \"label\": \"yes\", \"weight\": 2e12}",
+            "{\"features\": {\"a\": 1.5}, \"label\": \"yes\", \"weight\": 1e-100}",
+            "{\"features\": {\"a\": 1.5}, \"label\": \"yes\", \"weight\": 1e-200}",
             "{\"features\": {\"a\": 1.5}, \"label\": \"yes\", \"weight\": \"2\"}",
             "{\"features\": {\"a\": 1.5}, \"label\": \"yes\", \"retract\": \"yes\"}",
             "{\"features\": {\"a\": 1e100, \"student\": \"No\"}, \"label\": \"yes\", \"extra\": [1]}",

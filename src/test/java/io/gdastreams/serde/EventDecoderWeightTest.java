@@ -44,6 +44,10 @@ class EventDecoderWeightTest {
         assertEquals("weight must be a number, got null", decode(", \"weight\": null").error());
         assertEquals("weight must be a number, got true", decode(", \"weight\": true").error());
         assertEquals("weight exceeds 1.0E12: 1.0000001E12", decode(", \"weight\": 1.0000001e12").error());
+        // Its square would underflow (1e-200² = 0): V, and the effective sample size, would be lost.
+        assertEquals("weight is below 1.0E-100 and not 0: 1.0E-200", decode(", \"weight\": 1e-200").error());
+        assertEquals(1e-100, decode(", \"weight\": 1e-100").value().weight());
+        assertEquals(0.0, decode(", \"weight\": 0").value().weight());
         assertEquals("weight is not finite: \"Infinity\"", decode(", \"weight\": 1e999").error());
         assertEquals("retract must be true or false, got \"yes\"", decode(", \"retract\": \"yes\"").error());
         assertEquals("retract must be true or false, got 1", decode(", \"retract\": 1").error());

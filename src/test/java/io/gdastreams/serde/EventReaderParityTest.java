@@ -52,6 +52,7 @@ class EventReaderParityTest {
     private static final String[] CATEGORIES = {"\"red\"", "\"\"", "\"  \"", "true", "false", "5", "null",
         "\"\\u0007\"", "\"" + "c".repeat(300) + "\"", "[]", "\"\\udc00\""};
     private static final String[] WEIGHTS = {"0", "-0.0", "2.5", "-1", "1e12", "1.0000000000001e12", "1e13", "\"1\"",
+        "1e-100", "9.9999999999e-101", "1e-200", "4.9e-324",
         "null", "true", "1e400", "3"};
     private static final String[] RETRACTS = {"true", "false", "null", "\"true\"", "1"};
     private static final String[] IDS = {"\"r-1\"", "42", "-0", "123456789012345678901234567890", "1.5", "true", "null",
