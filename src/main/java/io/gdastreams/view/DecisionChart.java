@@ -6,6 +6,9 @@ import io.gdastreams.math.PlaneClassifier;
 import io.gdastreams.model.ModelParameters;
 import java.awt.Color;
 import java.awt.Font;
+import java.awt.FontMetrics;
+import java.awt.Graphics2D;
+import java.awt.image.BufferedImage;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -28,6 +31,9 @@ import org.knowm.xchart.style.markers.SeriesMarkers;
 final class DecisionChart {
 
     private static final Color TRANSPARENT = new Color(0, 0, 0, 0);
+    /** Classes named in the legend: a legend of hundreds is cropped to an unreadable middle; the title says so. */
+    static final int MAX_LEGEND_CLASSES = 20;
+    private static final Font TITLE_FONT = new Font(Font.SANS_SERIF, Font.BOLD, 14);
 
     private DecisionChart() {
     }
@@ -46,7 +52,7 @@ final class DecisionChart {
         styler.setXAxisMin(ranges[0]).setXAxisMax(ranges[1]).setYAxisMin(ranges[2]).setYAxisMax(ranges[3]);
         styler.setLegendPosition(Styler.LegendPosition.OutsideE);
         styler.setLegendBackgroundColor(Color.WHITE);
-        styler.setChartTitleFont(new Font(Font.SANS_SERIF, Font.BOLD, 14));
+        styler.setChartTitleFont(TITLE_FONT);
         styler.setAxisTitleFont(new Font(Font.SANS_SERIF, Font.PLAIN, 14));
         styler.setAxisTickLabelsFont(new Font(Font.SANS_SERIF, Font.PLAIN, 12));
         styler.setLegendFont(new Font(Font.SANS_SERIF, Font.PLAIN, 13));
@@ -74,7 +80,7 @@ final class DecisionChart {
                 series.setLineColor(colour);
                 series.setLineStyle(r == 1 ? SeriesLines.SOLID : SeriesLines.DASH_DASH);
                 series.setLineWidth(r == 1 ? 2.0f : 1.5f);
-                series.setShowInLegend(!points && r == 1);
+                series.setShowInLegend(!points && r == 1 && k < MAX_LEGEND_CLASSES);
             }
         }
         if (points) {
@@ -95,12 +101,14 @@ final class DecisionChart {
             (colourIndex.containsKey(p.label()) ? byLabel.get(p.label()) : others).add(new double[] {p.x(), p.y()});
         }
         for (Map.Entry<String, List<double[]>> e : byLabel.entrySet()) {
-            addScatter(chart, e.getKey(), e.getValue(), PlotPalette.of(colourIndex.get(e.getKey())));
+            int index = colourIndex.get(e.getKey());
+            addScatter(chart, e.getKey(), e.getValue(), PlotPalette.of(index), index < MAX_LEGEND_CLASSES);
         }
-        addScatter(chart, "other labels", others, PlotPalette.UNKNOWN);
+        addScatter(chart, "other labels", others, PlotPalette.UNKNOWN, true);
     }
 
-    private static void addScatter(XYChart chart, String name, List<double[]> points, Color colour) {
+    private static void addScatter(XYChart chart, String name, List<double[]> points, Color colour,
+                                   boolean inLegend) {
         if (points.isEmpty()) {
             return;
         }
@@ -110,6 +118,7 @@ final class DecisionChart {
         series.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter);
         series.setMarker(SeriesMarkers.CIRCLE);
         series.setMarkerColor(colour);
+        series.setShowInLegend(inLegend);
     }
 
     /**
@@ -137,6 +146,11 @@ final class DecisionChart {
         return "      (" + listed + " marginalised)";
     }
 
+    /**
+     * The title, fitted to the chart's width: what the picture is (model, version, classifier, decision rule) always;
+     * then, while they fit, how many classes the legend names, the density contours and the ellipses' key, dropped in
+     * the reverse order; a model id that still does not fit is shortened with "…".
+     */
     static String title(DecisionPlot.Request request) {
         ModelParameters model = request.model();
         CovarianceType type = request.options().covarianceType();
@@ -146,9 +160,35 @@ final class DecisionChart {
             case DIAG -> "naive Bayes";
         };
         String rule = request.rule().bind(model.classes().stream().map(c -> c.label()).toList()).rule();
-        return String.format(Locale.ROOT, "model '%s' v%d · %s (%s covariance)%s · ellipses 1σ solid, 2σ dashed%s",
-                model.modelId(), model.version(), classifier, type.name().toLowerCase(Locale.ROOT),
-                rule == null ? "" : " · decision: " + rule,
-                request.density() ? " · log p(x) contours " + DecisionPlot.DENSITY_STEP + " nat apart" : "");
+        int classes = model.classes().size();
+        List<String> optional = new ArrayList<>();
+        if (classes > MAX_LEGEND_CLASSES) {
+            optional.add(" · legend: first " + MAX_LEGEND_CLASSES + " of " + classes + " classes");
+        }
+        if (request.density()) {
+            optional.add(" · log p(x) contours " + DecisionPlot.DENSITY_STEP + " nat apart");
+        }
+        optional.add(" · ellipses 1σ solid, 2σ dashed");
+        String id = ModelTable.printable(model.modelId());
+        Graphics2D graphics = new BufferedImage(1, 1, BufferedImage.TYPE_INT_ARGB).createGraphics();
+        try {
+            FontMetrics metrics = graphics.getFontMetrics(TITLE_FONT);
+            int room = request.width() - 20;
+            while (true) {
+                String title = String.format(Locale.ROOT, "model '%s' v%d · %s (%s covariance)%s%s", id,
+                        model.version(), classifier, type.name().toLowerCase(Locale.ROOT),
+                        rule == null ? "" : " · decision: " + rule, String.join("", optional));
+                if (metrics.stringWidth(title) <= room || (optional.isEmpty() && id.length() <= 8)) {
+                    return title; // fits, or nothing is left to take out (XChart clips it)
+                }
+                if (!optional.isEmpty()) {
+                    optional.remove(optional.size() - 1);
+                } else {
+                    id = id.substring(0, id.length() - (id.endsWith("…") ? 2 : 1)) + "…";
+                }
+            }
+        } finally {
+            graphics.dispose();
+        }
     }
 }

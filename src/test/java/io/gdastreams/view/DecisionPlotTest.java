@@ -122,11 +122,13 @@ class DecisionPlotTest {
     void shouldDrawTheRegionsOfTheDecisionRule() {
         ModelParameters model = Iris.model("iris", 7, Iris.rows());
         int virginica = PlotPalette.region(2).getRGB();
+        // Wide enough for both titles to keep every part: the plot area then has the same size in both.
         BufferedImage argmax = DecisionPlot.render(new DecisionPlot.Request(model, options("full"), "sepal_length",
-                "sepal_width", null, false, 400, 300)).regions();
+                "sepal_width", null, false, 900, 300)).regions();
         BufferedImage threshold = DecisionPlot.render(new DecisionPlot.Request(model, options("full"),
                 new io.gdastreams.math.DecisionRule.Threshold("virginica", 0.05), "sepal_length", "sepal_width",
-                null, false, 400, 300)).regions();
+                null, false, 900, 300)).regions();
+        assertEquals(argmax.getHeight(), threshold.getHeight());
         int before = 0;
         int after = 0;
         for (int column = 0; column < argmax.getWidth(); column++) {
@@ -217,5 +219,42 @@ class DecisionPlotTest {
         Path png = dir.resolve("labels.png");
         plot.write(png, DecisionPlot.Format.PNG);
         assertEquals(800, ImageIO.read(png.toFile()).getWidth());
+    }
+
+    /**
+     * The title fits the chart: a long model id with a decision rule and density contours pushed it off both edges;
+     * the ellipses' key and the contours' note go first, and a legend of more than 20 classes says it names 20.
+     */
+    @Test
+    void shouldFitTheTitleToTheChartAndSayWhenTheLegendIsCut() {
+        ModelParameters iris = Iris.model("fraud-detector-eu-west-1-production-canary", 4, Iris.rows());
+        DecisionPlot.Request request = new DecisionPlot.Request(iris, FitOptions.defaults(),
+                new io.gdastreams.math.DecisionRule.Threshold("virginica", 0.2), "sepal_length", "sepal_width", null,
+                true, 800, 600);
+        String title = DecisionChart.title(request);
+        assertTrue(title.contains("decision: ") && title.contains("fraud-detector"), title);
+        assertTrue(titleWidth(title) <= 780, title);
+        assertTrue(DecisionChart.title(new DecisionPlot.Request(iris, FitOptions.defaults(), "sepal_length",
+                "sepal_width", null, true, 2400, 600)).endsWith("ellipses 1σ solid, 2σ dashed"), "room for all");
+
+        List<ClassParameters> classes = new ArrayList<>();
+        for (int k = 0; k < 25; k++) {
+            ClassParameters c = iris.classes().get(k % 3);
+            classes.add(new ClassParameters("c" + k, c.count(), 1.0 / 25, c.mean(), c.covariance()));
+        }
+        ModelParameters many = new ModelParameters("m", 1, iris.features(), 25 * 50, classes, iris.sources(),
+                iris.updatedAt(), iris.trainer());
+        assertTrue(DecisionChart.title(new DecisionPlot.Request(many, FitOptions.defaults(), "sepal_length",
+                "sepal_width", null, false, 2400, 600)).contains("legend: first 20 of 25 classes"));
+    }
+
+    private static int titleWidth(String title) {
+        java.awt.Graphics2D g = new BufferedImage(1, 1, BufferedImage.TYPE_INT_ARGB).createGraphics();
+        try {
+            return g.getFontMetrics(new java.awt.Font(java.awt.Font.SANS_SERIF, java.awt.Font.BOLD, 14))
+                    .stringWidth(title);
+        } finally {
+            g.dispose();
+        }
     }
 }
