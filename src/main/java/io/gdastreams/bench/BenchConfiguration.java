@@ -6,6 +6,7 @@ import io.gdastreams.settings.AppConfig;
 import io.gdastreams.topology.ScoringSettings;
 import io.gdastreams.topology.Topics;
 import io.gdastreams.topology.TrainingSettings;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -41,17 +42,18 @@ record BenchConfiguration(AppConfig config, Map<String, String> set) {
      * that would dead-letter the bench's own events (the stage would wait for them until its timeout).
      */
     static BenchConfiguration of(List<String> settings, int classes, int features) {
-        AppConfig config = AppConfig.defaults();
         Map<String, String> set = new LinkedHashMap<>();
+        List<AppConfig.Setting> given = new ArrayList<>();
         for (String setting : settings) {
             Map.Entry<String, String> keyValue = AppConfig.keyValue(setting, SET);
             String owner = OWNED_KEYS.get(keyValue.getKey());
             if (owner != null) {
                 throw new UserError(SET + " " + keyValue.getKey() + ": " + owner);
             }
-            config = config.set(keyValue.getKey(), keyValue.getValue(), SET);
+            given.add(new AppConfig.Setting(keyValue.getKey(), keyValue.getValue(), SET));
             set.put(keyValue.getKey(), keyValue.getValue().trim());
         }
+        AppConfig config = AppConfig.defaults().with(given); // checked as a whole: keys that must agree, any order
         refuseBelow(config, ConfigKey.MAX_CLASSES, config.maxClasses(), classes, "--classes");
         // Unset, the feature bound follows the bench's dimension (StageRunner); set, it must admit it.
         refuseBelow(config, ConfigKey.MAX_FEATURES, config.maxFeatures(), features, "--features");

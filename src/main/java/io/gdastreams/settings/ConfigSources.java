@@ -37,7 +37,10 @@ final class ConfigSources {
     private ConfigSources() {
     }
 
-    /** Reads {@code file} (may be null: defaults only) and applies the environment {@code env} on top. */
+    /**
+     * Reads {@code file} (may be null: defaults only) and applies the environment {@code env}, then {@code settings},
+     * on top ({@link #resolve}).
+     */
     static AppConfig load(Path file, Map<String, String> env, List<AppConfig.Setting> settings) {
         if (file == null) {
             return resolve(new Properties(), "defaults", env, settings);

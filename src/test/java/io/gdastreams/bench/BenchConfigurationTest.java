@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.gdastreams.lifecycle.UserError;
 import io.gdastreams.math.CovarianceType;
+import io.gdastreams.math.Statistics;
 import io.gdastreams.settings.ConfigException;
 import io.gdastreams.topology.ScoringSettings;
 import io.gdastreams.topology.Topics;
@@ -81,6 +82,13 @@ class BenchConfigurationTest {
         assertEquals("gda.covariance = 'spherical' (--set): expected one of full, tied, diag", invalid.getMessage());
         assertEquals("--set gda.covariance: expected KEY=VALUE",
                 assertThrows(UserError.class, () -> of("gda.covariance")).getMessage());
+    }
+
+    /** Keys that must agree are checked together: diagonal statistics before diag covariance was refused. */
+    @Test
+    void shouldCheckTheSettingsAsAWhole() {
+        assertEquals(Statistics.DIAGONAL, of("gda.statistics=diagonal", "gda.covariance=diag")
+                .training(Topics.defaults()).statistics());
     }
 
     /** The stage waits for all N events in a model or as predictions: dead-lettered ones would stall it. */
