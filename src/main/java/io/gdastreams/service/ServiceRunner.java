@@ -141,7 +141,7 @@ public final class ServiceRunner {
         }, role + "-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
         onStart.accept(app.get());
-        app.get().start();
+        start(role, app.get());
         out.printf("%s: running as application %s against %s (model '%s'); Ctrl-C stops%n", role,
                 StreamsApp.applicationId(properties), bootstrap, config.modelId());
         out.flush();
@@ -228,13 +228,25 @@ public final class ServiceRunner {
                     app.set(next);
                     lastJudged = List.of();
                     onStart.accept(app.get());
-                    app.get().start();
+                    start(role, app.get());
                 }
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
         return interrupted.get() ? ExitCodes.OK : ExitCodes.FAILURE;
+    }
+
+    /**
+     * Starts {@code app}. Kafka Streams opens the stores of the task directories it finds while it starts: one it
+     * cannot open (a full disk, a store path that is not a directory) ends the command with the reason, in one line.
+     */
+    private static void start(String role, StreamsApp app) {
+        try {
+            app.start();
+        } catch (StreamsException e) {
+            throw new RunFailure(role + ": Kafka Streams cannot start: " + StreamsApp.rootMessage(e), e);
+        }
     }
 
     /**
