@@ -1,17 +1,23 @@
 package io.gdastreams.service;
 
 import java.time.Duration;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
+import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ListOffsetsOptions;
+import org.apache.kafka.clients.admin.ListTransactionsOptions;
 import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.admin.TransactionDescription;
+import org.apache.kafka.clients.admin.TransactionListing;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.common.IsolationLevel;
@@ -34,9 +40,40 @@ record ChangelogOnBroker(long endOffset, long lastStableOffset, OptionalLong fir
         open = List.copyOf(open);
     }
 
-    /** A transaction open on the partition: its producer, the offset of its first record, when it last wrote. */
+    /**
+     * A transaction open on the partition: its producer, the offset of its first record, when it last wrote, and what
+     * its transaction coordinator says of it (empty when the coordinator could not be asked).
+     */
     record OpenTransaction(long producerId, int producerEpoch, OptionalInt coordinatorEpoch, long startOffset,
-                           long lastTimestampMillis) {
+                           long lastTimestampMillis, Optional<CoordinatorView> coordinator) {
+
+        OpenTransaction(long producerId, int producerEpoch, OptionalInt coordinatorEpoch, long startOffset,
+                        long lastTimestampMillis) {
+            this(producerId, producerEpoch, coordinatorEpoch, startOffset, lastTimestampMillis, Optional.empty());
+        }
+
+        /**
+         * Hanging: its coordinator has no transaction of this producer that is still open on this partition (the
+         * producer has moved on, or the coordinator never knew it), so nothing will ever end it but an abort.
+         */
+        boolean hanging() {
+            return coordinator.map(c -> !c.stillOpenHere()).orElse(false);
+        }
+    }
+
+    /**
+     * The coordinator's view of the producer of an open transaction: its transactional id (empty when no coordinator
+     * lists a transaction of this producer id), state and epoch, and whether its current transaction includes the
+     * partition.
+     */
+    record CoordinatorView(Optional<String> transactionalId, String state, int producerEpoch,
+                           boolean includesPartition) {
+
+        /** Open on the partition as far as the coordinator knows (it will commit or abort it, or time it out). */
+        boolean stillOpenHere() {
+            return transactionalId.isPresent() && includesPartition && (state.equals("Ongoing")
+                    || state.startsWith("Prepare"));
+        }
     }
 
     /** How a service asks the broker about a partition from a position (an exception says why it could not). */
@@ -61,10 +98,38 @@ record ChangelogOnBroker(long endOffset, long lastStableOffset, OptionalLong fir
                 .get(timeout.toMillis(), TimeUnit.MILLISECONDS).activeProducers().stream()
                 .filter(p -> p.currentTransactionStartOffset().isPresent())
                 .map(p -> new OpenTransaction(p.producerId(), p.producerEpoch(), p.coordinatorEpoch(),
-                        p.currentTransactionStartOffset().getAsLong(), p.lastTimestamp()))
+                        p.currentTransactionStartOffset().getAsLong(), p.lastTimestamp(),
+                        coordinatorView(admin, p.producerId(), partition, timeout)))
                 .sorted(Comparator.comparingLong(OpenTransaction::startOffset))
                 .toList();
         return new ChangelogOnBroker(end, stable, firstReadable(reader, partition, position, stable, timeout), open);
+    }
+
+    /**
+     * What the coordinators say of {@code producerId} (as Kafka's {@code kafka-transactions.sh find-hanging} asks
+     * them): the transactional id that has it, described. Empty when they cannot be asked (no Describe permission on
+     * transactional ids, a timeout): the report then falls back on the transaction's age.
+     */
+    private static Optional<CoordinatorView> coordinatorView(Admin admin, long producerId, TopicPartition partition,
+                                                             Duration timeout) {
+        try {
+            Collection<TransactionListing> listings = admin.listTransactions(new ListTransactionsOptions()
+                    .filterProducerIds(Set.of(producerId))).all().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            Optional<String> id = listings.stream().filter(l -> l.producerId() == producerId)
+                    .map(TransactionListing::transactionalId).findFirst();
+            if (id.isEmpty()) {
+                return Optional.of(new CoordinatorView(Optional.empty(), "none", -1, false));
+            }
+            TransactionDescription description = admin.describeTransactions(List.of(id.get())).description(id.get())
+                    .get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            return Optional.of(new CoordinatorView(id, description.state().toString(), description.producerEpoch(),
+                    description.producerId() == producerId && description.topicPartitions().contains(partition)));
+        } catch (ExecutionException | TimeoutException e) {
+            return Optional.empty();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return Optional.empty();
+        }
     }
 
     private static long offset(Admin admin, TopicPartition partition, IsolationLevel isolation, Duration timeout)

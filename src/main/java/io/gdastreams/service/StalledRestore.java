@@ -100,12 +100,27 @@ record StalledRestore(RestoreWatch.Progress progress, Verdict verdict, String me
     private static String holder(ChangelogOnBroker.OpenTransaction open, RestoreWatch.Progress progress,
                                  String bootstrap, long nowMillis) {
         long minutes = Duration.ofMillis(Math.max(0, nowMillis - open.lastTimestampMillis())).toMinutes();
-        return String.format(" A transaction open since offset %d holds it (producer %d, epoch %d, last write %d min"
-                        + " ago). If it has been open longer than the broker's transaction.max.timeout.ms (15 min by"
-                        + " default) it is hanging, and `kafka-transactions.sh --bootstrap-server %s abort --topic %s --partition"
-                        + " %d --start-offset %d` ends it: its records were never committed, so nothing is lost.",
-                open.startOffset(), open.producerId(), open.producerEpoch(), minutes, bootstrap,
-                progress.changelog().topic(), progress.changelog().partition(), open.startOffset());
+        String held = String.format(" A transaction open since offset %d holds it (producer %d, epoch %d, last write"
+                + " %d min ago).", open.startOffset(), open.producerId(), open.producerEpoch(), minutes);
+        String abort = String.format("`kafka-transactions.sh --bootstrap-server %s abort --topic %s --partition %d"
+                        + " --start-offset %d` ends it: its records were never committed, so nothing is lost.",
+                bootstrap, progress.changelog().topic(), progress.changelog().partition(), open.startOffset());
+        if (open.hanging()) {
+            ChangelogOnBroker.CoordinatorView view = open.coordinator().orElseThrow();
+            String said = view.transactionalId().map(id -> "transactional id " + id + " is " + view.state()
+                    + " at epoch " + view.producerEpoch() + (view.includesPartition() ? "" : ", without this partition"))
+                    .orElse("no coordinator lists a transaction of producer " + open.producerId());
+            return held + " It is hanging: its coordinator has moved on (" + said + "), so nothing but an abort"
+                    + " will end it; " + abort;
+        }
+        if (open.coordinator().isPresent()) {
+            ChangelogOnBroker.CoordinatorView view = open.coordinator().get();
+            return held + " Its coordinator counts it open (transactional id " + view.transactionalId().orElseThrow()
+                    + ", " + view.state() + "): its producer commits or aborts it, or the broker aborts it after"
+                    + " transaction.max.timeout.ms (15 min by default). Should it outlive that, " + abort;
+        }
+        return held + " If it has been open longer than the broker's transaction.max.timeout.ms (15 min by default) it"
+                + " is hanging, and " + abort;
     }
 
     /** A patience as people say it: whole minutes in minutes ("5 min"), anything else in seconds ("90 s"). */

@@ -95,6 +95,9 @@ class HeldRestoreIT {
                     + heldAt + ", end offset " + (heldAt + 1) + ")."), train.tails(40));
             assertTrue(log.contains("abort --topic " + changelog.topic() + " --partition 0 --start-offset " + heldAt
                     + "`"), train.tails(40));
+            // Its coordinator was asked, as find-hanging asks it: the transaction is open there, not hanging.
+            assertTrue(log.contains("Its coordinator counts it open (transactional id ") && log.contains(", Ongoing):"),
+                    train.tails(40));
             // The same on the endpoint: /health/ready says what holds the restore, the gauge counts it.
             OpsHttp http = OpsHttp.fromLog(train.log());
             String ready = OpsHttp.text(http.get("/health/ready"));

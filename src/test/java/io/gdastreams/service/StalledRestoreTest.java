@@ -53,6 +53,49 @@ class StalledRestoreTest {
                 + " (docs/RELIABILITY.md, 'A restore that does not finish')", stalled.message());
     }
 
+    /**
+     * Asked as {@code kafka-transactions.sh find-hanging} asks: the coordinator of producer 4 has completed its
+     * transactions up to epoch 1110 and has none open on this partition, so the one open since offset 149 at epoch 39
+     * is hanging now, not after 15 minutes (seen in a fault run after the broker fenced itself). A coordinator that
+     * lists no transaction of the producer at all says the same.
+     */
+    @Test
+    void shouldSayATransactionIsHangingWhenItsCoordinatorHasMovedOn() {
+        var hanging = new ChangelogOnBroker.OpenTransaction(4, 39, OptionalInt.of(1), 3160,
+                NOW - Duration.ofMinutes(6).toMillis(), Optional.of(new ChangelogOnBroker.CoordinatorView(
+                        Optional.of("app-091c14b3-2"), "CompleteCommit", 1110, false)));
+        StalledRestore stalled = judge(new ChangelogOnBroker(3168, 3160, OptionalLong.empty(), List.of(hanging)));
+        assertEquals(StalledRestore.Verdict.HELD_BY_A_TRANSACTION, stalled.verdict());
+        assertTrue(stalled.message().contains(" A transaction open since offset 3160 holds it (producer 4, epoch 39,"
+                + " last write 6 min ago). It is hanging: its coordinator has moved on (transactional id app-091c14b3-2"
+                + " is CompleteCommit at epoch 1110, without this partition), so nothing but an abort will end it;"
+                + " `kafka-transactions.sh --bootstrap-server broker-1:9092 abort --topic app-class-stats-changelog"
+                + " --partition 2 --start-offset 3160` ends it"), stalled.message());
+
+        var unknown = new ChangelogOnBroker.OpenTransaction(4, 39, OptionalInt.of(1), 3160, NOW, Optional.of(
+                new ChangelogOnBroker.CoordinatorView(Optional.empty(), "none", -1, false)));
+        assertTrue(judge(new ChangelogOnBroker(3168, 3160, OptionalLong.empty(), List.of(unknown))).message()
+                .contains("(no coordinator lists a transaction of producer 4)"));
+    }
+
+    /** A transaction its coordinator still has open on the partition is not hanging, whatever its age. */
+    @Test
+    void shouldSayATransactionItsCoordinatorCountsOpenIsNotHanging() {
+        for (String state : List.of("Ongoing", "PrepareCommit", "PrepareAbort")) {
+            var open = new ChangelogOnBroker.OpenTransaction(4001, 2, OptionalInt.of(7), 3160,
+                    NOW - Duration.ofMinutes(17).toMillis(), Optional.of(new ChangelogOnBroker.CoordinatorView(
+                            Optional.of("held-1"), state, 2, true)));
+            assertTrue(!open.hanging(), state);
+            String message = judge(new ChangelogOnBroker(3168, 3160, OptionalLong.empty(), List.of(open))).message();
+            assertTrue(message.contains(" Its coordinator counts it open (transactional id held-1, " + state
+                    + "): its producer commits or aborts it, or the broker aborts it after transaction.max.timeout.ms"
+                    + " (15 min by default). Should it outlive that, `kafka-transactions.sh"), message);
+        }
+        // Open on the coordinator, but not on this partition: this partition's is hanging.
+        assertTrue(new ChangelogOnBroker.OpenTransaction(4001, 2, OptionalInt.of(7), 3160, NOW, Optional.of(
+                new ChangelogOnBroker.CoordinatorView(Optional.of("held-1"), "Ongoing", 3, false))).hanging());
+    }
+
     @Test
     void shouldSayWhenTheLastStableOffsetHoldsItWithoutAnOpenTransactionNamed() {
         StalledRestore stalled = judge(new ChangelogOnBroker(3167, 3160, OptionalLong.empty(), List.of()));
