@@ -5,7 +5,6 @@ import io.gdastreams.config.ConfigValues;
 import io.gdastreams.lifecycle.UserError;
 import io.gdastreams.math.CovarianceType;
 import io.gdastreams.math.Estimator;
-import io.gdastreams.math.Statistics;
 import io.gdastreams.topology.ModelSigning;
 import io.gdastreams.topology.ScoringSettings;
 import io.gdastreams.topology.Topics;
@@ -45,32 +44,7 @@ public final class AppConfig implements ConfigValues {
         }
         Secrets.refuseInClear(values, origins);
         validateSigningKeys();
-        if (features().size() > maxFeatures()) {
-            throw new ConfigException(ConfigKey.FEATURES.key() + " (" + origins.get(ConfigKey.FEATURES) + ") names "
-                    + features().size() + " features, more than " + ConfigKey.MAX_FEATURES.key() + " = "
-                    + maxFeatures() + " (" + origins.get(ConfigKey.MAX_FEATURES) + "): every event would be "
-                    + "dead-lettered; raise " + ConfigKey.MAX_FEATURES.key());
-        }
-        if (!raw(ConfigKey.DECISION_THRESHOLD).isEmpty() && !raw(ConfigKey.DECISION_COSTS).isEmpty()) {
-            throw new ConfigException(ConfigKey.DECISION_THRESHOLD.key() + " (" + origins.get(
-                    ConfigKey.DECISION_THRESHOLD) + ") and " + ConfigKey.DECISION_COSTS.key() + " ("
-                    + origins.get(ConfigKey.DECISION_COSTS) + ") are both set: a scorer uses one decision rule,"
-                    + " keep one of them");
-        }
-        if (raw(ConfigKey.DRIFT_ACTION).equals("reset") && raw(ConfigKey.DRIFT_LAMBDA).isEmpty()) {
-            throw driftResetWithoutTest();
-        }
-        if (!value(ConfigKey.STATISTICS, Statistics.class).supports(covariance())) {
-            throw new ConfigException(ConfigKey.STATISTICS.key() + " = diagonal (" + origins.get(ConfigKey.STATISTICS)
-                    + ") keeps only the variances, so it needs " + ConfigKey.COVARIANCE.key() + " = diag, not "
-                    + raw(ConfigKey.COVARIANCE).trim() + " (" + origins.get(ConfigKey.COVARIANCE) + "): set "
-                    + ConfigKey.COVARIANCE.key() + "=diag or " + ConfigKey.STATISTICS.key() + "=full");
-        }
-        if (kafka.containsKey("application.id")) {
-            throw new ConfigException("application.id is derived from " + ConfigKey.APPLICATION_ID.key()
-                    + " (training and scoring need different ids); set " + ConfigKey.APPLICATION_ID.key()
-                    + " instead");
-        }
+        KeyAgreement.check(this, kafka);
         KafkaValueCheck.check(kafka);
     }
 
@@ -286,15 +260,9 @@ public final class AppConfig implements ConfigValues {
     public TrainingSettings trainingSettings(Topics topics) {
         // Checked here, not with the other combinations: replay turns gda.prequential on after loading.
         if (raw(ConfigKey.DRIFT_ACTION).equals("reset") && !booleanValue(ConfigKey.PREQUENTIAL)) {
-            throw driftResetWithoutTest();
+            throw KeyAgreement.driftResetWithoutTest(this);
         }
         return TrainingSettings.from(this, topics, RecordSizeLimits.modelRecordLimit(kafka));
-    }
-
-    private ConfigException driftResetWithoutTest() {
-        return new ConfigException(ConfigKey.DRIFT_ACTION.key() + "=reset (" + origins.get(ConfigKey.DRIFT_ACTION)
-                + ") needs the drift test: " + ConfigKey.PREQUENTIAL.key() + "=true and a "
-                + ConfigKey.DRIFT_LAMBDA.key() + " (docs/TRAINING.md, \"Drift detection\")");
     }
 
     /** What the scoring topology needs, from this configuration. */
