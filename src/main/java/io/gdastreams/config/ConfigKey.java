@@ -148,6 +148,9 @@ public enum ConfigKey {
     RESTORE_PATIENCE_MS("gda.restore.patience.ms", "300000", ValueType.POSITIVE_LONG,
             "train/score: a changelog restore without progress this long is reported with the broker's view of its"
                     + " partition, and Kafka Streams restarted when the client is stuck (readable records wait)"),
+    RESTORE_ABORT_HANGING("gda.restore.abort-hanging", "true", ValueType.BOOLEAN,
+            "train: abort a hanging transaction that holds a class-stats restore when its training input was"
+                    + " provably never committed (else it is only reported)"),
     PROGRESS_INTERVAL_MS("gda.progress.interval.ms", "30000", ValueType.POSITIVE_LONG,
             "train/score: how often one progress line is logged (events, rate, dead letters, model version and age)");
 

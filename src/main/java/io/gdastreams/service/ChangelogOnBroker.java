@@ -1,6 +1,7 @@
 package io.gdastreams.service;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
@@ -12,6 +13,7 @@ import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ListOffsetsOptions;
 import org.apache.kafka.clients.admin.ListTransactionsOptions;
@@ -41,15 +43,34 @@ record ChangelogOnBroker(long endOffset, long lastStableOffset, OptionalLong fir
     }
 
     /**
-     * A transaction open on the partition: its producer, the offset of its first record, when it last wrote, and what
-     * its transaction coordinator says of it (empty when the coordinator could not be asked).
+     * A transaction open on the partition: its producer, the offset of its first record, when it last wrote, what
+     * its transaction coordinator says of it (empty when the coordinator could not be asked), and, for a hanging one
+     * on a trainer's {@code class-stats} changelog, whether the training input behind its records was committed
+     * (empty when not asked or nothing could be proved).
      */
     record OpenTransaction(long producerId, int producerEpoch, OptionalInt coordinatorEpoch, long startOffset,
-                           long lastTimestampMillis, Optional<CoordinatorView> coordinator) {
+                           long lastTimestampMillis, Optional<CoordinatorView> coordinator,
+                           Optional<HangingInput> input) {
+
+        OpenTransaction(long producerId, int producerEpoch, OptionalInt coordinatorEpoch, long startOffset,
+                        long lastTimestampMillis, Optional<CoordinatorView> coordinator) {
+            this(producerId, producerEpoch, coordinatorEpoch, startOffset, lastTimestampMillis, coordinator,
+                    Optional.empty());
+        }
 
         OpenTransaction(long producerId, int producerEpoch, OptionalInt coordinatorEpoch, long startOffset,
                         long lastTimestampMillis) {
             this(producerId, producerEpoch, coordinatorEpoch, startOffset, lastTimestampMillis, Optional.empty());
+        }
+
+        OpenTransaction withInput(Optional<HangingInput> proof) {
+            return new OpenTransaction(producerId, producerEpoch, coordinatorEpoch, startOffset, lastTimestampMillis,
+                    coordinator, proof);
+        }
+
+        /** Hanging, and its records hold training whose input the group never committed: an abort loses nothing. */
+        boolean abortLosesNothing() {
+            return hanging() && input.map(HangingInput::neverCommitted).orElse(false);
         }
 
         /**
@@ -91,6 +112,18 @@ record ChangelogOnBroker(long endOffset, long lastStableOffset, OptionalLong fir
     static ChangelogOnBroker ask(Admin admin, Consumer<byte[], byte[]> reader, IsolationLevel isolation,
                                  TopicPartition partition, long position, Duration timeout)
             throws ExecutionException, InterruptedException, TimeoutException {
+        return ask(admin, reader, null, isolation, partition, position, timeout, Optional.empty());
+    }
+
+    /**
+     * As {@link #ask(Admin, Consumer, IsolationLevel, TopicPartition, long, Duration)}; for a trainer
+     * ({@code training} present) the first open transaction, when it is hanging, is also read through
+     * {@code uncommitted} (a read_uncommitted reader) for the training input behind it ({@link HangingInput}).
+     */
+    static ChangelogOnBroker ask(Admin admin, Consumer<byte[], byte[]> reader, Consumer<byte[], byte[]> uncommitted,
+                                 IsolationLevel isolation, TopicPartition partition, long position, Duration timeout,
+                                 Optional<HangingInput.Training> training)
+            throws ExecutionException, InterruptedException, TimeoutException {
         long end = offset(admin, partition, IsolationLevel.READ_UNCOMMITTED, timeout);
         long stable = isolation == IsolationLevel.READ_COMMITTED
                 ? offset(admin, partition, IsolationLevel.READ_COMMITTED, timeout) : end;
@@ -101,7 +134,11 @@ record ChangelogOnBroker(long endOffset, long lastStableOffset, OptionalLong fir
                         p.currentTransactionStartOffset().getAsLong(), p.lastTimestamp(),
                         coordinatorView(admin, p.producerId(), partition, timeout)))
                 .sorted(Comparator.comparingLong(OpenTransaction::startOffset))
-                .toList();
+                .collect(Collectors.toCollection(ArrayList::new));
+        if (training.isPresent() && !open.isEmpty() && open.get(0).hanging()) {
+            open.set(0, open.get(0).withInput(proof(uncommitted, admin, training.get(), partition,
+                    open.get(0).startOffset(), end, timeout)));
+        }
         return new ChangelogOnBroker(end, stable, firstReadable(reader, partition, position, stable, timeout), open);
     }
 
@@ -128,6 +165,17 @@ record ChangelogOnBroker(long endOffset, long lastStableOffset, OptionalLong fir
             return Optional.empty();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+            return Optional.empty();
+        }
+    }
+
+    /** {@link HangingInput#read}, or empty when it could not be read (nothing is proved then). */
+    private static Optional<HangingInput> proof(Consumer<byte[], byte[]> uncommitted, Admin admin,
+                                                HangingInput.Training training, TopicPartition partition, long start,
+                                                long end, Duration timeout) throws InterruptedException {
+        try {
+            return HangingInput.read(uncommitted, admin, training, partition, start, end, timeout);
+        } catch (ExecutionException | TimeoutException | RuntimeException e) {
             return Optional.empty();
         }
     }

@@ -6,6 +6,7 @@ import io.gdastreams.settings.AppConfig;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -13,6 +14,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
+import org.apache.kafka.clients.admin.AbortTransactionSpec;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -111,14 +113,31 @@ public final class ServiceRunner {
         IsolationLevel restoreReads = "at_least_once".equals(
                 properties.getProperty(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, "").trim())
                 ? IsolationLevel.READ_UNCOMMITTED : IsolationLevel.READ_COMMITTED;
+        // A trainer's hanging transaction is read for the training input behind it (HangingInput).
+        Optional<HangingInput.Training> training = role.equals("training")
+                ? Optional.of(new HangingInput.Training(StreamsApp.applicationId(properties),
+                        config.topics().labelled().name()))
+                : Optional.empty();
         ChangelogOnBroker.Source onBroker = (partition, position) -> {
             Admin asking = Admin.create(checkProperties);
             try (var reader = new KafkaConsumer<>(reading(checkProperties, restoreReads),
-                    new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
-                return ChangelogOnBroker.ask(asking, reader, restoreReads, partition, position,
-                        config.brokerTimeout());
+                    new ByteArrayDeserializer(), new ByteArrayDeserializer());
+                 var uncommitted = new KafkaConsumer<>(reading(checkProperties, IsolationLevel.READ_UNCOMMITTED),
+                         new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+                return ChangelogOnBroker.ask(asking, reader, uncommitted, restoreReads, partition, position,
+                        config.brokerTimeout(), training);
             } finally {
                 asking.close(Duration.ZERO);
+            }
+        };
+        StalledRestore.Aborter aborter = (partition, open) -> {
+            Admin aborting = Admin.create(checkProperties);
+            try {
+                aborting.abortTransaction(new AbortTransactionSpec(partition, open.producerId(),
+                        (short) open.producerEpoch(), open.coordinatorEpoch().orElse(0)))
+                        .all().get(config.brokerTimeout().toMillis(), TimeUnit.MILLISECONDS);
+            } finally {
+                aborting.close(Duration.ZERO);
             }
         };
         CountDownLatch stopped = new CountDownLatch(1);
@@ -157,7 +176,7 @@ public final class ServiceRunner {
                 boolean notReading = app.get().stillNotReading(lastJudged);
                 lastJudged = state == KafkaStreams.State.REBALANCING || state == KafkaStreams.State.RUNNING
                         ? app.get().reportStalledRestores(config.restorePatience(), onBroker, bootstrap,
-                                config.brokerTimeout()) : List.of();
+                                config.brokerTimeout(), config.abortHangingTransactions(), aborter) : List.of();
                 if (state == KafkaStreams.State.RUNNING) {
                     // Running this long after a restart counts as recovered: the next failure starts afresh.
                     runningSince = runningSince == 0 ? System.nanoTime() : runningSince;

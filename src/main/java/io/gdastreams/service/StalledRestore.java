@@ -5,18 +5,64 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.LongSupplier;
+import org.apache.kafka.common.TopicPartition;
 
 /**
  * A changelog restore that has not moved for a while, judged by what the broker holds on its partition.
  *
  * <p>Why: Kafka Streams waits for a restore without a time limit. It sets the restore's end to the partition's end
  * offset (read_uncommitted) while its restore consumer, under exactly-once, reads read_committed: no further than
- * the last stable offset. A transaction left open there holds the restore until it ends (an operator must abort
- * a hanging one; HeldRestoreIT). If a record beyond the restore's position is readable, or nothing is left to
+ * the last stable offset. A transaction left open there holds the restore until it ends (HeldRestoreIT); a hanging
+ * one, never (the service aborts it when that provably loses nothing, {@link HangingInput}; else an operator must). If a record beyond the restore's position is readable, or nothing is left to
  * read, it is the client that is stuck: a new client restores again from the stores' checkpoints, so the service
  * restarts it (docs/RELIABILITY.md, "A restore that does not finish").
+ *
+ * @param toAbort the hanging transaction that holds the restore, when the service is to abort it: only with
+ *                {@code gda.restore.abort-hanging} on and an abort that provably loses nothing
+ *                ({@link ChangelogOnBroker.OpenTransaction#abortLosesNothing()})
  */
-record StalledRestore(RestoreWatch.Progress progress, Verdict verdict, String message) {
+record StalledRestore(RestoreWatch.Progress progress, Verdict verdict, String message,
+                      Optional<ChangelogOnBroker.OpenTransaction> toAbort) {
+
+    StalledRestore(RestoreWatch.Progress progress, Verdict verdict, String message) {
+        this(progress, verdict, message, Optional.empty());
+    }
+
+    /** Ends a hanging transaction on a changelog partition, as {@code kafka-transactions.sh abort} does. */
+    @FunctionalInterface
+    interface Aborter {
+        void abort(TopicPartition partition, ChangelogOnBroker.OpenTransaction open) throws Exception;
+    }
+
+    /** What came of an abort: {@code done}, or not and why, as the line the service logs. */
+    record AbortOutcome(boolean done, String message) {
+    }
+
+    /**
+     * Aborts {@link #toAbort()} through {@code aborter}, if there is one: its outcome as {@code service} logs it,
+     * with the command that does it when it failed ({@code bootstrap} goes into it). Empty when there is nothing to
+     * abort.
+     */
+    Optional<AbortOutcome> abort(Aborter aborter, String service, String bootstrap) throws InterruptedException {
+        if (toAbort.isEmpty()) {
+            return Optional.empty();
+        }
+        ChangelogOnBroker.OpenTransaction open = toAbort.get();
+        TopicPartition partition = progress.changelog();
+        String which = String.format("the hanging transaction on %s from offset %d (producer %d, epoch %d)",
+                partition, open.startOffset(), open.producerId(), open.producerEpoch());
+        try {
+            aborter.abort(partition, open);
+            return Optional.of(new AbortOutcome(true, service + ": aborted " + which + ": its training input was"
+                    + " never committed; the restore goes on"));
+        } catch (InterruptedException e) {
+            throw e;
+        } catch (Exception e) {
+            return Optional.of(new AbortOutcome(false, service + ": could not abort " + which + " ("
+                    + StreamsApp.rootMessage(e) + "); " + command(bootstrap, partition, open) + " ends it (an abort"
+                    + " needs ClusterAction on the cluster)"));
+        }
+    }
 
     /** What the broker's view makes of the stall. */
     enum Verdict {
@@ -37,7 +83,7 @@ record StalledRestore(RestoreWatch.Progress progress, Verdict verdict, String me
      */
     static List<StalledRestore> judgeAll(String service, List<RestoreWatch.Progress> stalled, Duration patience,
                                          ChangelogOnBroker.Source broker, String bootstrap, LongSupplier clock,
-                                         Duration budget) throws InterruptedException {
+                                         Duration budget, boolean abortHanging) throws InterruptedException {
         List<StalledRestore> judged = new ArrayList<>();
         long start = clock.getAsLong();
         for (RestoreWatch.Progress progress : stalled) {
@@ -46,7 +92,7 @@ record StalledRestore(RestoreWatch.Progress progress, Verdict verdict, String me
             if (clock.getAsLong() - start >= budget.toMillis()) {
                 judged.add(judge(service, progress, patience, onBroker, "not asked: the questions about other"
                         + " stalled restores took this check's " + span(budget) + "; asked again in "
-                        + span(patience), bootstrap, clock.getAsLong()));
+                        + span(patience), bootstrap, clock.getAsLong(), abortHanging));
                 continue;
             }
             try {
@@ -56,7 +102,8 @@ record StalledRestore(RestoreWatch.Progress progress, Verdict verdict, String me
             } catch (Exception e) {
                 failure = StreamsApp.rootMessage(e);
             }
-            judged.add(judge(service, progress, patience, onBroker, failure, bootstrap, clock.getAsLong()));
+            judged.add(judge(service, progress, patience, onBroker, failure, bootstrap, clock.getAsLong(),
+                    abortHanging));
         }
         return judged;
     }
@@ -64,11 +111,12 @@ record StalledRestore(RestoreWatch.Progress progress, Verdict verdict, String me
     /**
      * Judges {@code progress}, stalled for {@code patience}, by {@code onBroker} (empty: the broker could not be
      * asked, for {@code failure}); {@code nowMillis} dates an open transaction's last write, {@code bootstrap}
-     * goes into the command that ends a hanging one.
+     * goes into the command that ends a hanging one; {@code abortHanging}: the service aborts a hanging transaction
+     * whose abort provably loses nothing ({@link #toAbort()}).
      */
     static StalledRestore judge(String service, RestoreWatch.Progress progress, Duration patience,
                                 Optional<ChangelogOnBroker> onBroker, String failure, String bootstrap,
-                                long nowMillis) {
+                                long nowMillis, boolean abortHanging) {
         String head = String.format("%s: the restore of %s (store %s) has not moved for %s: at offset %d of %d.",
                 service, progress.changelog(), progress.store(), span(patience), progress.position(),
                 progress.end());
@@ -91,28 +139,43 @@ record StalledRestore(RestoreWatch.Progress progress, Verdict verdict, String me
         }
         String holder = broker.open().isEmpty()
                 ? " The broker names no open transaction on the partition."
-                : holder(broker.open().get(0), progress, bootstrap, nowMillis);
+                : holder(broker.open().get(0), progress, bootstrap, nowMillis, abortHanging);
+        Optional<ChangelogOnBroker.OpenTransaction> toAbort = broker.open().stream().findFirst()
+                .filter(open -> abortHanging && open.abortLosesNothing());
         return new StalledRestore(progress, Verdict.HELD_BY_A_TRANSACTION, head + " An exactly-once restore reads no"
                 + " further than the last stable offset (" + offsets + ")." + holder
-                + " (docs/RELIABILITY.md, 'A restore that does not finish')");
+                + " (docs/RELIABILITY.md, 'A restore that does not finish')", toAbort);
     }
 
     private static String holder(ChangelogOnBroker.OpenTransaction open, RestoreWatch.Progress progress,
-                                 String bootstrap, long nowMillis) {
+                                 String bootstrap, long nowMillis, boolean abortHanging) {
         long minutes = Duration.ofMillis(Math.max(0, nowMillis - open.lastTimestampMillis())).toMinutes();
         String held = String.format(" A transaction open since offset %d holds it (producer %d, epoch %d, last write"
                 + " %d min ago).", open.startOffset(), open.producerId(), open.producerEpoch(), minutes);
-        String abort = String.format("`kafka-transactions.sh --bootstrap-server %s abort --topic %s --partition %d"
-                        + " --start-offset %d` ends it: its records were never committed, so nothing is lost.",
-                bootstrap, progress.changelog().topic(), progress.changelog().partition(), open.startOffset());
+        String command = command(bootstrap, progress.changelog(), open);
         if (open.hanging()) {
             ChangelogOnBroker.CoordinatorView view = open.coordinator().orElseThrow();
             String said = view.transactionalId().map(id -> "transactional id " + id + " is " + view.state()
                     + " at epoch " + view.producerEpoch() + (view.includesPartition() ? "" : ", without this partition"))
                     .orElse("no coordinator lists a transaction of producer " + open.producerId());
-            return held + " It is hanging: its coordinator has moved on (" + said + "), so nothing but an abort"
-                    + " will end it; " + abort;
+            String hanging = held + " It is hanging: its coordinator has moved on (" + said + "), so nothing but an"
+                    + " abort will end it.";
+            if (open.input().isEmpty()) {
+                return hanging + " " + command + " ends it, discarding its records (docs/RELIABILITY.md says when that"
+                        + " loses nothing).";
+            }
+            HangingInput input = open.input().get();
+            if (input.neverCommitted()) {
+                return hanging + " Its training input was never committed (" + input.describe() + "), so an abort"
+                        + " loses nothing" + (abortHanging ? ": aborting it (gda.restore.abort-hanging)."
+                        : "; " + command + " ends it (gda.restore.abort-hanging=false: not aborted here).");
+            }
+            return hanging + " But its training input was committed (" + input.describe() + "): its coordinator may"
+                    + " have committed it without writing the marker here, and an abort would drop training the group"
+                    + " has moved past. Not aborted: docs/RELIABILITY.md ('A hanging transaction whose input was"
+                    + " committed') says how to recover.";
         }
+        String abort = command + " ends it: its records were never committed, so nothing is lost.";
         if (open.coordinator().isPresent()) {
             ChangelogOnBroker.CoordinatorView view = open.coordinator().get();
             return held + " Its coordinator counts it open (transactional id " + view.transactionalId().orElseThrow()
@@ -121,6 +184,13 @@ record StalledRestore(RestoreWatch.Progress progress, Verdict verdict, String me
         }
         return held + " If it has been open longer than the broker's transaction.max.timeout.ms (15 min by default) it"
                 + " is hanging, and " + abort;
+    }
+
+    /** Kafka's command that aborts {@code open}, quoted. */
+    private static String command(String bootstrap, TopicPartition partition,
+                                  ChangelogOnBroker.OpenTransaction open) {
+        return String.format("`kafka-transactions.sh --bootstrap-server %s abort --topic %s --partition %d"
+                + " --start-offset %d`", bootstrap, partition.topic(), partition.partition(), open.startOffset());
     }
 
     /** A patience as people say it: whole minutes in minutes ("5 min"), anything else in seconds ("90 s"). */

@@ -5,6 +5,7 @@ import io.gdastreams.topology.TrainingStateException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -187,17 +188,25 @@ public final class StreamsApp implements AutoCloseable {
     /**
      * Logs, as an error, every changelog restore that has made no progress for {@code patience} (once per
      * {@code patience} while it lasts), judged by what {@code broker} says about its partition, and returns them;
-     * the questions of one check take about {@code budget} at most (plus one question's own timeouts).
+     * the questions of one check take about {@code budget} at most (plus one question's own timeouts). A hanging
+     * transaction whose abort provably loses nothing is ended through {@code aborter} when {@code abortHanging}.
      */
     List<StalledRestore> reportStalledRestores(Duration patience, ChangelogOnBroker.Source broker, String bootstrap,
-                                               Duration budget) {
+                                               Duration budget, boolean abortHanging,
+                                               StalledRestore.Aborter aborter) {
         try {
             List<StalledRestore> judged = StalledRestore.judgeAll(name, restores.newlyStalled(patience), patience,
-                    broker, bootstrap, System::currentTimeMillis, budget);
-            judged.forEach(stalled -> {
+                    broker, bootstrap, System::currentTimeMillis, budget, abortHanging);
+            for (StalledRestore stalled : judged) {
                 restores.judged(stalled);
                 LOG.error("{}", stalled.message());
-            });
+                Optional<StalledRestore.AbortOutcome> aborted = stalled.abort(aborter, name, bootstrap);
+                if (aborted.isPresent() && aborted.get().done()) {
+                    LOG.warn("{}", aborted.get().message());
+                } else {
+                    aborted.ifPresent(failed -> LOG.error("{}", failed.message()));
+                }
+            }
             return judged;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

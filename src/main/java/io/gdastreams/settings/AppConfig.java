@@ -246,6 +246,11 @@ public final class AppConfig implements ConfigValues {
         return millis(ConfigKey.RESTORE_PATIENCE_MS);
     }
 
+    /** Whether the trainer aborts a hanging transaction whose abort provably loses nothing. */
+    public boolean abortHangingTransactions() {
+        return booleanValue(ConfigKey.RESTORE_ABORT_HANGING);
+    }
+
     /** How often train/score log a progress line. */
     public Duration progressInterval() {
         return millis(ConfigKey.PROGRESS_INTERVAL_MS);

@@ -15,8 +15,9 @@ import org.apache.kafka.clients.admin.ProducerState;
 import org.apache.kafka.common.TopicPartition;
 
 /**
- * What an operator does when the trainer says a transaction is hanging (docs/RELIABILITY.md, "A restore that does
- * not finish"): runs the abort its message names. Kafka 4.3.1 now and then leaves a transaction open on a changelog
+ * What an operator does when the trainer says a transaction is hanging and names the abort (docs/RELIABILITY.md, "A
+ * restore that does not finish"): runs it. (One whose training input was provably never committed the trainer aborts
+ * by itself; its message names no command then.) Kafka 4.3.1 now and then leaves a transaction open on a changelog
  * after a broker outage that its coordinator has completed without it (seen in fault runs and once in CI); nothing
  * of Kafka's ends it. The fault tests act on the product's own diagnosis, so that they check it names the right
  * transaction (it is aborted only when the broker has it open where the message says) and that the abort loses

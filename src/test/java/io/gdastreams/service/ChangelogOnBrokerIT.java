@@ -73,7 +73,7 @@ class ChangelogOnBrokerIT {
             // A restore whose last record was the last committed one is held; one behind it is not reading.
             var atTheHold = new RestoreWatch.Progress(partition, "store", COMMITTED, openAt + LEFT_OPEN, 0);
             StalledRestore stalled = StalledRestore.judge("training", atTheHold, PATIENCE, Optional.of(held), null,
-                    broker.bootstrapServers(), System.currentTimeMillis());
+                    broker.bootstrapServers(), System.currentTimeMillis(), true);
             assertEquals(StalledRestore.Verdict.HELD_BY_A_TRANSACTION, stalled.verdict());
             assertTrue(stalled.message().contains("(producer " + open.producerId() + ", epoch "
                     + open.producerEpoch() + ", last write 0 min ago)"), stalled.message());
@@ -82,7 +82,7 @@ class ChangelogOnBrokerIT {
             var behind = new RestoreWatch.Progress(partition, "store", 1, openAt + LEFT_OPEN, 0);
             assertEquals(StalledRestore.Verdict.NOT_READING, StalledRestore.judge("training", behind, PATIENCE,
                     Optional.of(ask(broker, partition, 1)), null, broker.bootstrapServers(),
-                    System.currentTimeMillis()).verdict());
+                    System.currentTimeMillis(), true).verdict());
 
             broker.admin().abortTransaction(new AbortTransactionSpec(partition, open.producerId(),
                     (short) open.producerEpoch(), open.coordinatorEpoch().orElse(0)))

@@ -31,7 +31,12 @@ class StalledRestoreTest {
     private static final String BOOTSTRAP = "broker-1:9092";
 
     private static StalledRestore judge(ChangelogOnBroker broker) {
-        return StalledRestore.judge("training", STALLED, PATIENCE, Optional.of(broker), null, BOOTSTRAP, NOW);
+        return judge(broker, true);
+    }
+
+    private static StalledRestore judge(ChangelogOnBroker broker, boolean abortHanging) {
+        return StalledRestore.judge("training", STALLED, PATIENCE, Optional.of(broker), null, BOOTSTRAP, NOW,
+                abortHanging);
     }
 
     @Test
@@ -68,14 +73,104 @@ class StalledRestoreTest {
         assertEquals(StalledRestore.Verdict.HELD_BY_A_TRANSACTION, stalled.verdict());
         assertTrue(stalled.message().contains(" A transaction open since offset 3160 holds it (producer 4, epoch 39,"
                 + " last write 6 min ago). It is hanging: its coordinator has moved on (transactional id app-091c14b3-2"
-                + " is CompleteCommit at epoch 1110, without this partition), so nothing but an abort will end it;"
+                + " is CompleteCommit at epoch 1110, without this partition), so nothing but an abort will end it."
                 + " `kafka-transactions.sh --bootstrap-server broker-1:9092 abort --topic app-class-stats-changelog"
-                + " --partition 2 --start-offset 3160` ends it"), stalled.message());
+                + " --partition 2 --start-offset 3160` ends it, discarding its records (docs/RELIABILITY.md says when"
+                + " that loses nothing)."), stalled.message());
+        assertTrue(stalled.toAbort().isEmpty(), "nothing proves its input uncommitted: left to the operator");
 
         var unknown = new ChangelogOnBroker.OpenTransaction(4, 39, OptionalInt.of(1), 3160, NOW, Optional.of(
                 new ChangelogOnBroker.CoordinatorView(Optional.empty(), "none", -1, false)));
         assertTrue(judge(new ChangelogOnBroker(3168, 3160, OptionalLong.empty(), List.of(unknown))).message()
                 .contains("(no coordinator lists a transaction of producer 4)"));
+    }
+
+    /** The hanging transaction of the fault run, with what its records and the consumer group say of its input. */
+    private static ChangelogOnBroker.OpenTransaction hanging(OptionalLong committed) {
+        return new ChangelogOnBroker.OpenTransaction(4, 39, OptionalInt.of(1), 3160, NOW,
+                Optional.of(new ChangelogOnBroker.CoordinatorView(Optional.of("app-091c14b3-2"), "CompleteCommit", 1110,
+                        false)), Optional.of(new HangingInput("labelled", 2, 812, committed)));
+    }
+
+    /**
+     * Its progress entries reach from offset 812 while the group committed 809: the transaction never committed, so
+     * its abort loses nothing, and the service aborts it (unless told not to; then the command is named).
+     */
+    @Test
+    void shouldAbortAHangingTransactionWhoseTrainingInputWasNeverCommitted() {
+        var open = hanging(OptionalLong.of(809));
+        StalledRestore stalled = judge(new ChangelogOnBroker(3168, 3160, OptionalLong.empty(), List.of(open)));
+        assertEquals(Optional.of(open), stalled.toAbort());
+        assertTrue(stalled.message().contains("so nothing but an abort will end it. Its training input was never"
+                + " committed (the training progress in its records reaches from offset 812 of labelled-2; the"
+                + " consumer group committed offset 809), so an abort loses nothing: aborting it"
+                + " (gda.restore.abort-hanging). (docs/RELIABILITY.md"), stalled.message());
+
+        StalledRestore told = judge(new ChangelogOnBroker(3168, 3160, OptionalLong.empty(), List.of(open)), false);
+        assertEquals(Optional.empty(), told.toAbort());
+        assertTrue(told.message().contains("so an abort loses nothing; `kafka-transactions.sh --bootstrap-server"
+                + " broker-1:9092 abort --topic app-class-stats-changelog --partition 2 --start-offset 3160` ends it"
+                + " (gda.restore.abort-hanging=false: not aborted here)."), told.message());
+
+        // A group that has committed nothing on the partition has not committed this either.
+        assertEquals(Optional.of(hanging(OptionalLong.empty())), judge(new ChangelogOnBroker(3168, 3160,
+                OptionalLong.empty(), List.of(hanging(OptionalLong.empty())))).toAbort());
+    }
+
+    /** The service aborts what {@link StalledRestore#toAbort()} names, and says what came of it. */
+    @Test
+    void shouldSayWhatCameOfTheAbort() throws Exception {
+        var open = hanging(OptionalLong.of(809));
+        StalledRestore stalled = judge(new ChangelogOnBroker(3168, 3160, OptionalLong.empty(), List.of(open)));
+        List<String> aborted = new ArrayList<>();
+        assertEquals(Optional.of(new StalledRestore.AbortOutcome(true, "training: aborted the hanging transaction on"
+                + " app-class-stats-changelog-2 from offset 3160 (producer 4, epoch 39): its training input was never"
+                + " committed; the restore goes on")), stalled.abort((partition, transaction) -> aborted.add(
+                        partition + "@" + transaction.startOffset()), "training", BOOTSTRAP));
+        assertEquals(List.of("app-class-stats-changelog-2@3160"), aborted);
+
+        assertEquals(Optional.of(new StalledRestore.AbortOutcome(false, "training: could not abort the hanging"
+                + " transaction on app-class-stats-changelog-2 from offset 3160 (producer 4, epoch 39)"
+                + " (ClusterAuthorizationException: Cluster authorization failed.); `kafka-transactions.sh"
+                + " --bootstrap-server broker-1:9092 abort --topic app-class-stats-changelog --partition 2"
+                + " --start-offset 3160` ends it (an abort needs ClusterAction on the cluster)")),
+                stalled.abort((partition, transaction) -> {
+                    throw new ExecutionException(new org.apache.kafka.common.errors.ClusterAuthorizationException(
+                            "Cluster authorization failed."));
+                }, "training", BOOTSTRAP));
+
+        // Nothing to abort: nothing done.
+        StalledRestore told = judge(new ChangelogOnBroker(3168, 3160, OptionalLong.empty(), List.of(open)), false);
+        assertEquals(Optional.empty(), told.abort((partition, transaction) -> aborted.add("never"), "training",
+                BOOTSTRAP));
+        assertEquals(1, aborted.size());
+    }
+
+    /**
+     * The group committed offset 812 or beyond: the transaction may have committed without its marker here, and an
+     * abort would drop training the group has moved past. Left alone, with why.
+     */
+    @Test
+    void shouldLeaveAHangingTransactionWhoseTrainingInputWasCommitted() {
+        for (long committed : new long[] {812, 900}) {
+            var open = hanging(OptionalLong.of(committed));
+            assertTrue(!open.abortLosesNothing(), "committed " + committed);
+            StalledRestore stalled = judge(new ChangelogOnBroker(3168, 3160, OptionalLong.empty(), List.of(open)));
+            assertEquals(Optional.empty(), stalled.toAbort());
+            assertTrue(stalled.message().contains("so nothing but an abort will end it. But its training input was"
+                    + " committed (the training progress in its records reaches from offset 812 of labelled-2; the"
+                    + " consumer group committed offset " + committed + "): its coordinator may have committed it"
+                    + " without writing the marker here, and an abort would drop training the group has moved past."
+                    + " Not aborted: docs/RELIABILITY.md ('A hanging transaction whose input was committed') says how"
+                    + " to recover."), stalled.message());
+            assertTrue(!stalled.message().contains("kafka-transactions.sh"), stalled.message());
+        }
+        // Not hanging (its coordinator counts it open): never aborted by the service, whatever its input.
+        var ongoing = new ChangelogOnBroker.OpenTransaction(4, 39, OptionalInt.of(1), 3160, NOW,
+                Optional.of(new ChangelogOnBroker.CoordinatorView(Optional.of("held-1"), "Ongoing", 39, true)),
+                Optional.of(new HangingInput("labelled", 2, 812, OptionalLong.of(809))));
+        assertEquals(Optional.empty(), judge(new ChangelogOnBroker(3168, 3160, OptionalLong.empty(),
+                List.of(ongoing))).toAbort());
     }
 
     /** A transaction its coordinator still has open on the partition is not hanging, whatever its age. */
@@ -140,7 +235,7 @@ class StalledRestoreTest {
     @Test
     void shouldNeitherRestartNorGuessWhenTheBrokerCannotBeAsked() {
         StalledRestore stalled = StalledRestore.judge("scoring", STALLED, PATIENCE, Optional.empty(),
-                "TimeoutException: Timed out waiting for a node assignment", BOOTSTRAP, NOW);
+                "TimeoutException: Timed out waiting for a node assignment", BOOTSTRAP, NOW, true);
 
         assertEquals(StalledRestore.Verdict.UNKNOWN, stalled.verdict());
         assertTrue(stalled.message().endsWith("at offset 3160 of 3167. The broker could not be asked about the"
@@ -163,7 +258,7 @@ class StalledRestoreTest {
         };
 
         List<StalledRestore> judged = StalledRestore.judgeAll("training", List.of(STALLED, otherStalled), PATIENCE,
-                broker, BOOTSTRAP, () -> NOW, BUDGET);
+                broker, BOOTSTRAP, () -> NOW, BUDGET, true);
 
         assertEquals(List.of(CHANGELOG, other), asked);
         assertEquals(List.of(3160L, 10L), positions, "asked from where each restore stands");
@@ -189,7 +284,7 @@ class StalledRestoreTest {
         };
 
         List<StalledRestore> judged = StalledRestore.judgeAll("training", List.of(STALLED, secondStalled,
-                thirdStalled), PATIENCE, broker, BOOTSTRAP, () -> now[0], BUDGET);
+                thirdStalled), PATIENCE, broker, BOOTSTRAP, () -> now[0], BUDGET, true);
 
         assertEquals(List.of(CHANGELOG), asked, "one question, then the budget is spent");
         assertEquals(List.of(StalledRestore.Verdict.UNKNOWN, StalledRestore.Verdict.UNKNOWN,
