@@ -147,7 +147,8 @@ public enum ConfigKey {
             "train/score: file holding gda.model.signing.key's value instead; empty: none"),
     RESTORE_PATIENCE_MS("gda.restore.patience.ms", "300000", ValueType.POSITIVE_LONG,
             "train/score: a changelog restore without progress this long is reported with the broker's view of its"
-                    + " partition, and Kafka Streams restarted when the client is stuck (readable records wait)"),
+                    + " partition, and Kafka Streams restarted when the client is stuck (readable records wait); an"
+                    + " input held this long at its last stable offset is reported with the transaction that holds it"),
     RESTORE_ABORT_HANGING("gda.restore.abort-hanging", "true", ValueType.BOOLEAN,
             "train: abort a hanging transaction that holds a class-stats restore when its training input was"
                     + " provably never committed (else it is only reported)"),

@@ -68,6 +68,17 @@ record ChangelogOnBroker(long endOffset, long lastStableOffset, OptionalLong fir
                     coordinator, proof);
         }
 
+        /**
+         * What its coordinator says of it, for a message: "transactional id t is CompleteCommit at epoch 94, without
+         * this partition", or that no coordinator lists its producer. Empty when the coordinator was not asked.
+         */
+        Optional<String> coordinatorSays() {
+            return coordinator.map(view -> view.transactionalId().map(id -> "transactional id " + id + " is "
+                    + view.state() + " at epoch " + view.producerEpoch()
+                    + (view.includesPartition() ? "" : ", without this partition"))
+                    .orElse("no coordinator lists a transaction of producer " + producerId));
+        }
+
         /** Hanging, and its records hold training whose input the group never committed: an abort loses nothing. */
         boolean abortLosesNothing() {
             return hanging() && input.map(HangingInput::neverCommitted).orElse(false);

@@ -26,6 +26,8 @@ import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.errors.StreamsException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Runs one topology as a long-lived service until Ctrl-C (SIGINT/SIGTERM): creates missing topics when
@@ -37,6 +39,8 @@ import org.apache.kafka.streams.errors.StreamsException;
  * authorisation error is not retried: the command ends with a message naming the resource and the operation.
  */
 public final class ServiceRunner {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ServiceRunner.class);
 
     /**
      * How often a trainer whose state came back behind its published lineage rebuilds it from the changelog topics
@@ -140,6 +144,9 @@ public final class ServiceRunner {
                 aborting.close(Duration.ZERO);
             }
         };
+        // Under exactly-once the service reads read_committed: a transaction left open on what it reads holds it.
+        HeldInputs heldInputs = restoreReads == IsolationLevel.READ_COMMITTED
+                ? new HeldInputs(role, config.restorePatience(), System::nanoTime) : null;
         CountDownLatch stopped = new CountDownLatch(1);
         AtomicBoolean interrupted = new AtomicBoolean();
         AtomicReference<StreamsApp> app;
@@ -177,6 +184,10 @@ public final class ServiceRunner {
                 lastJudged = state == KafkaStreams.State.REBALANCING || state == KafkaStreams.State.RUNNING
                         ? app.get().reportStalledRestores(config.restorePatience(), onBroker, bootstrap,
                                 config.brokerTimeout(), config.abortHangingTransactions(), aborter) : List.of();
+                if (state == KafkaStreams.State.RUNNING && heldInputs != null) {
+                    heldInputs.check(app.get()::readPartitions, checkProperties, onBroker, bootstrap,
+                            config.brokerTimeout(), report -> LOG.error("{}", report));
+                }
                 if (state == KafkaStreams.State.RUNNING) {
                     // Running this long after a restart counts as recovered: the next failure starts afresh.
                     runningSince = runningSince == 0 ? System.nanoTime() : runningSince;

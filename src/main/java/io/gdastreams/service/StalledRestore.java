@@ -154,12 +154,8 @@ record StalledRestore(RestoreWatch.Progress progress, Verdict verdict, String me
                 + " %d min ago).", open.startOffset(), open.producerId(), open.producerEpoch(), minutes);
         String command = command(bootstrap, progress.changelog(), open);
         if (open.hanging()) {
-            ChangelogOnBroker.CoordinatorView view = open.coordinator().orElseThrow();
-            String said = view.transactionalId().map(id -> "transactional id " + id + " is " + view.state()
-                    + " at epoch " + view.producerEpoch() + (view.includesPartition() ? "" : ", without this partition"))
-                    .orElse("no coordinator lists a transaction of producer " + open.producerId());
-            String hanging = held + " It is hanging: its coordinator has moved on (" + said + "), so nothing but an"
-                    + " abort will end it.";
+            String hanging = held + " It is hanging: its coordinator has moved on (" + open.coordinatorSays()
+                    .orElseThrow() + "), so nothing but an abort will end it.";
             if (open.input().isEmpty()) {
                 return hanging + " " + command + " ends it, discarding its records (docs/RELIABILITY.md says when that"
                         + " loses nothing).";

@@ -9,6 +9,7 @@ import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.CloseOptions.GroupMembershipOperation;
 import org.apache.kafka.streams.KafkaStreams;
@@ -156,6 +157,12 @@ public final class StreamsApp implements AutoCloseable {
      * what holds it while it stands still past the patience (null: moving, or not judged yet).
      */
     public record Restoring(String changelog, String store, long position, long end, String stalled) {
+    }
+
+    /** The source partitions of this client's active tasks (what it reads now; no global or restore consumer's). */
+    List<TopicPartition> readPartitions() {
+        return streams.metadataForLocalThreads().stream().flatMap(thread -> thread.activeTasks().stream())
+                .flatMap(task -> task.topicPartitions().stream()).distinct().toList();
     }
 
     /** The changelog restores in progress, by partition name. */
