@@ -24,6 +24,11 @@ final class Health {
         KafkaStreams.State state();
 
         List<StreamsApp.Restoring> restoring();
+
+        /** The partitions it reads that a transaction holds (none when not watched). */
+        default List<StreamsApp.HeldInput> heldInputs() {
+            return List.of();
+        }
     }
 
     private final String role;
@@ -55,6 +60,11 @@ final class Health {
             public List<StreamsApp.Restoring> restoring() {
                 return app.restoring();
             }
+
+            @Override
+            public List<StreamsApp.HeldInput> heldInputs() {
+                return app.heldInputs();
+            }
         });
     }
 
@@ -74,7 +84,10 @@ final class Health {
         return new Answer(live ? 200 : 503, body);
     }
 
-    /** 200 when RUNNING and (scorer) a model is in force; else 503 with the reason and any restore progress. */
+    /**
+     * 200 when RUNNING and (scorer) a model is in force; else 503 with the reason. Either way with any restore
+     * progress and any partition read that a transaction holds.
+     */
     Answer ready() {
         Client current = app;
         KafkaStreams.State state = current == null ? null : current.state();
@@ -106,6 +119,18 @@ final class Health {
                 if (r.stalled() != null) {
                     entry.put("stalled", r.stalled());
                 }
+                return entry;
+            }).toList());
+        }
+        List<StreamsApp.HeldInput> held = current == null ? List.of() : current.heldInputs();
+        if (!held.isEmpty()) {
+            // Ready all the same: the service runs, and reads on by itself once the transaction ends.
+            body.put("heldInputs", held.stream().map(h -> {
+                Map<String, Object> entry = new LinkedHashMap<>();
+                entry.put("partition", h.partition());
+                entry.put("lastStableOffset", h.lastStable());
+                entry.put("endOffset", h.end());
+                entry.put("held", h.report());
                 return entry;
             }).toList());
         }

@@ -65,7 +65,7 @@ public final class OperatedService {
             progress.start(config.progressInterval());
             Consumer<StreamsApp> onStart = app -> {
                 health.follow(app);
-                metrics.follow(app::restoring);
+                metrics.follow(app::restoring, app::heldInputs);
                 if (server != null) {
                     metrics.bind(app.kafkaStreams());
                 }

@@ -52,6 +52,7 @@ final class OpsMetrics implements StreamObserver {
     private final AtomicInteger classesLeftOut = new AtomicInteger();
     /** The running client's restores in progress (none before the first client starts). */
     private volatile Supplier<List<StreamsApp.Restoring>> restoring = List::of;
+    private volatile Supplier<List<StreamsApp.HeldInput>> heldInputs = List::of;
     private final Supplier<Optional<ModelParameters>> model;
     private KafkaStreamsMetrics streamsMetrics;
 
@@ -89,6 +90,10 @@ final class OpsMetrics implements StreamObserver {
         Gauge.builder("gda.restores.stalled", this, OpsMetrics::stalledRestores)
                 .description("changelog restores standing still past gda.restore.patience.ms (see /health/ready)")
                 .register(registry);
+        Gauge.builder("gda.inputs.held", this, m -> m.heldInputs.get().size())
+                .description("partitions read that an open transaction has held at their last stable offset past"
+                        + " gda.restore.patience.ms (see /health/ready)")
+                .register(registry);
         if (model == null) {
             Gauge.builder("gda.model.classes.left.out", classesLeftOut, AtomicInteger::get)
                     .description("classes the last published model left out over the size bound (trainer)")
@@ -96,9 +101,13 @@ final class OpsMetrics implements StreamObserver {
         }
     }
 
-    /** Follows {@code app}'s restores (a newly started client) for {@code gda.restores.stalled}. */
-    void follow(Supplier<List<StreamsApp.Restoring>> restores) {
+    /**
+     * Follows {@code app}'s restores and held inputs (a newly started client) for {@code gda.restores.stalled} and
+     * {@code gda.inputs.held}.
+     */
+    void follow(Supplier<List<StreamsApp.Restoring>> restores, Supplier<List<StreamsApp.HeldInput>> held) {
         this.restoring = restores;
+        this.heldInputs = held;
     }
 
     private double stalledRestores() {

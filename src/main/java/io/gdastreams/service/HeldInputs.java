@@ -48,7 +48,13 @@ final class HeldInputs {
     private final LongSupplier nanoClock;
     private final Map<TopicPartition, Standing> standing = new HashMap<>();
     private final Map<TopicPartition, Long> reportedAt = new HashMap<>();
+    /** The last report of each partition held now (cleared when it moves, reaches its end or is no longer read). */
+    private final Map<TopicPartition, Held> held = new java.util.concurrent.ConcurrentHashMap<>();
     private long lastCheck;
+
+    /** A partition held now, where, and its last report. */
+    record Held(TopicPartition partition, long lastStable, long end, String report) {
+    }
 
     HeldInputs(String service, Duration patience, LongSupplier nanoClock) {
         this.service = service;
@@ -81,17 +87,20 @@ final class HeldInputs {
         long now = nanoClock.getAsLong();
         standing.keySet().retainAll(offsets.keySet());
         reportedAt.keySet().retainAll(offsets.keySet());
+        this.held.keySet().retainAll(offsets.keySet());
         Map<TopicPartition, Standing> held = new HashMap<>();
         offsets.forEach((partition, at) -> {
             Standing before = standing.get(partition);
             if (at.lastStable() >= at.end()) {
                 standing.remove(partition);
                 reportedAt.remove(partition);
+                this.held.remove(partition);
                 return;
             }
             if (before == null || before.lastStable() != at.lastStable()) {
                 standing.put(partition, new Standing(at.lastStable(), at.end(), now));
                 reportedAt.remove(partition);
+                this.held.remove(partition);
                 return;
             }
             Standing still = new Standing(at.lastStable(), at.end(), before.sinceNanos());
@@ -188,10 +197,17 @@ final class HeldInputs {
                 failure = StreamsApp.rootMessage(e);
             }
             String report = report(partition, at, onBroker, failure, bootstrap, System.currentTimeMillis());
+            this.held.put(partition, new Held(partition, at.lastStable(), at.end(), report));
             log.accept(report);
             reports.add(report);
         }
         return reports;
+    }
+
+    /** The partitions held now, with their last reports, in partition order. */
+    List<Held> held() {
+        return held.values().stream().sorted(Comparator.comparing((Held h) -> h.partition().topic())
+                .thenComparingInt(h -> h.partition().partition())).toList();
     }
 
     /** The last stable offset and end offset of each of {@code partitions}, asked through {@code admin}. */

@@ -166,6 +166,7 @@ public final class ServiceRunner {
             stopped.countDown();
         }, role + "-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
+        app.get().watchInputs(heldInputs);
         onStart.accept(app.get());
         start(role, app.get());
         out.printf("%s: running as application %s against %s (model '%s'); Ctrl-C stops%n", role,
@@ -257,6 +258,7 @@ public final class ServiceRunner {
                     }
                     app.set(next);
                     lastJudged = List.of();
+                    app.get().watchInputs(heldInputs);
                     onStart.accept(app.get());
                     start(role, app.get());
                 }

@@ -43,6 +43,7 @@ public final class StreamsApp implements AutoCloseable {
     private final String applicationId;
     private final AtomicReference<Throwable> failure = new AtomicReference<>();
     private final RestoreWatch restores = new RestoreWatch(System::nanoTime);
+    private volatile HeldInputs inputs;
     /** Wall-clock time it first reached RUNNING, 0 before (the bench's clock starts there). */
     private volatile long runningAt;
 
@@ -163,6 +164,22 @@ public final class StreamsApp implements AutoCloseable {
     List<TopicPartition> readPartitions() {
         return streams.metadataForLocalThreads().stream().flatMap(thread -> thread.activeTasks().stream())
                 .flatMap(task -> task.topicPartitions().stream()).distinct().toList();
+    }
+
+    /** A partition this client reads, held at its last stable offset by a transaction ({@link HeldInputs}). */
+    public record HeldInput(String partition, long lastStable, long end, String report) {
+    }
+
+    /** Follows {@code inputs}' findings in {@link #heldInputs()} (null: none are watched, at-least-once). */
+    void watchInputs(HeldInputs inputs) {
+        this.inputs = inputs;
+    }
+
+    /** The partitions this service reads that a transaction holds now, as last reported. */
+    public List<HeldInput> heldInputs() {
+        HeldInputs watched = inputs;
+        return watched == null ? List.of() : watched.held().stream().map(h -> new HeldInput(
+                h.partition().toString(), h.lastStable(), h.end(), h.report())).toList();
     }
 
     /** The changelog restores in progress, by partition name. */

@@ -20,6 +20,7 @@ class HealthTest {
     private final AtomicReference<KafkaStreams.State> state = new AtomicReference<>();
     private final AtomicReference<List<StreamsApp.Restoring>> restoring = new AtomicReference<>(List.of());
     private final AtomicReference<ModelParameters> model = new AtomicReference<>();
+    private final AtomicReference<List<StreamsApp.HeldInput>> held = new AtomicReference<>(List.of());
 
     private Health scorer() {
         Health health = new Health("scoring", true, () -> Optional.ofNullable(model.get()),
@@ -34,8 +35,29 @@ class HealthTest {
             public List<StreamsApp.Restoring> restoring() {
                 return restoring.get();
             }
+
+            @Override
+            public List<StreamsApp.HeldInput> heldInputs() {
+                return held.get();
+            }
         });
         return health;
+    }
+
+    /** A held input is reported, and the service stays ready: it runs, and reads on once the transaction ends. */
+    @Test
+    void shouldListTheInputsATransactionHoldsAndStayReady() {
+        Health health = scorer();
+        state.set(KafkaStreams.State.RUNNING);
+        model.set(Iris.model("m", 4, Iris.rows()));
+        assertEquals(null, health.ready().body().get("heldInputs"), "none held: not listed");
+        held.set(List.of(new StreamsApp.HeldInput("unlabelled-2", 70, 111, "scoring: input partition unlabelled-2 has"
+                + " stood at its last stable offset 70 for 5 min")));
+        Health.Answer answer = health.ready();
+        assertEquals(200, answer.status());
+        assertEquals("[{\"partition\":\"unlabelled-2\",\"lastStableOffset\":70,\"endOffset\":111,\"held\":"
+                + "\"scoring: input partition unlabelled-2 has stood at its last stable offset 70 for 5 min\"}]",
+                new String(Json.toBytes(answer.body().get("heldInputs"))));
     }
 
     @Test

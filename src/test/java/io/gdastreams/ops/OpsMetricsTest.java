@@ -82,15 +82,19 @@ class OpsMetricsTest {
     }
 
     @Test
-    void shouldCountTheRestoresThatStandStillPastThePatience() throws Exception {
+    void shouldCountTheRestoresThatStandStillAndTheInputsHeldPastThePatience() throws Exception {
         OpsMetrics metrics = new OpsMetrics(null, NOW);
         assertEquals(0.0, gauge(metrics, "gda_restores_stalled"), "no client yet");
+        assertEquals(0.0, gauge(metrics, "gda_inputs_held"), "no client yet");
         var moving = new StreamsApp.Restoring("app-class-stats-changelog-0", "class-stats", 10, 20, null);
         var held = new StreamsApp.Restoring("app-class-stats-changelog-1", "class-stats", 7, 9, "held");
-        metrics.follow(() -> List.of(moving, held));
+        var input = new StreamsApp.HeldInput("labelled-0", 70, 111, "held by producer 7");
+        metrics.follow(() -> List.of(moving, held), () -> List.of(input));
         assertEquals(1.0, gauge(metrics, "gda_restores_stalled"));
-        metrics.follow(List::of);
+        assertEquals(1.0, gauge(metrics, "gda_inputs_held"));
+        metrics.follow(List::of, List::of);
         assertEquals(0.0, gauge(metrics, "gda_restores_stalled"), "a new client restores afresh");
+        assertEquals(0.0, gauge(metrics, "gda_inputs_held"));
         metrics.close();
     }
 

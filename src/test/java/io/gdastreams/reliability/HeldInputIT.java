@@ -15,8 +15,10 @@ import io.gdastreams.it.HangingTransaction;
 import io.gdastreams.it.KafkaBroker;
 import io.gdastreams.it.KafkaBrokerExtension;
 import io.gdastreams.model.ModelParameters;
+import io.gdastreams.ops.OpsHttp;
 import io.gdastreams.reliability.ProductProcess.Command;
 import io.gdastreams.topology.Topics;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -82,6 +84,15 @@ class HeldInputIT {
                     + broker.bootstrapServers() + " abort --topic " + input.topic() + " --partition 0 --start-offset "
                     + N + "` ends it"), train.tails(40));
 
+            // The same on the endpoint: /health/ready lists it (and stays ready), the gauge counts it.
+            OpsHttp http = OpsHttp.fromLog(train.log());
+            HttpResponse<byte[]> readyAnswer = http.get("/health/ready");
+            String ready = OpsHttp.text(readyAnswer);
+            assertEquals(200, readyAnswer.statusCode(), ready);
+            assertTrue(ready.contains("\"heldInputs\":[{\"partition\":\"" + input + "\",\"lastStableOffset\":" + N
+                    + ",\"endOffset\":" + (N + 1 + L) + ",\"held\":\"training: input partition " + input), ready);
+            assertEquals(1.0, http.gauge("gda_inputs_held"), ready);
+
             // Its writer ends it (as the named command does): the L events are trained on; the held one is dropped.
             broker.admin().abortTransaction(new AbortTransactionSpec(input, left.producerId(), left.producerEpoch(),
                     0)).all().get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
@@ -90,7 +101,17 @@ class HeldInputIT {
                     counts(last));
             // The lineage's next offset: past the last event (N + L), before the abort marker at N + L + 1.
             assertEquals(Map.of("0", (long) N + L + 1), last.sources());
+            Await.until("the held input is cleared at the next check", TIMEOUT,
+                    () -> gauge(http, "gda_inputs_held") == 0.0, () -> train.tails(20));
             assertEquals(ProductProcess.SIGTERM_EXIT, train.sigterm().status(), train.log());
+        }
+    }
+
+    private static double gauge(OpsHttp http, String name) {
+        try {
+            return http.gauge(name);
+        } catch (Exception e) {
+            return Double.NaN;
         }
     }
 
