@@ -68,6 +68,25 @@ record ChangelogOnBroker(long endOffset, long lastStableOffset, OptionalLong fir
                     coordinator, proof);
         }
 
+        /** " A transaction open since offset 149 holds it (producer 4, epoch 39, last write 6 min ago)." */
+        String holdsIt(long nowMillis) {
+            long minutes = Duration.ofMillis(Math.max(0, nowMillis - lastTimestampMillis)).toMinutes();
+            return String.format(" A transaction open since offset %d holds it (producer %d, epoch %d, last write %d"
+                    + " min ago).", startOffset, producerId, producerEpoch, minutes);
+        }
+
+        /** " It is hanging: its coordinator has moved on (…), so nothing but an abort will end it." */
+        String hangingSentence() {
+            return " It is hanging: its coordinator has moved on (" + coordinatorSays().orElseThrow() + "), so nothing"
+                    + " but an abort will end it.";
+        }
+
+        /** Kafka's command that aborts it on {@code partition}, quoted. */
+        String abortCommand(String bootstrap, TopicPartition partition) {
+            return String.format("`kafka-transactions.sh --bootstrap-server %s abort --topic %s --partition %d"
+                    + " --start-offset %d`", bootstrap, partition.topic(), partition.partition(), startOffset);
+        }
+
         /**
          * What its coordinator says of it, for a message: "transactional id t is CompleteCommit at epoch 94, without
          * this partition", or that no coordinator lists its producer. Empty when the coordinator was not asked.

@@ -137,16 +137,11 @@ final class HeldInputs {
             return head + " The broker names no transaction open there." + tail;
         }
         ChangelogOnBroker.OpenTransaction open = holder.get();
-        long minutes = Duration.ofMillis(Math.max(0, nowMillis - open.lastTimestampMillis())).toMinutes();
-        String held = String.format(" A transaction open since offset %d holds it (producer %d, epoch %d, last write"
-                + " %d min ago).", open.startOffset(), open.producerId(), open.producerEpoch(), minutes);
-        String command = String.format("`kafka-transactions.sh --bootstrap-server %s abort --topic %s --partition %d"
-                + " --start-offset %d`", bootstrap, partition.topic(), partition.partition(), open.startOffset());
-        String ends = " It is its writer's to end, not this service's: " + command + " ends it and drops its records,"
-                + " as an aborted transaction's.";
+        String held = open.holdsIt(nowMillis);
+        String ends = " It is its writer's to end, not this service's: " + open.abortCommand(bootstrap, partition)
+                + " ends it and drops its records, as an aborted transaction's.";
         if (open.hanging()) {
-            return head + held + " It is hanging: its coordinator has moved on (" + open.coordinatorSays()
-                    .orElseThrow() + "), so nothing but an abort will end it." + ends + tail;
+            return head + held + open.hangingSentence() + ends + tail;
         }
         if (open.coordinator().isPresent()) {
             return head + held + " Its coordinator counts it open (" + open.coordinatorSays().orElseThrow() + "): its"

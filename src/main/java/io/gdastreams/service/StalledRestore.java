@@ -59,7 +59,7 @@ record StalledRestore(RestoreWatch.Progress progress, Verdict verdict, String me
             throw e;
         } catch (Exception e) {
             return Optional.of(new AbortOutcome(false, service + ": could not abort " + which + " ("
-                    + StreamsApp.rootMessage(e) + "); " + command(bootstrap, partition, open) + " ends it (an abort"
+                    + StreamsApp.rootMessage(e) + "); " + open.abortCommand(bootstrap, partition) + " ends it (an abort"
                     + " needs ClusterAction on the cluster)"));
         }
     }
@@ -149,13 +149,10 @@ record StalledRestore(RestoreWatch.Progress progress, Verdict verdict, String me
 
     private static String holder(ChangelogOnBroker.OpenTransaction open, RestoreWatch.Progress progress,
                                  String bootstrap, long nowMillis, boolean abortHanging) {
-        long minutes = Duration.ofMillis(Math.max(0, nowMillis - open.lastTimestampMillis())).toMinutes();
-        String held = String.format(" A transaction open since offset %d holds it (producer %d, epoch %d, last write"
-                + " %d min ago).", open.startOffset(), open.producerId(), open.producerEpoch(), minutes);
-        String command = command(bootstrap, progress.changelog(), open);
+        String held = open.holdsIt(nowMillis);
+        String command = open.abortCommand(bootstrap, progress.changelog());
         if (open.hanging()) {
-            String hanging = held + " It is hanging: its coordinator has moved on (" + open.coordinatorSays()
-                    .orElseThrow() + "), so nothing but an abort will end it.";
+            String hanging = held + open.hangingSentence();
             if (open.input().isEmpty()) {
                 return hanging + " " + command + " ends it, discarding its records (docs/RELIABILITY.md says when that"
                         + " loses nothing).";
@@ -180,13 +177,6 @@ record StalledRestore(RestoreWatch.Progress progress, Verdict verdict, String me
         }
         return held + " If it has been open longer than the broker's transaction.max.timeout.ms (15 min by default) it"
                 + " is hanging, and " + abort;
-    }
-
-    /** Kafka's command that aborts {@code open}, quoted. */
-    private static String command(String bootstrap, TopicPartition partition,
-                                  ChangelogOnBroker.OpenTransaction open) {
-        return String.format("`kafka-transactions.sh --bootstrap-server %s abort --topic %s --partition %d"
-                + " --start-offset %d`", bootstrap, partition.topic(), partition.partition(), open.startOffset());
     }
 
     /** A patience as people say it: whole minutes in minutes ("5 min"), anything else in seconds ("90 s"). */
