@@ -115,7 +115,7 @@ final class AccessCheck {
                 List<String> operations = required.stream()
                         .filter(a -> a.type() == ResourceType.TOPIC && a.name().equals(topic))
                         .map(a -> a.operation().name()).toList();
-                if (operations.isEmpty() && topic.startsWith(applicationId + "-")) {
+                if (topic.startsWith(applicationId + "-")) {
                     named.add("topic " + topic + " (an internal topic: needs the ACLs on the topic prefix "
                             + applicationId + "-)");
                 } else {

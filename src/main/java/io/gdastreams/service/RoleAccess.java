@@ -2,6 +2,7 @@ package io.gdastreams.service;
 
 import io.gdastreams.config.ConfigKey;
 import io.gdastreams.settings.AppConfig;
+import io.gdastreams.topology.ScoringTopology;
 import io.gdastreams.topology.Topics;
 import io.gdastreams.topology.TrainingTopology;
 import java.util.ArrayList;
@@ -12,9 +13,10 @@ import org.apache.kafka.common.resource.ResourceType;
 
 /**
  * The accesses to named resources that a role's principal needs and that can be checked before Kafka Streams
- * starts ({@link AccessCheck}): operations on the configured topics, the trainer's partials topic and the consumer
- * group. A resource that does not exist yet is not checked; the changelogs and the transactional ids (prefixed on
- * the application id) are not listed: they may not exist yet, so only Kafka's refusal at run time tells. The full
+ * starts ({@link AccessCheck}): operations on the configured topics, the internal topics (the trainer's partials,
+ * the stores' changelogs) and the consumer group. A resource that does not exist yet is not checked (a changelog a
+ * first run will create, say); the transactional ids (prefixed on the application id) are not listed: only Kafka's
+ * refusal at run time tells. The full
  * list per role is the table of docs/SECURITY.md, which a test keeps a superset of this one.
  */
 public record RoleAccess(ResourceType type, String name, AclOperation operation, String why) {
@@ -36,6 +38,12 @@ public record RoleAccess(ResourceType type, String name, AclOperation operation,
         accesses.add(topic(partials, AclOperation.READ, "an internal topic"));
         accesses.add(topic(partials, AclOperation.WRITE, "an internal topic"));
         accesses.add(topic(partials, AclOperation.DELETE, "Kafka Streams purges the records it has read"));
+        String applicationId = applicationId(config, "training");
+        changelog(accesses, applicationId, TrainingTopology.CLASS_STATS_STORE);
+        changelog(accesses, applicationId, TrainingTopology.COMBINER_STORE);
+        if (config.booleanValue(ConfigKey.PREQUENTIAL)) {
+            changelog(accesses, applicationId, TrainingTopology.PREQUENTIAL_STORE);
+        }
         accesses.add(group(config, "training"));
         return List.copyOf(accesses);
     }
@@ -43,11 +51,25 @@ public record RoleAccess(ResourceType type, String name, AclOperation operation,
     /** The scorer's accesses ({@code score}): its input, the model topic, its outputs and its group. */
     public static List<RoleAccess> scoring(AppConfig config) {
         Topics topics = config.topics();
-        return List.of(topic(topics.unlabelled().name(), AclOperation.READ, "its input"),
+        List<RoleAccess> accesses = new ArrayList<>(List.of(
+                topic(topics.unlabelled().name(), AclOperation.READ, "its input"),
                 topic(topics.model().name(), AclOperation.READ, "the model it scores with"),
                 topic(topics.predictions().name(), AclOperation.WRITE, "its output"),
-                topic(topics.deadLetters().name(), AclOperation.WRITE, "dead letters"),
-                group(config, "scoring"));
+                topic(topics.deadLetters().name(), AclOperation.WRITE, "dead letters")));
+        changelog(accesses, applicationId(config, "scoring"), ScoringTopology.PENDING_STORE);
+        accesses.add(group(config, "scoring"));
+        return List.copyOf(accesses);
+    }
+
+    /**
+     * A store's changelog, when it exists already (an earlier run made it): written with every change and read
+     * back by a restore. Without WRITE the service would run until its first change to that store (a scorer's
+     * first held event), then stop.
+     */
+    private static void changelog(List<RoleAccess> accesses, String applicationId, String store) {
+        String changelog = applicationId + "-" + store + "-changelog";
+        accesses.add(topic(changelog, AclOperation.READ, "a store's changelog, read back by a restore"));
+        accesses.add(topic(changelog, AclOperation.WRITE, "a store's changelog, written with each change"));
     }
 
     /** The accesses of {@code role} ("training" or "scoring"). */

@@ -10,6 +10,7 @@ import java.util.Properties;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.AuthorizationException;
 import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.CloseOptions.GroupMembershipOperation;
 import org.apache.kafka.streams.KafkaStreams;
@@ -69,6 +70,9 @@ public final class StreamsApp implements AutoCloseable {
             TrainingStateException lostState = causeOfType(e, TrainingStateException.class);
             if (lostState != null) {
                 LOG.error("{}: stopping: {}", name, lostState.getMessage());
+            } else if (causeOfType(e, AuthorizationException.class) != null) {
+                // The service ends with the refusal in one line (AccessCheck.refusal): no stack trace before it.
+                LOG.error("{}: stream thread failed: {}; stopping the client", name, rootMessage(e));
             } else {
                 LOG.error("{}: stream thread failed; stopping the client", name, e);
             }

@@ -106,6 +106,16 @@ public final class TopicProvisioner {
                 admin.listOffsets(partitions).all().get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
                 return;
             } catch (ExecutionException | TimeoutException e) {
+                if (e.getCause() instanceof TopicAuthorizationException refused) {
+                    // An ACL does not appear by itself: waiting would only repeat the refusal.
+                    List<String> named = refused.unauthorizedTopics().isEmpty() ? refusedDescribe(admin, names)
+                            : refused.unauthorizedTopics().stream().sorted().toList();
+                    throw new IllegalStateException("not authorised by the Kafka cluster: no DESCRIBE on topic"
+                            + (named.size() == 1 ? " " : "s ") + String.join(", ", named) + " (gda.create.topics=true"
+                            + " checks that the topics it finds or creates are served). Grant the ACLs of the"
+                            + " provisioner role, or create the topics beforehand and set gda.create.topics=false"
+                            + " (docs/SECURITY.md, \"ACLs per role\")", refused);
+                }
                 if (System.nanoTime() > deadline) {
                     throw new IllegalStateException("topics " + names + " are not served by their leaders within "
                             + TIMEOUT_SECONDS + " s: " + e.getMessage(), e);
@@ -121,6 +131,25 @@ public final class TopicProvisioner {
                 throw new IllegalStateException("interrupted while waiting for topics " + names, e);
             }
         }
+    }
+
+    /** Which of {@code names} the cluster refuses to describe (all of them when it cannot be told). */
+    private static List<String> refusedDescribe(Admin admin, Collection<String> names) {
+        List<String> refused = new ArrayList<>();
+        admin.describeTopics(names).topicNameValues().forEach((name, future) -> {
+            try {
+                future.get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+            } catch (ExecutionException e) {
+                if (e.getCause() instanceof TopicAuthorizationException) {
+                    refused.add(name);
+                }
+            } catch (TimeoutException e) {
+                // not known: left out
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        return refused.isEmpty() ? names.stream().sorted().toList() : refused.stream().sorted().toList();
     }
 
     /** Creates whichever planned topics do not exist yet and waits until they are served; returns their names. */

@@ -16,7 +16,9 @@ import io.gdastreams.model.Prediction;
 import io.gdastreams.reliability.ProductProcess;
 import io.gdastreams.reliability.ProductProcess.Command;
 import io.gdastreams.serde.SerdeFactory;
+import io.gdastreams.service.ConfiguredTopics;
 import io.gdastreams.settings.AppConfig;
+import io.gdastreams.topology.ScoringTopology;
 import io.gdastreams.topology.Topics;
 import io.gdastreams.topology.TrainingFixtures;
 import java.nio.charset.StandardCharsets;
@@ -33,6 +35,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -44,6 +47,7 @@ import org.apache.kafka.common.acl.AclBinding;
 import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.config.SaslConfigs;
 import org.apache.kafka.common.errors.TopicAuthorizationException;
+import org.apache.kafka.common.resource.PatternType;
 import org.apache.kafka.common.resource.ResourceType;
 import org.apache.kafka.common.security.auth.SecurityProtocol;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
@@ -278,6 +282,46 @@ class AuthorizerIT {
             assertTrue(score.log().contains("not authorised by the Kafka cluster: no CREATE on topic "
                     + run.topics().labelled().name() + " (gda.create.topics=true creates the missing topics)"),
                     score.log());
+        }
+    }
+
+    @Test
+    void trainWithoutTheProvisionersDescribeEndsPromptlyNamingTheTopicAndTheOperation() throws Exception {
+        Run run = newRun("nodescribe");
+        String printed = trainMissing(run, row -> row.role().equals("provisioner") && row.type() == ResourceType.TOPIC
+                && row.name().equals("{gda.topic.unlabelled}") && row.operation() == AclOperation.DESCRIBE);
+        assertTrue(printed.contains("not authorised by the Kafka cluster: no DESCRIBE on topic "
+                + run.topics().unlabelled().name() + " (gda.create.topics=true"), printed);
+        assertFalse(printed.contains("\tat "), printed);
+    }
+
+    /**
+     * A changelog an earlier run made is checked at start like the configured topics: without WRITE on it the scorer
+     * would run until its first held event (no model yet), then stop.
+     */
+    @Test
+    void scoreWithoutWriteOnItsExistingChangelogEndsPromptlyNamingIt() throws Exception {
+        Run run = newRun("nochangelogwrite");
+        String changelog = run.appConfig().streamsProperties("scoring").getProperty("application.id") + "-"
+                + ScoringTopology.PENDING_STORE + "-changelog";
+        ConfiguredTopics.createMissing(run.appConfig(), admin());
+        try (Admin admin = Admin.create(admin())) {
+            admin.createTopics(List.of(new NewTopic(changelog, 2, (short) 1))).all()
+                    .get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+        }
+        List<AclTable.Row> rows = AclTable.fromDocs().of("scorer");
+        List<AclTable.Row> kept = rows.stream().filter(row -> !(row.type() == ResourceType.TOPIC
+                && row.pattern() == PatternType.PREFIXED && row.operation() == AclOperation.WRITE)).toList();
+        assertEquals(rows.size() - 1, kept.size(), "exactly one row left out");
+        grant(AclTable.bindings(kept, SCORER, run.appConfig()));
+        Map<String, String> scoreConfig = new LinkedHashMap<>(run.config());
+        scoreConfig.put("gda.create.topics", "false");
+        try (ProductProcess score = process(Command.SCORE, scoreConfig, "score-nowrite", SCORER)) {
+            score.start();
+            int status = score.awaitOwnExit(PROMPT_EXIT);
+            assertEquals(ExitCodes.FAILURE, status, score.log());
+            assertTrue(score.log().contains("not authorised by the Kafka cluster: no WRITE on topic " + changelog
+                    + " (a store's changelog, written with each change)"), score.log());
         }
     }
 

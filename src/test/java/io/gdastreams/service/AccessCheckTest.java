@@ -33,19 +33,31 @@ class AccessCheckTest {
                 "WRITE on topic gda-streams-training-class-stats-partials-repartition (an internal topic)",
                 "DELETE on topic gda-streams-training-class-stats-partials-repartition (Kafka Streams purges the"
                         + " records it has read)",
+                "READ on topic gda-streams-training-class-stats-changelog (a store's changelog, read back by a"
+                        + " restore)",
+                "WRITE on topic gda-streams-training-class-stats-changelog (a store's changelog, written with each"
+                        + " change)",
+                "READ on topic gda-streams-training-model-combiner-changelog (a store's changelog, read back by a"
+                        + " restore)",
+                "WRITE on topic gda-streams-training-model-combiner-changelog (a store's changelog, written with"
+                        + " each change)",
                 "READ on group gda-streams-training (the consumer group of the training application)"), described);
         List<RoleAccess> prequential = RoleAccess.training(config.with(ConfigKey.PREQUENTIAL, "true", "test")
                 .with(ConfigKey.TOPIC_METRICS, "m", "test"));
         assertEquals(new RoleAccess(ResourceType.TOPIC, "m", AclOperation.WRITE, "prequential records"),
                 prequential.get(4), "the metrics topic only with gda.prequential=true");
-        assertEquals(training.size() + 1, prequential.size());
+        assertEquals(training.size() + 3, prequential.size(), "and the prequential store's changelog");
+        assertEquals(List.of("READ on topic gda-streams-scoring-scoring-pending-changelog (a store's changelog, read"
+                + " back by a restore)", "WRITE on topic gda-streams-scoring-scoring-pending-changelog (a store's"
+                + " changelog, written with each change)"), RoleAccess.scoring(config).stream()
+                .map(RoleAccess::describe).filter(d -> d.contains("changelog")).toList(), "the scorer's held events");
     }
 
     @Test
     void missingAccessesAreNamedWithOperationAndResource() {
         assertEquals("training: not authorised by the Kafka cluster: no WRITE on topic model-parameters (publishes the"
                 + " model); no READ on group gda-streams-training (the consumer group of the training application)"
-                + ADVICE_TRAINER, AccessCheck.missingMessage("training", List.of(training.get(2), training.get(7))));
+                + ADVICE_TRAINER, AccessCheck.missingMessage("training", List.of(training.get(2), training.get(11))));
     }
 
     @Test
