@@ -49,7 +49,8 @@ final class InspectCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        ModelSource.ModelRecord record = read(configOptions, main, model, clusterTimeout);
+        ModelSource.ModelRecord record = read(configOptions, main, model, clusterTimeout,
+                spec.commandLine().getErr());
         PrintWriter out = spec.commandLine().getOut();
         if (json) {
             out.println(new String(record.bytes(), StandardCharsets.UTF_8).strip());
@@ -65,10 +66,10 @@ final class InspectCommand implements Callable<Integer> {
      * configuration): inspect and plot read it the same way as sample does.
      */
     static ModelSource.ModelRecord read(ConfigOptions configOptions, Main main, ModelOptions model,
-                                        ClusterTimeout timeout) {
+                                        ClusterTimeout timeout, PrintWriter err) {
         Duration wait = timeout.duration();
         model.validate();
         AppConfig config = model.file != null ? null : model.applyTo(configOptions.load(main.environment()));
-        return model.read(config, wait);
+        return model.read(config, wait, err);
     }
 }

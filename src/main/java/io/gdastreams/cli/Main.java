@@ -111,6 +111,10 @@ public final class Main implements Runnable {
         if (e instanceof UserError) {
             err.println(command + ": " + e.getMessage());
             code = ExitCodes.USAGE;
+        } else if (KafkaClientSettings.refusal(e).isPresent()) {
+            // Before RunFailure: a command that wraps the refusal ("cannot read the model topic …") keeps its cause.
+            err.println(command + ": " + KafkaClientSettings.refusal(e).get());
+            code = ExitCodes.USAGE;
         } else if (e instanceof BrokerException || e instanceof RunFailure) {
             err.println(command + ": " + e.getMessage());
             code = ExitCodes.FAILURE;

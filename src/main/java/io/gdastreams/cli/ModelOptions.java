@@ -4,6 +4,8 @@ import io.gdastreams.config.ConfigKey;
 import io.gdastreams.lifecycle.UserError;
 import io.gdastreams.sample.ModelSource;
 import io.gdastreams.settings.AppConfig;
+import io.gdastreams.topology.ModelSigning;
+import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
 import picocli.CommandLine.Option;
@@ -45,13 +47,22 @@ final class ModelOptions {
         }
     }
 
-    /** The model record: the file, or the topic's newest record of the configured id (after {@link #applyTo}). */
-    ModelSource.ModelRecord read(AppConfig config, Duration timeout) {
+    /**
+     * The model record: the file, or the topic's newest record of the configured id (after {@link #applyTo}) that
+     * the configured signing keys verify, if any are configured; newer records they refused are named on {@code err}.
+     */
+    ModelSource.ModelRecord read(AppConfig config, Duration timeout, PrintWriter err) {
         if (file != null) {
             return ModelSource.readFileRecord(file);
         }
         requireSource(config);
-        return ModelSource.readTopicRecord(config.topics().modelRecords(), config.modelId(),
-                config.bootstrapServers(), config.clientProperties(), timeout);
+        ModelSource.ModelRecord record = ModelSource.readTopicRecord(config.topics().modelRecords(),
+                config.modelId(), config.bootstrapServers(), config.clientProperties(), timeout,
+                ModelSigning.parse(config.signingKeys()));
+        record.passedOver().ifPresent(note -> {
+            err.println("warning: " + note);
+            err.flush();
+        });
+        return record;
     }
 }

@@ -8,6 +8,7 @@ import io.gdastreams.sample.ModelSource;
 import io.gdastreams.service.ApplicationReset;
 import io.gdastreams.service.ClusterProbe;
 import io.gdastreams.settings.AppConfig;
+import io.gdastreams.topology.ModelSigning;
 import java.io.PrintWriter;
 import java.time.Clock;
 import java.time.Duration;
@@ -130,7 +131,8 @@ final class ResetCommand implements Callable<Integer> {
         ModelParameters newest;
         try {
             newest = ModelSource.readTopicRecord(config.topics().modelRecords(), config.modelId(),
-                    config.bootstrapServers(), config.clientProperties(), timeout).model();
+                    config.bootstrapServers(), config.clientProperties(), timeout,
+                    ModelSigning.parse(config.signingKeys())).model();
         } catch (UserError e) {
             return null; // no topic, no model, a tombstone or an invalid record: nothing of this trainer's
         }

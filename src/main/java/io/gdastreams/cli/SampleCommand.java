@@ -109,7 +109,7 @@ final class SampleCommand implements Callable<Integer> {
         TopicLoad load = toTopic == null ? null : TopicLoad.to(new TopicLoad.Request(config.bootstrapServers(),
                 config.clientProperties(), config.topics().labelled().named(toTopic), count,
                 rate == null ? DEFAULT_RATE : rate, PROGRESS_INTERVAL, timeout));
-        ModelParameters model = this.model.read(config, timeout).model();
+        ModelParameters model = this.model.read(config, timeout, spec.commandLine().getErr()).model();
         EventSampler sampler = EventSampler.of(model, config.fitOptions(),
                 config.doubleValue(ConfigKey.CATEGORICAL_ALPHA), classLabel);
         if (load == null) {

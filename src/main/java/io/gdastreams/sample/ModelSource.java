@@ -5,6 +5,7 @@ import io.gdastreams.lifecycle.RunFailure;
 import io.gdastreams.lifecycle.UserError;
 import io.gdastreams.model.ModelParameters;
 import io.gdastreams.serde.ModelSerde;
+import io.gdastreams.topology.ModelSigning;
 import io.gdastreams.topology.Topic;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -13,6 +14,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -32,8 +34,15 @@ public final class ModelSource {
     private ModelSource() {
     }
 
-    /** A model with the bytes it was read from (one model-topic record's value), for {@code inspect --json}. */
-    public record ModelRecord(ModelParameters model, byte[] bytes) {
+    /**
+     * A model with the bytes it was read from (one model-topic record's value), for {@code inspect --json}, and what
+     * was passed over to get it: newer records of the model id that failed the signature check (empty: none).
+     */
+    public record ModelRecord(ModelParameters model, byte[] bytes, Optional<String> passedOver) {
+
+        public ModelRecord(ModelParameters model, byte[] bytes) {
+            this(model, bytes, Optional.empty());
+        }
     }
 
     /** The model in {@code file}. */
@@ -67,14 +76,21 @@ public final class ModelSource {
      */
     public static ModelParameters readTopic(Topic<String, byte[]> topic, String modelId, String bootstrapServers,
                                             Properties client, Duration timeout) {
-        return readTopicRecord(topic, modelId, bootstrapServers, client, timeout).model();
+        return readTopicRecord(topic, modelId, bootstrapServers, client, timeout, ModelSigning.NONE).model();
     }
 
-    /** {@link #readTopic}, with the record's value as it is on the topic. */
+    /**
+     * {@link #readTopic}, with the record's value as it is on the topic. With signing keys in {@code signing}, only
+     * records they verify count, as for a scorer: the newest signed one is returned, with a note of the newer ones
+     * passed over.
+     */
     public static ModelRecord readTopicRecord(Topic<String, byte[]> topic, String modelId, String bootstrapServers,
-                                              Properties client, Duration timeout) {
+                                              Properties client, Duration timeout, ModelSigning signing) {
         long deadline = System.nanoTime() + timeout.toNanos();
         ConsumerRecord<String, byte[]> newest = null;
+        ConsumerRecord<String, byte[]> refused = null;
+        String refusal = null;
+        long refusedSinceNewest = 0;
         long read = 0;
         try (KafkaConsumer<String, byte[]> consumer = consumer(topic, bootstrapServers, client)) {
             List<PartitionInfo> infos = consumer.partitionsFor(topic.name(), timeout);
@@ -96,9 +112,18 @@ public final class ModelSource {
                     read++;
                     // The model topic has one partition; should a foreign writer have spread a key over several,
                     // the newest is the latest written.
-                    if (modelId.equals(r.key()) && (newest == null || r.partition() == newest.partition()
-                            || r.timestamp() >= newest.timestamp())) {
+                    if (!modelId.equals(r.key()) || (newest != null && r.partition() != newest.partition()
+                            && r.timestamp() < newest.timestamp())) {
+                        continue;
+                    }
+                    String why = r.value() == null ? null : signing.refusal(r.value(), r.headers());
+                    if (why == null) {
                         newest = r;
+                        refusedSinceNewest = 0;
+                    } else {
+                        refused = r;
+                        refusal = why;
+                        refusedSinceNewest++;
                     }
                 }
             }
@@ -109,7 +134,24 @@ public final class ModelSource {
             throw new RunFailure("cannot read the model topic '" + topic.name() + "' on " + bootstrapServers + ": "
                     + e.getMessage(), e);
         }
-        return model(newest, modelId, topic, read);
+        if (newest == null && refused != null) {
+            throw new UserError("no record of model '" + modelId + "' on topic '" + topic.name() + "' passes the"
+                    + " signature check of the configured keys (" + read + " records read; the newest, at "
+                    + where(refused) + ": " + refusal + ")");
+        }
+        ModelRecord record = model(newest, modelId, topic, read);
+        if (refusedSinceNewest == 0) {
+            return record;
+        }
+        return new ModelRecord(record.model(), record.bytes(), Optional.of(refusedSinceNewest + " newer record"
+                + (refusedSinceNewest == 1 ? " of model '" + modelId + "' failed the signature check and was"
+                : "s of model '" + modelId + "' failed the signature check and were") + " passed over, as a"
+                + " scorer passes them over (the newest, at " + where(refused) + ": "
+                + refusal + "); this is version " + record.model().version() + ", the newest signed one"));
+    }
+
+    private static String where(ConsumerRecord<?, ?> record) {
+        return record.topic() + "-" + record.partition() + " offset " + record.offset();
     }
 
     private static ModelRecord model(ConsumerRecord<String, byte[]> newest, String modelId,

@@ -66,12 +66,13 @@ public final class ModelSigning {
                         + " among A-Z a-z 0-9 . _ -");
             }
             byte[] secret = entry.substring(colon + 1).getBytes(StandardCharsets.UTF_8);
+            // By position only: an entry whose id was forgotten has the secret's first part where the id goes.
             if (secret.length < MIN_SECRET_BYTES) {
-                throw new IllegalArgumentException("signing key '" + id + "': the secret must have at least "
+                throw new IllegalArgumentException("signing key " + (i + 1) + ": the secret must have at least "
                         + MIN_SECRET_BYTES + " bytes");
             }
             if (keys.put(id, secret) != null) {
-                throw new IllegalArgumentException("signing key id '" + id + "' is given twice");
+                throw new IllegalArgumentException("signing key " + (i + 1) + " has the id of an earlier key");
             }
         }
         return new ModelSigning(Collections.unmodifiableMap(keys), keys.keySet().iterator().next());

@@ -40,6 +40,25 @@ class MainTest {
         assertFalse(outcome.err().contains("\tat "), outcome.err());
     }
 
+    /**
+     * A Kafka client its settings refuse at construction (SASL without a JAAS configuration, a JAAS configuration
+     * without its control flag) is a configuration mistake: one line with Kafka's reason, exit 2, no secret.
+     */
+    @Test
+    void shouldSayWhyKafkaRefusesItsClientSettingsInOneLine() {
+        Outcome noJaas = run(Map.of(), "inspect", "--bootstrap-servers", "127.0.0.1:1", "--model-id", "m", "--set",
+                "security.protocol=SASL_PLAINTEXT", "--set", "sasl.mechanism=PLAIN");
+        assertOneLineUserError(noJaas, "cannot make a Kafka client with these settings: ");
+        assertTrue(noJaas.err().contains("'KafkaClient' entry in the JAAS configuration"), noJaas.err());
+
+        Outcome noFlag = run(Map.of("KAFKA_STREAMS_SASL_JAAS_CONFIG", "org.apache.kafka.common.security.plain"
+                        + ".PlainLoginModule username=\"u\" password=\"hunter2-secret\";"), "inspect",
+                "--bootstrap-servers", "127.0.0.1:1", "--model-id", "m", "--set", "security.protocol=SASL_PLAINTEXT",
+                "--set", "sasl.mechanism=PLAIN");
+        assertOneLineUserError(noFlag, "cannot make a Kafka client with these settings: ");
+        assertFalse(noFlag.err().contains("hunter2"), noFlag.err());
+    }
+
     @Test
     void shouldPrintHelpForEveryCommand() {
         for (String command : Main.COMMANDS) {

@@ -180,6 +180,13 @@ class ModelSigningTest {
         IllegalArgumentException tooShort = assertThrows(IllegalArgumentException.class,
                 () -> ModelSigning.parse("k:short-secret"));
         assertFalse(tooShort.getMessage().contains("short-secret"), tooShort.getMessage());
+        // A forgotten id puts the secret's first part where the id goes: faults are named by position only.
+        IllegalArgumentException noId = assertThrows(IllegalArgumentException.class,
+                () -> ModelSigning.parse(CURRENT + ",SECRETPREFIX_abc:tooshort"));
+        assertEquals("signing key 2: the secret must have at least 16 bytes", noId.getMessage());
+        IllegalArgumentException twice = assertThrows(IllegalArgumentException.class,
+                () -> ModelSigning.parse("SECRETPREFIX_abc:0123456789abcdef,SECRETPREFIX_abc:0123456789abcdeg"));
+        assertEquals("signing key 2 has the id of an earlier key", twice.getMessage());
         assertNull(ModelSigning.NONE.refusal(new byte[] {1}, new RecordHeaders()));
     }
 }
