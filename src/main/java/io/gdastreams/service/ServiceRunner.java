@@ -147,6 +147,17 @@ public final class ServiceRunner {
         // Under exactly-once the service reads read_committed: a transaction left open on what it reads holds it.
         HeldInputs heldInputs = restoreReads == IsolationLevel.READ_COMMITTED
                 ? new HeldInputs(role, config.restorePatience(), System::nanoTime) : null;
+        NeededTopics needed = NeededTopics.of(role, config, System::nanoTime);
+        NeededTopics.ExistingTopics existing = NeededTopics.ExistingTopics.of(checkProperties, config.brokerTimeout());
+        needed.atStart(existing).ifPresent(missing -> {
+            throw new RunFailure(missing);
+        });
+        ModelTopicSettings.check(checkProperties, config.topics().model().name(), config.brokerTimeout())
+                .ifPresent(warning -> {
+                    LOG.warn("{}: {}", role, warning);
+                    out.println(role + ": WARNING: " + warning);
+                    out.flush();
+                });
         CountDownLatch stopped = new CountDownLatch(1);
         AtomicBoolean interrupted = new AtomicBoolean();
         AtomicReference<StreamsApp> app;
@@ -185,6 +196,13 @@ public final class ServiceRunner {
                 lastJudged = state == KafkaStreams.State.REBALANCING || state == KafkaStreams.State.RUNNING
                         ? app.get().reportStalledRestores(config.restorePatience(), onBroker, bootstrap,
                                 config.brokerTimeout(), config.abortHangingTransactions(), aborter) : List.of();
+                Optional<String> gone = state == KafkaStreams.State.RUNNING
+                        || state == KafkaStreams.State.REBALANCING ? needed.watch(existing) : Optional.empty();
+                if (gone.isPresent()) {
+                    Runtime.getRuntime().removeShutdownHook(hook);
+                    app.get().close();
+                    throw new RunFailure(gone.get());
+                }
                 if (state == KafkaStreams.State.RUNNING && heldInputs != null) {
                     heldInputs.check(app.get()::readPartitions, checkProperties, onBroker, bootstrap,
                             config.brokerTimeout(), report -> LOG.error("{}", report));
@@ -210,6 +228,13 @@ public final class ServiceRunner {
                     app.get().close();
                     throw new RunFailure(AccessCheck.refusal(role, StreamsApp.applicationId(properties), accesses,
                             denied), cause);
+                }
+                Optional<String> permanent = notReading ? Optional.empty() : needed.permanent(cause, existing);
+                if (permanent.isPresent()) {
+                    // A topic gone or repartitioned does not come back by itself: starting again would only repeat it.
+                    Runtime.getRuntime().removeShutdownHook(hook);
+                    app.get().close();
+                    throw new RunFailure(permanent.get(), cause);
                 }
                 boolean lostState = StreamsApp.lostTrainingState(cause);
                 if (lostState && rebuilds >= MAX_STATE_REBUILDS) {

@@ -1,0 +1,67 @@
+package io.gdastreams.service;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.Config;
+import org.apache.kafka.clients.admin.ConfigEntry;
+import org.apache.kafka.common.config.ConfigResource;
+import org.apache.kafka.common.config.TopicConfig;
+
+/**
+ * Whether the model topic keeps the newest model under each id for good, as the product needs: log compaction and no
+ * deletion by time. A topic made by hand with {@code cleanup.policy=delete} (or compact,delete with a finite
+ * retention) loses every model record once it is older than {@code retention.ms}, however current: a scorer started
+ * later finds no model and holds its events, and the trainer, which sees no deletion by retention in what it reads
+ * back, does not publish it again. Said at start as a warning (the service can run; it will fail later).
+ */
+final class ModelTopicSettings {
+
+    private ModelTopicSettings() {
+    }
+
+    /** The warning for {@code policy} and {@code retentionMs} of topic {@code topic}, if they delete models. */
+    static Optional<String> warning(String topic, String policy, long retentionMs) {
+        boolean compacted = policy.contains(TopicConfig.CLEANUP_POLICY_COMPACT);
+        boolean deletesByTime = policy.contains(TopicConfig.CLEANUP_POLICY_DELETE) && retentionMs >= 0;
+        if (compacted && !deletesByTime) {
+            return Optional.empty();
+        }
+        return Optional.of("the model topic " + topic + " has cleanup.policy=" + policy + (deletesByTime
+                ? " with retention.ms=" + retentionMs : "") + ": the broker "
+                + (deletesByTime ? "deletes a model record once it is older than that, however current, and a scorer"
+                + " started later finds no model (the trainer does not see deletions by retention and does not"
+                + " publish it again)" : "keeps every model record instead of the newest per model id")
+                + "; make it compacted: kafka-configs.sh --alter --entity-type topics --entity-name " + topic
+                + " --add-config cleanup.policy=compact" + (deletesByTime ? " --delete-config retention.ms" : "")
+                + " (gda.create.topics=true creates it so)");
+    }
+
+    /** Asks the cluster for the model topic's settings through {@code client}; empty when fine or not answered. */
+    static Optional<String> check(Properties client, String topic, Duration timeout) {
+        Admin admin = Admin.create(client);
+        try {
+            ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, topic);
+            Config config = admin.describeConfigs(List.of(resource)).all()
+                    .get(timeout.toMillis(), TimeUnit.MILLISECONDS).get(resource);
+            ConfigEntry policy = config.get(TopicConfig.CLEANUP_POLICY_CONFIG);
+            ConfigEntry retention = config.get(TopicConfig.RETENTION_MS_CONFIG);
+            if (policy == null || policy.value() == null) {
+                return Optional.empty();
+            }
+            long retentionMs = retention == null || retention.value() == null ? -1
+                    : Long.parseLong(retention.value());
+            return warning(topic, policy.value(), retentionMs);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return Optional.empty();
+        } catch (Exception e) {
+            return Optional.empty(); // no answer or no permission to describe its settings: nothing to say
+        } finally {
+            admin.close(Duration.ZERO);
+        }
+    }
+}
