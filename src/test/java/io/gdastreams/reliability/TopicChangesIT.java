@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.gdastreams.fixtures.Iris;
-import io.gdastreams.fixtures.LabelledRow;
 import io.gdastreams.it.KafkaBroker;
 import io.gdastreams.it.KafkaBrokerExtension;
 import io.gdastreams.lifecycle.ExitCodes;
@@ -51,55 +50,58 @@ class TopicChangesIT {
         return new Run(topics, config);
     }
 
-    private static void trainOn(ProductProcess train, KafkaBroker broker, KafkaProducer<byte[], byte[]> producer,
-                                Topics topics, List<LabelledRow> rows) throws Exception {
-        train.start();
-        train.awaitRunning(TIMEOUT);
-        send(producer, topics, rows, 0, N);
-        broker.readUntil(topics.model(), records -> !records.isEmpty()
-                && records.get(records.size() - 1).value().totalCount() == N, TIMEOUT);
+    /** A change to the topics of a running trainer, made through the broker's admin client. */
+    @FunctionalInterface
+    private interface Change {
+        void make(Topics topics) throws Exception;
+    }
+
+    /**
+     * Trains on {@link #N} events, makes {@code change}, and returns what {@code train} printed once it ended by
+     * itself, with exit code 1, within {@link #TIMEOUT}.
+     */
+    private String trainThenChange(KafkaBroker broker, String name, Change change) throws Exception {
+        Run run = run(broker, name);
+        try (ProductProcess train = new ProductProcess(Command.TRAIN, run.config(), dir, "train");
+             KafkaProducer<byte[], byte[]> producer = broker.producer()) {
+            train.start();
+            train.awaitRunning(TIMEOUT);
+            send(producer, run.topics(), Iris.rows(), 0, N);
+            broker.readUntil(run.topics().model(), records -> !records.isEmpty()
+                    && records.get(records.size() - 1).value().totalCount() == N, TIMEOUT);
+            change.make(run.topics());
+            int status = train.awaitOwnExit(TIMEOUT);
+            assertEquals(ExitCodes.FAILURE, status, train.tails(40));
+            return train.log();
+        }
     }
 
     @Test
     void shouldEndNamingTheFixWhenTheLabelledTopicGetsMorePartitions(KafkaBroker broker) throws Exception {
-        Run run = run(broker, "repartitioned");
-        try (ProductProcess train = new ProductProcess(Command.TRAIN, run.config(), dir, "train");
-             KafkaProducer<byte[], byte[]> producer = broker.producer()) {
-            trainOn(train, broker, producer, run.topics(), Iris.rows());
-            broker.admin().createPartitions(Map.of(run.topics().labelled().name(), NewPartitions.increaseTo(2)))
-                    .all().get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
-
-            int status = train.awaitOwnExit(TIMEOUT);
-            assertEquals(ExitCodes.FAILURE, status, train.tails(40));
-            assertTrue(train.log().contains("training: Kafka Streams cannot go on: StreamsException: Existing internal"
-                    + " topic "), train.tails(40));
-            assertTrue(train.log().contains("has invalid partitions: expected: 2; actual: 1. An input topic's"
-                    + " partitions were changed: Kafka Streams keeps one task per input partition and cannot"
-                    + " repartition its state. Stop every instance, reset the application (`gda-streams reset --role"
-                    + " training --execute`) and start it again"), train.tails(40));
-            // Kafka's own error line names a tool the product does not ship; the service's last line does not.
-            String last = train.log().strip().lines().reduce((a, b) -> b).orElse("");
-            assertTrue(last.startsWith("gda-streams train: training: Kafka Streams cannot go on"), last);
-            assertFalse(last.contains("StreamsResetter"), last);
-        }
+        String log = trainThenChange(broker, "repartitioned", topics -> broker.admin().createPartitions(Map.of(
+                topics.labelled().name(), NewPartitions.increaseTo(2))).all().get(TIMEOUT.toSeconds(),
+                TimeUnit.SECONDS));
+        assertTrue(log.contains("training: Kafka Streams cannot go on: StreamsException: Existing internal topic "),
+                log);
+        assertTrue(log.contains("has invalid partitions: expected: 2; actual: 1. An input topic's partitions were"
+                + " changed: Kafka Streams keeps one task per input partition and cannot repartition its state. Stop"
+                + " every instance, reset the application (`gda-streams reset --role training --execute`) and start"
+                + " it again"), log);
+        // Kafka's own error line names a tool the product does not ship; the service's last line does not.
+        String last = log.strip().lines().reduce((a, b) -> b).orElse("");
+        assertTrue(last.startsWith("gda-streams train: training: Kafka Streams cannot go on"), last);
+        assertFalse(last.contains("StreamsResetter"), last);
     }
 
     @Test
     void shouldEndNamingTheTopicWhenTheModelTopicIsDeletedWhileItRuns(KafkaBroker broker) throws Exception {
-        Run run = run(broker, "deleted");
-        try (ProductProcess train = new ProductProcess(Command.TRAIN, run.config(), dir, "train");
-             KafkaProducer<byte[], byte[]> producer = broker.producer()) {
-            trainOn(train, broker, producer, run.topics(), Iris.rows());
-            broker.admin().deleteTopics(List.of(run.topics().model().name())).all()
-                    .get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
-
-            int status = train.awaitOwnExit(TIMEOUT);
-            assertEquals(ExitCodes.FAILURE, status, train.tails(40));
-            assertTrue(train.log().contains("training: topic " + run.topics().model().name() + " does not exist"),
-                    train.tails(40));
-            assertTrue(train.log().contains("create it (or set gda.create.topics=true) and start the service again"),
-                    train.tails(40));
-        }
+        String[] model = new String[1];
+        String log = trainThenChange(broker, "deleted", topics -> {
+            model[0] = topics.model().name();
+            broker.admin().deleteTopics(List.of(model[0])).all().get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+        });
+        assertTrue(log.contains("training: topic " + model[0] + " does not exist (while it ran): create it (or set"
+                + " gda.create.topics=true) and start the service again"), log);
     }
 
     @Test
