@@ -237,7 +237,8 @@ public final class ServiceRunner {
                     throw new RunFailure(permanent.get(), cause);
                 }
                 boolean lostState = StreamsApp.lostTrainingState(cause);
-                if (lostState && rebuilds >= MAX_STATE_REBUILDS) {
+                if (lostState && (rebuilds >= MAX_STATE_REBUILDS
+                        || StreamsApp.stateConflictsWithConfiguration(cause))) {
                     Runtime.getRuntime().removeShutdownHook(hook);
                     app.get().close();
                     throw new RunFailure(role + " stopped (" + state + ")"

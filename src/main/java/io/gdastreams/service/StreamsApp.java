@@ -254,6 +254,12 @@ public final class StreamsApp implements AutoCloseable {
         return causeOfType(failure, TrainingStateException.class) != null;
     }
 
+    /** True when {@code failure} is a training state a rebuild from the changelogs cannot make readable. */
+    static boolean stateConflictsWithConfiguration(Throwable failure) {
+        TrainingStateException state = causeOfType(failure, TrainingStateException.class);
+        return state != null && !state.rebuildMayHelp();
+    }
+
     /** Deletes this application's local state (after {@link #close()}): the next start restores every store. */
     void cleanUp() {
         streams.cleanUp();

@@ -124,7 +124,8 @@ final class PartitionState {
         for (Map.Entry<String, RunningGaussian> entry : stored.classes().entrySet()) {
             RunningGaussian g = entry.getValue();
             if (g.isDiagonal() && statistics == Statistics.FULL) {
-                throw new TrainingStateException("partition " + partition + ": class '" + entry.getKey() + "' has"
+                throw TrainingStateException.configurationConflict("partition " + partition + ": class '"
+                        + entry.getKey() + "' has"
                         + " diagonal statistics (gda.statistics=diagonal) but gda.statistics=full: the covariances"
                         + " they never kept cannot be recovered; set gda.statistics=diagonal, or reset the training"
                         + " (gda-streams reset) to start over with full statistics");

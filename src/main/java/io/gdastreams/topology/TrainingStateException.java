@@ -8,7 +8,24 @@ package io.gdastreams.topology;
  */
 public final class TrainingStateException extends RuntimeException {
 
+    /** False when the state is sound but the configuration cannot read it: rebuilding it would find the same. */
+    private final boolean rebuildMayHelp;
+
     public TrainingStateException(String message) {
+        this(message, true);
+    }
+
+    private TrainingStateException(String message, boolean rebuildMayHelp) {
         super(message);
+        this.rebuildMayHelp = rebuildMayHelp;
+    }
+
+    /** The state is sound but this configuration cannot go on with it (the service stops at once, no rebuild). */
+    public static TrainingStateException configurationConflict(String message) {
+        return new TrainingStateException(message, false);
+    }
+
+    public boolean rebuildMayHelp() {
+        return rebuildMayHelp;
     }
 }

@@ -3,8 +3,10 @@ package io.gdastreams.service;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.gdastreams.settings.AppConfig;
+import io.gdastreams.topology.TrainingStateException;
 import java.util.Properties;
 import org.apache.kafka.streams.CloseOptions.GroupMembershipOperation;
+import org.apache.kafka.streams.errors.StreamsException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -17,6 +19,18 @@ class StreamsAppTest {
         properties.put("application.id", "gda-streams-scoring");
         properties.put("bootstrap.servers", "localhost:9092");
         return properties;
+    }
+
+    /** A conflict of state and configuration ends the service at once; a damaged state is rebuilt first. */
+    @Test
+    void shouldTellAStateTheConfigurationCannotReadFromADamagedOne() {
+        var conflict = new StreamsException(TrainingStateException.configurationConflict("diagonal under full"));
+        var damaged = new StreamsException(new TrainingStateException("behind the lineage"));
+        assertEquals(true, StreamsApp.lostTrainingState(conflict));
+        assertEquals(true, StreamsApp.stateConflictsWithConfiguration(conflict));
+        assertEquals(true, StreamsApp.lostTrainingState(damaged));
+        assertEquals(false, StreamsApp.stateConflictsWithConfiguration(damaged));
+        assertEquals(false, StreamsApp.stateConflictsWithConfiguration(new IllegalStateException("other")));
     }
 
     @Test

@@ -75,6 +75,9 @@ class PartitionStateStatisticsTest {
         TrainingStateException e = assertThrows(TrainingStateException.class,
                 () -> PartitionState.load(store, 0, FEATURES, List.of(), Statistics.FULL));
         assertTrue(e.getMessage().startsWith("partition 0: class 'a' has diagonal statistics"), e.getMessage());
+        // The state is sound; the configuration cannot read it: the service stops at once instead of rebuilding it.
+        assertFalse(e.rebuildMayHelp());
+        assertTrue(new TrainingStateException("a contradiction").rebuildMayHelp());
         assertFalse(PartitionState.load(store, 0, FEATURES, List.of(), Statistics.DIAGONAL).classes().isEmpty());
     }
 }
