@@ -144,7 +144,8 @@ final class ModelCombiner implements Processor<String, byte[], String, TrainingO
                 PublicationChecks.TopicVerdict verdict =
                         checks.judgeTopic(topic.record(), topic.latest(), state.lastPublished().orElseThrow());
                 if (verdict.conflict() != null) {
-                    notice(verdict.conflict());
+                    // Not a damaged state: rebuilding it would change nothing, so the trainer stops at once.
+                    throw TrainingStateException.configurationConflict(verdict.conflict());
                 }
                 if (verdict.republishReason() != null) {
                     republish(now, verdict.republishReason());

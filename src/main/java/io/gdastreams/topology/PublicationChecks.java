@@ -15,7 +15,10 @@ import java.util.Set;
  */
 record PublicationChecks(String modelId, String applicationId) {
 
-    /** What the topic asks of the trainer: publish again (with the reason), and/or a conflict to log. */
+    /**
+     * What the topic asks of the trainer: publish again (with the reason), or stop on a conflict (another trainer
+     * publishes the model while this one runs).
+     */
     record TopicVerdict(String republishReason, String conflict) {
         static final TopicVerdict FINE = new TopicVerdict(null, null);
     }
@@ -92,8 +95,8 @@ record PublicationChecks(String modelId, String applicationId) {
     /**
      * Whether the newest record under the model id ({@code record}, null if none; {@code latest} its decoding) still
      * is this trainer's {@code last} model: garbage, a tombstone, nothing, or another content of this application
-     * at or above its version ask for a new version; another application's model is a conflict to report, not to
-     * answer.
+     * at or above its version ask for a new version; another application's newer model is a conflict: two trainers
+     * publish one model id, and the trainer stops rather than answer it.
      */
     TopicVerdict judgeTopic(byte[] record, Optional<PublishedModel> latest, PublishedModel last) {
         long lastVersion = last.version();
@@ -111,7 +114,9 @@ record PublicationChecks(String modelId, String applicationId) {
                     + " trainer's last model (version " + lastVersion + ")", null);
         }
         return new TopicVerdict(null, "application '" + newest.trainer() + "' also publishes model '" + modelId
-                + "' (version " + newest.version() + "); run one trainer per model id: this one publishes above it"
-                + " at its next change");
+                + "' (version " + newest.version() + ", above or beside this trainer's version " + lastVersion
+                + ") while this one runs: two trainers of one model id would give versions two contents and the"
+                + " model the other's events. This trainer stops; run one trainer per model id (stop the other, or"
+                + " give each its own gda.model.id)");
     }
 }

@@ -6,6 +6,7 @@ import static io.gdastreams.topology.CombinerFixtures.snapshot;
 import static io.gdastreams.topology.CombinerFixtures.store;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -343,29 +344,32 @@ class ModelCombinerTest {
         assertTrue(context.forwarded().isEmpty(), "not published, not dead-lettered: " + context.forwarded());
     }
 
+    /**
+     * Another application's model above this trainer's while it runs: two trainers publish one model id. The trainer
+     * stops at its next look at the topic (a conflict of configuration: no rebuild), having published nothing more.
+     */
     @Test
-    void shouldNotAnswerAModelOfAnotherApplicationOnTheTopicAndPublishAboveItAtTheNextChange() {
+    void shouldStopWhenAnotherApplicationPublishesTheModelWhileItRuns() {
         MockProcessorContext<String, TrainingOutput> context = context();
         KeyValueStore<String, byte[]> onTopic = context.getStateStore(TrainingTopology.PUBLISHED_STORE);
         TrainingSettings settings = TrainingSettings.defaults(Topics.defaults()).withModelId("m"); // 1 s interval
         List<String> features = List.of("a", "b");
-        ModelCombiner combiner = publishedFirst(context, settings);
+        publishedFirst(context, settings);
         assertEquals(List.of(1L), models(context).stream().map(ModelParameters::version).toList());
 
         onTopic.put("m", SerdeFactory.model().serializer().serialize(null, new ModelParameters("m", 5, features, 9,
                 List.of(), Map.of("0", 9L), "2026-01-01T00:00:00Z", "another-application")));
         context.resetForwards();
-        for (long now = 1000; now <= 3000; now += 100) {
-            context.setCurrentSystemTimeMs(now);
-            lastPunctuator(context).punctuate(now);
-        }
-        assertTrue(context.forwarded().isEmpty(), "another application's model is reported, not fought over");
-
-        context.setRecordMetadata(PARTIALS, 0, 1);
-        combiner.process(new Record<>("m", encode(snapshot(0, features, new double[][] {{1, 2}, {3, 6}, {5, 4}})),
-                3000L));
-        assertEquals(List.of(6L), models(context).stream().map(ModelParameters::version).toList(),
-                "the next change goes above the topic's version");
+        TrainingStateException stopped = assertThrows(TrainingStateException.class, () -> {
+            for (long now = 1000; now <= 3000; now += 100) {
+                context.setCurrentSystemTimeMs(now);
+                lastPunctuator(context).punctuate(now);
+            }
+        });
+        assertTrue(stopped.getMessage().startsWith("application 'another-application' also publishes model 'm'"
+                + " (version 5, above or beside this trainer's version 1) while this one runs"), stopped.getMessage());
+        assertFalse(stopped.rebuildMayHelp());
+        assertTrue(context.forwarded().isEmpty(), "nothing published over it: " + context.forwarded());
     }
 
     /** A combiner started over {@code context} that received (1,2), (3,6) of class x from partition 0 at time 0. */

@@ -89,7 +89,9 @@ class PublicationChecksTest {
         PublicationChecks.TopicVerdict other = CHECKS.judgeTopic(new byte[] {'x'},
                 Optional.of(published(4, Map.of(), 0, "other")), last);
         assertNull(other.republishReason());
-        assertEquals("application 'other' also publishes model 'm' (version 4); run one trainer per model id: this one"
-                + " publishes above it at its next change", other.conflict());
+        assertEquals("application 'other' also publishes model 'm' (version 4, above or beside this trainer's version"
+                + " 3) while this one runs: two trainers of one model id would give versions two contents and the model"
+                + " the other's events. This trainer stops; run one trainer per model id (stop the other, or give each"
+                + " its own gda.model.id)", other.conflict());
     }
 }
