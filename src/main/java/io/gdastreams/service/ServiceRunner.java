@@ -14,20 +14,12 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
-import org.apache.kafka.clients.admin.AbortTransactionSpec;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.errors.AuthorizationException;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.streams.KafkaStreams;
-import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.errors.StreamsException;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Runs one topology as a long-lived service until Ctrl-C (SIGINT/SIGTERM): creates missing topics when
@@ -39,8 +31,6 @@ import org.slf4j.LoggerFactory;
  * authorisation error is not retried: the command ends with a message naming the resource and the operation.
  */
 public final class ServiceRunner {
-
-    private static final Logger LOG = LoggerFactory.getLogger(ServiceRunner.class);
 
     /**
      * How often a trainer whose state came back behind its published lineage rebuilds it from the changelog topics
@@ -66,15 +56,6 @@ public final class ServiceRunner {
     static Duration backoff(int failures) {
         long seconds = 1L << Math.min(Math.max(failures - 1, 0), 5);
         return Duration.ofSeconds(Math.min(seconds, MAX_BACKOFF.toSeconds()));
-    }
-
-    /** {@code client} for a reader with {@code isolation} that joins no group and commits nothing. */
-    private static Properties reading(Properties client, IsolationLevel isolation) {
-        Properties reader = new Properties();
-        reader.putAll(client);
-        reader.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, isolation.toString());
-        reader.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
-        return reader;
     }
 
     private ServiceRunner() {
@@ -113,51 +94,8 @@ public final class ServiceRunner {
             admin.close(Duration.ZERO);
         }
         var properties = config.streamsProperties(role);
-        // A restore reads read_committed under exactly-once (the default), read_uncommitted under at_least_once.
-        IsolationLevel restoreReads = "at_least_once".equals(
-                properties.getProperty(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, "").trim())
-                ? IsolationLevel.READ_UNCOMMITTED : IsolationLevel.READ_COMMITTED;
-        // A trainer's hanging transaction is read for the training input behind it (HangingInput).
-        Optional<HangingInput.Training> training = role.equals("training")
-                ? Optional.of(new HangingInput.Training(StreamsApp.applicationId(properties),
-                        config.topics().labelled().name()))
-                : Optional.empty();
-        ChangelogOnBroker.Source onBroker = (partition, position) -> {
-            Admin asking = Admin.create(checkProperties);
-            try (var reader = new KafkaConsumer<>(reading(checkProperties, restoreReads),
-                    new ByteArrayDeserializer(), new ByteArrayDeserializer());
-                 var uncommitted = new KafkaConsumer<>(reading(checkProperties, IsolationLevel.READ_UNCOMMITTED),
-                         new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
-                return ChangelogOnBroker.ask(asking, reader, uncommitted, restoreReads, partition, position,
-                        config.brokerTimeout(), training);
-            } finally {
-                asking.close(Duration.ZERO);
-            }
-        };
-        StalledRestore.Aborter aborter = (partition, open) -> {
-            Admin aborting = Admin.create(checkProperties);
-            try {
-                aborting.abortTransaction(new AbortTransactionSpec(partition, open.producerId(),
-                        (short) open.producerEpoch(), open.coordinatorEpoch().orElse(0)))
-                        .all().get(config.brokerTimeout().toMillis(), TimeUnit.MILLISECONDS);
-            } finally {
-                aborting.close(Duration.ZERO);
-            }
-        };
-        // Under exactly-once the service reads read_committed: a transaction left open on what it reads holds it.
-        HeldInputs heldInputs = restoreReads == IsolationLevel.READ_COMMITTED
-                ? new HeldInputs(role, config.restorePatience(), System::nanoTime) : null;
-        NeededTopics needed = NeededTopics.of(role, config, System::nanoTime);
-        NeededTopics.ExistingTopics existing = NeededTopics.ExistingTopics.of(checkProperties, config.brokerTimeout());
-        needed.atStart(existing).ifPresent(missing -> {
-            throw new RunFailure(missing);
-        });
-        ModelTopicSettings.check(checkProperties, config.topics().model().name(), config.brokerTimeout())
-                .ifPresent(warning -> {
-                    LOG.warn("{}: {}", role, warning);
-                    out.println(role + ": WARNING: " + warning);
-                    out.flush();
-                });
+        ServiceWatch watch = new ServiceWatch(role, config, properties, checkProperties, bootstrap);
+        watch.atStart(out);
         CountDownLatch stopped = new CountDownLatch(1);
         AtomicBoolean interrupted = new AtomicBoolean();
         AtomicReference<StreamsApp> app;
@@ -177,7 +115,7 @@ public final class ServiceRunner {
             stopped.countDown();
         }, role + "-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
-        app.get().watchInputs(heldInputs);
+        watch.follow(app.get());
         onStart.accept(app.get());
         start(role, app.get());
         out.printf("%s: running as application %s against %s (model '%s'); Ctrl-C stops%n", role,
@@ -193,19 +131,12 @@ public final class ServiceRunner {
                 // A restore judged not reading is restarted one check later, and only if it still stands where it
                 // was judged: one that was about to move when the broker was asked is left alone.
                 boolean notReading = app.get().stillNotReading(lastJudged);
-                lastJudged = state == KafkaStreams.State.REBALANCING || state == KafkaStreams.State.RUNNING
-                        ? app.get().reportStalledRestores(config.restorePatience(), onBroker, bootstrap,
-                                config.brokerTimeout(), config.abortHangingTransactions(), aborter) : List.of();
-                Optional<String> gone = state == KafkaStreams.State.RUNNING
-                        || state == KafkaStreams.State.REBALANCING ? needed.watch(existing) : Optional.empty();
-                if (gone.isPresent()) {
+                ServiceWatch.Look look = watch.look(app.get(), state);
+                lastJudged = look.judged();
+                if (look.endBecause().isPresent()) {
                     Runtime.getRuntime().removeShutdownHook(hook);
                     app.get().close();
-                    throw new RunFailure(gone.get());
-                }
-                if (state == KafkaStreams.State.RUNNING && heldInputs != null) {
-                    heldInputs.check(app.get()::readPartitions, checkProperties, onBroker, bootstrap,
-                            config.brokerTimeout(), report -> LOG.error("{}", report));
+                    throw new RunFailure(look.endBecause().get());
                 }
                 if (state == KafkaStreams.State.RUNNING) {
                     // Running this long after a restart counts as recovered: the next failure starts afresh.
@@ -229,7 +160,7 @@ public final class ServiceRunner {
                     throw new RunFailure(AccessCheck.refusal(role, StreamsApp.applicationId(properties), accesses,
                             denied), cause);
                 }
-                Optional<String> permanent = notReading ? Optional.empty() : needed.permanent(cause, existing);
+                Optional<String> permanent = notReading ? Optional.empty() : watch.permanent(cause);
                 if (permanent.isPresent()) {
                     // A topic gone or repartitioned does not come back by itself: starting again would only repeat it.
                     Runtime.getRuntime().removeShutdownHook(hook);
@@ -284,7 +215,7 @@ public final class ServiceRunner {
                     }
                     app.set(next);
                     lastJudged = List.of();
-                    app.get().watchInputs(heldInputs);
+                    watch.follow(app.get());
                     onStart.accept(app.get());
                     start(role, app.get());
                 }
