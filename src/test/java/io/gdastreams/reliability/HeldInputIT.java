@@ -2,9 +2,10 @@ package io.gdastreams.reliability;
 
 import static io.gdastreams.reliability.TrainingRuns.RESTORE_MODEL;
 import static io.gdastreams.reliability.TrainingRuns.counts;
-import static io.gdastreams.reliability.TrainingRuns.lastModel;
+import static io.gdastreams.reliability.TrainingRuns.modelOf;
 import static io.gdastreams.reliability.TrainingRuns.restoreTestConfig;
 import static io.gdastreams.reliability.TrainingRuns.send;
+import static io.gdastreams.reliability.TrainingRuns.startAndTrain;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -58,10 +59,7 @@ class HeldInputIT {
         TopicPartition input = new TopicPartition(topics.labelled().name(), 0);
         try (ProductProcess train = new ProductProcess(Command.TRAIN, config, dir, "train");
              KafkaProducer<byte[], byte[]> producer = broker.producer()) {
-            train.start();
-            train.awaitRunning(TIMEOUT);
-            send(producer, topics, rows, 0, N);
-            assertEquals(N, modelOf(broker, topics, N).totalCount(), "first model");
+            startAndTrain(train, broker, producer, topics, rows, N, TIMEOUT);
 
             // An event in a transaction that hangs at offset N, then L events behind it.
             HangingTransaction.Left left = HangingTransaction.leave(broker, input, List.<byte[][]>of(new byte[][] {
@@ -96,7 +94,7 @@ class HeldInputIT {
             // Its writer ends it (as the named command does): the L events are trained on; the held one is dropped.
             broker.admin().abortTransaction(new AbortTransactionSpec(input, left.producerId(), left.producerEpoch(),
                     0)).all().get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
-            ModelParameters last = modelOf(broker, topics, N + L);
+            ModelParameters last = modelOf(broker, topics, N + L, TIMEOUT);
             assertEquals(counts(Iris.model(RESTORE_MODEL, last.version(), rows.subList(0, N + L), last.features())),
                     counts(last));
             // The lineage's next offset: past the last event (N + L), before the abort marker at N + L + 1.
@@ -115,9 +113,4 @@ class HeldInputIT {
         }
     }
 
-    /** The first model on the topic that holds {@code total} events. */
-    private static ModelParameters modelOf(KafkaBroker broker, Topics topics, int total) {
-        return lastModel(broker.readUntil(topics.model(), records -> !records.isEmpty()
-                && records.get(records.size() - 1).value().totalCount() == total, TIMEOUT));
-    }
 }

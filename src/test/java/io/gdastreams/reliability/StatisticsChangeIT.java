@@ -1,7 +1,7 @@
 package io.gdastreams.reliability;
 
 import static io.gdastreams.reliability.TrainingRuns.restoreTestConfig;
-import static io.gdastreams.reliability.TrainingRuns.send;
+import static io.gdastreams.reliability.TrainingRuns.startAndTrain;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -48,11 +48,7 @@ class StatisticsChangeIT {
         try (ProductProcess first = new ProductProcess(Command.TRAIN, diagonal, dir, "train-diagonal");
              ProductProcess second = new ProductProcess(Command.TRAIN, full, dir, "train-full");
              KafkaProducer<byte[], byte[]> producer = broker.producer()) {
-            first.start();
-            first.awaitRunning(TIMEOUT);
-            send(producer, topics, Iris.rows(), 0, 30);
-            broker.readUntil(topics.model(), records -> !records.isEmpty()
-                    && records.get(records.size() - 1).value().totalCount() == 30, TIMEOUT);
+            startAndTrain(first, broker, producer, topics, Iris.rows(), 30, TIMEOUT);
             assertEquals(ProductProcess.SIGTERM_EXIT, first.sigterm().status(), first.log());
 
             second.start();

@@ -1,7 +1,7 @@
 package io.gdastreams.reliability;
 
 import static io.gdastreams.reliability.TrainingRuns.restoreTestConfig;
-import static io.gdastreams.reliability.TrainingRuns.send;
+import static io.gdastreams.reliability.TrainingRuns.startAndTrain;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -64,11 +64,7 @@ class TopicChangesIT {
         Run run = run(broker, name);
         try (ProductProcess train = new ProductProcess(Command.TRAIN, run.config(), dir, "train");
              KafkaProducer<byte[], byte[]> producer = broker.producer()) {
-            train.start();
-            train.awaitRunning(TIMEOUT);
-            send(producer, run.topics(), Iris.rows(), 0, N);
-            broker.readUntil(run.topics().model(), records -> !records.isEmpty()
-                    && records.get(records.size() - 1).value().totalCount() == N, TIMEOUT);
+            startAndTrain(train, broker, producer, run.topics(), Iris.rows(), N, TIMEOUT);
             change.make(run.topics());
             int status = train.awaitOwnExit(TIMEOUT);
             assertEquals(ExitCodes.FAILURE, status, train.tails(40));

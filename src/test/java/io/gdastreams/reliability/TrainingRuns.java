@@ -58,6 +58,25 @@ final class TrainingRuns {
     }
 
     /**
+     * Starts {@code train}, sends Iris rows 0 … {@code n − 1} and returns the first model on the topic that holds
+     * {@code n} events (its lineage may count transaction markers beside them).
+     */
+    static ModelParameters startAndTrain(ProductProcess train, KafkaBroker broker,
+                                         KafkaProducer<byte[], byte[]> producer, Topics topics, List<LabelledRow> rows,
+                                         int n, Duration timeout) throws Exception {
+        train.start();
+        train.awaitRunning(timeout);
+        send(producer, topics, rows, 0, n);
+        return modelOf(broker, topics, n, timeout);
+    }
+
+    /** The first model on the topic that holds {@code total} events, read within {@code timeout}. */
+    static ModelParameters modelOf(KafkaBroker broker, Topics topics, long total, Duration timeout) {
+        return lastModel(broker.readUntil(topics.model(), records -> !records.isEmpty()
+                && records.get(records.size() - 1).value().totalCount() == total, timeout));
+    }
+
+    /**
      * Starts {@code train}, sends Iris rows 0 … {@code n − 1}, waits for the model of all of them, stops it cleanly
      * and deletes its local state ({@code appState}): the next start restores every store from its changelog.
      */

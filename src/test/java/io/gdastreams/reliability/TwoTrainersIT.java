@@ -1,7 +1,7 @@
 package io.gdastreams.reliability;
 
 import static io.gdastreams.reliability.TrainingRuns.restoreTestConfig;
-import static io.gdastreams.reliability.TrainingRuns.send;
+import static io.gdastreams.reliability.TrainingRuns.startAndTrain;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -47,11 +47,7 @@ class TwoTrainersIT {
         try (ProductProcess a = new ProductProcess(Command.TRAIN, first, dir, "train-first");
              ProductProcess b = new ProductProcess(Command.TRAIN, second, dir, "train-second");
              KafkaProducer<byte[], byte[]> producer = broker.producer()) {
-            a.start();
-            a.awaitRunning(TIMEOUT);
-            send(producer, topics, Iris.rows(), 0, N);
-            broker.readUntil(topics.model(), records -> !records.isEmpty()
-                    && records.get(records.size() - 1).value().totalCount() == N, TIMEOUT);
+            startAndTrain(a, broker, producer, topics, Iris.rows(), N, TIMEOUT);
 
             b.start(); // reads the labelled topic from the beginning and publishes above the first's versions
             assertEquals(ExitCodes.FAILURE, a.awaitOwnExit(TIMEOUT), a.tails(40));
