@@ -8,6 +8,7 @@ import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.ServiceLoader;
 import java.util.Set;
 import picocli.CommandLine;
@@ -108,12 +109,13 @@ public final class Main implements Runnable {
         PrintWriter err = failed.getErr();
         String command = failed.getCommandSpec().qualifiedName();
         int code;
+        Optional<String> refusedClient = KafkaClientSettings.refusal(e);
         if (e instanceof UserError) {
             err.println(command + ": " + e.getMessage());
             code = ExitCodes.USAGE;
-        } else if (KafkaClientSettings.refusal(e).isPresent()) {
+        } else if (refusedClient.isPresent()) {
             // Before RunFailure: a command that wraps the refusal ("cannot read the model topic …") keeps its cause.
-            err.println(command + ": " + KafkaClientSettings.refusal(e).get());
+            err.println(command + ": " + refusedClient.get());
             code = ExitCodes.USAGE;
         } else if (e instanceof BrokerException || e instanceof RunFailure) {
             err.println(command + ": " + e.getMessage());

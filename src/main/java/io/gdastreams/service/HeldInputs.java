@@ -43,6 +43,10 @@ final class HeldInputs {
     record Offsets(long lastStable, long end) {
     }
 
+    /** Reports come in partition order. */
+    private static final Comparator<TopicPartition> BY_PARTITION = Comparator.comparing(TopicPartition::topic)
+            .thenComparingInt(TopicPartition::partition);
+
     private final String service;
     private final Duration patience;
     private final LongSupplier nanoClock;
@@ -180,7 +184,7 @@ final class HeldInputs {
             admin.close(Duration.ZERO);
         }
         List<String> reports = new ArrayList<>();
-        for (TopicPartition partition : ordered(held)) {
+        for (TopicPartition partition : held.keySet().stream().sorted(BY_PARTITION).toList()) {
             Standing at = held.get(partition);
             Optional<ChangelogOnBroker> onBroker = Optional.empty();
             String failure = null;
@@ -201,8 +205,7 @@ final class HeldInputs {
 
     /** The partitions held now, with their last reports, in partition order. */
     List<Held> held() {
-        return held.values().stream().sorted(Comparator.comparing((Held h) -> h.partition().topic())
-                .thenComparingInt(h -> h.partition().partition())).toList();
+        return held.values().stream().sorted(Comparator.comparing(Held::partition, BY_PARTITION)).toList();
     }
 
     /** The last stable offset and end offset of each of {@code partitions}, asked through {@code admin}. */
@@ -221,13 +224,5 @@ final class HeldInputs {
             offsets.put(partition, new Offsets(stable.get(partition).offset(), end.get(partition).offset()));
         }
         return offsets;
-    }
-
-    /** The partitions of {@code held} in a stable order, for reports. */
-    static List<TopicPartition> ordered(Map<TopicPartition, Standing> held) {
-        List<TopicPartition> partitions = new ArrayList<>(held.keySet());
-        partitions.sort(Comparator.comparing(TopicPartition::topic)
-                .thenComparingInt(TopicPartition::partition));
-        return partitions;
     }
 }

@@ -1,10 +1,7 @@
 package io.gdastreams.service;
 
-import io.gdastreams.config.ConfigKey;
 import io.gdastreams.settings.AppConfig;
-import io.gdastreams.topology.Topics;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
@@ -14,6 +11,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ListTopicsOptions;
+import org.apache.kafka.common.resource.ResourceType;
 
 /**
  * The configured topics a service reads or writes, and what to say when one is gone or Kafka Streams cannot go on
@@ -53,21 +51,11 @@ final class NeededTopics {
      * {@code gda.restore.patience.ms} or {@link #EVERY}, whichever is less.
      */
     static NeededTopics of(String role, AppConfig config, LongSupplier nanoClock) {
-        Topics topics = config.topics();
-        List<String> names = new ArrayList<>();
-        if (role.equals("training")) {
-            names.add(topics.labelled().name());
-            names.add(topics.model().name());
-            names.add(topics.deadLetters().name());
-            if (config.booleanValue(ConfigKey.PREQUENTIAL)) {
-                names.add(topics.metrics().name());
-            }
-        } else {
-            names.add(topics.unlabelled().name());
-            names.add(topics.model().name());
-            names.add(topics.predictions().name());
-            names.add(topics.deadLetters().name());
-        }
+        // The role's topics as its access check lists them (one place), less its internal ones (Kafka Streams').
+        String internal = StreamsApp.applicationId(config.streamsProperties(role)) + "-";
+        List<String> names = RoleAccess.of(role, config).stream()
+                .filter(a -> a.type() == ResourceType.TOPIC && !a.name().startsWith(internal))
+                .map(RoleAccess::name).distinct().toList();
         Duration patience = config.restorePatience();
         return new NeededTopics(role, names, patience.compareTo(EVERY) < 0 ? patience : EVERY, nanoClock);
     }
