@@ -70,7 +70,7 @@ public final class OperatedService {
                     metrics.bind(app.kafkaStreams());
                 }
             };
-            return ServiceRunner.run(role, topology, config, out, onStart);
+            return ServiceRunner.run(role, topology, config, out, onStart, metrics);
         } finally {
             if (server != null) {
                 routes.close();

@@ -3,6 +3,7 @@ package io.gdastreams.service;
 import io.gdastreams.lifecycle.ExitCodes;
 import io.gdastreams.lifecycle.RunFailure;
 import io.gdastreams.settings.AppConfig;
+import io.gdastreams.topology.StreamObserver;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.List;
@@ -62,16 +63,17 @@ public final class ServiceRunner {
     }
 
     public static int run(String role, Supplier<Topology> topology, AppConfig config, PrintWriter out) {
-        return run(role, topology, config, out, app -> { });
+        return run(role, topology, config, out, app -> { }, StreamObserver.NONE);
     }
 
     /**
      * As {@link #run(String, Supplier, AppConfig, PrintWriter)}; {@code onStart} is given each Kafka Streams client
      * just before it starts (the first, and each one started after a failure), so that what reports on the service
-     * (health, metrics) follows the client that runs.
+     * (health, metrics) follows the client that runs; {@code observer} hears of the dead letters the service itself
+     * writes (input deleted before it was read).
      */
     public static int run(String role, Supplier<Topology> topology, AppConfig config, PrintWriter out,
-                          Consumer<StreamsApp> onStart) {
+                          Consumer<StreamsApp> onStart, StreamObserver observer) {
         String bootstrap = config.bootstrapServers();
         StartupWarnings.emit(config, role, out);
         ClusterProbe.awaitReachable(bootstrap, config.clientProperties(), config.brokerTimeout());
@@ -95,7 +97,7 @@ public final class ServiceRunner {
         }
         var properties = config.streamsProperties(role);
         ServiceWatch watch = new ServiceWatch(role, config, properties, checkProperties, bootstrap);
-        watch.atStart(out);
+        watch.atStart(out, observer);
         CountDownLatch stopped = new CountDownLatch(1);
         AtomicBoolean interrupted = new AtomicBoolean();
         AtomicReference<StreamsApp> app;

@@ -18,6 +18,11 @@ public enum DeadLetterCategory {
     MODEL_BOUND,
     /** An internal partial snapshot, or an entry of the trainer's own state store, that cannot be used. */
     INVALID_STATE,
+    /**
+     * Input the broker deleted (retention, a deletion of records) before the service read it: one letter per
+     * partition and gap, written at start.
+     */
+    DELETED_UNREAD,
     /** Anything unexpected: a bug, logged with its stack trace. */
     INTERNAL_ERROR;
 

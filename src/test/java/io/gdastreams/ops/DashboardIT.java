@@ -115,7 +115,7 @@ class DashboardIT {
             assertEquals(rows.size(), trained.get("metrics").get("eventsApplied").asLong());
             assertEquals(1, trained.get("metrics").get("deadLetters").get("invalid_event").asLong());
             List<MetricFamily> trainMetrics = training.metrics();
-            assertEquals(OpsEndpointIT.value(trainMetrics, "gda_events_applied_total", Map.of()),
+            assertEquals(OpsHttp.value(trainMetrics, "gda_events_applied_total", Map.of()),
                     trained.get("metrics").get("eventsApplied").asDouble());
 
             JsonNode inForce = await(scoring, "/api/summary", s -> version(s) == last.version(), scorer);
@@ -135,11 +135,11 @@ class DashboardIT {
             assertEquals(0, figures.get("predictions").get("unscored").asLong());
             assertEquals(0, figures.get("pendingEvents").asLong());
             List<MetricFamily> scoreMetrics = scoring.metrics();
-            Histogram latency = (Histogram) OpsEndpointIT.metric(scoreMetrics, "gda_scoring_latency_seconds",
+            Histogram latency = (Histogram) OpsHttp.metric(scoreMetrics, "gda_scoring_latency_seconds",
                     Map.of());
             assertEquals(latency.getSampleCount(), figures.get("latencyCount").asLong());
             assertEquals(latency.getSampleSum(), figures.get("latencySumSeconds").asDouble(), 1e-9);
-            assertEquals(OpsEndpointIT.value(scoreMetrics, "gda_predictions_total", Map.of("status", "scored")),
+            assertEquals(OpsHttp.value(scoreMetrics, "gda_predictions_total", Map.of("status", "scored")),
                     figures.get("predictions").get("scored").asDouble());
 
             // The history: samples of the same figures, oldest first, bounded; one taken after the traffic agrees.

@@ -1,5 +1,7 @@
 package io.gdastreams.ops;
 
+import static io.gdastreams.ops.OpsHttp.metric;
+import static io.gdastreams.ops.OpsHttp.value;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -31,10 +33,7 @@ import java.util.function.Predicate;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.hawkular.agent.prometheus.types.Counter;
-import org.hawkular.agent.prometheus.types.Gauge;
 import org.hawkular.agent.prometheus.types.Histogram;
-import org.hawkular.agent.prometheus.types.Metric;
 import org.hawkular.agent.prometheus.types.MetricFamily;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -302,32 +301,6 @@ class OpsEndpointIT {
     private static void assertKafkaStreamsMetrics(List<MetricFamily> families) {
         assertTrue(families.stream().anyMatch(f -> f.getName().startsWith("kafka_stream")),
                 "Kafka Streams' metrics through the binder");
-    }
-
-    /** The sample of family {@code name} with exactly {@code labels} (a counter, gauge or untyped value). */
-    static double value(List<MetricFamily> families, String name, Map<String, String> labels) {
-        Metric metric = metric(families, name, labels);
-        if (metric instanceof Counter counter) {
-            return counter.getValue();
-        }
-        if (metric instanceof Gauge gauge) {
-            return gauge.getValue();
-        }
-        throw new AssertionError(name + " is a " + metric.getClass().getSimpleName());
-    }
-
-    static Metric metric(List<MetricFamily> families, String name, Map<String, String> labels) {
-        for (MetricFamily family : families) {
-            if (family.getName().equals(name)) {
-                for (Metric metric : family.getMetrics()) {
-                    if (metric.getLabels().equals(labels)) {
-                        return metric;
-                    }
-                }
-            }
-        }
-        throw new AssertionError("no " + name + labels + " among " + families.stream().map(MetricFamily::getName)
-                .filter(n -> n.startsWith("gda")).toList());
     }
 
     private static void awaitMetric(OpsHttp http, String name, Map<String, String> labels, double expected,

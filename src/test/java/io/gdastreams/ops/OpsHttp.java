@@ -8,9 +8,12 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.hawkular.agent.prometheus.types.Counter;
 import org.hawkular.agent.prometheus.types.Gauge;
+import org.hawkular.agent.prometheus.types.Metric;
 import org.hawkular.agent.prometheus.types.MetricFamily;
 
 /** The endpoint of one product process, as a client sees it: the JDK's HTTP client, and {@link PrometheusText} for {@code /metrics}. */
@@ -70,6 +73,37 @@ public final class OpsHttp {
         return metrics().stream().filter(f -> f.getName().equals(name)).flatMap(f -> f.getMetrics().stream())
                 .map(m -> ((Gauge) m).getValue()).findFirst()
                 .orElseThrow(() -> new AssertionError("no gauge " + name + " in /metrics"));
+    }
+
+    /** The sample of {@code name} with exactly {@code labels} in a {@code GET /metrics}. */
+    public double value(String name, Map<String, String> labels) throws IOException, InterruptedException {
+        return value(metrics(), name, labels);
+    }
+
+    /** The sample of family {@code name} with exactly {@code labels} (a counter, gauge or untyped value). */
+    public static double value(List<MetricFamily> families, String name, Map<String, String> labels) {
+        Metric metric = metric(families, name, labels);
+        if (metric instanceof Counter counter) {
+            return counter.getValue();
+        }
+        if (metric instanceof Gauge gauge) {
+            return gauge.getValue();
+        }
+        throw new AssertionError(name + " is a " + metric.getClass().getSimpleName());
+    }
+
+    public static Metric metric(List<MetricFamily> families, String name, Map<String, String> labels) {
+        for (MetricFamily family : families) {
+            if (family.getName().equals(name)) {
+                for (Metric metric : family.getMetrics()) {
+                    if (metric.getLabels().equals(labels)) {
+                        return metric;
+                    }
+                }
+            }
+        }
+        throw new AssertionError("no " + name + labels + " among " + families.stream().map(MetricFamily::getName)
+                .filter(n -> n.startsWith("gda")).toList());
     }
 
     public static String text(HttpResponse<byte[]> response) {

@@ -49,7 +49,7 @@ class OpsMetricsTest {
                 .getValue());
         assertEquals(0.0, ((Counter) metric(families, "gda_dead_letters_total", Map.of("reason", "model_bound")))
                 .getValue());
-        assertEquals(6, families.stream().filter(f -> f.getName().equals("gda_dead_letters_total"))
+        assertEquals(7, families.stream().filter(f -> f.getName().equals("gda_dead_letters_total"))
                 .mapToInt(f -> f.getMetrics().size()).sum(), "one series per category, at 0 before the first");
         assertEquals(1.0, ((Counter) metric(families, "gda_predictions_total", Map.of("status", "scored")))
                 .getValue());
