@@ -18,6 +18,7 @@ import java.util.function.Supplier;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.common.errors.AuthorizationException;
+import org.apache.kafka.streams.KafkaClientSupplier;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.errors.StreamsException;
@@ -69,8 +70,8 @@ public final class ServiceRunner {
     /**
      * As {@link #run(String, Supplier, AppConfig, PrintWriter)}; {@code onStart} is given each Kafka Streams client
      * just before it starts (the first, and each one started after a failure), so that what reports on the service
-     * (health, metrics) follows the client that runs; {@code observer} hears of the dead letters the service itself
-     * writes (input deleted before it was read).
+     * (health, metrics) follows the client that runs; {@code observer} hears of the dead letters the service writes
+     * itself (input deleted before it was read, {@link DeletedInputReport}).
      */
     public static int run(String role, Supplier<Topology> topology, AppConfig config, PrintWriter out,
                           Consumer<StreamsApp> onStart, StreamObserver observer) {
@@ -97,12 +98,15 @@ public final class ServiceRunner {
         }
         var properties = config.streamsProperties(role);
         ServiceWatch watch = new ServiceWatch(role, config, properties, checkProperties, bootstrap);
-        watch.atStart(out, observer);
+        watch.atStart(out);
+        // Input the broker deleted before it was read is dead-lettered when Kafka Streams skips it.
+        KafkaClientSupplier clients = new ReportingClientSupplier(new DeletedInputReport(role,
+                config.topics(), checkProperties, config.brokerTimeout(), out, observer));
         CountDownLatch stopped = new CountDownLatch(1);
         AtomicBoolean interrupted = new AtomicBoolean();
         AtomicReference<StreamsApp> app;
         try {
-            app = new AtomicReference<>(new StreamsApp(role, topology.get(), properties));
+            app = new AtomicReference<>(new StreamsApp(role, topology.get(), properties, clients));
         } catch (StreamsException e) {
             // A state.dir that cannot be made or locked, say: what is wrong is in the message, not in a stack trace.
             throw new RunFailure(role + ": Kafka Streams cannot start: " + StreamsApp.rootMessage(e), e);
@@ -206,7 +210,7 @@ public final class ServiceRunner {
                     old.close();
                     StreamsApp next;
                     try {
-                        next = newClient(role, topology.get(), properties, old, lostState, cause, interrupted);
+                        next = newClient(role, topology.get(), properties, clients, old, lostState, cause, interrupted);
                     } catch (RunFailure stuck) {
                         // Closing the stuck client again on the way out would only wait another close timeout.
                         Runtime.getRuntime().removeShutdownHook(hook);
@@ -250,8 +254,9 @@ public final class ServiceRunner {
      * directory"), and only a new process frees it: after {@link #STATE_DIRECTORY_GRACE} the command exits saying so.
      * Null when the service is being stopped meanwhile.
      */
-    private static StreamsApp newClient(String role, Topology topology, Properties properties, StreamsApp old,
-                                        boolean rebuild, Throwable restarted, AtomicBoolean stopping)
+    private static StreamsApp newClient(String role, Topology topology, Properties properties,
+                                        KafkaClientSupplier clients, StreamsApp old, boolean rebuild,
+                                        Throwable restarted, AtomicBoolean stopping)
             throws InterruptedException {
         long deadline = System.nanoTime() + STATE_DIRECTORY_GRACE.toNanos();
         while (!stopping.get() && !old.stopped() && System.nanoTime() < deadline) {
@@ -262,7 +267,7 @@ public final class ServiceRunner {
                 if (rebuild) {
                     old.cleanUp();
                 }
-                return new StreamsApp(role, topology, properties);
+                return new StreamsApp(role, topology, properties, clients);
             } catch (StreamsException | IllegalStateException e) {
                 if (System.nanoTime() > deadline) {
                     RunFailure stuck = new RunFailure(role + ": Kafka Streams cannot start again: the previous client"

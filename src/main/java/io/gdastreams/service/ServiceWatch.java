@@ -1,26 +1,17 @@
 package io.gdastreams.service;
 
 import io.gdastreams.lifecycle.RunFailure;
-import io.gdastreams.model.DeadLetter;
 import io.gdastreams.settings.AppConfig;
-import io.gdastreams.topology.DeadLetterCategory;
-import io.gdastreams.topology.StreamObserver;
-import io.gdastreams.topology.Topic;
 import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.Properties;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.AbortTransactionSpec;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.streams.KafkaStreams;
@@ -48,7 +39,6 @@ final class ServiceWatch {
     private final HeldInputs heldInputs;
     private final NeededTopics needed;
     private final NeededTopics.ExistingTopics existing;
-    private final String applicationId;
 
     /**
      * The watch of {@code role} run with {@code streams} (its Kafka Streams settings) on the cluster at
@@ -97,7 +87,6 @@ final class ServiceWatch {
                 ? new HeldInputs(role, config.restorePatience(), System::nanoTime) : null;
         this.needed = NeededTopics.of(role, config, System::nanoTime);
         this.existing = NeededTopics.ExistingTopics.of(client, timeout);
-        this.applicationId = StreamsApp.applicationId(streams);
     }
 
     /** {@code client} for a reader with {@code isolation} that joins no group and commits nothing. */
@@ -111,66 +100,18 @@ final class ServiceWatch {
 
     /**
      * Before Kafka Streams starts: throws {@link RunFailure} when a configured topic is missing; warns (log and
-     * {@code out}) about a model topic that deletes models; dead-letters input deleted before it was read, telling
-     * {@code observer} of each letter.
+     * {@code out}) about a model topic that deletes models.
      */
-    void atStart(PrintWriter out, StreamObserver observer) {
+    void atStart(PrintWriter out) {
         needed.atStart(existing).ifPresent(missing -> {
             throw new RunFailure(missing);
         });
         ModelTopicSettings.check(client, config.topics().model().name(), config.brokerTimeout())
-                .ifPresent(warning -> warn(out, warning));
-        deadLetterDeletedUnread(out, observer);
-    }
-
-    private void warn(PrintWriter out, String warning) {
-        LOG.warn("{}: {}", role, warning);
-        out.println(role + ": WARNING: " + warning);
-        out.flush();
-    }
-
-    /**
-     * Kafka Streams would go on from the earliest offset still there and say nothing: each gap becomes one dead
-     * letter (keyed {@code <topic>-<partition>@<first offset>}, so that a repeat after a crash before the next
-     * commit is recognisable) and a warning. The check failing is only a warning: it must not keep a service from
-     * its input.
-     */
-    private void deadLetterDeletedUnread(PrintWriter out, StreamObserver observer) {
-        String input = role.equals("training") ? config.topics().labelled().name()
-                : config.topics().unlabelled().name();
-        Duration timeout = config.brokerTimeout();
-        List<DeletedUnread.Gap> gaps;
-        Admin admin = Admin.create(client);
-        try {
-            gaps = DeletedUnread.find(admin, applicationId, input, timeout);
-        } catch (ExecutionException | TimeoutException e) {
-            warn(out, "cannot check whether input of " + input + " was deleted before it was read: "
-                    + StreamsApp.rootMessage(e));
-            return;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return;
-        } finally {
-            admin.close(Duration.ZERO);
-        }
-        if (gaps.isEmpty()) {
-            return;
-        }
-        Topic<byte[], DeadLetter> deadLetters = config.topics().deadLetters();
-        try (var producer = new KafkaProducer<>(client, deadLetters.keySerializer(), deadLetters.valueSerializer())) {
-            for (DeletedUnread.Gap gap : gaps) {
-                byte[] key = (gap.partition() + "@" + gap.from()).getBytes(StandardCharsets.UTF_8);
-                producer.send(new ProducerRecord<>(deadLetters.name(), key, gap.letter(role)))
-                        .get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-                observer.deadLettered(DeadLetterCategory.DELETED_UNREAD);
-                warn(out, gap.sentence(role) + ". Dead-lettered to " + deadLetters.name() + ".");
-            }
-        } catch (ExecutionException | TimeoutException e) {
-            throw new RunFailure(role + ": cannot dead-letter input deleted before it was read (to "
-                    + deadLetters.name() + "): " + StreamsApp.rootMessage(e), e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+                .ifPresent(warning -> {
+                    LOG.warn("{}: {}", role, warning);
+                    out.println(role + ": WARNING: " + warning);
+                    out.flush();
+                });
     }
 
     /** Follows a newly started client: its held inputs are this watch's. */

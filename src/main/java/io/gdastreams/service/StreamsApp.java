@@ -13,6 +13,7 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.AuthorizationException;
 import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.CloseOptions.GroupMembershipOperation;
+import org.apache.kafka.streams.KafkaClientSupplier;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.Topology;
@@ -53,13 +54,24 @@ public final class StreamsApp implements AutoCloseable {
     }
 
     public StreamsApp(String name, Topology topology, Properties properties, Duration closeTimeout) {
+        this(name, topology, properties, closeTimeout, null);
+    }
+
+    /** A service's client: its clients made by {@code clients} ({@link ReportingClientSupplier}). */
+    StreamsApp(String name, Topology topology, Properties properties, KafkaClientSupplier clients) {
+        this(name, topology, properties, CLOSE_TIMEOUT, clients);
+    }
+
+    private StreamsApp(String name, Topology topology, Properties properties, Duration closeTimeout,
+                       KafkaClientSupplier clients) {
         this.name = name;
         this.closeTimeout = closeTimeout;
         this.applicationId = applicationId(properties);
         UnfinishedStoreCleaner.clean(Path.of(new StreamsConfig(properties).getString(StreamsConfig.STATE_DIR_CONFIG)),
                 applicationId(properties));
         this.onClose = membershipOnClose(properties);
-        this.streams = new KafkaStreams(topology, properties);
+        this.streams = clients == null ? new KafkaStreams(topology, properties)
+                : new KafkaStreams(topology, properties, clients);
         // A failed stream thread stops the client; the caller decides: a service restarts the whole client
         // (ServiceRunner), a replay reports the cause. Kafka Streams' own REPLACE_THREAD is not used: after
         // repeated long broker outages a replacement thread took over its tasks with stores restored from a stale

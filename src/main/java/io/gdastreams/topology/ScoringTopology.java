@@ -60,7 +60,7 @@ public final class ScoringTopology {
                         SerdeFactory.model()).withLoggingDisabled(),
                 MODEL_SOURCE, topics.modelRecords().keyDeserializer(), topics.modelRecords().valueDeserializer(),
                 topics.modelRecords().name(), MODEL_UPDATER, () -> new ModelStoreUpdater(cache, settings.signing()));
-        topology.addSource(EVENTS_SOURCE, topics.unlabelled().keyDeserializer(),
+        topology.addSource(Topic.RESET, EVENTS_SOURCE, topics.unlabelled().keyDeserializer(),
                 topics.unlabelled().valueDeserializer(), topics.unlabelled().name());
         topology.addProcessor(SCORER, () -> new ScoringProcessor(settings, cache, observer),
                 EVENTS_SOURCE);

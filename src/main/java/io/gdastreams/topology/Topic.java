@@ -4,6 +4,7 @@ import java.util.Objects;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serializer;
+import org.apache.kafka.streams.AutoOffsetReset;
 import org.apache.kafka.streams.kstream.Consumed;
 import org.apache.kafka.streams.kstream.Produced;
 
@@ -27,6 +28,15 @@ public record Topic<K, V>(String name, Serde<K> keySerde, Serde<V> valueSerde) {
     public Topic<K, V> named(String otherName) {
         return new Topic<>(otherName, keySerde, valueSerde);
     }
+
+    /**
+     * Where a service's input source starts without a committed offset, and after its position was deleted: the
+     * earliest offset, Kafka Streams' default, but given per source. With a source of its own policy Kafka Streams
+     * reads with {@code auto.offset.reset=none} and resets partitions itself, through calls the service sees, so
+     * that it can account for what a reset skips (input deleted before it was read); with none, the consumer would
+     * reset silently inside a poll.
+     */
+    public static final AutoOffsetReset RESET = AutoOffsetReset.earliest();
 
     /** How a Kafka Streams source reads it. */
     public Consumed<K, V> consumed() {

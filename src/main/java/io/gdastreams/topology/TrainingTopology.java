@@ -115,7 +115,8 @@ public final class TrainingTopology {
             taskStores = new String[] {CLASS_STATS_STORE, PREQUENTIAL_STORE};
         }
         KStream<String, TrainingOutput> partialStats = builder
-                .stream(topics.labelled().name(), topics.labelled().consumed().withName(SOURCE))
+                .stream(topics.labelled().name(), topics.labelled().consumed().withName(SOURCE)
+                        .withOffsetResetPolicy(Topic.RESET))
                 .process(() -> new PartialStatsProcessor(settings, committedInput, observer), Named.as(PARTIAL_STATS),
                         taskStores);
         sendDeadLetters(partialStats, topics, PARTIAL_STATS);

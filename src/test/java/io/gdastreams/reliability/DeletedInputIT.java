@@ -81,14 +81,52 @@ class DeletedInputIT {
             assertEquals(counts(Iris.model(RESTORE_MODEL, last.version(), kept, last.features())), counts(last));
             assertEquals(Map.of("0", (long) READ + SENT_WHILE_STOPPED), last.sources());
 
-            String sentence = "offsets " + READ + " to " + (READ + DELETED - 1) + " of " + input + " (" + DELETED
-                    + " offsets: records, and any transaction markers among them) were deleted by the broker"
-                    + " (retention, or a deletion of records) before the training application read them; they are"
-                    + " not in the model.";
+            String sentence = trainingSentence(input);
             assertTrue(train.log().contains("training: WARNING: " + sentence), train.tails(30));
             assertGapLetter(broker, topics, input, sentence);
             assertEquals(1.0, OpsHttp.fromLog(train.log()).value("gda_dead_letters_total", Map.of("reason", "deleted_unread")),
                     train.tails(10));
+            assertEquals(ProductProcess.SIGTERM_EXIT, train.sigterm().status(), train.log());
+        }
+    }
+
+    @Test
+    void shouldDeadLetterTrainingInputDeletedWhileTheTrainerLaggedAndTrainOnTheRest(KafkaBroker broker)
+            throws Exception {
+        Topics topics = KafkaBroker.uniqueTopics();
+        List<LabelledRow> rows = Iris.rows();
+        Map<String, String> config = restoreTestConfig(broker, topics, KafkaBroker.uniqueName("lagging-input"),
+                dir.resolve("state"));
+        TopicPartition input = new TopicPartition(topics.labelled().name(), 0);
+        try (ProductProcess train = new ProductProcess(Command.TRAIN, config, dir, "train");
+             KafkaProducer<byte[], byte[]> producer = broker.producer()) {
+            startAndTrain(train, broker, producer, topics, rows, READ, TIMEOUT);
+            // Frozen (still a member of its group, its position at READ), it falls behind; the broker deletes the
+            // first events it has not read. Thawed, its next fetch is refused as out of range.
+            signal(train, "STOP");
+            try {
+                send(producer, topics, rows, READ, SENT_WHILE_STOPPED);
+                deleteBefore(broker, input, READ + DELETED);
+            } finally {
+                signal(train, "CONT");
+            }
+            // A fetch in flight when it froze may still bring the first events sent: the gap starts where its
+            // reading stopped, and every event is either in the model or in the gap.
+            DeadLetter letter = broker.readUntil(topics.deadLetters(), records -> !records.isEmpty(), TIMEOUT)
+                    .get(0).value();
+            int from = (int) letter.offset();
+            assertTrue(from >= READ && from < READ + DELETED, letter.toString());
+            int gap = READ + DELETED - from;
+            ModelParameters last = modelOf(broker, topics, from + SENT_WHILE_STOPPED - DELETED, TIMEOUT);
+            List<LabelledRow> kept = new java.util.ArrayList<>(rows.subList(0, from));
+            kept.addAll(rows.subList(READ + DELETED, READ + SENT_WHILE_STOPPED));
+            assertEquals(counts(Iris.model(RESTORE_MODEL, last.version(), kept, last.features())), counts(last));
+            assertEquals(Map.of("0", (long) READ + SENT_WHILE_STOPPED), last.sources());
+            assertTrue(train.log().contains("training: WARNING: offsets " + from + " to " + (READ + DELETED - 1)
+                    + " of " + input + " (" + gap + " offsets: records, and any transaction markers among them) were"
+                    + " deleted by the broker"), train.tails(30));
+            assertTrue(letter.reason().startsWith("deleted before it was read: offsets " + from + " to "
+                    + (READ + DELETED - 1) + " of " + input), letter.reason());
             assertEquals(ProductProcess.SIGTERM_EXIT, train.sigterm().status(), train.log());
         }
     }
@@ -132,6 +170,18 @@ class DeletedInputIT {
             assertEquals(ProductProcess.SIGTERM_EXIT, score.sigterm().status(), score.log());
             assertEquals(ProductProcess.SIGTERM_EXIT, train.sigterm().status(), train.log());
         }
+    }
+
+    private static String trainingSentence(TopicPartition input) {
+        return "offsets " + READ + " to " + (READ + DELETED - 1) + " of " + input + " (" + DELETED + " offsets:"
+                + " records, and any transaction markers among them) were deleted by the broker (retention, or a"
+                + " deletion of records) before the training application read them; they are not in the model.";
+    }
+
+    /** Sends {@code SIGSTOP} or {@code SIGCONT} to {@code process}. */
+    private static void signal(ProductProcess process, String signal) throws Exception {
+        Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(process.pid())).inheritIO().start();
+        assertEquals(0, kill.waitFor(), "kill -" + signal);
     }
 
     /** Deletes the records of {@code partition} below {@code offset}, as retention would. */
