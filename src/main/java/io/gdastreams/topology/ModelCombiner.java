@@ -59,6 +59,14 @@ final class ModelCombiner implements Processor<String, byte[], String, TrainingO
     private PublishSchedule schedule;
     /** The last reason logged for holding or not re-publishing, so that a waiting state is logged once. */
     private String lastNotice;
+    /** Wall-clock time this task's combiner started (init). */
+    private long startedAt;
+
+    /**
+     * How much later than this combiner's start a snapshot of another model must be written to prove another
+     * trainer runs under this application id: its timestamp is its writer's wall clock, and hosts' clocks differ.
+     */
+    static final Duration SHARED_APPLICATION_MARGIN = Duration.ofSeconds(30);
 
     ModelCombiner(TrainingSettings settings) {
         this(settings, StreamObserver.NONE);
@@ -83,6 +91,7 @@ final class ModelCombiner implements Processor<String, byte[], String, TrainingO
         this.state = null;
         this.schedule = null;
         this.lastNotice = null;
+        this.startedAt = processorContext.currentSystemTimeMs();
         processorContext.schedule(SnapshotTicks.checkPeriod(settings.publishInterval()),
                 PunctuationType.WALL_CLOCK_TIME, this::publishIfDue);
     }
@@ -94,6 +103,10 @@ final class ModelCombiner implements Processor<String, byte[], String, TrainingO
         load();
         SnapshotIntake.Outcome outcome = intake.judge(source.topic(), record.value(), state);
         if (outcome instanceof SnapshotIntake.Refused refused) {
+            if (refused.otherModel() != null
+                    && record.timestamp() > startedAt + SHARED_APPLICATION_MARGIN.toMillis()) {
+                throw TrainingStateException.configurationConflict(sharedApplication(refused, record.timestamp()));
+            }
             if (refused.conflict()) {
                 LOG.warn("Rejecting a partial snapshot: {}", refused.reason());
             }
@@ -116,6 +129,19 @@ final class ModelCombiner implements Processor<String, byte[], String, TrainingO
             schedule.snapshotAccepted(accepted.snapshot().progress().partition(), now);
             publishIfRoundHasAll(now);
         }
+    }
+
+    /**
+     * A snapshot of another model written while this combiner runs: another trainer, configured with that model id,
+     * shares this application id, so each trains on the partitions it was given and publishes half a model. A
+     * snapshot written before (a change of {@code gda.model.id} with old snapshots still unread) is only refused.
+     */
+    private String sharedApplication(SnapshotIntake.Refused refused, long writtenAt) {
+        return "another trainer runs under application id '" + context.applicationId() + "' with gda.model.id '"
+                + refused.otherModel() + "': its partial snapshot was written " + (writtenAt - startedAt) / 1000
+                + " s after this trainer started (" + refused.reason() + "). Both would publish half a model; one"
+                + " application id trains one model: give each model its own gda.application.id, and stop every"
+                + " instance before changing gda.model.id";
     }
 
     /**

@@ -19,9 +19,14 @@ final class SnapshotIntake {
 
     /**
      * To be dead-lettered with {@code reason}; {@code conflict}: a readable snapshot that contradicts the model
-     * (worth a warning), not a damaged record.
+     * (worth a warning), not a damaged record; {@code otherModel}: the model id of a snapshot of another model, else
+     * null.
      */
-    record Refused(String reason, boolean conflict) implements Outcome {
+    record Refused(String reason, boolean conflict, String otherModel) implements Outcome {
+
+        Refused(String reason, boolean conflict) {
+            this(reason, conflict, null);
+        }
     }
 
     /** Not newer than the snapshot kept of its partition (which is up to {@code keptOffset}): changes nothing. */
@@ -73,7 +78,7 @@ final class SnapshotIntake {
         }
         String conflict = conflict(partial, state);
         if (conflict != null) {
-            return new Refused(conflict, true);
+            return new Refused(conflict, true, modelId.equals(partial.modelId()) ? null : partial.modelId());
         }
         long keptOffset = state.kept(partial.progress().partition()).map(k -> k.progress().nextOffset()).orElse(-1L);
         if (keptOffset >= partial.progress().nextOffset()) {

@@ -179,6 +179,41 @@ class ModelCombinerTest {
     }
 
     @Test
+    void shouldStopWhenAnotherModelsTrainerWritesSnapshotsUnderThisApplicationWhileItRuns() {
+        MockProcessorContext<String, TrainingOutput> context = context();
+        TrainingSettings settings = TrainingSettings.defaults(Topics.defaults()).withModelId("m");
+        List<String> features = List.of("a", "b");
+        context.setCurrentSystemTimeMs(10_000_000L);
+        ModelCombiner combiner = new ModelCombiner(settings);
+        combiner.init(context);
+        PartialSnapshot partial = snapshot(1, features, new double[][] {{1, 2}});
+        byte[] otherModel = encode(new PartialSnapshot("m2", partial.progress(), partial.classes()));
+        long margin = ModelCombiner.SHARED_APPLICATION_MARGIN.toMillis();
+
+        // Written up to the margin after this combiner started: left over from before a change of gda.model.id,
+        // or a clock behind; dead-lettered, as before.
+        context.setRecordMetadata(PARTIALS, 0, 0);
+        combiner.process(new Record<>("m2", otherModel, 10_000_000L - 3_600_000L));
+        context.setRecordMetadata(PARTIALS, 0, 1);
+        combiner.process(new Record<>("m2", otherModel, 10_000_000L + margin));
+        List<String> reasons = new ArrayList<>();
+        context.forwarded().forEach(f -> reasons.add(((TrainingOutput.Rejected) f.record().value()).deadLetter()
+                .reason()));
+        assertEquals(List.of("partial snapshot of partition 1 is for model 'm2', this combiner builds model 'm'",
+                "partial snapshot of partition 1 is for model 'm2', this combiner builds model 'm'"), reasons);
+
+        // Written later: a trainer of model m2 runs under this application id now.
+        context.setRecordMetadata(PARTIALS, 0, 2);
+        TrainingStateException stopped = assertThrows(TrainingStateException.class,
+                () -> combiner.process(new Record<>("m2", otherModel, 10_000_000L + margin + 1_000)));
+        assertEquals("another trainer runs under application id 'training-test' with gda.model.id 'm2': its partial"
+                + " snapshot was written 31 s after this trainer started (partial snapshot of partition 1 is for model"
+                + " 'm2', this combiner builds model 'm'). Both would publish half a model; one application id trains"
+                + " one model: give each model its own gda.application.id, and stop every instance before changing"
+                + " gda.model.id", stopped.getMessage().substring(stopped.getMessage().indexOf("another")));
+    }
+
+    @Test
     void shouldWaitForAPartitionTheLastModelHadInsteadOfPublishingWithoutIt() {
         MockProcessorContext<String, TrainingOutput> context = context();
         KeyValueStore<String, byte[]> store = context.getStateStore(TrainingTopology.COMBINER_STORE);

@@ -79,7 +79,7 @@ class SnapshotIntakeTest {
         TreeMap<String, RunningGaussian> none = new TreeMap<>();
         PartialSnapshot otherModel = new PartialSnapshot("other", new PartitionProgress(3, 5, 0, 5, AB), none);
         assertEquals(new SnapshotIntake.Refused("partial snapshot of partition 3 is for model 'other', this combiner"
-                + " builds model 'm'", true), intake.judge(TOPIC, encode(otherModel), state));
+                + " builds model 'm'", true, "other"), intake.judge(TOPIC, encode(otherModel), state));
 
         PartialSnapshot otherSchema = snapshot(1, List.of("a", "c"), new double[][] {{1, 2}, {3, 4}, {5, 6}});
         assertEquals(new SnapshotIntake.Refused("schema conflict: partition 1 has features [a, c] but model 'm' has"
