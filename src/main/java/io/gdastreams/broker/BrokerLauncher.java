@@ -58,11 +58,8 @@ final class BrokerLauncher {
      * returns the bootstrap address.
      */
     static String configureAndFormat(BrokerWorkspace workspace, Path serverProperties, Path dataDir, Path logFile) {
-        int brokerPort = freePort();
-        int controllerPort = freePort();
-        while (controllerPort == brokerPort) {
-            controllerPort = freePort();
-        }
+        int brokerPort = LocalPorts.free(-1);
+        int controllerPort = LocalPorts.free(brokerPort);
         writeServerProperties(serverProperties, dataDir, brokerPort, controllerPort);
         format(workspace, serverProperties, Uuid.randomUuid().toString(), logFile);
         return "127.0.0.1:" + brokerPort;
@@ -77,9 +74,10 @@ final class BrokerLauncher {
     static String configureKept(BrokerWorkspace workspace, Path serverProperties, Path dataDir, Path logFile,
                                 int brokerPort) {
         boolean formatted = Files.exists(dataDir.resolve("meta.properties"));
-        int controllerPort = formatted ? keptControllerPort(serverProperties) : freePort();
-        while (controllerPort == brokerPort) {
-            controllerPort = freePort();
+        int controllerPort = formatted ? controllerPort(serverProperties) : LocalPorts.free(brokerPort);
+        if (controllerPort == brokerPort) {
+            throw new BrokerException("port " + brokerPort + " is the controller port of the broker in " + dataDir
+                    + " (recorded in " + serverProperties + " when it was formatted): choose another --port");
         }
         writeServerProperties(serverProperties, dataDir, brokerPort, controllerPort);
         if (!formatted) {
@@ -88,7 +86,8 @@ final class BrokerLauncher {
         return "127.0.0.1:" + brokerPort;
     }
 
-    private static int keptControllerPort(Path serverProperties) {
+    /** The controller port recorded in {@code serverProperties}. */
+    static int controllerPort(Path serverProperties) {
         java.util.Properties previous = new java.util.Properties();
         try (java.io.Reader in = Files.newBufferedReader(serverProperties, StandardCharsets.UTF_8)) {
             previous.load(in);
@@ -190,15 +189,6 @@ final class BrokerLauncher {
             return true;
         } catch (IOException e) {
             return false;
-        }
-    }
-
-    private static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
-            socket.setReuseAddress(true);
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new BrokerException("cannot find a free local port: " + e.getMessage());
         }
     }
 }

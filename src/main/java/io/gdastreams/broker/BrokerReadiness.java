@@ -5,15 +5,20 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.nio.channels.Channels;
+import java.nio.channels.SeekableByteChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalInt;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.DescribeClusterOptions;
@@ -27,12 +32,17 @@ final class BrokerReadiness {
 
     private static final Duration READY_PROBE_TIMEOUT = Duration.ofSeconds(2);
     private static final int LOG_TAIL_LINES = 25;
+    private static final Pattern BIND_FAILURE = Pattern.compile("failed to bind to [^\\s]*:(\\d+)");
 
     private BrokerReadiness() {
     }
 
-    /** Returns once the broker at {@code bootstrapServers} answers; throws when it exits or {@code timeout} ends. */
-    static void await(Process process, String bootstrapServers, Path logFile, Duration timeout) {
+    /**
+     * Returns once the broker at {@code bootstrapServers} answers; throws when it exits or {@code timeout} ends.
+     * {@code logFrom}: the size of {@code logFile} before this launch (the log of a kept directory grows across
+     * starts), where a port it could not bind is looked for.
+     */
+    static void await(Process process, String bootstrapServers, Path logFile, long logFrom, Duration timeout) {
         long deadline = System.nanoTime() + timeout.toNanos();
         Map<String, Object> adminConfig = Map.of(
                 AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
@@ -50,8 +60,9 @@ final class BrokerReadiness {
             while (true) {
                 if (!process.isAlive()) {
                     String tail = logTail(logFile);
-                    if (tail.contains("Address already in use")) {
-                        throw new PortTakenException();
+                    OptionalInt taken = takenPort(logFile, logFrom);
+                    if (taken.isPresent()) {
+                        throw new PortTakenException(taken.getAsInt());
                     }
                     throw new BrokerException("embedded broker exited with code " + process.exitValue()
                             + " during start-up; last lines of " + logFile + ":\n" + tail);
@@ -99,10 +110,48 @@ final class BrokerReadiness {
         }
     }
 
+    /** The size of {@code logFile} now (0 when there is none yet): where the next launch's lines begin. */
+    static long logSize(Path logFile) {
+        try {
+            return Files.exists(logFile) ? Files.size(logFile) : 0;
+        } catch (IOException e) {
+            return 0;
+        }
+    }
+
+    /**
+     * The port the broker could not bind, from its log after {@code from} ({@code Socket server failed to bind to
+     * 127.0.0.1:43977: Address already in use}): the whole of it, as the line may be hundreds of lines before the
+     * end (a kept directory's metadata is replayed after it). −1 when the line names no port.
+     */
+    static OptionalInt takenPort(Path logFile, long from) {
+        try (SeekableByteChannel channel = Files.newByteChannel(logFile)) {
+            channel.position(Math.min(from, channel.size()));
+            String log = new String(Channels.newInputStream(channel).readAllBytes(), StandardCharsets.UTF_8);
+            if (!log.contains("Address already in use")) {
+                return OptionalInt.empty();
+            }
+            Matcher bind = BIND_FAILURE.matcher(log);
+            return OptionalInt.of(bind.find() ? Integer.parseInt(bind.group(1)) : -1);
+        } catch (IOException | UncheckedIOException e) {
+            return OptionalInt.empty();
+        }
+    }
+
     /** The broker exited because one of its ports was taken between choosing it and binding it. */
     static final class PortTakenException extends RuntimeException {
-        PortTakenException() {
-            super(": a port was taken by another process");
+
+        private final int port;
+
+        PortTakenException(int port) {
+            super(port < 0 ? ": a port was taken by another process" : ": port " + port
+                    + " was taken by another process");
+            this.port = port;
+        }
+
+        /** The port taken; −1 when the broker's log did not say. */
+        int port() {
+            return port;
         }
     }
 }

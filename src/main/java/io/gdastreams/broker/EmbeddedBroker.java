@@ -105,22 +105,41 @@ public final class EmbeddedBroker implements AutoCloseable {
             Path serverProperties = directory.resolve("server.properties");
             String bootstrap = BrokerLauncher.configureKept(workspace, serverProperties, directory.resolve("data"),
                     logFile, port);
-            Process process = BrokerLauncher.launch(workspace, serverProperties, logFile);
-            try {
-                BrokerReadiness.await(process, bootstrap, logFile, timeout);
-            } catch (PortTakenException e) {
-                BrokerProcesses.stop(process);
-                throw new BrokerException("port " + port + " (or the controller's) is in use: stop what listens "
-                        + "there or choose another --port" + e.getMessage());
-            } catch (RuntimeException e) {
-                BrokerProcesses.stop(process);
-                throw e;
+            for (int attempt = 1; ; attempt++) {
+                long logFrom = BrokerReadiness.logSize(logFile);
+                Process process = BrokerLauncher.launch(workspace, serverProperties, logFile);
+                try {
+                    BrokerReadiness.await(process, bootstrap, logFile, logFrom, timeout);
+                    return new EmbeddedBroker(workspace, logFile, serverProperties, bootstrap, process);
+                } catch (PortTakenException e) {
+                    BrokerProcesses.stop(process);
+                    // A kept directory's ports cannot change; a short-lived holder (a connection) can be waited out.
+                    if (attempt == START_ATTEMPTS) {
+                        throw new BrokerException(portTaken(e.port(), port,
+                                BrokerLauncher.controllerPort(serverProperties), directory));
+                    }
+                    LOG.info("broker port {} taken; retrying on the same ports", e.port());
+                    BrokerProcesses.sleep(RESTART_PORT_RETRY.toMillis());
+                } catch (RuntimeException e) {
+                    BrokerProcesses.stop(process);
+                    throw e;
+                }
             }
-            return new EmbeddedBroker(workspace, logFile, serverProperties, bootstrap, process);
         } catch (RuntimeException e) {
             workspace.close();
             throw e;
         }
+    }
+
+    /** Why a broker on {@code port} with {@code controllerPort} in {@code directory} could not start. */
+    static String portTaken(int taken, int port, int controllerPort, Path directory) {
+        if (taken == controllerPort) {
+            return "the controller port " + controllerPort + " of the broker in " + directory + " is in use by another"
+                    + " process (it was chosen when the directory was formatted, and must stay the same): `ss -tanp |"
+                    + " grep :" + controllerPort + "` shows who holds it; start the broker again once it is free";
+        }
+        return "port " + (taken < 0 ? port + " (or the controller's, " + controllerPort + ")" : taken) + " on 127.0.0.1"
+                + " is in use by another process: stop what holds it or choose another --port";
     }
 
     /** The directory of the broker's data and log (deleted on exit unless it was given to {@link #startAt}). */
@@ -140,9 +159,10 @@ public final class EmbeddedBroker implements AutoCloseable {
         Path serverProperties = directory.resolve("server.properties");
         String bootstrap = BrokerLauncher.configureAndFormat(workspace, serverProperties, directory.resolve("data"),
                 logFile);
+        long logFrom = BrokerReadiness.logSize(logFile);
         Process process = BrokerLauncher.launch(workspace, serverProperties, logFile, launchPrefix);
         try {
-            BrokerReadiness.await(process, bootstrap, logFile, timeout);
+            BrokerReadiness.await(process, bootstrap, logFile, logFrom, timeout);
         } catch (RuntimeException e) {
             BrokerProcesses.stop(process);
             throw e;
@@ -193,9 +213,10 @@ public final class EmbeddedBroker implements AutoCloseable {
     void killAndRestart(Duration timeout) {
         workspace.kill(process);
         for (int attempt = 1; ; attempt++) {
+            long logFrom = BrokerReadiness.logSize(logFile);
             process = BrokerLauncher.launch(workspace, serverProperties, logFile);
             try {
-                BrokerReadiness.await(process, bootstrapServers, logFile, timeout);
+                BrokerReadiness.await(process, bootstrapServers, logFile, logFrom, timeout);
                 LOG.debug("embedded broker restarted at {} (pid {})", bootstrapServers, process.pid());
                 return;
             } catch (PortTakenException e) {

@@ -10,7 +10,9 @@ import java.io.OutputStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.ServerSocket;
+import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -89,10 +91,51 @@ class BrokerCommandIT {
         assertEquals(SIGTERM_EXIT, waitFor(broker), Files.readString(dir.resolve("broker-1.log")));
         assertTrue(Files.exists(data.resolve("data").resolve("meta.properties")), "the data directory is kept");
 
+        // The controller port is the one the directory was formatted with, and must be bound again: chosen below
+        // the system's range of ephemeral ports, where no outgoing connection gets it by chance.
+        int controllerPort = controllerPort(data);
+        int ephemeralLow = ephemeralLow();
+        if (ephemeralLow > 0) {
+            assertTrue(controllerPort < ephemeralLow, "controller port " + controllerPort + " below " + ephemeralLow);
+        }
+        // A connection holding it (as a client's local port can): the broker says which port and what to do.
+        try (ServerSocket peer = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
+             Socket holder = new Socket()) {
+            holder.setReuseAddress(false);
+            holder.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), controllerPort));
+            holder.connect(peer.getLocalSocketAddress());
+            Process held = java(List.of("broker", "--port", Integer.toString(port), "--data-dir", data.toString()),
+                    dir.resolve("broker-held.log"));
+            assertEquals(ExitCodes.FAILURE, waitFor(held), Files.readString(dir.resolve("broker-held.log")));
+            String heldLog = Files.readString(dir.resolve("broker-held.log"));
+            assertTrue(heldLog.contains("gda-streams broker: the controller port " + controllerPort + " of the broker in "
+                    + data + " is in use by another process (it was chosen when the directory was formatted, and must"
+                    + " stay the same): `ss -tanp | grep :" + controllerPort + "` shows who holds it"), heldLog);
+        }
+
         Process again = startBroker(data, port, "broker-2.log");
         assertEquals(EVENTS, consume(bootstrap), "the records are still there after a restart");
         again.destroy();
         assertEquals(SIGTERM_EXIT, waitFor(again));
+    }
+
+    private static int controllerPort(Path data) throws IOException {
+        java.util.Properties server = new java.util.Properties();
+        try (var in = Files.newBufferedReader(data.resolve("server.properties"))) {
+            server.load(in);
+        }
+        String voters = server.getProperty("controller.quorum.bootstrap.servers");
+        return Integer.parseInt(voters.substring(voters.lastIndexOf(':') + 1));
+    }
+
+    /** The first ephemeral port of this (Linux) system, or 0 where the range cannot be read. */
+    private static int ephemeralLow() {
+        try {
+            return Integer.parseInt(Files.readAllLines(Path.of("/proc/sys/net/ipv4/ip_local_port_range")).get(0)
+                    .trim().split("\\s+")[0]);
+        } catch (IOException | RuntimeException e) {
+            return 0;
+        }
     }
 
     private List<String> consume(String bootstrap) {
