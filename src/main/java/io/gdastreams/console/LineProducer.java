@@ -13,6 +13,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -34,7 +35,11 @@ public final class LineProducer {
     private LineProducer() {
     }
 
-    /** Sends the lines of {@code in} to {@code topic}; returns how many records were sent. */
+    /**
+     * Sends the lines of {@code in} to {@code topic}; returns how many records were sent. A failure says how many
+     * records the broker acknowledged and from which line on nothing may have arrived, so that a run stopped by an
+     * outage can be resumed without guessing.
+     */
     public static long run(BufferedReader in, String topic, String keySeparator, String bootstrapServers,
                            Properties client, Duration timeout) throws IOException {
         Properties properties = new Properties();
@@ -42,15 +47,24 @@ public final class LineProducer {
         properties.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         properties.put(ProducerConfig.ACKS_CONFIG, "all");
         properties.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
-        properties.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, Long.toString(timeout.toMillis()));
+        // --timeout bounds every wait for the broker: a send's (metadata) and a record's acknowledgement.
+        long millis = timeout.toMillis();
+        long requestTimeout = Math.min(30_000, millis);
+        properties.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, Long.toString(millis));
+        properties.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, Long.toString(requestTimeout));
+        properties.put(ProducerConfig.LINGER_MS_CONFIG, "5");
+        properties.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, Long.toString(Math.max(millis, requestTimeout + 5)));
         properties.put(ProducerConfig.CLIENT_ID_CONFIG, "gda-streams-produce");
         requireTopic(topic, bootstrapServers, properties, timeout);
         AtomicReference<Exception> failure = new AtomicReference<>();
+        AtomicLong acknowledged = new AtomicLong();
+        AtomicLong firstLost = new AtomicLong(Long.MAX_VALUE);
         long sent = 0;
+        long number = 0;
+        KafkaException sendFailure = null;
         try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(properties, new ByteArraySerializer(),
                 new ByteArraySerializer())) {
             String line;
-            long number = 0;
             while ((line = in.readLine()) != null) {
                 number++;
                 if (line.length() > MAX_LINE_CHARS) {
@@ -69,23 +83,39 @@ public final class LineProducer {
                 if (failure.get() != null) {
                     break;
                 }
-                producer.send(new ProducerRecord<>(topic, key, value.getBytes(StandardCharsets.UTF_8)),
-                        (metadata, e) -> {
-                            if (e != null) {
-                                failure.compareAndSet(null, e);
-                            }
-                        });
+                long lineNumber = number;
+                try {
+                    producer.send(new ProducerRecord<>(topic, key, value.getBytes(StandardCharsets.UTF_8)),
+                            (metadata, e) -> {
+                                if (e == null) {
+                                    acknowledged.incrementAndGet();
+                                } else {
+                                    failure.compareAndSet(null, e);
+                                    firstLost.accumulateAndGet(lineNumber, Math::min);
+                                }
+                            });
+                } catch (KafkaException e) {
+                    // Not sent at all (no broker within max.block.ms, say): nothing from this line on.
+                    sendFailure = e;
+                    firstLost.accumulateAndGet(lineNumber, Math::min);
+                    break;
+                }
                 sent++;
             }
             producer.flush();
         } catch (KafkaException e) {
-            throw new RunFailure("cannot produce to '" + topic + "' on " + bootstrapServers + ": " + e.getMessage(),
-                    e);
+            sendFailure = sendFailure == null ? e : sendFailure;
         }
-        if (failure.get() != null) {
-            Exception e = failure.get();
-            throw new RunFailure("a record was not acknowledged by " + bootstrapServers + ": "
-                    + (e instanceof ExecutionException ? e.getCause() : e).getMessage(), e);
+        // After close: every record sent was either acknowledged or failed by now.
+        Exception cause = sendFailure != null ? sendFailure : failure.get();
+        if (cause != null) {
+            String account = acknowledged.get() + " record" + (acknowledged.get() == 1 ? "" : "s") + " of " + topic
+                    + " acknowledged; from line " + (firstLost.get() == Long.MAX_VALUE ? number : firstLost.get())
+                    + " on, lines may not have arrived";
+            throw new RunFailure((sendFailure != null ? "cannot produce to '" + topic + "' on " + bootstrapServers
+                    : "a record was not acknowledged by " + bootstrapServers) + ": "
+                    + (cause instanceof ExecutionException ? cause.getCause() : cause).getMessage() + " (" + account
+                    + ")", cause);
         }
         return sent;
     }

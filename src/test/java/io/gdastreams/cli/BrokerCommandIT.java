@@ -3,6 +3,7 @@ package io.gdastreams.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.gdastreams.it.Await;
 import io.gdastreams.lifecycle.ExitCodes;
 import io.gdastreams.reliability.StreamsChildProcess;
 import java.io.IOException;
@@ -115,8 +116,41 @@ class BrokerCommandIT {
 
         Process again = startBroker(data, port, "broker-2.log");
         assertEquals(EVENTS, consume(bootstrap), "the records are still there after a restart");
+
+        // A broker that goes away while produce runs: the failure says what arrived and from which line on not.
+        Path outageLog = dir.resolve("produce-outage.log");
+        Process lasting = java(List.of("produce", "--bootstrap-servers", bootstrap, "--topic", "labelled-events",
+                "--timeout", "5"),
+                outageLog);
+        OutputStream lines = lasting.getOutputStream();
+        lines.write((EVENTS.get(0) + "\n").getBytes(StandardCharsets.UTF_8));
+        lines.flush();
+        Await.until("the first line arrives", START_TIMEOUT, () -> consumeCount(bootstrap) == EVENTS.size() + 1,
+                () -> readQuietly(outageLog));
         again.destroy();
         assertEquals(SIGTERM_EXIT, waitFor(again));
+        lines.write((EVENTS.get(1) + "\n" + EVENTS.get(2) + "\n").getBytes(StandardCharsets.UTF_8));
+        lines.close();
+        assertEquals(ExitCodes.FAILURE, waitFor(lasting), Files.readString(outageLog));
+        assertTrue(Files.readString(outageLog).contains("(1 record of labelled-events acknowledged; from line 2 on,"
+                + " lines may not have arrived)"), Files.readString(outageLog));
+    }
+
+    /** How many records the topic holds now (read from the beginning, up to 30 s of silence). */
+    private static int consumeCount(String bootstrap) {
+        StringWriter out = new StringWriter();
+        Main.run(new String[] {"consume", "--bootstrap-servers", bootstrap, "--topic", "labelled-events",
+                "--from-beginning", "--idle-seconds", "2"}, Map.of(), new PrintWriter(out, true),
+                new PrintWriter(new StringWriter(), true));
+        return (int) out.toString().lines().count();
+    }
+
+    private static String readQuietly(Path file) {
+        try {
+            return Files.readString(file);
+        } catch (IOException e) {
+            return e.toString();
+        }
     }
 
     private static int controllerPort(Path data) throws IOException {
