@@ -36,6 +36,7 @@ final class CompiledModelCache {
 
     /** Longest reason kept for the "no valid model" description (a parser message can quote a lot). */
     private static final int MAX_REASON_CHARS = 300;
+    private static final java.time.Duration IN_FORCE_LINE_INTERVAL = java.time.Duration.ofMinutes(1);
 
     /** What {@link #offer} did with a model. */
     enum Outcome {
@@ -67,6 +68,9 @@ final class CompiledModelCache {
      * readers that show it, such as the HTTP endpoint).
      */
     private volatile ModelParameters inForce;
+    /** When the last "in force" line was logged, and how many versions came in force since (logInForce). */
+    private long lastInForceLine;
+    private long versionsSinceLine;
 
     /** @param alpha the Laplace smoothing of the category tables ({@code gda.categorical.alpha}) */
     CompiledModelCache(String modelId, FitOptions options, int listed, boolean rejectOlderVersions,
@@ -185,8 +189,28 @@ final class CompiledModelCache {
         compilations.incrementAndGet();
         inForce = model;
         current = compiled;
-        LOG.info("Model '{}' version {} in force (from {})", modelId, model.version(), source);
+        logInForce(held == null, model.version(), source);
         return Outcome.IN_FORCE;
+    }
+
+    /**
+     * The first model in force, then at most one line a minute: a trainer publishing every second would otherwise
+     * write 86,400 lines a day here, and the progress line names the version in force anyway.
+     */
+    private void logInForce(boolean first, long version, String source) {
+        long now = System.nanoTime();
+        synchronized (this) {
+            versionsSinceLine++;
+            if (!first && now - lastInForceLine < IN_FORCE_LINE_INTERVAL.toNanos()) {
+                LOG.debug("Model '{}' version {} in force (from {})", modelId, version, source);
+                return;
+            }
+            long count = versionsSinceLine;
+            versionsSinceLine = 0;
+            lastInForceLine = now;
+            LOG.info("Model '{}' version {} in force (from {}){}", modelId, version, source,
+                    count > 1 ? "; " + count + " versions came in force since the last such line" : "");
+        }
     }
 
     /**
