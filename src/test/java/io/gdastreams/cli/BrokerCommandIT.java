@@ -109,8 +109,8 @@ class BrokerCommandIT {
                     dir.resolve("broker-held.log"));
             assertEquals(ExitCodes.FAILURE, waitFor(held), Files.readString(dir.resolve("broker-held.log")));
             String heldLog = Files.readString(dir.resolve("broker-held.log"));
-            assertTrue(heldLog.contains("gda-streams broker: the controller port " + controllerPort + " of the broker in "
-                    + data + " is in use by another process (it was chosen when the directory was formatted, and must"
+            assertTrue(heldLog.contains("gda-streams broker: the controller port " + controllerPort
+                    + " of the broker in " + data + " is in use by another process (it was chosen when the directory was formatted, and must"
                     + " stay the same): `ss -tanp | grep :" + controllerPort + "` shows who holds it"), heldLog);
         }
 

@@ -23,6 +23,7 @@ import io.gdastreams.topology.Topics;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -75,17 +76,13 @@ class DeletedInputIT {
             train.start();
             train.awaitRunning(TIMEOUT);
             // Rows READ … READ + DELETED − 1 are gone: the model holds the others, exactly.
-            ModelParameters last = modelOf(broker, topics, READ + SENT_WHILE_STOPPED - DELETED, TIMEOUT);
-            List<LabelledRow> kept = new java.util.ArrayList<>(rows.subList(0, READ));
-            kept.addAll(rows.subList(READ + DELETED, READ + SENT_WHILE_STOPPED));
-            assertEquals(counts(Iris.model(RESTORE_MODEL, last.version(), kept, last.features())), counts(last));
-            assertEquals(Map.of("0", (long) READ + SENT_WHILE_STOPPED), last.sources());
+            assertModelHoldsAllBut(broker, topics, rows, READ);
 
             String sentence = trainingSentence(input);
             assertTrue(train.log().contains("training: WARNING: " + sentence), train.tails(30));
             assertGapLetter(broker, topics, input, sentence);
-            assertEquals(1.0, OpsHttp.fromLog(train.log()).value("gda_dead_letters_total", Map.of("reason", "deleted_unread")),
-                    train.tails(10));
+            assertEquals(1.0, OpsHttp.fromLog(train.log()).value("gda_dead_letters_total",
+                    Map.of("reason", "deleted_unread")), train.tails(10));
             assertEquals(ProductProcess.SIGTERM_EXIT, train.sigterm().status(), train.log());
         }
     }
@@ -117,11 +114,7 @@ class DeletedInputIT {
             int from = (int) letter.offset();
             assertTrue(from >= READ && from < READ + DELETED, letter.toString());
             int gap = READ + DELETED - from;
-            ModelParameters last = modelOf(broker, topics, from + SENT_WHILE_STOPPED - DELETED, TIMEOUT);
-            List<LabelledRow> kept = new java.util.ArrayList<>(rows.subList(0, from));
-            kept.addAll(rows.subList(READ + DELETED, READ + SENT_WHILE_STOPPED));
-            assertEquals(counts(Iris.model(RESTORE_MODEL, last.version(), kept, last.features())), counts(last));
-            assertEquals(Map.of("0", (long) READ + SENT_WHILE_STOPPED), last.sources());
+            assertModelHoldsAllBut(broker, topics, rows, from);
             assertTrue(train.log().contains("training: WARNING: offsets " + from + " to " + (READ + DELETED - 1)
                     + " of " + input + " (" + gap + " offsets: records, and any transaction markers among them) were"
                     + " deleted by the broker"), train.tails(30));
@@ -170,6 +163,19 @@ class DeletedInputIT {
             assertEquals(ProductProcess.SIGTERM_EXIT, score.sigterm().status(), score.log());
             assertEquals(ProductProcess.SIGTERM_EXIT, train.sigterm().status(), train.log());
         }
+    }
+
+    /**
+     * The model of exactly rows 0 … {@code firstDeleted} − 1 and READ + DELETED … READ + SENT_WHILE_STOPPED − 1 (the
+     * rows between deleted unread), with its lineage past them all.
+     */
+    private static void assertModelHoldsAllBut(KafkaBroker broker, Topics topics, List<LabelledRow> rows,
+                                               int firstDeleted) {
+        ModelParameters last = modelOf(broker, topics, firstDeleted + SENT_WHILE_STOPPED - DELETED, TIMEOUT);
+        List<LabelledRow> kept = new ArrayList<>(rows.subList(0, firstDeleted));
+        kept.addAll(rows.subList(READ + DELETED, READ + SENT_WHILE_STOPPED));
+        assertEquals(counts(Iris.model(RESTORE_MODEL, last.version(), kept, last.features())), counts(last));
+        assertEquals(Map.of("0", (long) READ + SENT_WHILE_STOPPED), last.sources());
     }
 
     private static String trainingSentence(TopicPartition input) {
