@@ -136,7 +136,8 @@ class FaultInjectionIT {
                 assertEquals(sent.hostile(), trainingLetters, "every hostile labelled event dead-lettered");
                 assertEquals(sent.labelled(), model.totalCount() + trainingLetters,
                         "applied + dead-lettered = labelled records sent");
-                assertEveryUnlabelledEventHasExactlyOnePrediction(sent, predictions);
+                assertEveryUnlabelledEventHasExactlyOnePrediction(sent, predictions,
+                        () -> broker.readAll(topics.unlabelled().name(), CONVERGENCE));
                 assertVersionsOnlyGrow(models);
                 assertAllAlive(processes);
             } finally {
@@ -204,18 +205,39 @@ class FaultInjectionIT {
     }
 
     private static void assertEveryUnlabelledEventHasExactlyOnePrediction(
-            Acknowledged sent, List<ConsumerRecord<String, Prediction>> predictions) {
+            Acknowledged sent, List<ConsumerRecord<String, Prediction>> predictions,
+            java.util.function.Supplier<List<ConsumerRecord<byte[], byte[]>>> inputs) {
         Map<String, Integer> outputsById = new HashMap<>();
         for (ConsumerRecord<String, Prediction> record : predictions) {
             outputsById.merge(record.value().id(), 1, Integer::sum);
         }
         List<String> duplicated = outputsById.entrySet().stream().filter(e -> e.getValue() > 1)
                 .map(Map.Entry::getKey).limit(10).toList();
-        assertTrue(duplicated.isEmpty(), "predicted more than once: " + duplicated);
+        assertTrue(duplicated.isEmpty(), () -> "predicted more than once: " + duplicated + "\n"
+                + whereDuplicated(duplicated, predictions, inputs.get()));
         assertEquals(sent.unlabelledIds().size(), outputsById.size(), "one prediction per unlabelled event");
         for (String id : sent.unlabelledIds()) {
             assertTrue(outputsById.containsKey(id), "no prediction for " + id);
         }
+    }
+
+    /**
+     * For a failure: each duplicated id's predictions (partition, offset, timestamp, model version) and how many input
+     * records carry it, so that a duplicate made upstream (the input written twice) is told from one the scorer made.
+     */
+    private static String whereDuplicated(List<String> ids, List<ConsumerRecord<String, Prediction>> predictions,
+                                          List<ConsumerRecord<byte[], byte[]>> inputs) {
+        StringBuilder where = new StringBuilder();
+        for (String id : ids) {
+            where.append(id).append(": predictions");
+            predictions.stream().filter(r -> id.equals(r.value().id())).forEach(r -> where.append(' ')
+                    .append(r.partition()).append('@').append(r.offset()).append(" t=").append(r.timestamp())
+                    .append(" v").append(r.value().modelVersion()));
+            long copies = inputs.stream().filter(r -> r.key() != null
+                    && id.equals(new String(r.key(), StandardCharsets.UTF_8))).count();
+            where.append("; input records with this key: ").append(copies).append('\n');
+        }
+        return where.toString();
     }
 
     private static void assertVersionsOnlyGrow(List<ConsumerRecord<String, ModelParameters>> models) {
