@@ -15,18 +15,22 @@ record DeletedInput(TopicPartition partition, long from, long to) {
         return to - from;
     }
 
-    /** What was lost, for the log and the dead letter. */
-    String sentence(String role) {
-        String lost = role.equals("training") ? "they are not in the model" : "they got no prediction";
-        return "offsets " + from + " to " + (to - 1) + " of " + partition + " (" + offsets() + " offset"
-                + (offsets() == 1 ? "" : "s") + ": records, and any transaction markers among them) were deleted by"
-                + " the broker (retention, or a deletion of records) before the " + role + " application read them; "
-                + lost + ". Keep the input's retention.ms above the longest stop or lag you allow";
+    /** What was lost, for the log and the dead letter: of the role's input topic, or of the trainer's partials. */
+    String sentence(String role, boolean input) {
+        String lost = !input ? "the model lacks the events they summed up until each input partition they came from"
+                + " sends its next snapshot (at its next event); restarting every training instance re-sends them now"
+                : "at most " + offsets() + " event" + (offsets() == 1 ? " is" : "s are") + " not in "
+                + (role.equals("training") ? "the model" : "the predictions");
+        return "offsets " + from + " to " + (to - 1) + " of " + (input ? "" : "the internal topic partition (partial"
+                + " snapshots) ") + partition + " (" + offsets() + " offset" + (offsets() == 1 ? "" : "s") + ": records,"
+                + " and any transaction markers or aborted records among them) were deleted by the broker (retention,"
+                + " or a deletion of records) before the " + role + " application read them; " + lost
+                + (input ? ". Keep the input's retention.ms above the longest stop or lag you allow" : "");
     }
 
     /** The dead letter: where the gap starts, without key or value (the broker has none left to keep). */
-    DeadLetter letter(String role) {
-        return new DeadLetter("deleted before it was read: " + sentence(role), partition.topic(),
+    DeadLetter letter(String role, boolean input) {
+        return new DeadLetter("deleted before it was read: " + sentence(role, input), partition.topic(),
                 partition.partition(), from, null, null);
     }
 

@@ -51,18 +51,14 @@ final class DeletedInputReport implements Consumer<DeletedInput> {
 
     @Override
     public void accept(DeletedInput gap) {
-        if (!gap.partition().topic().equals(input)) {
-            // The trainer's internal partials topic: Kafka Streams purges it only below its committed offsets, so
-            // a gap there means a deletion by hand; what it held is summed up again in the next partial snapshot.
-            LOG.warn("{}: offsets {} to {} of the internal topic partition {} were deleted before they were read",
-                    role, gap.from(), gap.to() - 1, gap.partition());
-            return;
-        }
+        // The role's input, or the trainer's internal partials topic (Kafka Streams purges it only below its
+        // committed offsets: a gap there is a deletion by hand).
+        boolean ofInput = gap.partition().topic().equals(input);
         KafkaProducer<byte[], DeadLetter> producer = new KafkaProducer<>(client, deadLetters.keySerializer(),
                 deadLetters.valueSerializer());
         try {
             producer.send(new ProducerRecord<>(deadLetters.name(), gap.key().getBytes(StandardCharsets.UTF_8),
-                    gap.letter(role))).get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+                    gap.letter(role, ofInput))).get(timeout.toMillis(), TimeUnit.MILLISECONDS);
         } catch (ExecutionException | TimeoutException e) {
             throw new StreamsException(role + ": cannot dead-letter input deleted before it was read (" + gap.key()
                     + ", to " + deadLetters.name() + "): " + StreamsApp.rootMessage(e), e);
@@ -74,7 +70,7 @@ final class DeletedInputReport implements Consumer<DeletedInput> {
             producer.close(Duration.ZERO);
         }
         observer.deadLettered(DeadLetterCategory.DELETED_UNREAD);
-        String warning = gap.sentence(role) + ". Dead-lettered to " + deadLetters.name() + ".";
+        String warning = gap.sentence(role, ofInput) + ". Dead-lettered to " + deadLetters.name() + ".";
         LOG.warn("{}: {}", role, warning);
         synchronized (out) {
             out.println(role + ": WARNING: " + warning);

@@ -4,10 +4,14 @@ import java.time.Duration;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
 import java.util.function.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.consumer.OffsetOutOfRangeException;
+import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.slf4j.Logger;
@@ -63,6 +67,27 @@ final class ResetReportingConsumer extends KafkaConsumer<byte[], byte[]> {
         reportSkipped(partitions);
     }
 
+    /**
+     * Kafka Streams commits a partition's offset only once it processes a record of it: with nothing after the gap
+     * yet, the committed offset would stay at its start, and every restart would report the gap again. When the
+     * group's stable committed offset is the gap's start (nothing before it is still being processed), committing
+     * where reading resumes loses nothing; it keeps the committed offset's metadata (Kafka Streams' partition time).
+     * Otherwise a record processed before the gap is not committed yet, and Kafka Streams' own commit moves on.
+     */
+    private void commitPastGap(TopicPartition partition, long from, long resumed) {
+        try {
+            // Under read_committed the consumer asks for stable offsets: a transaction's pending commit waits.
+            OffsetAndMetadata committed = committed(Set.of(partition)).get(partition);
+            if (committed != null && committed.offset() == from) {
+                commitSync(Map.of(partition, new OffsetAndMetadata(resumed, Optional.empty(),
+                        committed.metadata())));
+            }
+        } catch (KafkaException e) {
+            LOG.warn("{}: the committed offset stays at {}, the start of the gap reported (a restart before a record"
+                    + " after it is processed reports it again): {}", partition, from, e.getMessage());
+        }
+    }
+
     private void reportSkipped(Collection<TopicPartition> partitions) {
         for (TopicPartition partition : partitions) {
             Long from = refused.remove(partition);
@@ -73,6 +98,7 @@ final class ResetReportingConsumer extends KafkaConsumer<byte[], byte[]> {
             long resumed = position(partition);
             if (resumed > from) {
                 report.accept(new DeletedInput(partition, from, resumed));
+                commitPastGap(partition, from, resumed);
             } else if (resumed < from) {
                 LOG.warn("{}: reading resumes at offset {}, below offset {} that the broker refused as out of range:"
                         + " the partition was truncated or recreated, and offsets {} to {} may be read again",

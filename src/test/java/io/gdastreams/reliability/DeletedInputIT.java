@@ -12,6 +12,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.gdastreams.fixtures.Iris;
 import io.gdastreams.fixtures.LabelledRow;
+import io.gdastreams.it.Await;
 import io.gdastreams.it.KafkaBroker;
 import io.gdastreams.it.KafkaBrokerExtension;
 import io.gdastreams.model.DeadLetter;
@@ -88,6 +89,38 @@ class DeletedInputIT {
     }
 
     @Test
+    void shouldReportAGapAtThePartitionsEndOnceAcrossRestarts(KafkaBroker broker) throws Exception {
+        Topics topics = KafkaBroker.uniqueTopics();
+        List<LabelledRow> rows = Iris.rows();
+        Map<String, String> config = restoreTestConfig(broker, topics, KafkaBroker.uniqueName("trailing-gap"),
+                dir.resolve("state"));
+        TopicPartition input = new TopicPartition(topics.labelled().name(), 0);
+        try (ProductProcess train = new ProductProcess(Command.TRAIN, config, dir, "train");
+             KafkaProducer<byte[], byte[]> producer = broker.producer()) {
+            startAndTrain(train, broker, producer, topics, rows, READ, TIMEOUT);
+            assertEquals(ProductProcess.SIGTERM_EXIT, train.sigterm().status(), train.log());
+            // Everything sent while it was stopped is deleted: no record after the gap to move its offset on.
+            send(producer, topics, rows, READ, DELETED);
+            deleteBefore(broker, input, READ + DELETED);
+            train.start();
+            train.awaitRunning(TIMEOUT);
+            Await.until("the gap is reported", TIMEOUT, () -> train.log().contains("training: WARNING: offsets "
+                    + READ + " to " + (READ + DELETED - 1)), () -> train.tails(20));
+            assertEquals(ProductProcess.SIGTERM_EXIT, train.sigterm().status(), train.log());
+
+            // Started again, it reads on past the gap: one more event, and still one letter.
+            train.start();
+            train.awaitRunning(TIMEOUT);
+            send(producer, topics, rows, READ + DELETED, 1);
+            ModelParameters last = modelOf(broker, topics, READ + 1, TIMEOUT);
+            assertEquals(Map.of("0", (long) READ + DELETED + 1), last.sources());
+            assertEquals(1, broker.readAll(topics.deadLetters(), TIMEOUT).size(), train.tails(20));
+            assertTrue(!train.log().contains("WARNING: offsets"), train.tails(20));
+            assertEquals(ProductProcess.SIGTERM_EXIT, train.sigterm().status(), train.log());
+        }
+    }
+
+    @Test
     void shouldDeadLetterTrainingInputDeletedWhileTheTrainerLaggedAndTrainOnTheRest(KafkaBroker broker)
             throws Exception {
         Topics topics = KafkaBroker.uniqueTopics();
@@ -116,8 +149,8 @@ class DeletedInputIT {
             int gap = READ + DELETED - from;
             assertModelHoldsAllBut(broker, topics, rows, from);
             assertTrue(train.log().contains("training: WARNING: offsets " + from + " to " + (READ + DELETED - 1)
-                    + " of " + input + " (" + gap + " offsets: records, and any transaction markers among them) were"
-                    + " deleted by the broker"), train.tails(30));
+                    + " of " + input + " (" + gap + " offsets: records, and any transaction markers or aborted records"
+                    + " among them) were deleted by the broker"), train.tails(30));
             assertTrue(letter.reason().startsWith("deleted before it was read: offsets " + from + " to "
                     + (READ + DELETED - 1) + " of " + input), letter.reason());
             assertEquals(ProductProcess.SIGTERM_EXIT, train.sigterm().status(), train.log());
@@ -155,9 +188,9 @@ class DeletedInputIT {
             assertEquals(expected, keys);
 
             String sentence = "offsets " + READ + " to " + (READ + DELETED - 1) + " of " + input + " (" + DELETED
-                    + " offsets: records, and any transaction markers among them) were deleted by the broker"
-                    + " (retention, or a deletion of records) before the scoring application read them; they got"
-                    + " no prediction.";
+                    + " offsets: records, and any transaction markers or aborted records among them) were deleted by"
+                    + " the broker (retention, or a deletion of records) before the scoring application read them; at"
+                    + " most " + DELETED + " events are not in the predictions.";
             assertTrue(score.log().contains("scoring: WARNING: " + sentence), score.tails(30));
             assertGapLetter(broker, topics, input, sentence);
             assertEquals(ProductProcess.SIGTERM_EXIT, score.sigterm().status(), score.log());
@@ -180,8 +213,9 @@ class DeletedInputIT {
 
     private static String trainingSentence(TopicPartition input) {
         return "offsets " + READ + " to " + (READ + DELETED - 1) + " of " + input + " (" + DELETED + " offsets:"
-                + " records, and any transaction markers among them) were deleted by the broker (retention, or a"
-                + " deletion of records) before the training application read them; they are not in the model.";
+                + " records, and any transaction markers or aborted records among them) were deleted by the broker"
+                + " (retention, or a deletion of records) before the training application read them; at most " + DELETED
+                + " events are not in the model.";
     }
 
     /** Sends {@code SIGSTOP} or {@code SIGCONT} to {@code process}. */
