@@ -68,14 +68,7 @@ class DeletedInputIT {
         TopicPartition input = new TopicPartition(topics.labelled().name(), 0);
         try (ProductProcess train = new ProductProcess(Command.TRAIN, config, dir, "train");
              KafkaProducer<byte[], byte[]> producer = broker.producer()) {
-            startAndTrain(train, broker, producer, topics, rows, READ, TIMEOUT);
-            assertEquals(ProductProcess.SIGTERM_EXIT, train.sigterm().status(), train.log());
-
-            send(producer, topics, rows, READ, SENT_WHILE_STOPPED);
-            deleteBefore(broker, input, READ + DELETED);
-
-            train.start();
-            train.awaitRunning(TIMEOUT);
+            restartAfterDeletion(train, broker, producer, topics, rows, SENT_WHILE_STOPPED);
             // Rows READ … READ + DELETED − 1 are gone: the model holds the others, exactly.
             assertModelHoldsAllBut(broker, topics, rows, READ);
 
@@ -94,16 +87,10 @@ class DeletedInputIT {
         List<LabelledRow> rows = Iris.rows();
         Map<String, String> config = restoreTestConfig(broker, topics, KafkaBroker.uniqueName("trailing-gap"),
                 dir.resolve("state"));
-        TopicPartition input = new TopicPartition(topics.labelled().name(), 0);
         try (ProductProcess train = new ProductProcess(Command.TRAIN, config, dir, "train");
              KafkaProducer<byte[], byte[]> producer = broker.producer()) {
-            startAndTrain(train, broker, producer, topics, rows, READ, TIMEOUT);
-            assertEquals(ProductProcess.SIGTERM_EXIT, train.sigterm().status(), train.log());
             // Everything sent while it was stopped is deleted: no record after the gap to move its offset on.
-            send(producer, topics, rows, READ, DELETED);
-            deleteBefore(broker, input, READ + DELETED);
-            train.start();
-            train.awaitRunning(TIMEOUT);
+            restartAfterDeletion(train, broker, producer, topics, rows, DELETED);
             Await.until("the gap is reported", TIMEOUT, () -> train.log().contains("training: WARNING: offsets "
                     + READ + " to " + (READ + DELETED - 1)), () -> train.tails(20));
             assertEquals(ProductProcess.SIGTERM_EXIT, train.sigterm().status(), train.log());
@@ -222,6 +209,21 @@ class DeletedInputIT {
     private static void signal(ProductProcess process, String signal) throws Exception {
         Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(process.pid())).inheritIO().start();
         assertEquals(0, kill.waitFor(), "kill -" + signal);
+    }
+
+    /**
+     * Trains {@code train} on rows 0 … READ − 1, stops it, sends the next {@code sent} rows, deletes the first
+     * DELETED of those (as retention would) and starts it again.
+     */
+    private static void restartAfterDeletion(ProductProcess train, KafkaBroker broker,
+                                             KafkaProducer<byte[], byte[]> producer, Topics topics,
+                                             List<LabelledRow> rows, int sent) throws Exception {
+        startAndTrain(train, broker, producer, topics, rows, READ, TIMEOUT);
+        assertEquals(ProductProcess.SIGTERM_EXIT, train.sigterm().status(), train.log());
+        send(producer, topics, rows, READ, sent);
+        deleteBefore(broker, new TopicPartition(topics.labelled().name(), 0), READ + DELETED);
+        train.start();
+        train.awaitRunning(TIMEOUT);
     }
 
     /** Deletes the records of {@code partition} below {@code offset}, as retention would. */
