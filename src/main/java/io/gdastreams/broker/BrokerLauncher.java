@@ -14,6 +14,7 @@ import java.nio.file.Paths;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.common.Uuid;
 
@@ -57,10 +58,11 @@ final class BrokerLauncher {
      * Writes {@code serverProperties} for two free local ports and formats the storage below {@code dataDir};
      * returns the bootstrap address.
      */
-    static String configureAndFormat(BrokerWorkspace workspace, Path serverProperties, Path dataDir, Path logFile) {
+    static String configureAndFormat(BrokerWorkspace workspace, Path serverProperties, Path dataDir, Path logFile,
+                                     Map<String, String> overrides) {
         int brokerPort = LocalPorts.free(-1);
         int controllerPort = LocalPorts.free(brokerPort);
-        writeServerProperties(serverProperties, dataDir, brokerPort, controllerPort);
+        writeServerProperties(serverProperties, dataDir, brokerPort, controllerPort, overrides);
         format(workspace, serverProperties, Uuid.randomUuid().toString(), logFile);
         return "127.0.0.1:" + brokerPort;
     }
@@ -79,7 +81,7 @@ final class BrokerLauncher {
             throw new BrokerException("port " + brokerPort + " is the controller port of the broker in " + dataDir
                     + " (recorded in " + serverProperties + " when it was formatted): choose another --port");
         }
-        writeServerProperties(serverProperties, dataDir, brokerPort, controllerPort);
+        writeServerProperties(serverProperties, dataDir, brokerPort, controllerPort, Map.of());
         if (!formatted) {
             format(workspace, serverProperties, Uuid.randomUuid().toString(), logFile);
         }
@@ -117,8 +119,9 @@ final class BrokerLauncher {
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile.toFile())));
     }
 
-    private static void writeServerProperties(Path file, Path dataDir, int brokerPort, int controllerPort) {
-        List<String> lines = List.of(
+    static void writeServerProperties(Path file, Path dataDir, int brokerPort, int controllerPort,
+                                      Map<String, String> overrides) {
+        List<String> defaults = List.of(
                 "process.roles=broker,controller",
                 "node.id=1",
                 "listeners=PLAINTEXT://127.0.0.1:" + brokerPort + ",CONTROLLER://127.0.0.1:" + controllerPort,
@@ -142,6 +145,15 @@ final class BrokerLauncher {
                 "auto.create.topics.enable=false",
                 "log.flush.interval.messages=9223372036854775807",
                 "log.retention.hours=-1");
+        // An override replaces the default of its key, in place; a key without one is added at the end.
+        Map<String, String> left = new java.util.LinkedHashMap<>(overrides);
+        List<String> lines = new ArrayList<>();
+        for (String line : defaults) {
+            String key = line.substring(0, line.indexOf('='));
+            String value = left.remove(key);
+            lines.add(value == null ? line : key + "=" + value);
+        }
+        left.forEach((key, value) -> lines.add(key + "=" + value));
         try {
             Files.write(file, lines, StandardCharsets.UTF_8);
         } catch (IOException e) {

@@ -5,6 +5,7 @@ import io.gdastreams.lifecycle.ShutdownSequence;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -55,13 +56,22 @@ public final class EmbeddedBroker implements AutoCloseable {
      * {@code taskset -c CPUS}).
      */
     public static EmbeddedBroker start(Duration timeout, List<String> launchPrefix) {
+        return start(timeout, launchPrefix, Map.of());
+    }
+
+    /**
+     * As {@link #start(Duration, List)}, with {@code overrides} in the broker's {@code server.properties} in place of
+     * (or beside) its defaults: what a test needs of a broker that the product's does not do (Kafka's own retention
+     * checks, say). The listeners and the directories are not to be overridden.
+     */
+    public static EmbeddedBroker start(Duration timeout, List<String> launchPrefix, Map<String, String> overrides) {
         BrokerLauncher.requireBrokerClasses();
         BrokerWorkspace.deleteStaleDirectories();
         BrokerWorkspace workspace = new BrokerWorkspace();
         try {
             for (int attempt = 1; ; attempt++) {
                 try {
-                    return startIn(workspace, timeout, launchPrefix);
+                    return startIn(workspace, timeout, launchPrefix, overrides);
                 } catch (PortTakenException e) {
                     if (attempt == START_ATTEMPTS) {
                         throw new BrokerException("embedded broker could not bind its ports after "
@@ -152,13 +162,14 @@ public final class EmbeddedBroker implements AutoCloseable {
         return workspace.kept();
     }
 
-    private static EmbeddedBroker startIn(BrokerWorkspace workspace, Duration timeout, List<String> launchPrefix) {
+    private static EmbeddedBroker startIn(BrokerWorkspace workspace, Duration timeout, List<String> launchPrefix,
+                                          Map<String, String> overrides) {
         Path directory = workspace.directory();
         workspace.clear();
         Path logFile = directory.resolve("broker.log");
         Path serverProperties = directory.resolve("server.properties");
         String bootstrap = BrokerLauncher.configureAndFormat(workspace, serverProperties, directory.resolve("data"),
-                logFile);
+                logFile, overrides);
         long logFrom = BrokerReadiness.logSize(logFile);
         Process process = BrokerLauncher.launch(workspace, serverProperties, logFile, launchPrefix);
         try {

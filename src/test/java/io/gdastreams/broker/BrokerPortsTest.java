@@ -57,4 +57,17 @@ class BrokerPortsTest {
         assertEquals("port 9092 (or the controller's, 23977) on 127.0.0.1 is in use by another process: stop what"
                 + " holds it or choose another --port", EmbeddedBroker.portTaken(-1, 9092, 23977, data));
     }
+
+    @Test
+    void shouldWriteAnOverrideInPlaceOfItsDefaultAndANewKeyAtTheEnd() throws Exception {
+        Path file = dir.resolve("server.properties");
+        BrokerLauncher.writeServerProperties(file, dir.resolve("data"), 12001, 12002, java.util.Map.of(
+                "log.retention.hours", "168", "log.retention.check.interval.ms", "100"));
+        java.util.List<String> lines = Files.readAllLines(file);
+        assertEquals(1, lines.stream().filter(l -> l.startsWith("log.retention.hours=")).count(), lines.toString());
+        assertTrue(lines.contains("log.retention.hours=168"), lines.toString());
+        assertEquals("log.retention.check.interval.ms=100", lines.get(lines.size() - 1));
+        assertTrue(lines.contains("listeners=PLAINTEXT://127.0.0.1:12001,CONTROLLER://127.0.0.1:12002"),
+                lines.toString());
+    }
 }

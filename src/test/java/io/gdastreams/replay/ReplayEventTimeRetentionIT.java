@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.gdastreams.broker.EmbeddedBroker;
 import io.gdastreams.cli.Main;
 import io.gdastreams.fixtures.SwappedMeansStream;
 import io.gdastreams.lifecycle.ExitCodes;
@@ -11,9 +12,12 @@ import io.gdastreams.serde.Json;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
 import java.util.Map;
-import org.apache.kafka.common.test.KafkaClusterTestKit;
-import org.apache.kafka.common.test.TestKitNodes;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.common.config.ConfigResource;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -25,49 +29,49 @@ import org.junit.jupiter.api.io.TempDir;
  * them before the trainer read them, and the replay would wait for a model that can never absorb them (seen as
  * "no progress for 120 s … has absorbed 100 of 200 rows" on a loaded machine, where the first retention check, 30 s
  * after the broker started, came before the trainer had read its first batch). The replay's own topics keep their
- * records instead. Its own broker: the check runs every 100 ms from the start, not every 5 minutes after 30 s.
+ * records instead. Its own broker (the product's, with Kafka's default retention): the check runs every 100 ms from
+ * the start, not every 5 minutes after 30 s.
  */
 class ReplayEventTimeRetentionIT {
 
     private static final int ROWS = 400;
 
-    private static KafkaClusterTestKit cluster;
+    private static EmbeddedBroker broker;
 
     @TempDir
     Path dir;
 
     @BeforeAll
-    static void start() throws Exception {
-        cluster = new KafkaClusterTestKit.Builder(new TestKitNodes.Builder()
-                .setCombined(true).setNumBrokerNodes(1).setNumControllerNodes(1).build())
-                .setConfigProp("group.initial.rebalance.delay.ms", "0")
-                .setConfigProp("offsets.topic.replication.factor", "1")
-                .setConfigProp("transaction.state.log.replication.factor", "1")
-                .setConfigProp("transaction.state.log.min.isr", "1")
-                .setConfigProp("log.initial.task.delay.ms", "0")
-                .setConfigProp("log.retention.check.interval.ms", "100")
-                .build();
-        cluster.format();
-        cluster.startup();
-        cluster.waitForReadyBrokers();
+    static void start() {
+        // Kafka's default time retention (7 days; the product's broker keeps records forever), checked every 100 ms.
+        broker = EmbeddedBroker.start(EmbeddedBroker.DEFAULT_START_TIMEOUT, List.of(), Map.of(
+                "log.retention.hours", "168",
+                "log.initial.task.delay.ms", "0",
+                "log.retention.check.interval.ms", "100"));
     }
 
     @AfterAll
-    static void stop() throws Exception {
-        if (cluster != null) {
-            cluster.close();
+    static void stop() {
+        if (broker != null) {
+            broker.close();
         }
     }
 
     @Test
     void rowsWhoseEventTimesAreOlderThanTheRetentionAreAllTrainedOn() throws Exception {
+        try (Admin admin = Admin.create(Map.of("bootstrap.servers", broker.bootstrapServers()))) {
+            ConfigResource node = new ConfigResource(ConfigResource.Type.BROKER, "1");
+            assertEquals(Long.toString(Duration.ofDays(7).toHours()), admin.describeConfigs(List.of(node)).all()
+                    .get(30, TimeUnit.SECONDS).get(node).get("log.retention.hours").value(),
+                    "the broker deletes by time, as Kafka's default");
+        }
         Path train = SwappedMeansStream.write(dir.resolve("old.csv"), ROWS, ROWS, 1_000); // 1970-01-01, no swap
         Path modelFile = dir.resolve("model.json");
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
         int code = Main.run(new String[] {"replay", "--train", train.toString(), "--label", "y", "--time", "t",
                 "--prequential", dir.resolve("metrics.jsonl").toString(), "--model-output", modelFile.toString(),
-                "--bootstrap-servers", cluster.bootstrapServers(),
+                "--bootstrap-servers", broker.bootstrapServers(),
                 "--set", "gda.publish.interval.ms=100"}, Map.of(), new PrintWriter(out, true),
                 new PrintWriter(err, true));
         assertEquals(ExitCodes.OK, code, out + "\n" + err);
