@@ -43,12 +43,19 @@ final class BrokerReadiness {
      * starts), where a port it could not bind is looked for.
      */
     static void await(Process process, String bootstrapServers, Path logFile, long logFrom, Duration timeout) {
+        await(process, bootstrapServers, logFile, logFrom, timeout, Map.of());
+    }
+
+    /** As above, the probe's client with {@code client} settings (a secured listener's). */
+    static void await(Process process, String bootstrapServers, Path logFile, long logFrom, Duration timeout,
+                      Map<String, String> client) {
         long deadline = System.nanoTime() + timeout.toNanos();
-        Map<String, Object> adminConfig = Map.of(
+        Map<String, Object> adminConfig = new java.util.HashMap<>(client);
+        adminConfig.putAll(Map.of(
                 AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
                 AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) READY_PROBE_TIMEOUT.toMillis(),
                 AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) READY_PROBE_TIMEOUT.toMillis(),
-                AdminClientConfig.RECONNECT_BACKOFF_MAX_MS_CONFIG, 200);
+                AdminClientConfig.RECONNECT_BACKOFF_MAX_MS_CONFIG, 200));
         // Wait for the listener socket first: an AdminClient polling a closed port logs a warning per attempt.
         while (!acceptsConnections(bootstrapServers)) {
             if (!process.isAlive() || System.nanoTime() > deadline) {

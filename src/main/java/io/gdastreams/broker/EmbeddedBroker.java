@@ -65,13 +65,22 @@ public final class EmbeddedBroker implements AutoCloseable {
      * checks, say). The listeners and the directories are not to be overridden.
      */
     public static EmbeddedBroker start(Duration timeout, List<String> launchPrefix, Map<String, String> overrides) {
+        return start(timeout, launchPrefix, overrides, Map.of());
+    }
+
+    /**
+     * As {@link #start(Duration, List, Map)}, its readiness asked with {@code client} settings: the security of a
+     * listener the overrides made (SASL, say).
+     */
+    public static EmbeddedBroker start(Duration timeout, List<String> launchPrefix, Map<String, String> overrides,
+                                       Map<String, String> client) {
         BrokerLauncher.requireBrokerClasses();
         BrokerWorkspace.deleteStaleDirectories();
         BrokerWorkspace workspace = new BrokerWorkspace();
         try {
             for (int attempt = 1; ; attempt++) {
                 try {
-                    return startIn(workspace, timeout, launchPrefix, overrides);
+                    return startIn(workspace, timeout, launchPrefix, overrides, client);
                 } catch (PortTakenException e) {
                     if (attempt == START_ATTEMPTS) {
                         throw new BrokerException("embedded broker could not bind its ports after "
@@ -163,7 +172,7 @@ public final class EmbeddedBroker implements AutoCloseable {
     }
 
     private static EmbeddedBroker startIn(BrokerWorkspace workspace, Duration timeout, List<String> launchPrefix,
-                                          Map<String, String> overrides) {
+                                          Map<String, String> overrides, Map<String, String> client) {
         Path directory = workspace.directory();
         workspace.clear();
         Path logFile = directory.resolve("broker.log");
@@ -173,7 +182,7 @@ public final class EmbeddedBroker implements AutoCloseable {
         long logFrom = BrokerReadiness.logSize(logFile);
         Process process = BrokerLauncher.launch(workspace, serverProperties, logFile, launchPrefix);
         try {
-            BrokerReadiness.await(process, bootstrap, logFile, logFrom, timeout);
+            BrokerReadiness.await(process, bootstrap, logFile, logFrom, timeout, client);
         } catch (RuntimeException e) {
             BrokerProcesses.stop(process);
             throw e;

@@ -18,8 +18,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import org.apache.kafka.common.test.JaasUtils;
-import org.apache.kafka.common.test.KafkaClusterTestKit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -36,14 +34,14 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class SaslPassThroughIT {
 
-    private static KafkaClusterTestKit cluster;
+    private static SaslTestCluster cluster;
 
     @TempDir
     Path dir;
 
     @BeforeAll
     static void startSaslBroker() throws Exception {
-        cluster = SaslTestCluster.start(Map.of());
+        cluster = SaslTestCluster.start(Map.of(), Map.of());
     }
 
     @AfterAll
@@ -68,7 +66,7 @@ class SaslPassThroughIT {
                 + "replication.factor=1\ngda.replication.factor=1\n");
         Map<String, String> env = Map.of("KAFKA_STREAMS_SASL_JAAS_CONFIG",
                 "org.apache.kafka.common.security.plain.PlainLoginModule required username=\""
-                        + JaasUtils.KAFKA_PLAIN_ADMIN + "\" password=\"" + password + "\";");
+                        + SaslTestCluster.ADMIN + "\" password=\"" + password + "\";");
         List<String> args = List.of("replay", "--train", train.toString(), "--score", train.toString(), "--label",
                 "species", "--bootstrap-servers", cluster.bootstrapServers(), "--config", config.toString(),
                 "--output", dir.resolve("out.jsonl").toString());
@@ -94,11 +92,11 @@ class SaslPassThroughIT {
 
     @Test
     void shouldReplayOverSaslWithSettingsFromConfigAndEnvironmentAndNeverPrintThePassword() throws IOException {
-        Outcome ok = replay(JaasUtils.KAFKA_PLAIN_ADMIN_PASSWORD);
+        Outcome ok = replay(SaslTestCluster.ADMIN_PASSWORD);
         assertEquals(0, ok.code(), ok.printed());
         assertTrue(ok.printed().contains("ccuracy"), "replay finished and reported accuracy");
         assertTrue(Files.readAllLines(dir.resolve("out.jsonl")).size() == 150, "one prediction per row");
-        assertFalse(ok.printed().contains(JaasUtils.KAFKA_PLAIN_ADMIN_PASSWORD), "password printed or logged");
+        assertFalse(ok.printed().contains(SaslTestCluster.ADMIN_PASSWORD), "password printed or logged");
         System.out.printf("sasl: replay over SASL_PLAINTEXT ok; %d characters of output/logs checked%n",
                 ok.printed().length());
     }
@@ -121,13 +119,13 @@ class SaslPassThroughIT {
         String topic = "sasl-console";
         Map<String, Object> adminConfig = new java.util.HashMap<>(Map.of("bootstrap.servers",
                 cluster.bootstrapServers(), "security.protocol", "SASL_PLAINTEXT", "sasl.mechanism", "PLAIN",
-                "sasl.jaas.config", jaas(JaasUtils.KAFKA_PLAIN_ADMIN_PASSWORD)));
+                "sasl.jaas.config", jaas(SaslTestCluster.ADMIN_PASSWORD)));
         try (org.apache.kafka.clients.admin.Admin admin = org.apache.kafka.clients.admin.Admin.create(adminConfig)) {
             admin.createTopics(List.of(new org.apache.kafka.clients.admin.NewTopic(topic, 1, (short) 1))).all().get();
         }
         Path config = dir.resolve("console.properties");
         Files.writeString(config, "security.protocol=SASL_PLAINTEXT\nsasl.mechanism=PLAIN\n");
-        Map<String, String> env = Map.of("KAFKA_STREAMS_SASL_JAAS_CONFIG", jaas(JaasUtils.KAFKA_PLAIN_ADMIN_PASSWORD));
+        Map<String, String> env = Map.of("KAFKA_STREAMS_SASL_JAAS_CONFIG", jaas(SaslTestCluster.ADMIN_PASSWORD));
         List<String> lines = List.of("{\"features\":{\"a\":1.0},\"label\":\"x\"}", "second line", "third");
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
@@ -148,11 +146,11 @@ class SaslPassThroughIT {
                 new PrintWriter(out, true), new PrintWriter(err, true));
         assertEquals(0, consumed, out + "\n" + err);
         assertEquals(lines, out.toString().lines().toList(), err.toString());
-        assertFalse((out + "\n" + err).contains(JaasUtils.KAFKA_PLAIN_ADMIN_PASSWORD), "password printed");
+        assertFalse((out + "\n" + err).contains(SaslTestCluster.ADMIN_PASSWORD), "password printed");
     }
 
     private static String jaas(String password) {
         return "org.apache.kafka.common.security.plain.PlainLoginModule required username=\""
-                + JaasUtils.KAFKA_PLAIN_ADMIN + "\" password=\"" + password + "\";";
+                + SaslTestCluster.ADMIN + "\" password=\"" + password + "\";";
     }
 }

@@ -52,8 +52,6 @@ import org.apache.kafka.common.resource.ResourceType;
 import org.apache.kafka.common.security.auth.SecurityProtocol;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.test.JaasUtils;
-import org.apache.kafka.common.test.KafkaClusterTestKit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -88,23 +86,14 @@ class AuthorizerIT {
     /** float64 numpy goldens against the scorer: round-off of a few ulps of the log terms, as in EndToEndIT. */
     private static final double POSTERIOR_TOLERANCE = IrisEndToEndScenario.POSTERIOR_TOLERANCE;
 
-    private static KafkaClusterTestKit cluster;
+    private static SaslTestCluster cluster;
 
     @TempDir
     Path dir;
 
     @BeforeAll
-    static void startBrokerWithAuthorizer() throws Exception {
-        // The kit's PLAIN JAAS file knows plain-admin (the super user); the listener's own JAAS setting, which takes
-        // precedence on that listener, adds one user per role.
-        StringBuilder jaas = new StringBuilder(plainLogin(JaasUtils.KAFKA_PLAIN_ADMIN,
-                JaasUtils.KAFKA_PLAIN_ADMIN_PASSWORD).replace(";", ""));
-        jaas.append(" user_").append(JaasUtils.KAFKA_PLAIN_ADMIN).append("=\"")
-                .append(JaasUtils.KAFKA_PLAIN_ADMIN_PASSWORD).append('"');
-        PASSWORDS.forEach((user, password) -> jaas.append(" user_").append(user).append("=\"").append(password)
-                .append('"'));
-        cluster = SaslTestCluster.start(Map.of("listener.name.external.plain.sasl.jaas.config",
-                jaas.append(';').toString()));
+    static void startBrokerWithAuthorizer() {
+        cluster = SaslTestCluster.start(PASSWORDS, Map.of());
     }
 
     @AfterAll
@@ -114,23 +103,18 @@ class AuthorizerIT {
         }
     }
 
-    private static String plainLogin(String user, String password) {
-        return "org.apache.kafka.common.security.plain.PlainLoginModule required username=\"" + user
-                + "\" password=\"" + password + "\";";
-    }
-
     /** Client settings of {@code user}: SASL/PLAIN over the kit's listener. */
     private static Properties clientProperties(String user, String password) {
         Properties p = new Properties();
         p.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, cluster.bootstrapServers());
         p.put(CommonClientConfigs.SECURITY_PROTOCOL_CONFIG, SecurityProtocol.SASL_PLAINTEXT.name);
         p.put(SaslConfigs.SASL_MECHANISM, "PLAIN");
-        p.put(SaslConfigs.SASL_JAAS_CONFIG, plainLogin(user, password));
+        p.put(SaslConfigs.SASL_JAAS_CONFIG, SaslTestCluster.login(user, password));
         return p;
     }
 
     private static Properties admin() {
-        return clientProperties(JaasUtils.KAFKA_PLAIN_ADMIN, JaasUtils.KAFKA_PLAIN_ADMIN_PASSWORD);
+        return clientProperties(SaslTestCluster.ADMIN, SaslTestCluster.ADMIN_PASSWORD);
     }
 
     /** One test's run: its own topics and application id, the configuration file both commands read. */
@@ -161,7 +145,7 @@ class AuthorizerIT {
     /** {@code command} as {@code user}: the password in the environment, as config/app.properties advises. */
     private ProductProcess process(Command command, Map<String, String> config, String name, String user) {
         return new ProductProcess(command, config, dir, name).withEnvironment(Map.of(
-                "KAFKA_STREAMS_SASL_JAAS_CONFIG", plainLogin(user, PASSWORDS.get(user))));
+                "KAFKA_STREAMS_SASL_JAAS_CONFIG", SaslTestCluster.login(user, PASSWORDS.get(user))));
     }
 
     private static void grant(List<AclBinding> bindings) throws Exception {
