@@ -16,7 +16,7 @@ public final class BrokerImage {
     public static final String PROPERTY = "test.kafka.image";
     // Not GDA_*: the application treats every GDA_ variable as one of its settings and rejects unknown ones.
     public static final String ENV = "TEST_KAFKA_IMAGE";
-    public static final String DEFAULT = "apache/kafka:4.3.1";
+    public static final String DEFAULT = "apache/kafka:4.4.0";
 
     private static final String OFFICIAL_REPOSITORY = "apache/kafka";
 
