@@ -41,7 +41,7 @@ final class DeletedInputReport implements Consumer<DeletedInput> {
     DeletedInputReport(String role, Topics topics, Properties client, Duration timeout, PrintWriter out,
                        StreamObserver observer) {
         this.role = role;
-        this.input = role.equals("training") ? topics.labelled().name() : topics.unlabelled().name();
+        this.input = RoleAccess.inputTopic(role, topics);
         this.deadLetters = topics.deadLetters();
         this.client = client;
         this.timeout = timeout;

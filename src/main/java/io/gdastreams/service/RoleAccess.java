@@ -25,7 +25,7 @@ public record RoleAccess(ResourceType type, String name, AclOperation operation,
     public static List<RoleAccess> training(AppConfig config) {
         Topics topics = config.topics();
         List<RoleAccess> accesses = new ArrayList<>();
-        accesses.add(topic(topics.labelled().name(), AclOperation.READ, "its input"));
+        accesses.add(topic(inputTopic("training", topics), AclOperation.READ, "its input"));
         accesses.add(topic(topics.model().name(), AclOperation.READ, "reads the published models back"));
         accesses.add(topic(topics.model().name(), AclOperation.WRITE, "publishes the model"));
         accesses.add(topic(topics.deadLetters().name(), AclOperation.WRITE, "dead letters"));
@@ -52,7 +52,7 @@ public record RoleAccess(ResourceType type, String name, AclOperation operation,
     public static List<RoleAccess> scoring(AppConfig config) {
         Topics topics = config.topics();
         List<RoleAccess> accesses = new ArrayList<>(List.of(
-                topic(topics.unlabelled().name(), AclOperation.READ, "its input"),
+                topic(inputTopic("scoring", topics), AclOperation.READ, "its input"),
                 topic(topics.model().name(), AclOperation.READ, "the model it scores with"),
                 topic(topics.predictions().name(), AclOperation.WRITE, "its output"),
                 topic(topics.deadLetters().name(), AclOperation.WRITE, "dead letters")));
@@ -70,6 +70,11 @@ public record RoleAccess(ResourceType type, String name, AclOperation operation,
         String changelog = applicationId + "-" + store + "-changelog";
         accesses.add(topic(changelog, AclOperation.READ, "a store's changelog, read back by a restore"));
         accesses.add(topic(changelog, AclOperation.WRITE, "a store's changelog, written with each change"));
+    }
+
+    /** The topic {@code role} reads its events from: the labelled topic for training, the unlabelled for scoring. */
+    static String inputTopic(String role, Topics topics) {
+        return role.equals("training") ? topics.labelled().name() : topics.unlabelled().name();
     }
 
     /** The accesses of {@code role} ("training" or "scoring"). */

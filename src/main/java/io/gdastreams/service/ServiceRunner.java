@@ -63,15 +63,11 @@ public final class ServiceRunner {
     private ServiceRunner() {
     }
 
-    public static int run(String role, Supplier<Topology> topology, AppConfig config, PrintWriter out) {
-        return run(role, topology, config, out, app -> { }, StreamObserver.NONE);
-    }
-
     /**
-     * As {@link #run(String, Supplier, AppConfig, PrintWriter)}; {@code onStart} is given each Kafka Streams client
-     * just before it starts (the first, and each one started after a failure), so that what reports on the service
-     * (health, metrics) follows the client that runs; {@code observer} hears of the dead letters the service writes
-     * itself (input deleted before it was read, {@link DeletedInputReport}).
+     * Runs {@code role}'s topology until it is stopped and returns the exit code; {@code onStart} is given each Kafka
+     * Streams client just before it starts (the first, and each one started after a failure), so that what reports on
+     * the service (health, metrics) follows the client that runs; {@code observer} hears of the dead letters the
+     * service writes itself (input deleted before it was read, {@link DeletedInputReport}).
      */
     public static int run(String role, Supplier<Topology> topology, AppConfig config, PrintWriter out,
                           Consumer<StreamsApp> onStart, StreamObserver observer) {
