@@ -60,6 +60,32 @@ final class DiagonalCovariance implements PerClassCovariance {
             this.laneInverseStdDevs = ClassLanes.interleave(inverseStdDevs, d);
         }
 
+        /** Four points' sums in one pass ({@link VectorClassLanes#ofFour}), then their log-joints; the same bits. */
+        @Override
+        int observedLogJoints(double[][] points, double[][] rows, int from) {
+            if (!ClassLanes.vector()) {
+                return super.observedLogJoints(points, rows, from);
+            }
+            int kp = paddedClasses;
+            double[] q = ScoringScratch.vector(GROUP * kp);
+            VectorClassLanes.ofFour(points[from], points[from + 1], points[from + 2], points[from + 3], laneMeans,
+                    laneInverseStdDevs, d, kp, q, 0);
+            int alone = 0;
+            for (int p = 0; p < GROUP; p++) {
+                double[] row = rows[from + p];
+                double sum = 0.0; // as addLogPriors
+                for (int k = 0; k < row.length; k++) {
+                    double logLikelihood = LogGaussian.of(d, halfLogDets[k], q[p * kp + k]);
+                    sum += logLikelihood;
+                    row[k] = logLikelihood + logPriors[k];
+                }
+                if (!(sum > Double.NEGATIVE_INFINITY)) {
+                    alone |= 1 << p;
+                }
+            }
+            return alone;
+        }
+
         @Override
         double logLikelihood(double[] x, int missing, double[] logLikelihood, double[] distances) {
             if (missing == 0 && ClassLanes.vector()) {

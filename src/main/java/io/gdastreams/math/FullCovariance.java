@@ -58,6 +58,38 @@ final class FullCovariance implements PerClassCovariance {
             return marginals;
         }
 
+        /**
+         * Four points: per class their r_p = x_p − μ_k whitened side by side ({@link TriangularKernel#whitenFour}),
+         * then their log-joints; the same bits as {@link #observedLogLikelihood} per point.
+         */
+        @Override
+        int observedLogJoints(double[][] points, double[][] rows, int from) {
+            double[][] r = ScoringScratch.group(d);
+            double[] q = ScoringScratch.vector(GROUP);
+            int classCount = logPriors.length;
+            for (int k = 0; k < classCount; k++) {
+                double[] mu = means[k];
+                for (int p = 0; p < GROUP; p++) {
+                    double[] x = points[from + p];
+                    double[] rp = r[p];
+                    for (int j = 0; j < d; j++) {
+                        rp[j] = x[j] - mu[j];
+                    }
+                }
+                TriangularKernel.whitenFour(inverseFactors, k * block, r, d, q);
+                for (int p = 0; p < GROUP; p++) {
+                    rows[from + p][k] = LogGaussian.of(d, halfLogDets[k], q[p]);
+                }
+            }
+            int alone = 0;
+            for (int p = 0; p < GROUP; p++) {
+                if (!addLogPriors(rows[from + p], null)) {
+                    alone |= 1 << p;
+                }
+            }
+            return alone;
+        }
+
         /** Per class r = x − μ_k, q_k = ‖L_k⁻¹r‖². */
         @Override
         double observedLogLikelihood(double[] x, double[] logLikelihood, double[] distances) {

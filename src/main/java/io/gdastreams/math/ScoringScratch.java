@@ -15,6 +15,9 @@ package io.gdastreams.math;
 final class ScoringScratch {
 
     private static final ThreadLocal<double[]> VECTOR = ThreadLocal.withInitial(() -> new double[0]);
+    /** A group's own d-vectors ({@link Discriminant#score(double[][], int, double[][], double[])}). */
+    private static final ThreadLocal<double[][]> GROUP = ThreadLocal.withInitial(
+            () -> new double[CompiledCovariance.GROUP][0]);
 
     private ScoringScratch() {
     }
@@ -27,5 +30,20 @@ final class ScoringScratch {
             VECTOR.set(v);
         }
         return v;
+    }
+
+    /**
+     * This thread's {@link CompiledCovariance#GROUP} vectors of length ≥ d, apart from {@link #vector}'s (a group's
+     * kernel uses both); contents undefined. Used by a group's kernel only, which calls no single score while it
+     * uses them.
+     */
+    static double[][] group(int d) {
+        double[][] rows = GROUP.get();
+        if (rows[0].length < d) {
+            for (int p = 0; p < rows.length; p++) {
+                rows[p] = new double[d];
+            }
+        }
+        return rows;
     }
 }

@@ -172,6 +172,51 @@ final class TiedCovariance implements CovarianceStructure {
         }
 
         /**
+         * Four points: whitened side by side ({@link TriangularKernel#whitenFour}, as {@link #observedLogLikelihood}
+         * whitens one), then their sums in one pass ({@link VectorClassLanes#ofFour}) and their log-joints; the same
+         * bits. A point beyond {@link #SPLIT_ABOVE} is left to be scored alone (its bit in the mask).
+         */
+        @Override
+        int observedLogJoints(double[][] points, double[][] rows, int from) {
+            if (!ClassLanes.vector() || factor == null) {
+                return super.observedLogJoints(points, rows, from);
+            }
+            double[][] z = ScoringScratch.group(d);
+            double[] mu0 = means[0];
+            for (int p = 0; p < GROUP; p++) {
+                double[] x = points[from + p];
+                double[] zp = z[p];
+                for (int j = 0; j < d; j++) {
+                    zp[j] = x[j] - mu0[j];
+                }
+            }
+            int kp = paddedClasses;
+            double[] q = ScoringScratch.vector(GROUP * kp);
+            TriangularKernel.whitenFour(inverseFactor, 0, z, d, q); // the norms are not used: q is overwritten
+            VectorClassLanes.ofFour(z[0], z[1], z[2], z[3], laneMeanOffsets, null, d, kp, q, 0);
+            double halfLogDet = factor.halfLogDeterminant();
+            int alone = 0;
+            for (int p = 0; p < GROUP; p++) {
+                double[] row = rows[from + p];
+                double nearest = Double.POSITIVE_INFINITY;
+                double sum = 0.0; // as addLogPriors
+                for (int k = 0; k < row.length; k++) {
+                    double qk = q[p * kp + k];
+                    if (qk < nearest) {
+                        nearest = qk;
+                    }
+                    double logLikelihood = LogGaussian.of(d, halfLogDet, qk);
+                    sum += logLikelihood;
+                    row[k] = logLikelihood + logPriors[k];
+                }
+                if (!(sum > Double.NEGATIVE_INFINITY) || nearest > SPLIT_ABOVE) {
+                    alone |= 1 << p;
+                }
+            }
+            return alone;
+        }
+
+        /**
          * Beyond this squared distance from the nearest class, one ulp of q_k (2.3e-10 at 2^20, a point about 1000
          * standard deviations from every class) starts to matter for the posterior of classes whose log-joints are
          * close; at 10^16 standard deviations q_k's rounding swallows the classes' differences (and the log priors)

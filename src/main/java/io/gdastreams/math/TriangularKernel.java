@@ -83,6 +83,20 @@ final class TriangularKernel {
         return whitenScalar(packed, base, r, d);
     }
 
+    /**
+     * {@link #whitenInPlace} of the four vectors {@code r[0 … 3]}, with q[p] = ‖L⁻¹r_p‖², each bit for bit as alone:
+     * with the vector kernel side by side ({@link VectorTriangularKernel#whitenFour}), else one after the other.
+     */
+    static void whitenFour(double[] packed, int base, double[][] r, int d, double[] q) {
+        if (KernelChoice.VECTOR && d >= KernelChoice.VECTOR_MIN_DIMENSION && VectorWarmUp.done()) {
+            VectorTriangularKernel.whitenFour(packed, base, r[0], r[1], r[2], r[3], d, q);
+            return;
+        }
+        for (int p = 0; p < r.length; p++) {
+            q[p] = whitenScalar(packed, base, r[p], d);
+        }
+    }
+
     /** {@link #whitenInPlace} in plain Java; the reference order of operations. */
     static double whitenScalar(double[] packed, int base, double[] r, int d) {
         double q = 0.0;

@@ -74,4 +74,50 @@ final class VectorClassLanes {
             s.intoArray(q, at + g);
         }
     }
+
+    /**
+     * {@link #scaledSquares} ({@code scales} not null) or {@link #squares} ({@code scales} null) of four points at
+     * once, point p's y_j at {@code y_p[j]}: q[at + p·K₄ + k]. Each lane of each point accumulates exactly that
+     * point's one-point sum in its order (the same bits); the four points' addition chains are independent, so they
+     * overlap, and each load of the class lanes serves four points.
+     */
+    static void ofFour(double[] y0, double[] y1, double[] y2, double[] y3, double[] centres, double[] scales, int d,
+                       int kp, double[] q, int at) {
+        for (int g = 0; g < kp; g += 4) {
+            DoubleVector s0 = DoubleVector.zero(FOUR);
+            DoubleVector s1 = s0;
+            DoubleVector s2 = s0;
+            DoubleVector s3 = s0;
+            if (scales != null) {
+                for (int j = 0, c = g; j < d; j++, c += kp) {
+                    DoubleVector cj = DoubleVector.fromArray(FOUR, centres, c);
+                    DoubleVector wj = DoubleVector.fromArray(FOUR, scales, c);
+                    DoubleVector v0 = DoubleVector.broadcast(FOUR, y0[j]).sub(cj).mul(wj);
+                    DoubleVector v1 = DoubleVector.broadcast(FOUR, y1[j]).sub(cj).mul(wj);
+                    DoubleVector v2 = DoubleVector.broadcast(FOUR, y2[j]).sub(cj).mul(wj);
+                    DoubleVector v3 = DoubleVector.broadcast(FOUR, y3[j]).sub(cj).mul(wj);
+                    s0 = s0.add(v0.mul(v0));
+                    s1 = s1.add(v1.mul(v1));
+                    s2 = s2.add(v2.mul(v2));
+                    s3 = s3.add(v3.mul(v3));
+                }
+            } else {
+                for (int j = 0, c = g; j < d; j++, c += kp) {
+                    DoubleVector cj = DoubleVector.fromArray(FOUR, centres, c);
+                    DoubleVector v0 = DoubleVector.broadcast(FOUR, y0[j]).sub(cj);
+                    DoubleVector v1 = DoubleVector.broadcast(FOUR, y1[j]).sub(cj);
+                    DoubleVector v2 = DoubleVector.broadcast(FOUR, y2[j]).sub(cj);
+                    DoubleVector v3 = DoubleVector.broadcast(FOUR, y3[j]).sub(cj);
+                    s0 = s0.add(v0.mul(v0));
+                    s1 = s1.add(v1.mul(v1));
+                    s2 = s2.add(v2.mul(v2));
+                    s3 = s3.add(v3.mul(v3));
+                }
+            }
+            s0.intoArray(q, at + g);
+            s1.intoArray(q, at + kp + g);
+            s2.intoArray(q, at + 2 * kp + g);
+            s3.intoArray(q, at + 3 * kp + g);
+        }
+    }
 }

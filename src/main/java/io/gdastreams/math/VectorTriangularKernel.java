@@ -48,6 +48,52 @@ final class VectorTriangularKernel {
         if (a >= m) {
             q = oneBlock(p, base, r, a, q);
         }
+        return lowRows(p, base, r, m, q);
+    }
+
+    /**
+     * {@link #whitenInPlace} of four vectors at once (a group's kernel: {@link TiedCovariance}, {@link FullCovariance}):
+     * r_p ← L⁻¹r_p and q[p] = ‖L⁻¹r_p‖² for p = 0 … 3, each bit for bit the one-vector result. One block of four rows
+     * at a time, highest first as there (so each q_p sums its blocks in the same order), for the four vectors side by
+     * side: each lane still accumulates its row over j in order, the four vectors' addition chains overlap, and each
+     * column of a block is loaded once for the four.
+     */
+    static void whitenFour(double[] p, int base, double[] r0, double[] r1, double[] r2, double[] r3, int d,
+                           double[] q) {
+        int m = d & 3;
+        double q0 = 0.0;
+        double q1 = 0.0;
+        double q2 = 0.0;
+        double q3 = 0.0;
+        for (int a = d - 4; a >= m; a -= 4) {
+            int o = base + a * (a + 1) / 2;
+            DoubleVector s0 = DoubleVector.zero(FOUR);
+            DoubleVector s1 = s0;
+            DoubleVector s2 = s0;
+            DoubleVector s3 = s0;
+            for (int j = 0; j <= a; j++) {
+                DoubleVector column = DoubleVector.fromArray(FOUR, p, o + 4 * j);
+                s0 = s0.add(column.mul(DoubleVector.broadcast(FOUR, r0[j])));
+                s1 = s1.add(column.mul(DoubleVector.broadcast(FOUR, r1[j])));
+                s2 = s2.add(column.mul(DoubleVector.broadcast(FOUR, r2[j])));
+                s3 = s3.add(column.mul(DoubleVector.broadcast(FOUR, r3[j])));
+            }
+            q0 = finish(s0.lane(0), s0.lane(1), s0.lane(2), s0.lane(3), p, o, r0, a, q0);
+            q1 = finish(s1.lane(0), s1.lane(1), s1.lane(2), s1.lane(3), p, o, r1, a, q1);
+            q2 = finish(s2.lane(0), s2.lane(1), s2.lane(2), s2.lane(3), p, o, r2, a, q2);
+            q3 = finish(s3.lane(0), s3.lane(1), s3.lane(2), s3.lane(3), p, o, r3, a, q3);
+        }
+        q[0] = lowRows(p, base, r0, m, q0);
+        q[1] = lowRows(p, base, r1, m, q1);
+        q[2] = lowRows(p, base, r2, m, q2);
+        q[3] = lowRows(p, base, r3, m, q3);
+    }
+
+    /**
+     * The rows below the blocks (i &lt; m = d mod 4), highest first, as {@link #whitenInPlace} takes them; returns
+     * {@code q} with their squares added in that order.
+     */
+    private static double lowRows(double[] p, int base, double[] r, int m, double q) {
         for (int i = m - 1; i >= 0; i--) {
             int o = base + i * (i + 1) / 2;
             double s = 0.0;

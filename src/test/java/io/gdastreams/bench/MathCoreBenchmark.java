@@ -17,6 +17,7 @@ import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OperationsPerInvocation;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
@@ -35,6 +36,8 @@ public class MathCoreBenchmark {
     private static final int POINTS = 1024;
     private static final int CLASSES = 3;
     private static final long SEED = 42;
+    /** Points per call of {@link #scoreGroup}. */
+    static final int GROUP_BLOCK = 256;
 
     static double[][] points(int d, double offset, SplittableRandom random) {
         double[][] x = new double[POINTS][d];
@@ -93,6 +96,10 @@ public class MathCoreBenchmark {
         double[] posterior;
         double[][] points;
         double[][] pointsOneMissing;
+        /** The points as blocks of {@link #GROUP_BLOCK} for {@link #scoreGroup}, and its caller-supplied outputs. */
+        double[][][] blocks;
+        double[][] posteriors;
+        double[] logDensities;
         int next;
 
         @Setup(Level.Trial)
@@ -110,6 +117,12 @@ public class MathCoreBenchmark {
                 pointsOneMissing[i] = points[i].clone();
                 pointsOneMissing[i][d / 2] = Double.NaN;
             }
+            blocks = new double[POINTS / GROUP_BLOCK][GROUP_BLOCK][];
+            for (int i = 0; i < POINTS; i++) {
+                blocks[i / GROUP_BLOCK][i % GROUP_BLOCK] = points[i];
+            }
+            posteriors = new double[GROUP_BLOCK][CLASSES];
+            logDensities = new double[GROUP_BLOCK];
         }
     }
 
@@ -146,6 +159,19 @@ public class MathCoreBenchmark {
         double logDensity = s.discriminant.score(s.points[s.next], null, s.posterior);
         s.next = (s.next + 1) & (POINTS - 1);
         return logDensity + s.posterior[0];
+    }
+
+    /**
+     * The group form ({@link Discriminant#score(double[][], int, double[][], double[])}): {@value #GROUP_BLOCK}
+     * points per call, four at a time through the compiled form's group kernel, into the caller's arrays; one
+     * operation is one point.
+     */
+    @Benchmark
+    @OperationsPerInvocation(GROUP_BLOCK)
+    public double scoreGroup(ScoreState s) {
+        s.discriminant.score(s.blocks[s.next], GROUP_BLOCK, s.posteriors, s.logDensities);
+        s.next = (s.next + 1) & (POINTS / GROUP_BLOCK - 1);
+        return s.logDensities[0] + s.posteriors[GROUP_BLOCK - 1][0];
     }
 
     /**

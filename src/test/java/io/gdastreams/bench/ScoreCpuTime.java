@@ -12,7 +12,8 @@ import java.util.SplittableRandom;
  * Old vs new score path for one (d, covariance type), interleaved in one JVM and timed in thread CPU time: the
  * companion of {@link MathCoreBenchmark} for a loaded machine, where wall-clock throughput swings with the other
  * processes but a ratio of CPU times measured in alternation does much less. Same model and points as the
- * benchmark (K = 3, seed 42). Per round: n old scores, n new allocation-free scores, n new allocating scores; the
+ * benchmark (K = 3, seed 42). Per round: n old scores, n new allocation-free scores, n new allocating scores, n new
+ * scores in groups of {@value #GROUP_BLOCK} points (the group form, four points at a time in its kernel); the
  * minimum of each over {@value #ROUNDS} measured rounds, after unmeasured rounds worth at least
  * {@value #WARM_UP_CPU_MILLIS} ms of this thread's CPU time ({@link CpuTimeRounds}).
  *
@@ -29,6 +30,9 @@ public final class ScoreCpuTime {
     private static final long WARM_UP_CPU_MILLIS = 2000;
     /** At least this many scores per loop, so that a measured loop is ≥ ≈ 1 ms even where a score is cheap. */
     private static final int MIN_SCORES = 10_000;
+    /** Points per call of the group form ({@link Discriminant#score(double[][], int, double[][], double[])}). */
+    private static final int GROUP_BLOCK = 256;
+    private static final int POINTS = 1024;
     private static double sink;
 
     private ScoreCpuTime() {
@@ -46,7 +50,14 @@ public final class ScoreCpuTime {
         LegacyScorer legacy = LegacyScorer.compile(model);
         double[][] points = MathCoreBenchmark.points(d, 1, random);
         double[] out = new double[3];
-        int n = Math.max(MIN_SCORES, 8_000_000 / (d * d + 16 * d));
+        // The same points as four blocks of GROUP_BLOCK, for the group form.
+        double[][][] blocks = new double[POINTS / GROUP_BLOCK][GROUP_BLOCK][];
+        for (int i = 0; i < POINTS; i++) {
+            blocks[i / GROUP_BLOCK][i % GROUP_BLOCK] = points[i];
+        }
+        double[][] posteriors = new double[GROUP_BLOCK][3];
+        double[] logDensities = new double[GROUP_BLOCK];
+        int n = (Math.max(MIN_SCORES, 8_000_000 / (d * d + 16 * d)) + GROUP_BLOCK - 1) / GROUP_BLOCK * GROUP_BLOCK;
         CpuTimeRounds.Result r = new CpuTimeRounds()
                 .variant("old", m -> {
                     for (int i = 0; i < m; i++) {
@@ -63,11 +74,20 @@ public final class ScoreCpuTime {
                         sink += discriminant.score(points[i & 1023]).logDensity();
                     }
                 })
+                .variant("new in groups", m -> {
+                    for (int i = 0; i < m; i += GROUP_BLOCK) {
+                        discriminant.score(blocks[(i / GROUP_BLOCK) & (blocks.length - 1)], GROUP_BLOCK, posteriors,
+                                logDensities);
+                        sink += logDensities[0];
+                    }
+                })
                 .measure(n, WARM_UP_CPU_MILLIS, ROUNDS);
         double old = r.nanos("old");
         double into = r.nanos("new allocation-free");
+        double grouped = r.nanos("new in groups");
         System.out.printf("[%s] d=%d %s: old %.1f ns, new allocation-free %.1f ns, new allocating %.1f ns, "
-                + "old/new %.2f (%d warm-up rounds, n = %d; sink %s)%n", KernelChoice.describe(), d, type, old, into,
-                r.nanos("new allocating"), old / into, r.warmUpRounds(), n, sink != 0);
+                + "new in groups %.1f ns, old/new %.2f, old/groups %.2f (%d warm-up rounds, n = %d; sink %s)%n",
+                KernelChoice.describe(), d, type, old, into, r.nanos("new allocating"), grouped, old / into,
+                old / grouped, r.warmUpRounds(), n, sink != 0);
     }
 }
