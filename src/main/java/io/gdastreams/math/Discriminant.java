@@ -117,10 +117,10 @@ public final class Discriminant {
     /**
      * Scores {@code points[0 … count−1]} as {@link #score(double[], double[], double[])} scores each (no added
      * log-likelihoods), bit for bit: {@code posteriors[i]} (length K, overwritten) receives p(k | x_i) and
-     * {@code logDensities[i]} log p(x_i). Faster per point than one call each where the compiled form has a kernel
-     * for four points at once (DIAG and TIED with the vector module: their class sums in one pass, and the four
-     * points' posteriors overlap; docs/BENCHMARKS.md, "Scores of four points at once"); otherwise the same work as
-     * one call each. A point with a missing or infinite coordinate, or a TIED point far out, is scored on its own,
+     * {@code logDensities[i]} log p(x_i). Faster per point than one call each with the vector module: four points at
+     * a time go through one kernel (DIAG and TIED sum their class lanes in one pass, TIED and FULL whiten them side
+     * by side), so that their dependent chains, and then their posteriors, overlap (docs/BENCHMARKS.md, "Scores of
+     * four points at once"); without it, about the same work as one call each. A point with a missing or infinite coordinate, or a TIED point far out, is scored on its own,
      * with the same answer or exception as {@link #score(double[], double[], double[])}; after an exception the
      * outputs are unspecified. Allocates nothing once the calling thread has scored a model of this dimension.
      */
