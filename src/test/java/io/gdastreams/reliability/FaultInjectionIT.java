@@ -73,6 +73,10 @@ class FaultInjectionIT {
                     // A restore held by a hanging transaction is named after a minute, not five: the test then does
                     // what the message says (HangingTransactionOperator) within its convergence time.
                     config.put("gda.restore.patience.ms", "60000");
+                    // A restarted service checks the cluster within this before it runs, and exits 1 if it cannot
+                    // (as it should). 15 s was too short when the machine is loaded (two of these tests side by
+                    // side: every run ended there); a crash test is not about a slow start.
+                    config.put("gda.broker.timeout.ms", "60000");
                     String name = command.role() + "-" + instance;
                     processes.put(name, new ProductProcess(command, config, dir, name));
                 }
