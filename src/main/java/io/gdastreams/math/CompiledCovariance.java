@@ -57,7 +57,7 @@ abstract sealed class CompiledCovariance
         int alone = 0;
         for (int p = 0; p < GROUP; p++) {
             double[] row = rows[from + p];
-            if (logLikelihood(points[from + p], 0, row, null) != 0.0 | !addLogPriors(row, null)) {
+            if (logLikelihood(points[from + p], 0, row, null) != 0.0 || !addLogPriors(row, null)) {
                 alone |= 1 << p;
             }
         }

@@ -120,9 +120,10 @@ public final class Discriminant {
      * {@code logDensities[i]} log p(x_i). Faster per point than one call each with the vector module: four points at
      * a time go through one kernel (DIAG and TIED sum their class lanes in one pass, TIED and FULL whiten them side
      * by side), so that their dependent chains, and then their posteriors, overlap (docs/BENCHMARKS.md, "Scores of
-     * four points at once"); without it, about the same work as one call each. A point with a missing or infinite coordinate, or a TIED point far out, is scored on its own,
-     * with the same answer or exception as {@link #score(double[], double[], double[])}; after an exception the
-     * outputs are unspecified. Allocates nothing once the calling thread has scored a model of this dimension.
+     * four points at once"); without it, about the same work as one call each. A point with a missing or infinite
+     * coordinate, or a TIED point far out, is scored on its own, with the same answer or exception as
+     * {@link #score(double[], double[], double[])}; after an exception the outputs are unspecified. Allocates nothing
+     * once the calling thread has scored a model of this dimension.
      */
     public void score(double[][] points, int count, double[][] posteriors, double[] logDensities) {
         if (count < 0 || count > points.length || count > posteriors.length || count > logDensities.length) {
@@ -139,23 +140,12 @@ public final class Discriminant {
             // TIED point far out) is scored from the start as score() scores it.
             int alone = covariance.observedLogJoints(points, posteriors, i);
             for (int p = 0; p < CompiledCovariance.GROUP; p++) {
-                logDensities[i + p] = normalise(posteriors[i + p]);
-            }
-            if (alone != 0) {
-                scoreAlone(points, i, alone, posteriors, logDensities);
+                logDensities[i + p] = (alone & 1 << p) == 0 ? normalise(posteriors[i + p])
+                        : score(points[i + p], null, posteriors[i + p], null);
             }
         }
         for (; i < count; i++) {
             logDensities[i] = score(points[i], null, posteriors[i], null);
-        }
-    }
-
-    /** The points of the group at {@code from} whose bit is set in {@code alone}, each on its own. */
-    private void scoreAlone(double[][] points, int from, int alone, double[][] posteriors, double[] logDensities) {
-        for (int p = 0; p < CompiledCovariance.GROUP; p++) {
-            if ((alone & 1 << p) != 0) {
-                logDensities[from + p] = score(points[from + p], null, posteriors[from + p], null);
-            }
         }
     }
 

@@ -33,11 +33,20 @@ import org.openjdk.jmh.annotations.State;
 @OutputTimeUnit(TimeUnit.SECONDS)
 public class MathCoreBenchmark {
 
-    private static final int POINTS = 1024;
+    static final int POINTS = 1024;
     private static final int CLASSES = 3;
     private static final long SEED = 42;
     /** Points per call of {@link #scoreGroup}. */
     static final int GROUP_BLOCK = 256;
+
+    /** {@link #points}' {@value #POINTS} points as blocks of {@value #GROUP_BLOCK}, for the group form. */
+    static double[][][] blocks(double[][] points) {
+        double[][][] blocks = new double[POINTS / GROUP_BLOCK][GROUP_BLOCK][];
+        for (int i = 0; i < POINTS; i++) {
+            blocks[i / GROUP_BLOCK][i % GROUP_BLOCK] = points[i];
+        }
+        return blocks;
+    }
 
     static double[][] points(int d, double offset, SplittableRandom random) {
         double[][] x = new double[POINTS][d];
@@ -117,10 +126,7 @@ public class MathCoreBenchmark {
                 pointsOneMissing[i] = points[i].clone();
                 pointsOneMissing[i][d / 2] = Double.NaN;
             }
-            blocks = new double[POINTS / GROUP_BLOCK][GROUP_BLOCK][];
-            for (int i = 0; i < POINTS; i++) {
-                blocks[i / GROUP_BLOCK][i % GROUP_BLOCK] = points[i];
-            }
+            blocks = blocks(points);
             posteriors = new double[GROUP_BLOCK][CLASSES];
             logDensities = new double[GROUP_BLOCK];
         }

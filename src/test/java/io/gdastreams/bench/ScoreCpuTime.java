@@ -31,8 +31,7 @@ public final class ScoreCpuTime {
     /** At least this many scores per loop, so that a measured loop is ≥ ≈ 1 ms even where a score is cheap. */
     private static final int MIN_SCORES = 10_000;
     /** Points per call of the group form ({@link Discriminant#score(double[][], int, double[][], double[])}). */
-    private static final int GROUP_BLOCK = 256;
-    private static final int POINTS = 1024;
+    private static final int GROUP_BLOCK = MathCoreBenchmark.GROUP_BLOCK;
     private static double sink;
 
     private ScoreCpuTime() {
@@ -50,11 +49,7 @@ public final class ScoreCpuTime {
         LegacyScorer legacy = LegacyScorer.compile(model);
         double[][] points = MathCoreBenchmark.points(d, 1, random);
         double[] out = new double[3];
-        // The same points as four blocks of GROUP_BLOCK, for the group form.
-        double[][][] blocks = new double[POINTS / GROUP_BLOCK][GROUP_BLOCK][];
-        for (int i = 0; i < POINTS; i++) {
-            blocks[i / GROUP_BLOCK][i % GROUP_BLOCK] = points[i];
-        }
+        double[][][] blocks = MathCoreBenchmark.blocks(points);
         double[][] posteriors = new double[GROUP_BLOCK][3];
         double[] logDensities = new double[GROUP_BLOCK];
         int n = (Math.max(MIN_SCORES, 8_000_000 / (d * d + 16 * d)) + GROUP_BLOCK - 1) / GROUP_BLOCK * GROUP_BLOCK;
