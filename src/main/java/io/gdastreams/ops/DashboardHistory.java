@@ -5,7 +5,6 @@ import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
@@ -26,11 +25,7 @@ final class DashboardHistory implements AutoCloseable {
 
     private final Supplier<Map<String, Object>> sampler;
     private final Deque<Map<String, Object>> samples = new ArrayDeque<>();
-    private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread t = new Thread(r, "gda-dashboard-history");
-        t.setDaemon(true);
-        return t;
-    });
+    private final ScheduledExecutorService timer = DaemonTimer.named("gda-dashboard-history");
 
     DashboardHistory(Supplier<Map<String, Object>> sampler) {
         this.sampler = sampler;

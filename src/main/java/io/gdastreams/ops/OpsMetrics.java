@@ -20,6 +20,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
@@ -39,6 +40,13 @@ final class OpsMetrics implements StreamObserver {
     /** Latency histogram bounds: below a millisecond or above ten minutes only the end buckets count it. */
     private static final Duration LATENCY_MIN = Duration.ofMillis(1);
     private static final Duration LATENCY_MAX = Duration.ofMinutes(10);
+    /**
+     * How often the Kafka Streams binder looks for metrics that came or went. Micrometer's default, a minute, left a
+     * restarted client's task and store families out of {@code /metrics} for up to that long (and a moved task's in
+     * it, reading NaN); a look compares the client's metric names with the last set, a few thousand entries.
+     */
+    static final Duration STREAMS_METRICS_REFRESH = Duration.ofSeconds(5);
+    private static final long REFRESH_STOP_MILLIS = 5_000;
 
     private final PrometheusMeterRegistry registry = new StreamsPrometheusRegistry();
     private final Clock clock;
@@ -55,6 +63,8 @@ final class OpsMetrics implements StreamObserver {
     private volatile Supplier<List<StreamsApp.HeldInput>> heldInputs = List::of;
     private final Supplier<Optional<ModelParameters>> model;
     private KafkaStreamsMetrics streamsMetrics;
+    /** The binder's refresh of the client bound now (null before the first). */
+    private ScheduledExecutorService streamsMetricsRefresh;
 
     /**
      * @param model the model the process stands for (the scorer's in force), or null for a trainer: then the last
@@ -114,13 +124,35 @@ final class OpsMetrics implements StreamObserver {
         return restoring.get().stream().filter(r -> r.stalled() != null).count();
     }
 
-    /** Points the Kafka Streams metrics at {@code streams} (a newly started client), dropping the old client's. */
+    /**
+     * Points the Kafka Streams metrics at {@code streams} (a newly started client), dropping the old client's. The
+     * binder registers the metrics that exist when it binds and then looks for new and gone ones every
+     * {@link #STREAMS_METRICS_REFRESH}: a client's task and store metrics appear only once its first rebalance has
+     * assigned it tasks, after the bind.
+     */
     synchronized void bind(KafkaStreams streams) {
-        if (streamsMetrics != null) {
-            streamsMetrics.close();
-        }
-        streamsMetrics = new KafkaStreamsMetrics(streams);
+        unbindStreams();
+        streamsMetricsRefresh = DaemonTimer.named("gda-streams-metrics");
+        streamsMetrics = new KafkaStreamsMetrics(streams, List.of(), streamsMetricsRefresh, STREAMS_METRICS_REFRESH);
         streamsMetrics.bindTo(registry);
+    }
+
+    /**
+     * The old client's refresh is stopped (and a refresh under way waited for) before its meters are removed, so
+     * that it cannot register one of them again after the removal.
+     */
+    private void unbindStreams() {
+        if (streamsMetrics == null) {
+            return;
+        }
+        streamsMetricsRefresh.shutdownNow();
+        try {
+            streamsMetricsRefresh.awaitTermination(REFRESH_STOP_MILLIS, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        streamsMetrics.close();
+        streamsMetrics = null;
     }
 
     /** Everything, in the Prometheus text format (version 0.0.4). */
@@ -129,9 +161,7 @@ final class OpsMetrics implements StreamObserver {
     }
 
     synchronized void close() {
-        if (streamsMetrics != null) {
-            streamsMetrics.close();
-        }
+        unbindStreams();
         registry.close();
     }
 

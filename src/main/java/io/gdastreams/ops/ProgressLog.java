@@ -5,7 +5,6 @@ import io.gdastreams.model.Prediction;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Optional;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -23,11 +22,7 @@ final class ProgressLog implements AutoCloseable {
     private final String role;
     private final boolean scorer;
     private final OpsMetrics metrics;
-    private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread t = new Thread(r, "gda-progress");
-        t.setDaemon(true);
-        return t;
-    });
+    private final ScheduledExecutorService timer = DaemonTimer.named("gda-progress");
     private long lastCount;
     private long lastNanos = System.nanoTime();
 

@@ -19,6 +19,7 @@ import io.gdastreams.reliability.HostileRecords;
 import io.gdastreams.reliability.ProductProcess;
 import io.gdastreams.serde.Json;
 import io.gdastreams.topology.Topics;
+import io.gdastreams.topology.TrainingTopology;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -53,6 +54,8 @@ class OpsEndpointIT {
 
     private static final String MODEL_ID = "ops";
     private static final Duration TIMEOUT = Duration.ofSeconds(120);
+    /** A look of the binder's takes milliseconds; this covers a loaded machine's scheduling and the scrape itself. */
+    private static final Duration SCRAPE_SLACK = Duration.ofSeconds(5);
     /** Σβ_k against μ_k, relative to the size of μ_k: a solve of a well-conditioned 4×4 system. */
     private static final double SOLVE_TOLERANCE = 1e-9;
     /** Posteriors from β, γ against the scorer's, absolute: two exact-arithmetic-equivalent computations. */
@@ -107,6 +110,7 @@ class OpsEndpointIT {
             trainer.awaitRunning(TIMEOUT);
             OpsHttp training = OpsHttp.fromLog(trainer.log());
             assertNotNull(training, trainer.log());
+            assertStoreMetricsSoonAfterReady(training, trainer);
             List<LabelledRow> rows = Iris.rows();
             for (int i = 0; i < rows.size(); i++) {
                 producer.send(new ProducerRecord<>(topics.labelled().name(), bytes("l" + i),
@@ -301,6 +305,23 @@ class OpsEndpointIT {
     private static void assertKafkaStreamsMetrics(List<MetricFamily> families) {
         assertTrue(families.stream().anyMatch(f -> f.getName().startsWith("kafka_stream")),
                 "Kafka Streams' metrics through the binder");
+    }
+
+    /**
+     * A client's store metrics exist only once its first rebalance has assigned it tasks, after the binder bound it;
+     * the binder adds them at its next refresh. They are in {@code /metrics} within that refresh
+     * ({@link OpsMetrics#STREAMS_METRICS_REFRESH}) and {@link #SCRAPE_SLACK} of the trainer being ready, not
+     * Micrometer's default minute (a restarted client's families were missing that long).
+     */
+    private static void assertStoreMetricsSoonAfterReady(OpsHttp http, ProductProcess process) throws Exception {
+        await(http, "/health/ready", r -> r.statusCode() == 200, process);
+        long ready = System.nanoTime();
+        String store = "state_id=\"" + TrainingTopology.CLASS_STATS_STORE + "\"";
+        await(http, "/metrics", r -> OpsHttp.text(r).lines()
+                .anyMatch(line -> line.startsWith("kafka_stream_state_") && line.contains(store)), process);
+        Duration waited = Duration.ofNanos(System.nanoTime() - ready);
+        assertTrue(waited.compareTo(OpsMetrics.STREAMS_METRICS_REFRESH.plus(SCRAPE_SLACK)) <= 0,
+                "the trainer's store metrics appeared " + waited + " after it was ready");
     }
 
     private static void awaitMetric(OpsHttp http, String name, Map<String, String> labels, double expected,

@@ -9,19 +9,27 @@ import io.gdastreams.service.StreamsApp;
 import io.gdastreams.model.Prediction;
 import io.gdastreams.topology.DeadLetterCategory;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Properties;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.StreamsBuilder;
+import org.apache.kafka.streams.StreamsConfig;
 import org.hawkular.agent.prometheus.types.Counter;
 import org.hawkular.agent.prometheus.types.Gauge;
 import org.hawkular.agent.prometheus.types.Histogram;
 import org.hawkular.agent.prometheus.types.Metric;
 import org.hawkular.agent.prometheus.types.MetricFamily;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The figures OpsMetrics exports, on a fixed clock, read back from its Prometheus text. */
 class OpsMetricsTest {
@@ -96,6 +104,55 @@ class OpsMetricsTest {
         assertEquals(0.0, gauge(metrics, "gda_restores_stalled"), "a new client restores afresh");
         assertEquals(0.0, gauge(metrics, "gda_inputs_held"));
         metrics.close();
+    }
+
+    /**
+     * A restarted client's metrics replace the old one's, and the old binder's refresh stops with it: none of its
+     * meters stays (or comes back), and no refresh thread is left behind once the metrics are closed.
+     */
+    @Test
+    void shouldRebindKafkaStreamsMetricsToANewClientAndStopTheOldOnesRefresh(@TempDir Path dir) throws Exception {
+        OpsMetrics metrics = new OpsMetrics(Optional::empty, NOW);
+        try (KafkaStreams first = client("first", dir); KafkaStreams second = client("second", dir)) {
+            metrics.bind(first);
+            assertTrue(clientIds(metrics).contains("first-client"), metrics.scrape());
+            metrics.bind(second);
+            assertEquals(Set.of("second-client"), clientIds(metrics), "only the bound client's meters");
+            assertEquals(1, refreshThreads(), "one refresh, the bound client's");
+            metrics.close();
+            assertEquals(0, refreshThreads(), "no refresh thread after close");
+        }
+    }
+
+    private static KafkaStreams client(String name, Path dir) {
+        StreamsBuilder builder = new StreamsBuilder();
+        builder.stream("in").to("out");
+        Properties config = new Properties();
+        config.put(StreamsConfig.APPLICATION_ID_CONFIG, "ops-metrics-" + name);
+        config.put(StreamsConfig.CLIENT_ID_CONFIG, name + "-client");
+        config.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "127.0.0.1:9"); // nothing there: the client is never started
+        config.put(StreamsConfig.STATE_DIR_CONFIG, dir.resolve(name).toString());
+        // Its clients still try the address once they exist: one refused connection each, not one every 50 ms.
+        config.put(StreamsConfig.RECONNECT_BACKOFF_MS_CONFIG, 60_000);
+        config.put(StreamsConfig.RECONNECT_BACKOFF_MAX_MS_CONFIG, 60_000);
+        return new KafkaStreams(builder.build(), config);
+    }
+
+    /** The client_id label values of the Kafka Streams client-level meters in the scrape. */
+    private static Set<String> clientIds(OpsMetrics metrics) {
+        Matcher m = Pattern.compile("^kafka_stream_[a-z_]+\\{[^}]*client_id=\"([^\"]+)\"", Pattern.MULTILINE)
+                .matcher(metrics.scrape());
+        Set<String> ids = new java.util.TreeSet<>();
+        while (m.find()) {
+            ids.add(m.group(1));
+        }
+        return ids;
+    }
+
+    /** Live refresh threads of the binder ({@link OpsMetrics#bind}); a stopped one is waited for by the unbind. */
+    private static long refreshThreads() {
+        return Thread.getAllStackTraces().keySet().stream()
+                .filter(t -> t.getName().equals("gda-streams-metrics") && t.isAlive()).count();
     }
 
     private static double gauge(OpsMetrics metrics, String name) throws Exception {
