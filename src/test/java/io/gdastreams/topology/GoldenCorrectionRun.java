@@ -29,6 +29,9 @@ import org.apache.kafka.streams.StreamsConfig;
 final class GoldenCorrectionRun implements AutoCloseable {
 
     private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(30);
+    /** More than a consumer's session timeout (45 s), for a rebalance waiting on a member that is gone. */
+    private static final Duration CLOSE_GRACE = Duration.ofSeconds(90);
 
     private final KafkaBroker broker;
     private final Path stateDir;
@@ -101,7 +104,16 @@ final class GoldenCorrectionRun implements AutoCloseable {
     @Override
     public void close() {
         if (streams != null) {
-            streams.close(Duration.ofSeconds(30));
+            // A stream thread held in a rebalance can keep the client past the first 30 s (seen once in CI: cleanUp
+            // then threw "Cannot clean up while running" after the assertions had passed, and the live client later
+            // failed on its deleted state directory): wait longer, and clean up only a client that has stopped.
+            boolean closed = streams.close(CloseOptions.groupMembershipOperation(
+                            CloseOptions.GroupMembershipOperation.LEAVE_GROUP).withTimeout(CLOSE_TIMEOUT))
+                    || streams.close(CLOSE_GRACE);
+            if (!closed) {
+                throw new AssertionError("the training instance did not stop within " + CLOSE_TIMEOUT.plus(CLOSE_GRACE)
+                        + " (state " + streams.state() + ")");
+            }
             streams.cleanUp();
         }
         if (pipeline != null) {
