@@ -62,9 +62,8 @@ final class OpsMetrics implements StreamObserver {
     private volatile Supplier<List<StreamsApp.Restoring>> restoring = List::of;
     private volatile Supplier<List<StreamsApp.HeldInput>> heldInputs = List::of;
     private final Supplier<Optional<ModelParameters>> model;
-    private KafkaStreamsMetrics streamsMetrics;
-    /** The binder's refresh of the client bound now (null before the first). */
-    private ScheduledExecutorService streamsMetricsRefresh;
+    /** The client bound now (null before the first). */
+    private StreamsBinding streamsBinding;
 
     /**
      * @param model the model the process stands for (the scorer's in force), or null for a trainer: then the last
@@ -132,27 +131,35 @@ final class OpsMetrics implements StreamObserver {
      */
     synchronized void bind(KafkaStreams streams) {
         unbindStreams();
-        streamsMetricsRefresh = DaemonTimer.named("gda-streams-metrics");
-        streamsMetrics = new KafkaStreamsMetrics(streams, List.of(), streamsMetricsRefresh, STREAMS_METRICS_REFRESH);
-        streamsMetrics.bindTo(registry);
+        ScheduledExecutorService refresh = DaemonTimer.named("gda-streams-metrics");
+        KafkaStreamsMetrics binder = new KafkaStreamsMetrics(streams, List.of(), refresh, STREAMS_METRICS_REFRESH);
+        binder.bindTo(registry);
+        streamsBinding = new StreamsBinding(binder, refresh);
     }
 
-    /**
-     * The old client's refresh is stopped (and a refresh under way waited for) before its meters are removed, so
-     * that it cannot register one of them again after the removal.
-     */
     private void unbindStreams() {
-        if (streamsMetrics == null) {
-            return;
+        if (streamsBinding != null) {
+            streamsBinding.close();
+            streamsBinding = null;
         }
-        streamsMetricsRefresh.shutdownNow();
-        try {
-            streamsMetricsRefresh.awaitTermination(REFRESH_STOP_MILLIS, TimeUnit.MILLISECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+    }
+
+    /** Micrometer's binder of one client, and the timer of its refresh (ours, so that we can stop it). */
+    private record StreamsBinding(KafkaStreamsMetrics binder, ScheduledExecutorService refresh) {
+
+        /**
+         * The refresh is stopped (and a refresh under way waited for) before the meters are removed, so that it
+         * cannot register one of them again after the removal.
+         */
+        void close() {
+            refresh.shutdownNow();
+            try {
+                refresh.awaitTermination(REFRESH_STOP_MILLIS, TimeUnit.MILLISECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            binder.close();
         }
-        streamsMetrics.close();
-        streamsMetrics = null;
     }
 
     /** Everything, in the Prometheus text format (version 0.0.4). */

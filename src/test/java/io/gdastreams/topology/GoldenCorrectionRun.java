@@ -64,9 +64,7 @@ final class GoldenCorrectionRun implements AutoCloseable {
         }
         start(appId, stateDir.resolve("first"));
         pipeline.awaitModelAbsorbingAllLabelled();
-        streams.close(CloseOptions.groupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP)
-                .withTimeout(Duration.ofSeconds(30)));
-        streams.cleanUp(); // the weighted state must come back from the changelog
+        stopAndCleanUp(); // the weighted state must come back from the changelog
 
         start(appId, stateDir.resolve("second"));
         for (JsonNode e : events.subList(half, events.size())) {
@@ -104,20 +102,27 @@ final class GoldenCorrectionRun implements AutoCloseable {
     @Override
     public void close() {
         if (streams != null) {
-            // A stream thread held in a rebalance can keep the client past the first 30 s (seen once in CI: cleanUp
-            // then threw "Cannot clean up while running" after the assertions had passed, and the live client later
-            // failed on its deleted state directory): wait longer, and clean up only a client that has stopped.
-            boolean closed = streams.close(CloseOptions.groupMembershipOperation(
-                            CloseOptions.GroupMembershipOperation.LEAVE_GROUP).withTimeout(CLOSE_TIMEOUT))
-                    || streams.close(CLOSE_GRACE);
-            if (!closed) {
-                throw new AssertionError("the training instance did not stop within " + CLOSE_TIMEOUT.plus(CLOSE_GRACE)
-                        + " (state " + streams.state() + ")");
-            }
-            streams.cleanUp();
+            stopAndCleanUp();
         }
         if (pipeline != null) {
             pipeline.close();
         }
+    }
+
+    /**
+     * Stops the training instance (leaving its group) and deletes its local state. A stream thread held in a
+     * rebalance can keep the client past the first 30 s (seen once in CI: cleanUp then threw "Cannot clean up while
+     * running" after the assertions had passed, and the live client later failed on its deleted state directory):
+     * it gets longer, and only a client that has stopped is cleaned up.
+     */
+    private void stopAndCleanUp() {
+        boolean closed = streams.close(CloseOptions.groupMembershipOperation(
+                        CloseOptions.GroupMembershipOperation.LEAVE_GROUP).withTimeout(CLOSE_TIMEOUT))
+                || streams.close(CLOSE_GRACE);
+        if (!closed) {
+            throw new AssertionError("the training instance did not stop within " + CLOSE_TIMEOUT.plus(CLOSE_GRACE)
+                    + " (state " + streams.state() + ")");
+        }
+        streams.cleanUp();
     }
 }
