@@ -67,7 +67,8 @@ import java.util.function.Consumer;
  * {@code gda.outlier.p} is set; {@code outlier} is then {@code tailProbability < p}, or-ed with
  * {@code logDensity < gda.outlier.threshold} when that is set too.
  *
- * {@code reason} says why (no model yet, unknown feature names, no scorable class, malformed input, ...);
+ * {@code reason} says why (no model yet and no room to hold the event, unknown feature names, malformed input,
+ * ...);
  * {@code modelId}/{@code modelVersion} are present when a model was in force. {@code id} is the event's id,
  * else the record key (UTF-8), and absent when there is neither (or the input could not be read).
  *

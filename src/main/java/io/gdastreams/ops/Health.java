@@ -10,8 +10,9 @@ import java.util.function.Supplier;
 import org.apache.kafka.streams.KafkaStreams;
 
 /**
- * Liveness and readiness of one process, from the Kafka Streams client that runs now and, for a scorer, the model
- * in force. An answer is a status code and a small JSON object (no configuration in it, so no secret).
+ * Liveness and readiness of one process, from the Kafka Streams client that runs now and, for a scorer, whether a
+ * model in force can score. An answer is a status code and a small JSON object (no configuration in it, so no
+ * secret).
  */
 final class Health {
 
@@ -32,20 +33,20 @@ final class Health {
     }
 
     private final String role;
-    private final boolean needsModel;
     private final Supplier<Optional<ModelParameters>> model;
-    private final Supplier<String> absence;
+    private final Supplier<Optional<String>> notScoring;
     /** Null until the first client starts (topics are being created). */
     private volatile Client app;
 
     /**
-     * @param needsModel true for a scorer: not ready until a model is in force ({@code absence} says why not)
+     * @param model      the model in force, shown in readiness answers
+     * @param notScoring a scorer's: why it cannot score now (no model in force, or none of its classes scorable),
+     *                   empty when it can; it is not ready until then. A trainer's is always empty.
      */
-    Health(String role, boolean needsModel, Supplier<Optional<ModelParameters>> model, Supplier<String> absence) {
+    Health(String role, Supplier<Optional<ModelParameters>> model, Supplier<Optional<String>> notScoring) {
         this.role = role;
-        this.needsModel = needsModel;
         this.model = model;
-        this.absence = absence;
+        this.notScoring = notScoring;
     }
 
     /** The client that runs from now on. */
@@ -85,7 +86,7 @@ final class Health {
     }
 
     /**
-     * 200 when RUNNING and (scorer) a model is in force; else 503 with the reason. Either way with any restore
+     * 200 when RUNNING and (scorer) a model in force can score; else 503 with the reason. Either way with any restore
      * progress and any partition read that a transaction holds.
      */
     Answer ready() {
@@ -98,8 +99,8 @@ final class Health {
             reason = state == null ? "starting (topics, then Kafka Streams)"
                     : state == KafkaStreams.State.REBALANCING ? "Kafka Streams is REBALANCING (assigning partitions,"
                     + " restoring state)" : "Kafka Streams is " + state;
-        } else if (needsModel && inForce.isEmpty()) {
-            reason = "no model in force: " + absence.get();
+        } else {
+            reason = notScoring.get().orElse(null);
         }
         body.put("status", reason == null ? "ready" : "not ready");
         body.put("role", role);

@@ -34,7 +34,7 @@ public final class OperatedService {
     public static int train(AppConfig config, PrintWriter out) {
         OpsMetrics metrics = new OpsMetrics(null, Clock.systemUTC());
         return run("training", () -> TrainingTopology.build(config.trainingSettings(), metrics), config, out,
-                metrics, new Health("training", false, metrics::currentModel, () -> ""), null);
+                metrics, new Health("training", metrics::currentModel, Optional::empty), null);
     }
 
     /** {@code score}: the scoring topology until Ctrl-C; returns the exit code. */
@@ -45,7 +45,7 @@ public final class OperatedService {
         OpsMetrics metrics = new OpsMetrics(inForce, Clock.systemUTC());
         scoring.set(new LiveScoring(config.scoringSettings(), metrics));
         return run("scoring", scoring.get()::topology, config, out, metrics,
-                new Health("scoring", true, inForce, scoring.get()::absence), scoring.get());
+                new Health("scoring", inForce, scoring.get()::notScoring), scoring.get());
     }
 
     private static int run(String role, Supplier<Topology> topology, AppConfig config, PrintWriter out,

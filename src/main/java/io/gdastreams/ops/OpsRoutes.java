@@ -127,7 +127,8 @@ final class OpsRoutes {
 
     /**
      * {@code POST /score}: one event (the input topic's JSON) in, its prediction out, as the predictions topic
-     * would carry it: 200 answered, 400 the event is at fault (the unscored record says why), 503 no model yet.
+     * would carry it: 200 answered, 400 the event is at fault (the unscored record says why), 503 no model that can
+     * score yet (none in force, or none of its classes scorable: the topology holds such events).
      */
     OpsServer.Reply score(OpsServer.Request request) {
         if (!request.method().equals("POST")) {
@@ -140,7 +141,8 @@ final class OpsRoutes {
             case FAILED -> new OpsServer.Reply(500, OpsServer.JSON, answer.bytes());
             case NO_MODEL -> {
                 Map<String, Object> body = new LinkedHashMap<>();
-                body.put("error", "no model in force");
+                // None in force, or the one in force has no scorable class: the reason says which.
+                body.put("error", "no model to score with");
                 body.put("reason", answer.reason());
                 yield OpsServer.Reply.json(503, body);
             }

@@ -9,6 +9,7 @@ import io.gdastreams.replay.ReplayDataset.ScoringRow;
 import io.gdastreams.replay.ReplayDataset.TrainingRow;
 import io.gdastreams.service.StreamsApp;
 import io.gdastreams.settings.AppConfig;
+import io.gdastreams.topology.ScoringTopology;
 import io.gdastreams.topology.Topic;
 import io.gdastreams.topology.TrainingTopology;
 import java.io.PrintWriter;
@@ -19,6 +20,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
@@ -114,6 +116,12 @@ public final class Replay {
                 Duration trainingTime = Duration.ofNanos(System.nanoTime() - trainingStart);
                 if (data.scoring().isEmpty()) {
                     return new Result(model, List.of(), rejected, trainingTime, Duration.ZERO, metrics);
+                }
+                // A scorer holds events until a model can score them: with this final model it would wait for ever.
+                Optional<String> unscorable = ScoringTopology.unscorable(options.config().scoringSettings(), model);
+                if (unscorable.isPresent()) {
+                    throw new RunFailure("the trained model cannot score the " + data.scoring().size()
+                            + " scoring rows: " + unscorable.get());
                 }
                 long scoringStart = System.nanoTime();
                 StreamsApp scorer = options.resources().register(new StreamsApp("scoring", scoring.get(),

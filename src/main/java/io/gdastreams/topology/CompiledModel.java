@@ -132,6 +132,21 @@ final class CompiledModel {
         return stamp;
     }
 
+    /**
+     * Why this model scores no event (every class is excluded under the scorer's fit options), or null when it
+     * scores.
+     */
+    UnscoredReason.NoScorableClass unscorable() {
+        return unscorable;
+    }
+
+    /**
+     * This model by id and version with its excluded classes: the stamp of answers that say why it did not score.
+     */
+    ScoringOutcome.ModelStamp stampWithExclusions() {
+        return new ScoringOutcome.ModelStamp(modelId, version, excluded, otherExcluded);
+    }
+
     /** The scored classes, in the order of {@link #posterior}'s probabilities. */
     List<String> labels() {
         return labels;
@@ -200,8 +215,7 @@ final class CompiledModel {
     ScoringOutcome.Answer score(String id, Map<String, Double> features, Map<String, String> categories,
                                 OptionalDouble outlierThreshold, PredictionExtras extras) {
         if (unscorable != null) {
-            return new ScoringOutcome.Unscored(id, unscorable,
-                    new ScoringOutcome.ModelStamp(modelId, version, excluded, otherExcluded));
+            return new ScoringOutcome.Unscored(id, unscorable, stampWithExclusions());
         }
         double[] x = new double[featureIndex.size()];
         Arrays.fill(x, Double.NaN);
@@ -261,8 +275,7 @@ final class CompiledModel {
                     + " categorical features");
         }
         if (unscorable != null) {
-            return new ScoringOutcome.Unscored(id, unscorable,
-                    new ScoringOutcome.ModelStamp(modelId, version, excluded, otherExcluded));
+            return new ScoringOutcome.Unscored(id, unscorable, stampWithExclusions());
         }
         if (template != null && !extras.needsDistances() && !(extras.imputed() && observed < x.length)) {
             // The common shape: the posterior goes out as computed, the same numbers as scoreResolved's.

@@ -26,6 +26,11 @@ import org.slf4j.LoggerFactory;
  * </ul>
  * While no model is in force, any valid model is accepted, whatever its version.
  *
+ * <p>A model in force can score events only when at least one of its classes is not excluded under the scorer's fit
+ * options ({@link #scorable()}): the first models of a stream, built from a few events, often have every class
+ * below {@code gda.min.count}. Until one can, the scoring tasks hold events as they do before a first model, and
+ * {@link #notScoring()} says why.
+ *
  * <p>The counters only grow; they are the figures a metric will export.
  *
  * <p>Thread-safe: offers are serialised; readers see the latest compiled model through a volatile read.
@@ -97,9 +102,27 @@ final class CompiledModelCache {
         return modelId;
     }
 
-    /** The model in force, if any. */
+    /** The model in force, if any, whether or not it can score. */
     Optional<CompiledModel> current() {
         return Optional.ofNullable(current);
+    }
+
+    /** The model in force when it can score events (a class is not excluded), else empty. */
+    Optional<CompiledModel> scorable() {
+        CompiledModel inForceNow = current;
+        return inForceNow == null || inForceNow.unscorable() != null ? Optional.empty() : Optional.of(inForceNow);
+    }
+
+    /**
+     * Why no event can be scored now: no model in force ("no model in force: " and {@link #absence()}), or the one
+     * in force has no scorable class (its exclusions); empty when {@link #scorable()} is present.
+     */
+    Optional<String> notScoring() {
+        CompiledModel inForceNow = current;
+        if (inForceNow == null) {
+            return Optional.of("no model in force: " + absence());
+        }
+        return inForceNow.unscorable() == null ? Optional.empty() : Optional.of(inForceNow.unscorable().text());
     }
 
     /** The model in force as it was published (the record {@link #current()} was compiled from), if any. */
@@ -181,16 +204,31 @@ final class CompiledModelCache {
         }
         CompiledModel compiled;
         try {
-            compiled = CompiledModel.compile(model, options, listed, decisionRule, alpha);
+            compiled = compile(model);
         } catch (RuntimeException e) {
             rejectInvalid(source, "version " + model.version() + " does not compile: " + e.getMessage());
             return Outcome.REJECTED;
         }
         compilations.incrementAndGet();
+        CompiledModel previous = current;
         inForce = model;
         current = compiled;
         logInForce(held == null, model.version(), source);
+        if (compiled.unscorable() != null && (previous == null || previous.unscorable() == null)) {
+            LOG.warn("Model '{}' version {} has no scorable class ({}): unlabelled events are held "
+                    + "(gda.pending.max per input partition) until a version that can score them", modelId,
+                    model.version(), compiled.unscorable().exclusions());
+        }
         return Outcome.IN_FORCE;
+    }
+
+    /**
+     * {@code model} compiled as this cache puts it in force (its fit options, listing, decision rule and smoothing).
+     *
+     * @throws IllegalArgumentException when it does not compile
+     */
+    CompiledModel compile(ModelParameters model) {
+        return CompiledModel.compile(model, options, listed, decisionRule, alpha);
     }
 
     /**
@@ -214,10 +252,14 @@ final class CompiledModelCache {
     }
 
     /**
-     * Why there is no model in force, for "no model yet" answers: not published, or only invalid records seen
-     * (the last one with where and why).
+     * Why no model scores events, for "no model yet" answers: not published, or only invalid records seen (the last
+     * one with where and why), or the model in force has no scorable class.
      */
     String absence() {
+        CompiledModel inForceNow = current;
+        if (inForceNow != null && inForceNow.unscorable() != null) {
+            return inForceNow.unscorable().text();
+        }
         String last = lastInvalid;
         return last == null ? "model '" + modelId + "' not published"
                 : "no valid record of model '" + modelId + "': " + invalidRecords() + " invalid, the last at " + last;
@@ -225,7 +267,7 @@ final class CompiledModelCache {
 
     /**
      * True once (the first caller) while no model is in force: the scorer says so in one log line, not once per
-     * task.
+     * task. (A model in force without a scorable class is logged as it comes in force.)
      */
     boolean claimAbsenceReport() {
         return current == null && absenceReported.compareAndSet(false, true);

@@ -26,7 +26,10 @@ public final class LiveScoring {
         ANSWERED,
         /** The input is at fault (unreadable, too long, unknown features): the topology dead-letters it. */
         REFUSED,
-        /** No model is in force: {@link Answer#prediction()} is null and {@link Answer#reason()} says why. */
+        /**
+         * No model can score (none in force, or the one in force has no scorable class; the topology holds such
+         * events): {@link Answer#prediction()} is null and {@link Answer#reason()} says why.
+         */
         NO_MODEL,
         /** The scorer failed on it (a bug; logged). */
         FAILED
@@ -66,9 +69,12 @@ public final class LiveScoring {
         return cache.get().modelInForce();
     }
 
-    /** Why no model is in force (for "not ready" answers). */
-    public String absence() {
-        return cache.get().absence();
+    /**
+     * Why this scorer cannot score now, for "not ready" answers: no model in force, or the one in force has no
+     * scorable class; empty when it can.
+     */
+    public Optional<String> notScoring() {
+        return cache.get().notScoring();
     }
 
     /**
@@ -76,9 +82,10 @@ public final class LiveScoring {
      * in force, as the topology would.
      */
     public Answer score(byte[] value) {
-        Optional<CompiledModel> model = cache.get().current();
+        CompiledModelCache models = cache.get();
+        Optional<CompiledModel> model = models.scorable();
         if (model.isEmpty()) {
-            return new Answer(Verdict.NO_MODEL, null, null, cache.get().absence());
+            return new Answer(Verdict.NO_MODEL, null, null, models.absence());
         }
         ScoringOutcome.Answer answer;
         try {

@@ -24,13 +24,15 @@ import org.slf4j.LoggerFactory;
  * Scores unlabelled events against the model in force: exactly one record on the predictions topic per input
  * (scored or unscored with a reason), plus a dead letter for input that cannot be read.
  *
- * <p>Events that arrive before any model exists are held, in arrival order, in a changelog-backed store of at
- * most {@code maxPending} events per task and scored by the first model: a scorer started before its trainer
- * loses nothing. They are released by the next event that finds a model, or by a wall-clock punctuator when no
- * event comes. Beyond the bound (or above {@link #MAX_HELD_VALUE_BYTES}) an event gets an unscored "no model yet"
- * record straight away, so memory stays bounded and the producer still hears about every event. A held event keeps
- * its source coordinates and original bytes: if the first model cannot score it (unknown features), it is
- * dead-lettered like an event that arrived after the model.
+ * <p>Events that arrive while no model can score them (none published yet, or the one in force has no scorable
+ * class: the first models of a stream often have every class below {@code gda.min.count}) are held, in arrival
+ * order, in a changelog-backed store of at most {@code maxPending} events per task and scored by the first model
+ * that can: a scorer started before its trainer loses nothing, and answers nothing before it can. They are
+ * released by the next event that finds such a model, or by a wall-clock punctuator when no event comes. Beyond the
+ * bound (or above {@link #MAX_HELD_VALUE_BYTES}) an event gets an unscored "no model yet" record straight away, so
+ * memory stays bounded and the producer still hears about every event. A held event keeps its source coordinates
+ * and original bytes: if the model cannot score it (unknown features), it is dead-lettered like an event that
+ * arrived after the model.
  *
  * <p>Each event's fate is decided first, as a {@link ScoringOutcome} (scored, unscored with a typed
  * {@link UnscoredReason}, or pending), then written in one place: the reason decides whether a dead letter goes with
@@ -172,11 +174,12 @@ final class ScoringProcessor implements Processor<byte[], byte[], byte[], Object
 
     /**
      * What the event in {@code record} comes to: read, checked, then scored by the model in force (after the events
-     * held for it), or held while there is none and it fits the bounds.
+     * held for it), or held while no model can score it and it fits the bounds.
      */
     private ScoringOutcome outcome(Record<byte[], byte[]> record) {
-        Optional<CompiledModel> model = cache.current();
-        ScoringOutcome.ModelStamp stamp = ScoringOutcome.ModelStamp.of(model);
+        Optional<CompiledModel> model = cache.scorable();
+        Optional<CompiledModel> inForce = model.isPresent() ? model : cache.current();
+        ScoringOutcome.ModelStamp stamp = ScoringOutcome.ModelStamp.of(inForce);
         EventFields read = model.isPresent() ? read(record.value(), model.get()) : null;
         EventIntake.Checked checked = read != null ? intake.check(record.key(), read, stamp)
                 : intake.check(record.key(), record.value(), stamp);
@@ -188,13 +191,15 @@ final class ScoringProcessor implements Processor<byte[], byte[], byte[], Object
             releasePending(model.get());
             return intake.score(model.get(), checked);
         }
+        // A model in force that cannot score is named with its excluded classes, as its own answers would be.
+        ScoringOutcome.ModelStamp notHeld = inForce.map(CompiledModel::stampWithExclusions).orElse(stamp);
         if (record.value().length > MAX_HELD_VALUE_BYTES) {
             return new ScoringOutcome.Unscored(id, new UnscoredReason.NoModelTooLargeToHold(cache.absence(),
-                    record.value().length, MAX_HELD_VALUE_BYTES), stamp);
+                    record.value().length, MAX_HELD_VALUE_BYTES), notHeld);
         }
         if (held.count() >= settings.maxPending()) {
             return new ScoringOutcome.Unscored(id, new UnscoredReason.NoModelHoldFull(cache.absence(),
-                    settings.maxPending()), stamp);
+                    settings.maxPending()), notHeld);
         }
         Optional<RecordMetadata> source = context.recordMetadata();
         return new ScoringOutcome.Pending(new PendingEvent(record.key(), id, null, record.timestamp(),
@@ -222,7 +227,7 @@ final class ScoringProcessor implements Processor<byte[], byte[], byte[], Object
             return;
         }
         try {
-            cache.current().ifPresent(this::releasePending);
+            cache.scorable().ifPresent(this::releasePending);
         } catch (StreamsException e) {
             throw e; // the task is migrated or corrupted: Kafka Streams restores the held events and retries
         } catch (RuntimeException e) {

@@ -1,7 +1,9 @@
 package io.gdastreams.topology;
 
+import io.gdastreams.model.ModelParameters;
 import io.gdastreams.model.Prediction;
 import io.gdastreams.serde.SerdeFactory;
+import java.util.Optional;
 import org.apache.kafka.common.serialization.Serializer;
 import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.state.Stores;
@@ -26,7 +28,7 @@ public final class ScoringTopology {
 
     /** Global store: model id → the model in force (only models the compiled-model cache put in force). */
     public static final String MODEL_STORE = "scoring-model";
-    /** Changelog-backed store of events held until the first model arrives (per task, sequence → event). */
+    /** Changelog-backed store of events held until a model can score them (per task, sequence → event). */
     public static final String PENDING_STORE = "scoring-pending";
 
     static final String MODEL_SOURCE = "model-source";
@@ -41,6 +43,17 @@ public final class ScoringTopology {
 
     public static Topology build(ScoringSettings settings) {
         return build(settings, CompiledModelCache.of(settings));
+    }
+
+    /**
+     * Why {@code model} can score no event under {@code settings} (every class is excluded, e.g. each seen fewer
+     * than {@code gda.min.count} times: a scorer holds events until a version that can), or empty when it can.
+     *
+     * @throws IllegalArgumentException when the model does not compile
+     */
+    public static Optional<String> unscorable(ScoringSettings settings, ModelParameters model) {
+        return Optional.ofNullable(CompiledModelCache.of(settings).compile(model).unscorable())
+                .map(UnscoredReason::text);
     }
 
     /** As {@link #build(ScoringSettings)}, with a cache the caller can inspect (tests count compilations). */

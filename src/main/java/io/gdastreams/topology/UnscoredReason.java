@@ -121,11 +121,14 @@ sealed interface UnscoredReason permits UnscoredReason.DeadLettered, UnscoredRea
 
         @Override
         public String text() {
-            return "no scorable class in model version " + version + ": "
-                    + byLabel.stream().limit(MAX_NAMES_SHOWN).map(e -> e.label() + " (" + e.reason() + ")")
-                            .collect(Collectors.joining("; "))
-                    + (byLabel.size() > MAX_NAMES_SHOWN ? "; and " + (byLabel.size() - MAX_NAMES_SHOWN) + " more"
-                            : "");
+            return "no scorable class in model version " + version + ": " + exclusions();
+        }
+
+        /** The excluded classes with why, the first {@link #MAX_NAMES_SHOWN} of them. */
+        String exclusions() {
+            return byLabel.stream().limit(MAX_NAMES_SHOWN).map(e -> e.label() + " (" + e.reason() + ")")
+                    .collect(Collectors.joining("; "))
+                    + (byLabel.size() > MAX_NAMES_SHOWN ? "; and " + (byLabel.size() - MAX_NAMES_SHOWN) + " more" : "");
         }
     }
 

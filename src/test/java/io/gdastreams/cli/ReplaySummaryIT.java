@@ -22,7 +22,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code replay} on a real broker summarises its unscored rows by reason (the scorer's own reasons, from the live
- * topology), and prints no progress bar when not on a terminal: the tests' stderr is not one.
+ * topology), and prints no progress bar when not on a terminal: the tests' stderr is not one. A trained model that
+ * can score nothing is said at once.
  */
 @ExtendWith(KafkaBrokerExtension.class)
 class ReplaySummaryIT {
@@ -59,5 +60,29 @@ class ReplaySummaryIT {
                 "  id too long: 1 (first: line 19, id too long: 1100 bytes of UTF-8 > 1024)")), report);
         assertFalse(err.toString().contains("\r") || out.toString().contains("\r"), "no bar without a terminal");
         assertFalse(err.toString().contains("[#") || err.toString().contains("[."), err.toString());
+    }
+
+    /**
+     * Training rows that leave every class below gda.min.count make a model that scores nothing; a scorer holds
+     * events until a model can score them, so the replay says why at once rather than wait for answers that never
+     * come.
+     */
+    @Test
+    void shouldSayWhyWhenTheTrainedModelCanScoreNothing(KafkaBroker broker) throws IOException {
+        List<String> iris = Files.readAllLines(Path.of("src/main/resources/data/iris.csv"), StandardCharsets.UTF_8);
+        Path train = dir.resolve("one-per-class.csv");
+        Path scoreFile = dir.resolve("score.csv");
+        Files.write(train, List.of(iris.get(0), iris.get(1), iris.get(51), iris.get(101)), StandardCharsets.UTF_8);
+        Files.write(scoreFile, List.of(iris.get(0), iris.get(2), iris.get(52)), StandardCharsets.UTF_8);
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int code = Main.run(new String[] {"replay", "--train", train.toString(), "--score", scoreFile.toString(),
+            "--label", "species", "--bootstrap-servers", broker.bootstrapServers()}, Map.of(),
+                new PrintWriter(out, true), new PrintWriter(err, true));
+        assertEquals(ExitCodes.FAILURE, code, out + "\n" + err);
+        assertTrue(err.toString().contains("replay: the trained model cannot score the 2 scoring rows: no scorable"
+                + " class in model version "), err.toString());
+        assertTrue(err.toString().contains(": setosa (count 1 below minimum 2); versicolor (count 1 below minimum 2);"
+                + " virginica (count 1 below minimum 2)" + System.lineSeparator()), err.toString());
     }
 }

@@ -21,10 +21,13 @@ class HealthTest {
     private final AtomicReference<List<StreamsApp.Restoring>> restoring = new AtomicReference<>(List.of());
     private final AtomicReference<ModelParameters> model = new AtomicReference<>();
     private final AtomicReference<List<StreamsApp.HeldInput>> held = new AtomicReference<>(List.of());
+    /** Why the model in force scores nothing (null: it scores), as the scorer's cache would say. */
+    private final AtomicReference<String> unscorable = new AtomicReference<>();
 
     private Health scorer() {
-        Health health = new Health("scoring", true, () -> Optional.ofNullable(model.get()),
-                () -> "model 'm' not published");
+        Health health = new Health("scoring", () -> Optional.ofNullable(model.get()),
+                () -> model.get() == null ? Optional.of("no model in force: model 'm' not published")
+                        : Optional.ofNullable(unscorable.get()));
         health.follow(new Health.Client() {
             @Override
             public KafkaStreams.State state() {
@@ -69,7 +72,7 @@ class HealthTest {
             assertEquals(down ? 503 : 200, health.live().status(), s.name());
             assertEquals(s.name(), health.live().body().get("state"));
         }
-        Health starting = new Health("training", false, Optional::empty, () -> "");
+        Health starting = new Health("training", Optional::empty, Optional::empty);
         assertEquals(200, starting.live().status(), "live while topics are created, before the first client");
         assertEquals(503, starting.ready().status());
     }
@@ -99,6 +102,14 @@ class HealthTest {
         assertEquals("no model in force: model 'm' not published", noModel.body().get("reason"));
 
         model.set(Iris.model("m", 4, Iris.rows()));
+        unscorable.set("no scorable class in model version 4: setosa (count 1 below minimum 2)");
+        Health.Answer cannotScore = health.ready();
+        assertEquals(503, cannotScore.status(), "a model in force that scores nothing: events wait, so not ready");
+        assertEquals("no scorable class in model version 4: setosa (count 1 below minimum 2)",
+                cannotScore.body().get("reason"));
+        assertEquals(Map.of("modelId", "m", "version", 4L), cannotScore.body().get("model"));
+
+        unscorable.set(null);
         Health.Answer ready = health.ready();
         assertEquals(200, ready.status());
         assertEquals(Map.of("modelId", "m", "version", 4L), ready.body().get("model"));

@@ -21,7 +21,7 @@ class ModelRouteTest {
     void shouldServeAModelWhoseIdHasPlusAndPercentSigns() {
         String id = "a+b %41 ü";
         ModelParameters model = Iris.model(id, 3, Iris.rows());
-        OpsRoutes routes = new OpsRoutes(new Health("training", false, Optional::empty, () -> ""),
+        OpsRoutes routes = new OpsRoutes(new Health("training", Optional::empty, Optional::empty),
                 new OpsMetrics(null, java.time.Clock.systemUTC()), id, () -> Optional.of(model),
                 FitOptions.defaults(), new DecisionRule.MostProbable(), null, false);
         try {

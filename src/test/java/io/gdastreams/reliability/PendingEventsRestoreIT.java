@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.gdastreams.fixtures.Iris;
+import io.gdastreams.fixtures.LabelledRow;
 import io.gdastreams.it.IrisEndToEndScenario;
 import io.gdastreams.it.IrisGolden;
 import io.gdastreams.it.KafkaBroker;
@@ -14,6 +15,7 @@ import io.gdastreams.model.ModelParameters;
 import io.gdastreams.model.PendingEvent;
 import io.gdastreams.model.Prediction;
 import io.gdastreams.serde.SerdeFactory;
+import io.gdastreams.topology.ScoringSettings;
 import io.gdastreams.topology.ScoringTopology;
 import io.gdastreams.topology.Topics;
 import java.nio.charset.StandardCharsets;
@@ -37,9 +39,10 @@ import org.junit.jupiter.api.io.TempDir;
  * store, not only in the crashed JVM. A scorer in a JVM of its own holds the first half of the Iris rows (no
  * model yet), is killed with SIGKILL and restarted on the same state directory, holds the second half on top of
  * the restored first (numbering must continue, not overwrite), is killed again and restarted on a WIPED state
- * directory (so the store can only come back from its changelog), and only then is a model published. Every
- * held event must get exactly one committed answer, scored by that model at the numpy golden posteriors, under
- * its own key and id; nothing is answered before the model, nothing is dead-lettered.
+ * directory (so the store can only come back from its changelog). Then comes a model that scores nothing (each class
+ * seen once, below {@code gda.min.count}, as in the first models of a stream): the events stay held. Only then is a
+ * model that can score published. Every held event must get exactly one committed answer, scored by that model at
+ * the numpy golden posteriors, under its own key and id; nothing is answered before it, nothing is dead-lettered.
  */
 @ExtendWith(KafkaBrokerExtension.class)
 class PendingEventsRestoreIT {
@@ -50,6 +53,8 @@ class PendingEventsRestoreIT {
     private static final long MODEL_VERSION = 42;
     private static final Duration TIMEOUT = Duration.ofSeconds(30);
     private static final Duration POLL = Duration.ofMillis(200);
+    /** Rounds of the scorer's check for a model that can release held events (1 s apart by default). */
+    private static final Duration RELEASE_CHECKS = ScoringSettings.DEFAULT_PENDING_CHECK_INTERVAL.multipliedBy(3);
 
     @TempDir
     Path dir;
@@ -92,6 +97,17 @@ class PendingEventsRestoreIT {
             assertEquals(0, broker.readAll(topics.predictions(), TIMEOUT).size(),
                     "no answer while there is no model");
 
+            List<LabelledRow> onePerClass = List.of(Iris.rows().get(0), Iris.rows().get(50), Iris.rows().get(100));
+            ModelParameters unscorable = Iris.model(MODEL_ID, MODEL_VERSION - 1, onePerClass);
+            producer.send(new ProducerRecord<>(topics.model().name(), MODEL_ID.getBytes(StandardCharsets.UTF_8),
+                    topics.model().valueBytes(unscorable))).get();
+            awaitLog(scorer, "version " + (MODEL_VERSION - 1) + " has no scorable class");
+            Thread.sleep(RELEASE_CHECKS.toMillis());
+            assertEquals(ids(rows), awaitHeld(broker, changelog, rows.size(), scorer),
+                    "still held under a model in force that scores nothing");
+            assertEquals(0, broker.readAll(topics.predictions(), TIMEOUT).size(),
+                    "no answer from a model that scores nothing");
+
             ModelParameters model = Iris.model(MODEL_ID, MODEL_VERSION, Iris.rows());
             producer.send(new ProducerRecord<>(topics.model().name(), MODEL_ID.getBytes(StandardCharsets.UTF_8),
                     topics.model().valueBytes(model))).get();
@@ -125,10 +141,15 @@ class PendingEventsRestoreIT {
 
     /** Waits for {@code STATE RUNNING} in the current start's log: topics and stores are in place. */
     private static void awaitRunning(StreamsChildProcess scorer) throws InterruptedException {
+        awaitLog(scorer, "STATE RUNNING");
+    }
+
+    /** Waits for {@code text} in the log of the scorer's current start. */
+    private static void awaitLog(StreamsChildProcess scorer, String text) throws InterruptedException {
         long deadline = System.nanoTime() + TIMEOUT.toNanos();
-        while (!scorer.log().contains("STATE RUNNING")) {
+        while (!scorer.log().contains(text)) {
             assertTrue(scorer.isAlive(), "scorer died:\n" + scorer.log());
-            assertTrue(System.nanoTime() < deadline, "scorer not running after " + TIMEOUT + ":\n" + scorer.log());
+            assertTrue(System.nanoTime() < deadline, "no '" + text + "' after " + TIMEOUT + ":\n" + scorer.log());
             Thread.sleep(POLL.toMillis());
         }
     }

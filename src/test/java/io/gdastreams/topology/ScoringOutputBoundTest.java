@@ -264,12 +264,14 @@ class ScoringOutputBoundTest {
 
     @Test
     void shouldBoundAnUnscoredPredictionWhenEveryClassOfAHugeModelIsExcluded() {
-        byte[] value = scoreOne(settings(), model(false), longestKey(), eventWithLongestId());
+        // Events wait for a model that can score them; with no room to hold, the answer says why at once.
+        byte[] value = scoreOne(settings().withMaxPending(0), model(false), longestKey(), eventWithLongestId());
         Prediction p = SerdeFactory.prediction().deserializer().deserialize("p", value);
         assertEquals(Status.UNSCORED, p.status());
-        assertTrue(p.reason().startsWith("no scorable class in model version 7: " + label(0)
+        assertTrue(p.reason().startsWith("no model yet (no scorable class in model version 7: " + label(0)
                 + " (count 1 below minimum 2); "), p.reason());
-        assertTrue(p.reason().endsWith("; and " + (CLASSES - 10) + " more"), p.reason());
+        assertTrue(p.reason().endsWith("; and " + (CLASSES - 10) + " more; 0 earlier events already held)"),
+                p.reason());
         assertEquals(ScoringSettings.MAX_OUTPUT_TOP_K, p.excluded().size());
         assertEquals(CLASSES - ScoringSettings.MAX_OUTPUT_TOP_K, p.otherExcluded());
     }

@@ -20,6 +20,7 @@ import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -144,6 +145,58 @@ class StreamObserverTest {
             assertArrayEquals(written.get(4), refused.bytes());
             assertEquals(Map.of(Prediction.Status.SCORED, 3, Prediction.Status.UNSCORED, 3), observer.predictions,
                     "answers outside the topology are not counted");
+        }
+    }
+
+    /**
+     * A model in force without a scorable class scores nothing: the topology holds events (as before a first
+     * model), {@code POST /score}'s path answers "no model" with the reason, and so does {@link
+     * ScoringTopology#unscorable}; the first version that can score answers the held events and every request.
+     */
+    @Test
+    void shouldHoldEventsAndAnswerNoModelWhileTheModelInForceHasNoScorableClass() {
+        Recording observer = new Recording();
+        ScoringSettings settings = ScoringSettings.defaults(ScoringFixtures.MODEL_ID);
+        LiveScoring scoring = new LiveScoring(settings, observer);
+        Topics topics = settings.topics();
+        List<LabelledRow> rows = Iris.rows();
+        ModelParameters tiny = ScoringFixtures.model(1, List.of(rows.get(0), rows.get(50), rows.get(100)),
+                Iris.FEATURES);
+        String why = "no scorable class in model version 1: setosa (count 1 below minimum 2); versicolor (count 1"
+                + " below minimum 2); virginica (count 1 below minimum 2)";
+        assertEquals(Optional.of(why), ScoringTopology.unscorable(settings, tiny));
+        assertEquals(Optional.empty(), ScoringTopology.unscorable(settings, ScoringFixtures.irisModel(2)));
+        try (TopologyTestDriver driver = new TopologyTestDriver(scoring.topology(), props("unscorable-scoring"),
+                START)) {
+            TestInputTopic<byte[], byte[]> events = DriverTopics.input(driver, topics.unlabelled());
+            TestInputTopic<String, byte[]> models = DriverTopics.input(driver, topics.modelRecords());
+            TestOutputTopic<byte[], byte[]> predictions = driver.createOutputTopic(topics.predictions().name(),
+                    new ByteArrayDeserializer(), new ByteArrayDeserializer());
+            byte[] event = event("h", rows.get(77).features(Iris.FEATURES));
+            assertEquals(Optional.of("no model in force: model 'iris' not published"), scoring.notScoring());
+
+            models.pipeInput(tiny.modelId(), topics.model().valueBytes(tiny));
+            events.pipeInput(bytes("h"), event, START.plusMillis(1));
+            assertEquals(List.of(), predictions.readValuesToList(), "held: the model in force scores nothing");
+            assertEquals(1, observer.pendingTotal());
+            assertEquals(Optional.of(why), scoring.notScoring());
+            assertEquals(1L, scoring.modelInForce().orElseThrow().version());
+            LiveScoring.Answer noModel = scoring.score(event);
+            assertEquals(LiveScoring.Verdict.NO_MODEL, noModel.verdict());
+            assertEquals(why, noModel.reason());
+            assertNull(noModel.prediction());
+
+            ModelParameters model = ScoringFixtures.irisModel(2);
+            models.pipeInput(model.modelId(), topics.model().valueBytes(model));
+            driver.advanceWallClockTime(settings.pendingCheckInterval());
+            List<byte[]> written = predictions.readValuesToList();
+            assertEquals(1, written.size(), "the held event, answered by version 2");
+            assertEquals(0, observer.pendingTotal());
+            assertEquals(Optional.empty(), scoring.notScoring());
+            LiveScoring.Answer answer = scoring.score(event);
+            assertEquals(LiveScoring.Verdict.ANSWERED, answer.verdict());
+            assertEquals(Prediction.Status.SCORED, answer.prediction().status());
+            assertArrayEquals(written.get(0), answer.bytes());
         }
     }
 
