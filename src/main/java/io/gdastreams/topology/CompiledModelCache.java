@@ -66,6 +66,8 @@ final class CompiledModelCache {
     private final AtomicLong conflictingVersions = new AtomicLong();
     private final AtomicLong olderVersions = new AtomicLong();
     private final AtomicBoolean absenceReported = new AtomicBoolean();
+    /** Whether the model in force not scoring was reported; cleared when a model that scores comes in force. */
+    private final AtomicBoolean unscorableReported = new AtomicBoolean();
     private volatile CompiledModel current;
     private volatile String lastInvalid;
     /**
@@ -210,14 +212,11 @@ final class CompiledModelCache {
             return Outcome.REJECTED;
         }
         compilations.incrementAndGet();
-        CompiledModel previous = current;
         inForce = model;
         current = compiled;
         logInForce(held == null, model.version(), source);
-        if (compiled.unscorable() != null && (previous == null || previous.unscorable() == null)) {
-            LOG.warn("Model '{}' version {} has no scorable class ({}): unlabelled events are held "
-                    + "(gda.pending.max per input partition) until a version that can score them", modelId,
-                    model.version(), compiled.unscorable().exclusions());
+        if (compiled.unscorable() == null) {
+            unscorableReported.set(false);
         }
         return Outcome.IN_FORCE;
     }
@@ -267,9 +266,21 @@ final class CompiledModelCache {
 
     /**
      * True once (the first caller) while no model is in force: the scorer says so in one log line, not once per
-     * task. (A model in force without a scorable class is logged as it comes in force.)
+     * task.
      */
     boolean claimAbsenceReport() {
         return current == null && absenceReported.compareAndSet(false, true);
+    }
+
+    /**
+     * The model in force, to the first caller while it has no scorable class, once until a model that scores comes
+     * in force: a scorer holding events says why in one log line, not once per task or per version. Claimed when an
+     * event is held, not when the model comes in force: a restarted scorer replays every version of the topic,
+     * the first ones often without a scorable class, and holds nothing for them.
+     */
+    Optional<CompiledModel> claimUnscorableReport() {
+        CompiledModel inForceNow = current;
+        return inForceNow != null && inForceNow.unscorable() != null && unscorableReported.compareAndSet(false, true)
+                ? Optional.of(inForceNow) : Optional.empty();
     }
 }

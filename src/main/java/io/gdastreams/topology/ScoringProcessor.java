@@ -143,6 +143,7 @@ final class ScoringProcessor implements Processor<byte[], byte[], byte[], Object
         }
         if (outcome instanceof ScoringOutcome.Pending pending) {
             held.hold(pending.event());
+            reportUnscorable();
         } else if (outcome instanceof ScoringOutcome.Answer answer) {
             byte[] key = OutputKey.of(record.key());
             // One record rather than withKey(…).withValue(…), which copies the headers twice.
@@ -227,12 +228,24 @@ final class ScoringProcessor implements Processor<byte[], byte[], byte[], Object
             return;
         }
         try {
-            cache.scorable().ifPresent(this::releasePending);
+            Optional<CompiledModel> model = cache.scorable();
+            if (model.isPresent()) {
+                releasePending(model.get());
+            } else {
+                reportUnscorable();
+            }
         } catch (StreamsException e) {
             throw e; // the task is migrated or corrupted: Kafka Streams restores the held events and retries
         } catch (RuntimeException e) {
             LOG.error("Cannot release held events; will retry", e);
         }
+    }
+
+    /** Says once, while this task holds events, that the model in force has no scorable class. */
+    private void reportUnscorable() {
+        cache.claimUnscorableReport().ifPresent(model -> LOG.warn("Model '{}' version {} has no scorable class ({}): "
+                + "unlabelled events are held, up to {} per input partition, until a version that can score them",
+                model.modelId(), model.version(), model.unscorable().exclusions(), settings.maxPending()));
     }
 
     /** Scores every held event, oldest first, with their original keys and timestamps. */

@@ -15,6 +15,7 @@ import io.gdastreams.model.Prediction.Status;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
 import java.util.Random;
 import java.util.function.ToLongFunction;
 import org.apache.kafka.streams.KeyValue;
@@ -295,6 +296,30 @@ class ModelIntakeTest {
                 assertEquals(1L, out.get(j).value.modelVersion());
             }
         }
+    }
+
+    /**
+     * A model in force without a scorable class is reported to one caller once per stretch of such versions (a
+     * trainer may publish several before a class reaches gda.min.count); a model that scores ends the stretch.
+     */
+    @Test
+    void shouldClaimTheReportOfAModelThatScoresNothingOncePerStretch() {
+        CompiledModelCache cache = CompiledModelCache.of(ScoringSettings.defaults(MODEL_ID));
+        List<LabelledRow> rows = Iris.rows();
+        List<LabelledRow> onePerClass = List.of(rows.get(0), rows.get(50), rows.get(100));
+        assertEquals(Optional.empty(), cache.claimUnscorableReport(), "no model: the absence report says so");
+        cache.offer(ScoringFixtures.model(1, onePerClass, Iris.FEATURES), "t-0 offset 0");
+        cache.offer(ScoringFixtures.model(2, onePerClass, Iris.FEATURES), "t-0 offset 1");
+        assertEquals(Optional.empty(), cache.scorable());
+        assertEquals(2L, cache.claimUnscorableReport().orElseThrow().version());
+        assertEquals(Optional.empty(), cache.claimUnscorableReport(), "once");
+        cache.offer(ScoringFixtures.model(3, onePerClass, Iris.FEATURES), "t-0 offset 2");
+        assertEquals(Optional.empty(), cache.claimUnscorableReport(), "not again within the stretch");
+        cache.offer(irisModel(4), "t-0 offset 3");
+        assertEquals(4L, cache.scorable().orElseThrow().version());
+        assertEquals(Optional.empty(), cache.claimUnscorableReport(), "the model in force scores");
+        cache.offer(ScoringFixtures.model(5, onePerClass, Iris.FEATURES), "t-0 offset 4");
+        assertEquals(5L, cache.claimUnscorableReport().orElseThrow().version(), "a new stretch");
     }
 
     @Test
