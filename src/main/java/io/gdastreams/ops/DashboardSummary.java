@@ -22,9 +22,14 @@ final class DashboardSummary {
     private DashboardSummary() {
     }
 
-    /** The whole summary: the model with its classes, and the figures. */
-    static Map<String, Object> of(String role, String modelId, OpsMetrics metrics, long nowMillis) {
-        return of(role, modelId, metrics, nowMillis, true);
+    /**
+     * The whole summary: the model with its classes, the figures, and {@code notReady}: why the process is not ready
+     * (as {@code /health/ready} says; null when it is).
+     */
+    static Map<String, Object> of(String role, String modelId, OpsMetrics metrics, long nowMillis, String notReady) {
+        Map<String, Object> body = of(role, modelId, metrics, nowMillis, true);
+        body.put("notReady", notReady);
+        return body;
     }
 
     /**

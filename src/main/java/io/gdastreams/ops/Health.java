@@ -18,6 +18,11 @@ final class Health {
 
     /** A health answer: HTTP status and JSON body (as a map, written by Jackson). */
     record Answer(int status, Map<String, Object> body) {
+
+        /** Why not live or not ready; null when it is. */
+        String reason() {
+            return (String) body.get("reason");
+        }
     }
 
     /** What health needs of the running Kafka Streams client: its state and its restores in progress. */

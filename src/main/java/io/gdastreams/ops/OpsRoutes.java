@@ -73,7 +73,7 @@ final class OpsRoutes {
         server.root(get(r -> DashboardPage.HTML))
                 .route("/dashboard.js", get(r -> DashboardPage.SCRIPT))
                 .guarded("/api/summary", get(r -> OpsServer.Reply.json(200, DashboardSummary.of(role(), modelId,
-                        metrics, System.currentTimeMillis()))))
+                        metrics, System.currentTimeMillis(), health.ready().reason()))))
                 .guarded("/api/history", get(r -> OpsServer.Reply.json(200, history.samples())))
                 .guarded("/api/regions", get(this::regions));
         history.start();

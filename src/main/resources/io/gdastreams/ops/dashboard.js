@@ -97,6 +97,8 @@ function render(s) {
   const m = s.model;
   $('title').textContent = `${s.role} · model '${s.modelId}'`
     + (m ? ` · version ${m.version} · published ${fmt(m.ageSeconds, 1)} s ago` : ' · no model yet');
+  // Why /health/ready says 503: starting, rebalancing, no model in force, or a model that scores nothing.
+  $('notReady').textContent = s.notReady ? 'not ready: ' + s.notReady : '';
   if (m) {
     classOrder = m.classes.map(c => c.label);
     const maxCount = Math.max(...m.classes.map(c => c.count), 1);

@@ -88,10 +88,13 @@ class DashboardIT {
             assertEquals(404, scoring.get("/index.html").statusCode(), "only the exact path / is the page");
 
             // No model yet: the summary says so, the regions are a 404.
-            JsonNode empty = json(scoring.get("/api/summary"));
+            JsonNode empty = await(scoring, "/api/summary", s -> s.get("notReady").asText().startsWith("no model"),
+                    scorer);
             assertEquals("scoring", empty.get("role").asText());
             assertEquals(MODEL_ID, empty.get("modelId").asText());
             assertTrue(empty.get("model").isNull(), empty.toString());
+            assertEquals("no model in force: model '" + MODEL_ID + "' not published", empty.get("notReady").asText(),
+                    "the reason /health/ready gives: " + empty);
             assertEquals(404, scoring.get("/api/regions?x=" + X + "&y=" + Y).statusCode());
 
             trainer.start();
@@ -118,7 +121,8 @@ class DashboardIT {
             assertEquals(OpsHttp.value(trainMetrics, "gda_events_applied_total", Map.of()),
                     trained.get("metrics").get("eventsApplied").asDouble());
 
-            JsonNode inForce = await(scoring, "/api/summary", s -> version(s) == last.version(), scorer);
+            JsonNode inForce = await(scoring, "/api/summary",
+                    s -> version(s) == last.version() && s.get("notReady").isNull(), scorer);
             checkModel(last, inForce.get("model"));
             double age = inForce.get("model").get("ageSeconds").asDouble();
             assertTrue(age >= 0 && age < TIMEOUT.toSeconds(), "model age " + age);
