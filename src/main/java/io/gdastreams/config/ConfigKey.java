@@ -89,7 +89,7 @@ public enum ConfigKey {
     OUTLIER_P("gda.outlier.p", "", ValueType.OPTIONAL_PROBABILITY,
             "scorer: when set, predictions carry tailProbability and outlier = tailProbability < p"),
     PENDING_MAX("gda.pending.max", "10000", ValueType.POSITIVE_INT,
-            "scorer: events held per input partition while no model exists"),
+            "scorer: events held per input partition while no model can score them (none yet, or no scorable class)"),
     OUTPUT_TOP_K("gda.output.top-k", "0", ValueType.TOP_K,
             "scorer: classes a prediction lists, the rest summarised; 0 = every class up to "
                     + ValueType.MAX_TOP_K),
