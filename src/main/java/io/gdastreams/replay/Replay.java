@@ -117,12 +117,7 @@ public final class Replay {
                 if (data.scoring().isEmpty()) {
                     return new Result(model, List.of(), rejected, trainingTime, Duration.ZERO, metrics);
                 }
-                // A scorer holds events until a model can score them: with this final model it would wait for ever.
-                Optional<String> unscorable = ScoringTopology.unscorable(options.config().scoringSettings(), model);
-                if (unscorable.isPresent()) {
-                    throw new RunFailure("the trained model cannot score the " + data.scoring().size()
-                            + " scoring rows: " + unscorable.get());
-                }
+                checkScorable(model, data.scoring().size());
                 long scoringStart = System.nanoTime();
                 StreamsApp scorer = options.resources().register(new StreamsApp("scoring", scoring.get(),
                         options.streamsProperties().apply("scoring")));
@@ -229,6 +224,23 @@ public final class Replay {
                 return model;
             }
             progress.update(status);
+        }
+    }
+
+    /**
+     * Fails when the scorer could answer none of the {@code rows} scoring rows with {@code model}: it holds events
+     * until a model can score them (and refuses one that does not compile), so the replay would wait for ever.
+     */
+    private void checkScorable(ModelParameters model, int rows) {
+        Optional<String> unscorable;
+        try {
+            unscorable = ScoringTopology.unscorable(options.config().scoringSettings(), model);
+        } catch (IllegalArgumentException e) {
+            throw new RunFailure("the trained model (version " + model.version() + ") cannot score: "
+                    + e.getMessage(), e);
+        }
+        if (unscorable.isPresent()) {
+            throw new RunFailure("the trained model cannot score the " + rows + " scoring rows: " + unscorable.get());
         }
     }
 
