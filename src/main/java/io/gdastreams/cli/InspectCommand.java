@@ -55,7 +55,8 @@ final class InspectCommand implements Callable<Integer> {
         if (json) {
             out.println(new String(record.bytes(), StandardCharsets.UTF_8).strip());
         } else {
-            out.print(ModelTable.render(record.model(), CLOCK.instant()));
+            out.print(ModelTable.render(record.model(), CLOCK.instant(),
+                    configOptions.load(main.environment()).fitOptions()));
         }
         out.flush();
         return ExitCodes.OK;

@@ -1,10 +1,14 @@
 package io.gdastreams.view;
 
 import io.gdastreams.math.Conditioning;
+import io.gdastreams.math.Exclusion;
+import io.gdastreams.math.FitOptions;
+import io.gdastreams.math.GaussianModel;
 import io.gdastreams.model.AppliedEvents;
 import io.gdastreams.model.CategoricalTable;
 import io.gdastreams.model.ClassParameters;
 import io.gdastreams.model.ModelParameters;
+import io.gdastreams.topology.ModelConversion;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
@@ -13,10 +17,12 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.stream.Collectors;
 
 /**
- * A model record as a table for people ({@code inspect}): identity, version and age, lineage, then one row per
- * class with count, prior, mean and the condition number of its stored (MLE) covariance. Numbers are printed with
+ * A model record as a table for people ({@code inspect}): identity, version and age, lineage, which classes a scorer
+ * scores under the configured fit options, then one row per class with count, prior, mean and the condition number
+ * of its stored (MLE) covariance. Numbers are printed with
  * enough digits to tell models apart, not to reproduce them: {@code inspect --json} gives the record itself.
  */
 public final class ModelTable {
@@ -25,12 +31,17 @@ public final class ModelTable {
     public static final int MAX_LISTED_CLASSES = 50;
     /** Lineage partitions listed; the rest are summed. */
     public static final int MAX_LISTED_SOURCES = 20;
+    /** Classes named on the scoring line as left out; the rest are counted. */
+    static final int MAX_LEFT_OUT_NAMED = 10;
 
     private ModelTable() {
     }
 
-    /** The table, lines ending in '\n'; {@code now} for the age. */
-    public static String render(ModelParameters model, Instant now) {
+    /**
+     * The table, lines ending in '\n'; {@code now} for the age, {@code scoring} the scorer's fit options
+     * ({@code gda.covariance}, {@code gda.estimator}, {@code gda.min.count}, ...) for the scoring line.
+     */
+    public static String render(ModelParameters model, Instant now, FitOptions scoring) {
         StringBuilder out = new StringBuilder();
         line(out, "model", printable(model.modelId()));
         line(out, "version", Long.toString(model.version()));
@@ -47,9 +58,36 @@ public final class ModelTable {
             line(out, "categorical", names.size() + ": " + String.join(", ", names));
         }
         line(out, "lineage", lineage(model.sources()));
+        line(out, "scoring", scoring(model, scoring));
         out.append('\n');
         classes(out, model);
         return out.toString();
+    }
+
+    /**
+     * Which classes a scorer with {@code options} scores, fitted as it fits them: every one, some (the others named
+     * with why they are left out), or none (then it holds events until a version that can score them).
+     */
+    static String scoring(ModelParameters model, FitOptions options) {
+        String how = options.covarianceType().name().toLowerCase(Locale.ROOT) + " covariance, "
+                + options.estimator().name().toLowerCase(Locale.ROOT) + ", gda.min.count " + options.minCount();
+        List<Exclusion> leftOut;
+        try {
+            leftOut = GaussianModel.fit(ModelConversion.classSummaries(model), options).excluded();
+        } catch (IllegalArgumentException e) {
+            return "none: the model does not fit under the scorer's options (" + how + "): "
+                    + printable(e.getMessage());
+        }
+        int classes = model.classes().size();
+        if (leftOut.isEmpty()) {
+            return "every class (" + how + ")";
+        }
+        String named = leftOut.stream().limit(MAX_LEFT_OUT_NAMED)
+                .map(e -> printable(e.label()) + " (" + printable(e.reason()) + ")").collect(Collectors.joining("; "))
+                + (leftOut.size() > MAX_LEFT_OUT_NAMED ? "; and " + (leftOut.size() - MAX_LEFT_OUT_NAMED) + " more" : "");
+        return leftOut.size() == classes
+                ? "no class (" + how + "): " + named + "; a scorer holds events until a version that can score them"
+                : (classes - leftOut.size()) + " of " + classes + " classes (" + how + "); left out: " + named;
     }
 
     /**

@@ -70,6 +70,11 @@ class InspectIT {
         assertTrue(table.out().contains("version:     2"), table.out());
         assertTrue(table.out().contains("events:      150"), table.out());
         assertTrue(table.out().lines().anyMatch(l -> l.matches("setosa\\s+50\\s+0\\.3333\\s+.*")), table.out());
+        Outcome strict = run(concat(new String[] {"inspect", "--model-id", "iris", "--set", "gda.min.count=51"},
+                cluster));
+        assertEquals(ExitCodes.OK, strict.code(), strict.err());
+        assertTrue(strict.out().contains("scoring:     no class (full covariance, mle, gda.min.count 51): setosa"
+                + " (count 50 below minimum 51); "), strict.out());
 
         Outcome json = run(concat(new String[] {"inspect", "--model-id", "iris", "--json"}, cluster));
         assertEquals(ExitCodes.OK, json.code(), json.err());

@@ -95,6 +95,13 @@ class PlotCommandTest {
         assertTrue(table.out().contains("model:       iris") && table.out().contains("version:     4"), table.out());
         assertTrue(table.out().lines().anyMatch(l -> l.startsWith("versicolor ") && l.contains(" 50 ")),
                 table.out());
+        assertTrue(table.out().contains("scoring:     every class (full covariance, mle, gda.min.count 2)"),
+                table.out());
+        Outcome strict = run("inspect", "--model", model.toString(), "--set", "gda.min.count=51", "--set",
+                "gda.covariance=tied");
+        assertEquals(ExitCodes.OK, strict.code(), strict.err());
+        assertTrue(strict.out().contains("scoring:     no class (tied covariance, mle, gda.min.count 51): setosa"
+                + " (count 50 below minimum 51); "), "the scorer's options, from --set: " + strict.out());
         Outcome json = run("inspect", "--model", model.toString(), "--json");
         assertEquals(ExitCodes.OK, json.code(), json.err());
         assertEquals(Files.readString(model, StandardCharsets.UTF_8).strip(), json.out().strip());

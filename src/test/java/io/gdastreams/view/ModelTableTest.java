@@ -4,9 +4,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.gdastreams.fixtures.Iris;
+import io.gdastreams.fixtures.LabelledRow;
 import io.gdastreams.math.Conditioning;
+import io.gdastreams.math.CovarianceType;
+import io.gdastreams.math.FitOptions;
 import io.gdastreams.model.ModelParameters;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -45,12 +50,39 @@ class ModelTableTest {
     @Test
     void shouldPrintEveryClassWithCountPriorAndMean() {
         ModelParameters model = Iris.model("iris", 7, Iris.rows());
-        String table = ModelTable.render(model, Instant.parse("2026-01-01T00:01:00Z"));
+        String table = ModelTable.render(model, Instant.parse("2026-01-01T00:01:00Z"), FitOptions.defaults());
         assertTrue(table.contains("version:     7"), table);
         assertTrue(table.contains("published:   2026-01-01T00:00:00Z (1 min ago)"), table);
         assertTrue(table.lines().anyMatch(l -> l.matches("setosa\\s+50\\s+0\\.3333\\s+\\S+\\s+"
                 + "\\[5\\.0060, 3\\.4280, 1\\.4620, 0\\.24600]")), table);
         assertTrue(table.lines().anyMatch(l -> l.startsWith("virginica ")), table);
+    }
+
+    /**
+     * The scoring line fits the model as a scorer with the given options does: every class of Iris; none of a model
+     * with one event per class (below gda.min.count 2: a scorer holds events for it); one left out of a model with a
+     * single virginica; none under a minimum above every count.
+     */
+    @Test
+    void shouldSayWhichClassesAScorerScoresUnderItsOptions() {
+        List<LabelledRow> rows = Iris.rows();
+        assertEquals("every class (full covariance, mle, gda.min.count 2)",
+                ModelTable.scoring(Iris.model("iris", 7, rows), FitOptions.defaults()));
+        assertEquals("no class (full covariance, mle, gda.min.count 2): setosa (count 1 below minimum 2); versicolor"
+                + " (count 1 below minimum 2); virginica (count 1 below minimum 2); a scorer holds events until a"
+                + " version that can score them", ModelTable.scoring(Iris.model("iris", 1,
+                        List.of(rows.get(0), rows.get(50), rows.get(100))), FitOptions.defaults()));
+        List<LabelledRow> oneVirginica = new ArrayList<>(rows.subList(0, 100));
+        oneVirginica.add(rows.get(100));
+        assertEquals("2 of 3 classes (diag covariance, unbiased, gda.min.count 2); left out: virginica (count 1 below"
+                + " minimum 2)", ModelTable.scoring(Iris.model("iris", 2, oneVirginica), FitOptions.defaults()
+                        .withCovarianceType(CovarianceType.DIAG).withEstimator(io.gdastreams.math.Estimator.UNBIASED)));
+        assertTrue(ModelTable.scoring(Iris.model("iris", 7, rows), FitOptions.defaults().withMinCount(51))
+                .startsWith("no class (full covariance, mle, gda.min.count 51): setosa (count 50 below minimum 51); "),
+                "under a minimum above every count");
+        String table = ModelTable.render(Iris.model("iris", 7, rows), Instant.parse("2026-01-01T00:01:00Z"),
+                FitOptions.defaults());
+        assertTrue(table.contains("\nscoring:     every class (full covariance, mle, gda.min.count 2)\n"), table);
     }
 
     /** The events line sums what the lineage applied when the classes do not hold it all (here a retraction). */
@@ -59,7 +91,7 @@ class ModelTableTest {
         ModelParameters iris = Iris.model("iris", 7, Iris.rows());
         ModelParameters model = new ModelParameters(iris.modelId(), iris.version(), iris.features(), iris.totalCount(),
                 iris.classes(), iris.sources(), iris.updatedAt(), iris.trainer(), iris.categorical(), 2);
-        String table = ModelTable.render(model, Instant.parse("2026-01-01T00:01:00Z"));
+        String table = ModelTable.render(model, Instant.parse("2026-01-01T00:01:00Z"), FitOptions.defaults());
         assertTrue(table.contains("events:      150 (154 applied: 2 retractions and the events they removed)"), table);
     }
 
@@ -72,7 +104,7 @@ class ModelTableTest {
         assertEquals("\\uDC00", ModelTable.printable("\udc00"));
         assertEquals("ü 😀 <b>", ModelTable.printable("ü 😀 <b>"), "printable text, pairs included, is kept");
         ModelParameters iris = Iris.model("iris\nv2", 7, Iris.rows());
-        String table = ModelTable.render(iris, Instant.parse("2026-01-01T00:01:00Z"));
+        String table = ModelTable.render(iris, Instant.parse("2026-01-01T00:01:00Z"), FitOptions.defaults());
         assertTrue(table.startsWith("model:       iris\\u000Av2\n"), table);
     }
 }
