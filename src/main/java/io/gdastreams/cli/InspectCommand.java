@@ -49,14 +49,13 @@ final class InspectCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        ModelSource.ModelRecord record = read(configOptions, main, model, clusterTimeout,
-                spec.commandLine().getErr());
+        AppConfig config = configOptions.load(main.environment());
+        ModelSource.ModelRecord record = read(config, model, clusterTimeout, spec.commandLine().getErr());
         PrintWriter out = spec.commandLine().getOut();
         if (json) {
             out.println(new String(record.bytes(), StandardCharsets.UTF_8).strip());
         } else {
-            out.print(ModelTable.render(record.model(), CLOCK.instant(),
-                    configOptions.load(main.environment()).fitOptions()));
+            out.print(ModelTable.render(record.model(), CLOCK.instant(), config.fitOptions()));
         }
         out.flush();
         return ExitCodes.OK;
@@ -64,13 +63,12 @@ final class InspectCommand implements Callable<Integer> {
 
     /**
      * The model of a command that takes {@code --model FILE} or {@code --model-id ID} (with the cluster from the
-     * configuration): inspect and plot read it the same way as sample does.
+     * command's {@code config}, loaded once by the command): inspect and plot read it the same way as sample does.
      */
-    static ModelSource.ModelRecord read(ConfigOptions configOptions, Main main, ModelOptions model,
-                                        ClusterTimeout timeout, PrintWriter err) {
+    static ModelSource.ModelRecord read(AppConfig config, ModelOptions model, ClusterTimeout timeout,
+                                        PrintWriter err) {
         Duration wait = timeout.duration();
         model.validate();
-        AppConfig config = model.file != null ? null : model.applyTo(configOptions.load(main.environment()));
-        return model.read(config, wait, err);
+        return model.read(model.file != null ? null : model.applyTo(config), wait, err);
     }
 }

@@ -88,7 +88,7 @@ final class PlotCommand implements Callable<Integer> {
         // Before the first AWT class: no display is needed (or wanted) to draw into an image.
         System.setProperty("java.awt.headless", "true");
         AppConfig config = configOptions.load(main.environment(), ConfigOptions.fitOptions(covariance, null));
-        ModelParameters model = InspectCommand.read(configOptions, main, this.model, clusterTimeout,
+        ModelParameters model = InspectCommand.read(config, this.model, clusterTimeout,
                 spec.commandLine().getErr()).model();
         PlotData points = data == null ? null : PlotData.read(data, x, y, label);
         DecisionPlot plot;

@@ -140,6 +140,11 @@ final class CompiledModel {
         return unscorable;
     }
 
+    /** Whether this model scores events: a class at least is not excluded. */
+    boolean canScore() {
+        return unscorable == null;
+    }
+
     /**
      * This model by id and version with its excluded classes: the stamp of answers that say why it did not score.
      */

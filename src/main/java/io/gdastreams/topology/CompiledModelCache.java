@@ -111,8 +111,7 @@ final class CompiledModelCache {
 
     /** The model in force when it can score events (a class is not excluded), else empty. */
     Optional<CompiledModel> scorable() {
-        CompiledModel inForceNow = current;
-        return inForceNow == null || inForceNow.unscorable() != null ? Optional.empty() : Optional.of(inForceNow);
+        return current().filter(CompiledModel::canScore);
     }
 
     /**
@@ -124,7 +123,7 @@ final class CompiledModelCache {
         if (inForceNow == null) {
             return Optional.of("no model in force: " + absence());
         }
-        return inForceNow.unscorable() == null ? Optional.empty() : Optional.of(inForceNow.unscorable().text());
+        return inForceNow.canScore() ? Optional.empty() : Optional.of(inForceNow.unscorable().text());
     }
 
     /** The model in force as it was published (the record {@link #current()} was compiled from), if any. */
@@ -215,7 +214,7 @@ final class CompiledModelCache {
         inForce = model;
         current = compiled;
         logInForce(held == null, model.version(), source);
-        if (compiled.unscorable() == null) {
+        if (compiled.canScore()) {
             unscorableReported.set(false);
         }
         return Outcome.IN_FORCE;
@@ -256,7 +255,7 @@ final class CompiledModelCache {
      */
     String absence() {
         CompiledModel inForceNow = current;
-        if (inForceNow != null && inForceNow.unscorable() != null) {
+        if (inForceNow != null && !inForceNow.canScore()) {
             return inForceNow.unscorable().text();
         }
         String last = lastInvalid;
@@ -280,7 +279,7 @@ final class CompiledModelCache {
      */
     Optional<CompiledModel> claimUnscorableReport() {
         CompiledModel inForceNow = current;
-        return inForceNow != null && inForceNow.unscorable() != null && unscorableReported.compareAndSet(false, true)
+        return inForceNow != null && !inForceNow.canScore() && unscorableReported.compareAndSet(false, true)
                 ? Optional.of(inForceNow) : Optional.empty();
     }
 }

@@ -178,8 +178,9 @@ final class ScoringProcessor implements Processor<byte[], byte[], byte[], Object
      * held for it), or held while no model can score it and it fits the bounds.
      */
     private ScoringOutcome outcome(Record<byte[], byte[]> record) {
-        Optional<CompiledModel> model = cache.scorable();
-        Optional<CompiledModel> inForce = model.isPresent() ? model : cache.current();
+        // One read of the model in force: whether it scores and what stamps the answer are of the same version.
+        Optional<CompiledModel> inForce = cache.current();
+        Optional<CompiledModel> model = inForce.filter(CompiledModel::canScore);
         ScoringOutcome.ModelStamp stamp = ScoringOutcome.ModelStamp.of(inForce);
         EventFields read = model.isPresent() ? read(record.value(), model.get()) : null;
         EventIntake.Checked checked = read != null ? intake.check(record.key(), read, stamp)

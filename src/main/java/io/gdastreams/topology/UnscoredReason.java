@@ -126,9 +126,7 @@ sealed interface UnscoredReason permits UnscoredReason.DeadLettered, UnscoredRea
 
         /** The excluded classes with why, the first {@link #MAX_NAMES_SHOWN} of them. */
         String exclusions() {
-            return byLabel.stream().limit(MAX_NAMES_SHOWN).map(e -> e.label() + " (" + e.reason() + ")")
-                    .collect(Collectors.joining("; "))
-                    + (byLabel.size() > MAX_NAMES_SHOWN ? "; and " + (byLabel.size() - MAX_NAMES_SHOWN) + " more" : "");
+            return Exclusion.describe(byLabel, MAX_NAMES_SHOWN);
         }
     }
 

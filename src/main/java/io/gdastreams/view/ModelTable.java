@@ -17,7 +17,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.stream.Collectors;
 
 /**
  * A model record as a table for people ({@code inspect}): identity, version and age, lineage, which classes a scorer
@@ -82,9 +81,7 @@ public final class ModelTable {
         if (leftOut.isEmpty()) {
             return "every class (" + how + ")";
         }
-        String named = leftOut.stream().limit(MAX_LEFT_OUT_NAMED)
-                .map(e -> printable(e.label()) + " (" + printable(e.reason()) + ")").collect(Collectors.joining("; "))
-                + (leftOut.size() > MAX_LEFT_OUT_NAMED ? "; and " + (leftOut.size() - MAX_LEFT_OUT_NAMED) + " more" : "");
+        String named = printable(Exclusion.describe(leftOut, MAX_LEFT_OUT_NAMED));
         return leftOut.size() == classes
                 ? "no class (" + how + "): " + named + "; a scorer holds events until a version that can score them"
                 : (classes - leftOut.size()) + " of " + classes + " classes (" + how + "); left out: " + named;
