@@ -20,6 +20,7 @@ import org.knowm.xchart.XYSeries;
 import org.knowm.xchart.style.Styler;
 import org.knowm.xchart.style.XYStyler;
 import org.knowm.xchart.style.lines.SeriesLines;
+import org.knowm.xchart.style.markers.Marker;
 import org.knowm.xchart.style.markers.SeriesMarkers;
 
 /**
@@ -102,12 +103,13 @@ final class DecisionChart {
         }
         for (Map.Entry<String, List<double[]>> e : byLabel.entrySet()) {
             int index = colourIndex.get(e.getKey());
-            addScatter(chart, e.getKey(), e.getValue(), PlotPalette.of(index), index < MAX_LEGEND_CLASSES);
+            addScatter(chart, e.getKey(), e.getValue(), PlotPalette.of(index), PlotPalette.marker(index),
+                    index < MAX_LEGEND_CLASSES);
         }
-        addScatter(chart, "other labels", others, PlotPalette.UNKNOWN, true);
+        addScatter(chart, "other labels", others, PlotPalette.UNKNOWN, SeriesMarkers.CIRCLE, true);
     }
 
-    private static void addScatter(XYChart chart, String name, List<double[]> points, Color colour,
+    private static void addScatter(XYChart chart, String name, List<double[]> points, Color colour, Marker marker,
                                    boolean inLegend) {
         if (points.isEmpty()) {
             return;
@@ -116,7 +118,7 @@ final class DecisionChart {
         double[] ys = points.stream().mapToDouble(p -> p[1]).toArray();
         XYSeries series = chart.addSeries(unique(chart, name), xs, ys);
         series.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter);
-        series.setMarker(SeriesMarkers.CIRCLE);
+        series.setMarker(marker);
         series.setMarkerColor(colour);
         series.setShowInLegend(inLegend);
     }

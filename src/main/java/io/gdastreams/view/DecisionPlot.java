@@ -173,6 +173,11 @@ public final class DecisionPlot {
         return regions;
     }
 
+    /** The chart drawn over the regions, for tests. */
+    XYChart chart() {
+        return chart;
+    }
+
     /** Writes the picture to {@code file} in {@code format}. */
     public void write(Path file, Format format) throws IOException {
         try (OutputStream out = Files.newOutputStream(file)) {

@@ -8,9 +8,10 @@ import java.util.Map;
 
 /**
  * The raster under a {@link DecisionPlot}'s chart: each pixel coloured by the class the scorer predicts at its
- * centre, and optionally the contours of log p(x) drawn into it. Computed pixel by pixel, not interpolated, so the
- * picture is the classifier's prediction at each pixel; apart from the chart because it is the only part that
- * scores (width × height posteriors) and the only part XChart does not draw.
+ * centre (a line in their colour where two regions of one colour meet), and optionally the contours of log p(x)
+ * drawn into it. Computed pixel by pixel, not interpolated, so the picture is the classifier's prediction at each
+ * pixel; apart from the chart because it is the only part that scores (width × height posteriors) and the only part
+ * XChart does not draw.
  */
 final class RegionRaster {
 
@@ -22,28 +23,48 @@ final class RegionRaster {
                             DecisionPlot.Frame frame, int left, int right, int top, int bottom, boolean density) {
         int width = right - left + 1;
         int height = bottom - top + 1;
-        int[] colours = new int[fitted.labels().size()];
-        for (int k = 0; k < colours.length; k++) {
-            colours[k] = PlotPalette.region(colourIndex.get(fitted.labels().get(k))).getRGB();
+        int classes = fitted.labels().size();
+        int[] index = new int[classes];
+        int[] colours = new int[classes];
+        int[] edges = new int[classes];
+        for (int k = 0; k < classes; k++) {
+            index[k] = colourIndex.get(fitted.labels().get(k));
+            colours[k] = PlotPalette.region(index[k]).getRGB();
+            edges[k] = PlotPalette.of(index[k]).getRGB();
         }
         BufferedImage image = new BufferedImage(width, height, BufferedImage.TYPE_INT_RGB);
         double[][] logDensity = density ? new double[height][width] : null;
         double max = Double.NEGATIVE_INFINITY;
+        int[] previous = new int[width];
+        int[] current = new int[width];
         for (int row = 0; row < height; row++) {
             double y = frame.yAt(top + row);
             for (int column = 0; column < width; column++) {
                 Posterior posterior = plane.score(frame.xAt(left + column), y);
-                image.setRGB(column, row, colours[plane.choose(posterior)]);
+                int k = plane.choose(posterior);
+                current[column] = k;
+                // Two classes of one tint (colour index k ≡ j mod 10) would read as one region: a line in their full
+                // colour parts them.
+                boolean edge = column > 0 && sharesTint(index, k, current[column - 1])
+                        || row > 0 && sharesTint(index, k, previous[column]);
+                image.setRGB(column, row, edge ? edges[k] : colours[k]);
                 if (density) {
                     logDensity[row][column] = posterior.logDensity();
                     max = Math.max(max, posterior.logDensity());
                 }
             }
+            int[] swap = previous;
+            previous = current;
+            current = swap;
         }
         if (density) {
             contours(image, logDensity, max);
         }
         return image;
+    }
+
+    private static boolean sharesTint(int[] colourIndex, int k, int j) {
+        return k != j && PlotPalette.sameColour(colourIndex[k], colourIndex[j]);
     }
 
     /**

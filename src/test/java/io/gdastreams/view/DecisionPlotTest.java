@@ -28,6 +28,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.knowm.xchart.style.markers.SeriesMarkers;
 
 /**
  * The picture is the classifier: read back from the PNG, the region colour under each Iris point is the class that
@@ -246,6 +247,64 @@ class DecisionPlotTest {
                 iris.updatedAt(), iris.trainer());
         assertTrue(DecisionChart.title(new DecisionPlot.Request(many, FitOptions.defaults(), "sepal_length",
                 "sepal_width", null, false, 2400, 600)).contains("legend: first 20 of 25 classes"));
+    }
+
+    /**
+     * Class k ≥ 10 has the colour of class k mod 10: c0 and c10 (same diagonal covariance, equal counts, means apart
+     * in sepal_length only) meet on the vertical line x = (μ0 + μ10) / 2, where the raster draws a line in their
+     * colour, one pixel per row at the first column past it; nothing else of the picture is that colour (c1 … c9,
+     * at c0's mean with a smaller prior, win nowhere). c10's points are squares, c0's circles. Three Iris classes
+     * draw no such line.
+     */
+    @Test
+    void shouldPartTwoClassesOfOneColourByALineAndByTheShapeOfTheirPoints() {
+        ModelParameters iris = Iris.model("iris", 7, Iris.rows());
+        ClassParameters setosa = iris.classes().get(0);
+        double shift = 1.0;
+        List<ClassParameters> classes = new ArrayList<>();
+        for (int k = 0; k <= 10; k++) {
+            double[] mean = setosa.mean().clone();
+            mean[0] += k == 10 ? shift : 0.0;
+            long count = k == 0 || k == 10 ? 50 : 2;
+            classes.add(new ClassParameters("c" + k, count, count / 118.0, mean, setosa.covariance()));
+        }
+        ModelParameters model = new ModelParameters("m", 1, iris.features(), 118, classes, iris.sources(),
+                iris.updatedAt(), iris.trainer());
+        PlotData data = new PlotData(List.of(new PlotData.Point(5.0, 3.4, "c0"),
+                new PlotData.Point(6.0, 3.4, "c10")), 0, 0);
+        DecisionPlot plot = DecisionPlot.render(new DecisionPlot.Request(model, options("diag"), "sepal_length",
+                "sepal_width", data, false, 800, 600));
+        BufferedImage regions = plot.regions();
+        int line = PlotPalette.of(0).getRGB();
+        int tint = PlotPalette.region(0).getRGB();
+        double boundary = setosa.mean()[0] + shift / 2;
+        DecisionPlot.Frame frame = plot.frame();
+        int left = (int) Math.ceil(frame.left() - 0.5);
+        for (int row = 0; row < regions.getHeight(); row++) {
+            int lines = 0;
+            for (int column = 0; column < regions.getWidth(); column++) {
+                int rgb = regions.getRGB(column, row);
+                assertTrue(rgb == line || rgb == tint, "pixel (" + column + ", " + row + ") " + Integer.toHexString(rgb));
+                if (rgb == line) {
+                    lines++;
+                    assertTrue(frame.xAt(left + column - 1) < boundary && frame.xAt(left + column) >= boundary,
+                            "line at column " + column + " of row " + row + ", boundary x = " + boundary);
+                }
+            }
+            assertEquals(1, lines, "row " + row);
+        }
+        assertEquals(SeriesMarkers.SQUARE, plot.chart().getSeriesMap().get("c10").getMarker());
+        assertEquals(SeriesMarkers.CIRCLE, plot.chart().getSeriesMap().get("c0").getMarker());
+
+        BufferedImage three = DecisionPlot.render(new DecisionPlot.Request(iris, options("full"), "sepal_length",
+                "sepal_width", null, false, 800, 600)).regions();
+        for (int row = 0; row < three.getHeight(); row++) {
+            for (int column = 0; column < three.getWidth(); column++) {
+                int rgb = three.getRGB(column, row);
+                assertTrue(rgb == PlotPalette.region(0).getRGB() || rgb == PlotPalette.region(1).getRGB()
+                        || rgb == PlotPalette.region(2).getRGB(), "pixel (" + column + ", " + row + ")");
+            }
+        }
     }
 
     private static int titleWidth(String title) {
