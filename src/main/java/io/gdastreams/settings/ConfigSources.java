@@ -32,6 +32,8 @@ import java.util.TreeMap;
 final class ConfigSources {
 
     static final String GDA_ENV_PREFIX = "GDA_";
+    /** The launcher's own variables (bin/gda-streams: GDA_STREAMS_JAR, GDA_STREAMS_VECTOR), not application keys. */
+    static final String LAUNCHER_ENV_PREFIX = "GDA_STREAMS_";
     static final String KAFKA_ENV_PREFIX = "KAFKA_STREAMS_";
 
     private ConfigSources() {
@@ -105,11 +107,11 @@ final class ConfigSources {
             String name = variable.getKey();
             if (name.startsWith(KAFKA_ENV_PREFIX)) {
                 kafka.put(kafkaKeyOf(name), variable.getValue().trim());
-            } else if (name.startsWith(GDA_ENV_PREFIX)) {
+            } else if (name.startsWith(GDA_ENV_PREFIX) && !name.startsWith(LAUNCHER_ENV_PREFIX)) {
                 ConfigKey key = ConfigKey.byEnvironmentVariable(name).orElseThrow(() -> new ConfigException(
                         "unknown environment variable " + name + NearestName.hint(name, Arrays.stream(
                                 ConfigKey.values()).map(ConfigKey::environmentVariable).toList())
-                                + " (GDA_ variables set application keys; known: "
+                                + " (GDA_ variables but GDA_STREAMS_* set application keys; known: "
                                 + String.join(", ", Arrays.stream(ConfigKey.values())
                                         .map(ConfigKey::environmentVariable).toList()) + ")"));
                 values.put(key, variable.getValue().trim());

@@ -208,6 +208,23 @@ class AppConfigTest {
                 + " GDA_COVARIANCE? "), e.getMessage());
     }
 
+    /**
+     * bin/gda-streams reads GDA_STREAMS_JAR and GDA_STREAMS_VECTOR and passes them on to the JVM's environment: every
+     * command that loads a configuration refused them as unknown application keys (exit 2). No key maps there.
+     */
+    @Test
+    void shouldLeaveTheLaunchersOwnVariablesAlone() {
+        for (ConfigKey key : ConfigKey.values()) {
+            assertFalse(key.environmentVariable().startsWith("GDA_STREAMS_"), key.environmentVariable());
+        }
+        AppConfig config = AppConfig.load(null, Map.of("GDA_STREAMS_VECTOR", "off", "GDA_STREAMS_JAR", "/x.jar",
+                "GDA_MIN_COUNT", "7"));
+        assertEquals(7, config.minCount());
+        ConfigException e = assertThrows(ConfigException.class,
+                () -> AppConfig.load(null, Map.of("GDA_STREAM_VECTOR", "off")));
+        assertTrue(e.getMessage().startsWith("unknown environment variable GDA_STREAM_VECTOR"), e.getMessage());
+    }
+
     @Test
     void shouldRejectMalformedNumberNamingKeyValueAndSource() throws IOException {
         Path file = file("gda.publish.interval.ms=soon");
