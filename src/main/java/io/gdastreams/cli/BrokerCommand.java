@@ -29,7 +29,10 @@ final class BrokerCommand implements Callable<Integer> {
     @Spec
     private CommandSpec spec;
 
-    @Option(names = "--port", paramLabel = "PORT", defaultValue = "9092",
+    /** Where {@code broker} listens unless told otherwise, and where produce and consume look unless told. */
+    static final String DEFAULT_PORT = "9092";
+
+    @Option(names = "--port", paramLabel = "PORT", defaultValue = DEFAULT_PORT,
             description = "The port clients connect to on 127.0.0.1 (default: ${DEFAULT-VALUE}).")
     private int port;
 

@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.apache.kafka.clients.CommonClientConfigs;
 import picocli.CommandLine.Option;
 
 /**
@@ -53,6 +54,15 @@ final class ConfigOptions {
             settings.add(new AppConfig.Setting("bootstrap.servers", bootstrapServers, "--bootstrap-servers"));
         }
         return AppConfig.load(configFile, environment, settings);
+    }
+
+    /**
+     * The bootstrap servers of produce and consume: from the usual places, else 127.0.0.1:9092, where {@code broker}
+     * listens by default (a tool to try train and score with; the services themselves have no default cluster).
+     */
+    static String consoleBootstrapServers(AppConfig config) {
+        String servers = config.kafkaProperties().getProperty(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG);
+        return servers == null || servers.isBlank() ? "127.0.0.1:" + BrokerCommand.DEFAULT_PORT : servers;
     }
 
     /** The --covariance and --estimator options of replay, sample and plot as settings, when given (null: not). */

@@ -60,7 +60,7 @@ final class ConsumeCommand implements Callable<Integer> {
         Duration timeout = clusterTimeout.duration();
         AppConfig config = configOptions.load(main.environment());
         TopicPrinter.run(new TopicPrinter.Request(topic, fromBeginning, printKey, maxRecords,
-                idleSeconds == null ? null : Duration.ofSeconds(idleSeconds), config.bootstrapServers(),
+                idleSeconds == null ? null : Duration.ofSeconds(idleSeconds), ConfigOptions.consoleBootstrapServers(config),
                 config.clientProperties(), timeout), spec.commandLine().getOut());
         return ExitCodes.OK;
     }

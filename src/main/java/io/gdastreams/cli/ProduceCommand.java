@@ -55,7 +55,7 @@ final class ProduceCommand implements Callable<Integer> {
         BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
         long sent;
         try {
-            sent = LineProducer.run(in, topic, keySeparator, config.bootstrapServers(), config.clientProperties(),
+            sent = LineProducer.run(in, topic, keySeparator, ConfigOptions.consoleBootstrapServers(config), config.clientProperties(),
                     timeout);
         } catch (IOException e) {
             throw new UncheckedIOException(e);

@@ -48,6 +48,21 @@ class ConfigOptionsTest {
         assertEquals("50", config.kafkaProperties().getProperty("commit.interval.ms"));
     }
 
+    /** produce and consume reach `broker`'s default address unless a file, the environment or an option says. */
+    @Test
+    void shouldGiveProduceAndConsumeTheBrokersDefaultAddressWhenNothingSetsOne() throws IOException {
+        Path empty = file("");
+        assertEquals("127.0.0.1:9092", ConfigOptions.consoleBootstrapServers(options(empty).load(Map.of())));
+        assertEquals("127.0.0.1:9092", ConfigOptions.consoleBootstrapServers(options(null).load(Map.of())));
+        assertEquals("env:1", ConfigOptions.consoleBootstrapServers(options(empty).load(
+                Map.of("KAFKA_STREAMS_BOOTSTRAP_SERVERS", "env:1"))));
+        assertEquals("file:2", ConfigOptions.consoleBootstrapServers(options(file("bootstrap.servers=file:2\n"))
+                .load(Map.of())));
+        ConfigOptions given = options(empty);
+        given.bootstrapServers = "option:3";
+        assertEquals("option:3", ConfigOptions.consoleBootstrapServers(given.load(Map.of())));
+    }
+
     @Test
     void shouldRefuseAnUnknownApplicationKeyAnInvalidValueAndAMissingEqualsSign() throws IOException {
         Path file = file("");
