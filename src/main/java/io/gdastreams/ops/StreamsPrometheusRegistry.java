@@ -18,7 +18,9 @@ import java.util.List;
  * {@link #ONE_STATE_ID_TAG} gives them all one {@code state_id} label (the store's name says which it is). Micrometer's
  * Kafka binder removes the meters of a store that went away (a task moved to another instance) by the id it
  * registered them with, before that filter; {@link #remove(Meter.Id)} therefore also tries the filtered id, or those
- * meters would stay, reading NaN, until the next client.
+ * meters would stay, reading NaN, until the next client. Looking for them by those tags, it also registers them again
+ * whenever Kafka's set of metrics changes; Micrometer returns the existing meter and notes it on its
+ * {@code MeterRegistry} logger, which simplelogger.properties sets to ERROR (checked in OpsEndpointIT).
  */
 final class StreamsPrometheusRegistry extends PrometheusMeterRegistry {
 
