@@ -11,9 +11,9 @@ import java.util.Set;
 /**
  * The general way a training task reads a labelled event, with the reason each refusal is dead-lettered under:
  * decode it ({@link EventDecoder}), require a continuous feature, a value of every configured categorical feature
- * and exactly the partition's schema (its sorted feature names, fixed by the partition's first valid event when none
- * is configured). {@link PartialStatsProcessor} goes through here for every event its fast path (the
- * {@code EventReader} of the known schema) does not read.
+ * and exactly the partition's schema (when none is configured: the features of the model this trainer published,
+ * else the sorted feature names of the partition's first valid event). {@link PartialStatsProcessor} goes through
+ * here for every event its fast path (the {@code EventReader} of the known schema) does not read.
  */
 final class LabelledEventCheck {
 
@@ -47,10 +47,11 @@ final class LabelledEventCheck {
     }
 
     /**
-     * Reads {@code value} as an event of the partition whose state is {@code state}; the first valid event of a
-     * partition without a schema fixes it in {@code state}'s progress.
+     * Reads {@code value} as an event of the partition whose state is {@code state}. A partition without a schema
+     * takes {@code published} (the features of the model this trainer published, when there is one), else the
+     * sorted feature names of its first valid event, and fixes it in {@code state}'s progress.
      */
-    Checked check(byte[] value, PartitionState state) {
+    Checked check(byte[] value, PartitionState state, List<String> published) {
         Decoded<LabelledEvent> decoded = EventDecoder.decodeLabelled(value, settings.maxFeatures(),
                 categoricalSet);
         if (!decoded.isOk()) {
@@ -71,7 +72,7 @@ final class LabelledEventCheck {
         }
         List<String> schema = state.progress().features();
         if (schema.isEmpty()) {
-            schema = event.features().keySet().stream().sorted().toList();
+            schema = published.isEmpty() ? event.features().keySet().stream().sorted().toList() : published;
             state.setProgress(state.progress().withFeatures(schema));
         }
         String mismatch = schemaMismatch(event.features(), schema);

@@ -174,7 +174,7 @@ final class PartialStatsProcessor implements Processor<byte[], byte[], String, T
                         model -> testThenTrain.pointPosterior(model, x));
             }
         }
-        LabelledEventCheck.Checked checked = eventCheck.check(value, state);
+        LabelledEventCheck.Checked checked = eventCheck.check(value, state, publishedModel.ownSchema());
         if (checked.refusal() != null) {
             return checked.refusal();
         }

@@ -28,6 +28,8 @@ final class PublishedModelView {
     private Set<String> labels = Set.of();
     private Map<String, Set<String>> values = Map.of();
     private long generation;
+    /** The continuous features of the newest valid model when this application published it, else empty. */
+    private List<String> ownSchema = List.of();
     /** The size bound's class count ({@link ModelSizeBound}) for {@link #boundSchema}, computed once per schema. */
     private long classBound;
     private List<String> boundSchema;
@@ -50,15 +52,19 @@ final class PublishedModelView {
             current = PublishedRecord.decode(settings.modelId(), record);
             labels = Set.of();
             generation = 0;
+            ownSchema = List.of();
             ModelParameters model = current.model();
             try {
                 if (PublishedModel.isPublished(settings.modelId(), model)) {
                     labels = new HashSet<>(PublishedModel.labels(model));
-                    generation = applicationId.equals(model.trainer()) ? model.resetGeneration() : 0;
+                    boolean own = applicationId.equals(model.trainer());
+                    generation = own ? model.resetGeneration() : 0;
+                    ownSchema = own && model.features() != null ? List.copyOf(model.features()) : List.of();
                 }
             } catch (RuntimeException e) {
                 labels = Set.of(); // not a valid model (as PublishedModel.parse judges it): none
                 generation = 0;
+                ownSchema = List.of();
             }
             values = categorical ? PublishedModel.categoricalValues(model) : Map.of();
         }
@@ -77,6 +83,16 @@ final class PublishedModelView {
      */
     long generation() {
         return generation;
+    }
+
+    /**
+     * The continuous features of the newest valid model on the model topic when this application published it (as
+     * of the last {@link #refresh}), else empty: the schema a partition without one takes, so that a mistyped first
+     * event of a partition cannot fix a schema the model's other partitions do not share. A model handed over by
+     * {@code reset} (empty trainer) or another application's is not this trainer's: its next first events choose.
+     */
+    List<String> ownSchema() {
+        return ownSchema;
     }
 
     /** The categorical values of the newest valid model on the model topic (as of the last {@link #refresh}). */

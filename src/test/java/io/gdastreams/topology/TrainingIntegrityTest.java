@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.gdastreams.fixtures.DriverTopics;
 import io.gdastreams.fixtures.Iris;
 import io.gdastreams.fixtures.LabelledRow;
+import io.gdastreams.model.DeadLetter;
 import io.gdastreams.model.ModelParameters;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -47,6 +48,7 @@ class TrainingIntegrityTest {
     private TestInputTopic<byte[], byte[]> labelled;
     private TestInputTopic<String, byte[]> modelIn;
     private TestOutputTopic<String, byte[]> models;
+    private TestOutputTopic<byte[], DeadLetter> deadLetters;
 
     @AfterEach
     void close() {
@@ -66,6 +68,7 @@ class TrainingIntegrityTest {
         labelled = DriverTopics.input(driver, TOPICS.labelled());
         modelIn = DriverTopics.input(driver, TOPICS.modelRecords());
         models = DriverTopics.output(driver, TOPICS.modelRecords());
+        deadLetters = DriverTopics.output(driver, TOPICS.deadLetters());
     }
 
     private void pipeIris(int from, int to) {
@@ -136,6 +139,52 @@ class TrainingIntegrityTest {
         assertTrue(cause.getMessage().contains("partition 0 reaches offset 0 but version 26 of model 'iris', published"
                 + " by this application, absorbed it up to offset 100"), cause.getMessage());
         assertTrue(models.isEmpty(), "nothing published");
+    }
+
+    /**
+     * A partition without a schema takes the one of the model this application published: a mistyped first event
+     * (sepal_wdith) is dead-lettered instead of fixing a schema that would refuse every later event of the partition
+     * and leave it out of the model (whose other partitions have the model's schema).
+     */
+    @Test
+    void shouldGiveAPartitionWithoutSchemaTheSchemaOfTheModelThisApplicationPublished() {
+        start();
+        modelIn.pipeInput(MODEL_ID, encode(earlier(5, Map.of(), 0, APP_ID)));
+        List<String> typo = List.of("sepal_length", "sepal_wdith", "petal_length", "petal_width");
+        labelled.pipeInput("typo".getBytes(StandardCharsets.UTF_8), labelledJson(typo, Iris.rows().get(0).x(),
+                "setosa"));
+        pipeIris(0, 150);
+        driver.advanceWallClockTime(INTERVAL);
+
+        List<DeadLetter> letters = deadLetters.readValuesToList();
+        assertEquals(1, letters.size());
+        assertEquals("feature set differs from the schema " + Iris.FEATURES + ": missing [sepal_width], unexpected"
+                + " [sepal_wdith]", letters.get(0).reason());
+        List<ModelParameters> published = models.readValuesToList().stream().map(TrainingIntegrityTest::decode).toList();
+        ModelParameters last = published.get(published.size() - 1);
+        assertEquals(Iris.FEATURES, last.features());
+        assertEquals(150, last.totalCount());
+    }
+
+    /**
+     * A model handed over by reset (empty trainer) or another application's is not this trainer's: a partition's
+     * first valid event fixes its schema, so that events with another feature set can be trained after a reset.
+     */
+    @Test
+    void shouldLetTheFirstEventFixTheSchemaWhenTheModelOnTheTopicIsNotThisApplications() {
+        start();
+        modelIn.pipeInput(MODEL_ID, encode(earlier(5, Map.of(), 0, "")));
+        List<String> renamed = List.of("a", "b", "c", "d");
+        for (int i = 0; i < 150; i++) {
+            labelled.pipeInput(("row-" + i).getBytes(StandardCharsets.UTF_8), labelledJson(renamed,
+                    Iris.rows().get(i).x(), Iris.rows().get(i).label()));
+        }
+        driver.advanceWallClockTime(INTERVAL);
+
+        assertTrue(deadLetters.isEmpty());
+        List<ModelParameters> published = models.readValuesToList().stream().map(TrainingIntegrityTest::decode).toList();
+        assertEquals(renamed, published.get(published.size() - 1).features());
+        assertEquals(150, published.get(published.size() - 1).totalCount());
     }
 
     @Test
