@@ -40,7 +40,7 @@ final class ConsumeCommand implements Callable<Integer> {
     private boolean printKey;
 
     @Option(names = "--max-records", paramLabel = "N", defaultValue = "0",
-            description = "Stop after N records (default: no limit).")
+            description = "Stop after N records (0, the default: no limit).")
     private long maxRecords;
 
     @Option(names = "--idle-seconds", paramLabel = "S", description = "Stop when nothing arrived for S seconds.")
@@ -60,8 +60,9 @@ final class ConsumeCommand implements Callable<Integer> {
         Duration timeout = clusterTimeout.duration();
         AppConfig config = configOptions.load(main.environment());
         TopicPrinter.run(new TopicPrinter.Request(topic, fromBeginning, printKey, maxRecords,
-                idleSeconds == null ? null : Duration.ofSeconds(idleSeconds), ConfigOptions.consoleBootstrapServers(config),
-                config.clientProperties(), timeout), spec.commandLine().getOut());
+                idleSeconds == null ? null : Duration.ofSeconds(idleSeconds),
+                ConfigOptions.consoleBootstrapServers(config), config.clientProperties(), timeout),
+                spec.commandLine().getOut());
         return ExitCodes.OK;
     }
 }

@@ -55,8 +55,8 @@ final class ProduceCommand implements Callable<Integer> {
         BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
         long sent;
         try {
-            sent = LineProducer.run(in, topic, keySeparator, ConfigOptions.consoleBootstrapServers(config), config.clientProperties(),
-                    timeout);
+            sent = LineProducer.run(in, topic, keySeparator, ConfigOptions.consoleBootstrapServers(config),
+                    config.clientProperties(), timeout);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

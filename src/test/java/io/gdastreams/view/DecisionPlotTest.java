@@ -284,7 +284,8 @@ class DecisionPlotTest {
             int lines = 0;
             for (int column = 0; column < regions.getWidth(); column++) {
                 int rgb = regions.getRGB(column, row);
-                assertTrue(rgb == line || rgb == tint, "pixel (" + column + ", " + row + ") " + Integer.toHexString(rgb));
+                assertTrue(rgb == line || rgb == tint,
+                        "pixel (" + column + ", " + row + ") " + Integer.toHexString(rgb));
                 if (rgb == line) {
                     lines++;
                     assertTrue(frame.xAt(left + column - 1) < boundary && frame.xAt(left + column) >= boundary,
