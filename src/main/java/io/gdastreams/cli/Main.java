@@ -3,6 +3,7 @@ package io.gdastreams.cli;
 import io.gdastreams.broker.EmbeddedBroker.BrokerException;
 import io.gdastreams.lifecycle.ExitCodes;
 import io.gdastreams.lifecycle.RunFailure;
+import io.gdastreams.lifecycle.ShutdownSequence;
 import io.gdastreams.lifecycle.UserError;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
@@ -110,7 +111,12 @@ public final class Main implements Runnable {
         String command = failed.getCommandSpec().qualifiedName();
         int code;
         Optional<String> refusedClient = KafkaClientSettings.refusal(e);
-        if (e instanceof UserError) {
+        if (ShutdownSequence.jvmStopping()) {
+            // Ctrl-C or SIGTERM: the hooks stopped the topologies under the command ("training stopped
+            // (PENDING_SHUTDOWN)" is their doing); the JVM exits 128 + the signal.
+            err.println(command + ": stopped by a signal");
+            code = ExitCodes.FAILURE;
+        } else if (e instanceof UserError) {
             err.println(command + ": " + e.getMessage());
             code = ExitCodes.USAGE;
         } else if (refusedClient.isPresent()) {

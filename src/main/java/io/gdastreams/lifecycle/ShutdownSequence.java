@@ -49,6 +49,21 @@ public final class ShutdownSequence implements AutoCloseable {
         }
     }
 
+    /**
+     * Whether the JVM is shutting down (Ctrl-C, SIGTERM): its hooks then stop what a command waits on, and the
+     * command's failure is the signal's doing, not the run's.
+     */
+    public static boolean jvmStopping() {
+        Thread probe = new Thread(() -> { }, "shutdown-probe");
+        try {
+            Runtime.getRuntime().addShutdownHook(probe);
+        } catch (IllegalStateException e) {
+            return true;
+        }
+        Runtime.getRuntime().removeShutdownHook(probe);
+        return false;
+    }
+
     private synchronized void releaseAll() {
         while (!resources.isEmpty()) {
             closeQuietly(resources.pop());
