@@ -4,7 +4,7 @@ import java.util.Collection;
 import java.util.Optional;
 
 /** The known name a misspelt one most likely meant: the nearest by edit distance, if it is near enough. */
-final class NearestName {
+public final class NearestName {
 
     /** At most this many edits, or a fifth of the name's length if more: a typo, not another name. */
     private static final int MIN_EDITS = 2;
@@ -13,7 +13,7 @@ final class NearestName {
     }
 
     /** {@code "; did you mean K?"} for the nearest of {@code known}, or "" when none is near. */
-    static String hint(String name, Collection<String> known) {
+    public static String hint(String name, Collection<String> known) {
         return nearest(name, known).map(k -> "; did you mean " + k + "?").orElse("");
     }
 

@@ -119,7 +119,26 @@ class MainTest {
 
     @Test
     void shouldRejectUnknownOptionInOneLine() {
-        assertOneLineUserError(run(Map.of(), "score", "--no-such-option"), "Unknown option: '--no-such-option'");
+        assertOneLineUserError(run(Map.of(), "score", "--no-such-option"), "score: unknown option '--no-such-option'"
+                + " (see 'gda-streams score --help')");
+    }
+
+    /**
+     * A misspelt command or option is named, with what it most likely meant, before what it caused: picocli said
+     * "Unmatched arguments from index 0: 'trian', …" and, for replay --trian, "Missing required option:
+     * '--train=T.csv'". Values that look like options (a negative number) are the option's.
+     */
+    @Test
+    void shouldNameAMisspeltCommandOrOptionWithTheNearestOne() {
+        assertOneLineUserError(run(Map.of(), "trian", "--config", "x"), "gda-streams: unknown command 'trian'; did"
+                + " you mean train? (commands: ");
+        assertOneLineUserError(run(Map.of(), "replay", "--trian", "a.csv", "--label", "y"),
+                "replay: unknown option '--trian'; did you mean --train?");
+        assertOneLineUserError(run(Map.of(), "replay", "--train", "a.csv", "--label", "y", "--covarince=full"),
+                "replay: unknown option '--covarince'; did you mean --covariance?");
+        assertOneLineUserError(run(Map.of(), "sample", "--model", "m.json", "--count", "-5", "--sed", "1"),
+                "sample: unknown option '--sed'; did you mean --seed?");
+        assertOneLineUserError(run(Map.of(), "replay", "--label", "y"), "Missing required option: '--train=T.csv'");
     }
 
     @Test
