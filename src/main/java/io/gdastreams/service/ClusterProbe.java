@@ -1,7 +1,14 @@
 package io.gdastreams.service;
 
 import io.gdastreams.lifecycle.RunFailure;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.UnknownHostException;
 import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Properties;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -9,6 +16,7 @@ import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.DescribeClusterOptions;
+import org.apache.kafka.common.utils.Utils;
 
 /**
  * Asks the cluster for its id before a service starts, so that a wrong or unreachable {@code bootstrap.servers}
@@ -17,6 +25,11 @@ import org.apache.kafka.clients.admin.DescribeClusterOptions;
  * (docs/RELIABILITY.md).
  */
 public final class ClusterProbe {
+
+    /** Between two rounds of connection attempts while nothing listens. */
+    private static final Duration RETRY = Duration.ofMillis(250);
+    /** The longest wait for one TCP connection (a host that drops packets). */
+    private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(2);
 
     private ClusterProbe() {
     }
@@ -32,16 +45,19 @@ public final class ClusterProbe {
     /** As {@link #awaitReachable(String, Properties, Duration)}, the timeout named {@code timeoutSetting}. */
     public static void awaitReachable(String bootstrap, Properties clientProperties, Duration timeout,
                                       String timeoutSetting) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        awaitListener(bootstrap, timeout, timeoutSetting, deadline);
+        Duration left = Duration.ofNanos(Math.max(deadline - System.nanoTime(), TimeUnit.MILLISECONDS.toNanos(1)));
         Properties properties = new Properties();
         properties.putAll(clientProperties);
         properties.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-        int millis = (int) Math.min(Integer.MAX_VALUE, timeout.toMillis());
+        int millis = (int) Math.min(Integer.MAX_VALUE, left.toMillis());
         properties.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, millis);
         properties.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, millis);
         Admin admin = Admin.create(properties);
         try {
             admin.describeCluster(new DescribeClusterOptions().timeoutMs(millis)).clusterId()
-                    .get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+                    .get(left.toMillis(), TimeUnit.MILLISECONDS);
         } catch (TimeoutException | ExecutionException e) {
             Throwable cause = e instanceof ExecutionException && e.getCause() != null ? e.getCause() : e;
             throw new RunFailure("cannot reach the Kafka cluster at " + bootstrap + " within " + timeout.toMillis()
@@ -53,6 +69,53 @@ public final class ClusterProbe {
             throw new RunFailure("interrupted while reaching the Kafka cluster at " + bootstrap, e);
         } finally {
             admin.close(Duration.ZERO);
+        }
+    }
+
+    /**
+     * Returns once one of the bootstrap addresses accepts a TCP connection, trying them all every
+     * {@link #RETRY}; throws {@link RunFailure} at {@code deadline}. Without a Kafka client: its network client
+     * logs a WARN for every refused attempt, a screenful before the failure's one line when nothing listens.
+     * Addresses it cannot parse are left to the Kafka client, which reports them.
+     */
+    private static void awaitListener(String bootstrap, Duration timeout, String timeoutSetting, long deadline) {
+        List<String> addresses = Arrays.stream(bootstrap.split(",")).map(String::trim).filter(a -> !a.isEmpty())
+                .toList();
+        String last = null;
+        while (true) {
+            for (String address : addresses) {
+                String host = Utils.getHost(address);
+                Integer port = Utils.getPort(address);
+                if (host == null || port == null) {
+                    return;
+                }
+                try {
+                    // Every address of the name, as Kafka's clients try them (client.dns.lookup=use_all_dns_ips).
+                    for (InetAddress ip : InetAddress.getAllByName(host)) {
+                        try (Socket socket = new Socket()) {
+                            long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+                            socket.connect(new InetSocketAddress(ip, port),
+                                    (int) Math.max(1, Math.min(left, CONNECT_TIMEOUT.toMillis())));
+                            return;
+                        } catch (IOException e) {
+                            last = address + ": " + e.getMessage();
+                        }
+                    }
+                } catch (UnknownHostException e) {
+                    last = address + ": unknown host";
+                }
+            }
+            if (System.nanoTime() + RETRY.toNanos() > deadline) {
+                throw new RunFailure("cannot reach the Kafka cluster at " + bootstrap + " within "
+                        + timeout.toMillis() + " ms (" + timeoutSetting + "): no broker accepted a connection ("
+                        + last + "); check bootstrap.servers and that the brokers are up");
+            }
+            try {
+                Thread.sleep(RETRY.toMillis());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new RunFailure("interrupted while reaching the Kafka cluster at " + bootstrap, e);
+            }
         }
     }
 }

@@ -1,6 +1,7 @@
 package io.gdastreams.service;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.gdastreams.lifecycle.ExitCodes;
@@ -16,7 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * {@code score} against a bootstrap address where nothing listens: it fails within {@code gda.broker.timeout.ms}
  * (plus the JVM's start) with exit 1 and a message that names the address and the key, instead of retrying
- * without end. Needs no broker: that is the point.
+ * without end, and without a screenful of Kafka client warnings before it. Needs no broker: that is the point.
  */
 class UnreachableBrokerIT {
 
@@ -45,6 +46,10 @@ class UnreachableBrokerIT {
             assertEquals(ExitCodes.FAILURE, status, scorer.log());
             assertTrue(scorer.log().contains("cannot reach the Kafka cluster at " + bootstrap + " within "
                     + BROKER_TIMEOUT.toMillis() + " ms (gda.broker.timeout.ms)"), scorer.log());
+            assertTrue(scorer.log().contains("no broker accepted a connection (" + bootstrap + ": Connection refused)"),
+                    scorer.log());
+            // The probe connects without a Kafka client, whose network client logged a WARN per refused attempt.
+            assertFalse(scorer.log().contains("[WARN] NetworkClient"), scorer.log());
             assertTrue(took.compareTo(BROKER_TIMEOUT) >= 0, "waited the timeout: " + took);
             System.out.printf("UnreachableBrokerIT: exit %d after %d ms (timeout %d ms)%n", status, took.toMillis(),
                     BROKER_TIMEOUT.toMillis());
