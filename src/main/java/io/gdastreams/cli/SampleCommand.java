@@ -41,8 +41,9 @@ import picocli.CommandLine.Spec;
                         + "the model id (--model-id, default gda.model.id) on the model topic of the cluster.",
                 "The same seed, model and options give byte-identical output; without --seed one is chosen "
                         + "and printed on stderr.",
-                "Writes CSV (the numeric features, the categorical ones, then label) or JSON lines to --output or stdout, or, with "
-                        + "--to-topic, produces labelled events at --rate per second."})
+                "Writes CSV (the numeric features, the categorical ones, then label or --label-column) or JSON "
+                        + "lines to --output or stdout, or, with --to-topic, produces labelled events at --rate "
+                        + "per second."})
 final class SampleCommand implements Callable<Integer> {
 
     private static final Duration PROGRESS_INTERVAL = Duration.ofSeconds(5);
@@ -74,6 +75,10 @@ final class SampleCommand implements Callable<Integer> {
     @Option(names = "--format", paramLabel = "csv|jsonl",
             description = "csv (default): the features, then label; jsonl: one labelled event per line.")
     private String format;
+
+    @Option(names = "--label-column", paramLabel = "NAME",
+            description = "CSV: the class column's name (default: label), e.g. the --label of a replay file.")
+    private String labelColumn;
 
     @Option(names = "--to-topic", paramLabel = "TOPIC",
             description = "Produce the events to this existing topic as labelled events instead.")
@@ -113,7 +118,7 @@ final class SampleCommand implements Callable<Integer> {
         EventSampler sampler = EventSampler.of(model, config.fitOptions(),
                 config.doubleValue(ConfigKey.CATEGORICAL_ALPHA), classLabel);
         if (load == null) {
-            EventWriter.check(eventFormat, sampler); // before a file is created
+            EventWriter.check(eventFormat, sampler, labelColumn()); // before a file is created
         }
         PrintWriter err = spec.commandLine().getErr();
         long runSeed = seed != null ? seed : ThreadLocalRandom.current().nextLong();
@@ -143,7 +148,8 @@ final class SampleCommand implements Callable<Integer> {
     }
 
     private void write(EventSampler sampler, RandomGenerator random, EventFormat eventFormat, Writer out) {
-        EventWriter writer = new EventWriter(out, eventFormat, sampler.features(), sampler.categoricalFeatures());
+        EventWriter writer = new EventWriter(out, eventFormat, sampler.features(), sampler.categoricalFeatures(),
+                labelColumn());
         for (long i = 0; i < count; i++) {
             writer.write(sampler.next(random));
             // A PrintWriter (stdout) swallows write errors: a closed pipe (sample ... | head) would otherwise draw
@@ -164,6 +170,11 @@ final class SampleCommand implements Callable<Integer> {
         if (classLabel != null && classLabel.isBlank()) {
             throw new UserError("--class is empty");
         }
+        if (labelColumn != null && (labelColumn.isBlank() || toTopic != null
+                || format != null && EventFormat.parse(format) != EventFormat.CSV)) {
+            throw new UserError(labelColumn.isBlank() ? "--label-column is empty" : "--label-column names the CSV"
+                    + " column of the class; labelled events in JSON carry it as \"label\"");
+        }
         if (toTopic == null) {
             if (rate != null) {
                 throw new UserError("--rate paces --to-topic; a file or stdout is written as fast as it goes");
@@ -181,6 +192,10 @@ final class SampleCommand implements Callable<Integer> {
             throw new UserError("--rate must be between " + TopicLoad.MIN_RATE + " and "
                     + String.format(Locale.ROOT, "%,.0f", TopicLoad.MAX_RATE) + " events per second, got " + rate);
         }
+    }
+
+    private String labelColumn() {
+        return labelColumn == null ? EventWriter.LABEL_COLUMN : labelColumn;
     }
 
     /** Defaults < file < environment < --set < --covariance, --estimator < --bootstrap-servers < --model-id. */

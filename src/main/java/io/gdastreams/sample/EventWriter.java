@@ -24,13 +24,14 @@ import java.util.List;
  */
 public final class EventWriter {
 
-    /** The CSV column of the class label, after the features. */
+    /** The CSV column of the class label, after the features, unless another name is given. */
     public static final String LABEL_COLUMN = "label";
 
     private final Writer out;
     private final EventFormat format;
     private final List<String> features;
     private final List<String> categorical;
+    private final String labelColumn;
     private final StringBuilder line = new StringBuilder();
 
     /**
@@ -46,12 +47,19 @@ public final class EventWriter {
      * CSV cells, JSON strings), to {@code out}; writes the CSV header at once.
      */
     public EventWriter(Writer out, EventFormat format, List<String> features, List<String> categorical) {
+        this(out, format, features, categorical, LABEL_COLUMN);
+    }
+
+    /** As {@link #EventWriter(Writer, EventFormat, List, List)}, the CSV label column named {@code labelColumn}. */
+    public EventWriter(Writer out, EventFormat format, List<String> features, List<String> categorical,
+                       String labelColumn) {
         this.out = out;
         this.format = format;
         this.features = List.copyOf(features);
         this.categorical = List.copyOf(categorical);
-        check(format, features);
-        check(format, categorical);
+        this.labelColumn = labelColumn;
+        check(format, features, labelColumn);
+        check(format, categorical, labelColumn);
         if (format == EventFormat.CSV) {
             for (String name : features) {
                 appendCell(name);
@@ -61,16 +69,19 @@ public final class EventWriter {
                 appendCell(name);
                 line.append(',');
             }
-            appendCell(LABEL_COLUMN);
+            appendCell(labelColumn);
             flushLine();
         }
     }
 
-    /** A user error when events with {@code features} cannot be written in {@code format} (before a file is opened). */
-    public static void check(EventFormat format, List<String> features) {
-        if (format == EventFormat.CSV && features.contains(LABEL_COLUMN)) {
-            throw new UserError("the model has a feature named '" + LABEL_COLUMN + "', the CSV column of the class: "
-                    + "use --format jsonl");
+    /**
+     * A user error when events with {@code features} cannot be written in {@code format} beside a label column named
+     * {@code labelColumn} (before a file is opened).
+     */
+    public static void check(EventFormat format, List<String> features, String labelColumn) {
+        if (format == EventFormat.CSV && features.contains(labelColumn)) {
+            throw new UserError("the model has a feature named '" + labelColumn + "', the CSV column of the class: "
+                    + "use --format jsonl or another --label-column");
         }
     }
 
@@ -78,9 +89,9 @@ public final class EventWriter {
      * A user error when the events of {@code sampler} cannot be written in {@code format}: a column named like the
      * label's, or, in CSV, a categorical value that is the empty text (an empty cell reads back as a missing value).
      */
-    public static void check(EventFormat format, EventSampler sampler) {
-        check(format, sampler.features());
-        check(format, sampler.categoricalFeatures());
+    public static void check(EventFormat format, EventSampler sampler, String labelColumn) {
+        check(format, sampler.features(), labelColumn);
+        check(format, sampler.categoricalFeatures(), labelColumn);
         if (format != EventFormat.CSV) {
             return;
         }

@@ -134,6 +134,28 @@ class SampleCommandTest {
         assertTrue(csvText.endsWith("\n") && !csvText.contains("\r"), "\\n line ends");
     }
 
+    /**
+     * replay reads the class from the column its --label names in both files: --label-column lets a sample stand
+     * beside a file whose class column is "species". Only the header differs; a column name taken by a feature, an
+     * empty one, and JSON output (whose events carry "label") are refused.
+     */
+    @Test
+    void labelColumnShouldNameTheClassColumnOfTheCsvOnly() throws IOException {
+        List<String> plain = new String(sample("plain.csv", "--seed", "3"), StandardCharsets.UTF_8).lines().toList();
+        List<String> named = new String(sample("named.csv", "--seed", "3", "--label-column", "species"),
+                StandardCharsets.UTF_8).lines().toList();
+        assertEquals("a,b,species", named.get(0));
+        assertEquals(plain.subList(1, plain.size()), named.subList(1, named.size()));
+        String m = model.toString();
+        assertOneLineUserError(run("sample", "--model", m, "--count", "1", "--label-column", "b"),
+                "the model has a feature named 'b', the CSV column of the class: use --format jsonl or another"
+                        + " --label-column");
+        assertOneLineUserError(run("sample", "--model", m, "--count", "1", "--label-column", " "),
+                "--label-column is empty");
+        assertOneLineUserError(run("sample", "--model", m, "--count", "1", "--label-column", "y", "--format",
+                "jsonl"), "--label-column names the CSV column of the class");
+    }
+
     @Test
     void aChosenSeedShouldBePrintedAndRepeatTheSampleOnStdout() throws IOException {
         Outcome chosen = run("sample", "--model", model.toString(), "--count", "500");

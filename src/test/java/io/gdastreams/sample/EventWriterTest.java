@@ -76,7 +76,7 @@ class EventWriterTest {
     void csvShouldRefuseAFeatureNamedLikeTheLabelColumn() {
         UserError e = assertThrows(UserError.class,
                 () -> new EventWriter(new StringWriter(), EventFormat.CSV, List.of("x", "label")));
-        assertEquals("the model has a feature named 'label', the CSV column of the class: use --format jsonl",
-                e.getMessage());
+        assertEquals("the model has a feature named 'label', the CSV column of the class: use --format jsonl or"
+                + " another --label-column", e.getMessage());
     }
 }

@@ -177,8 +177,9 @@ class SampleCategoricalRefitTest {
         ModelParameters model = HandModel.model().withCategorical(List.of(new CategoricalTable("note",
                 List.of("", "x"), List.of(new long[] {10, 10}, new long[] {15, 15}, new long[] {25, 25}))));
         EventSampler sampler = EventSampler.of(model, FitOptions.defaults(), 1.0, null);
-        UserError e = assertThrows(UserError.class, () -> EventWriter.check(EventFormat.CSV, sampler));
+        UserError e = assertThrows(UserError.class,
+                () -> EventWriter.check(EventFormat.CSV, sampler, EventWriter.LABEL_COLUMN));
         assertTrue(e.getMessage().contains("'note' has the empty value"), e.getMessage());
-        EventWriter.check(EventFormat.JSONL, sampler);
+        EventWriter.check(EventFormat.JSONL, sampler, EventWriter.LABEL_COLUMN);
     }
 }
