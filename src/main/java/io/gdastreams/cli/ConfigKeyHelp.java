@@ -11,7 +11,10 @@ import picocli.CommandLine;
  */
 final class ConfigKeyHelp {
 
-    /** The commands that take {@code --set} (train, score, replay and sample through {@link ConfigOptions}). */
+    /**
+     * The commands that use gda. keys (all take {@code --set} through {@link ConfigOptions}; so do produce and
+     * consume, which read only the client settings and have no key list).
+     */
     static final List<String> COMMANDS = List.of("train", "score", "replay", "sample", "inspect", "plot",
             "reset", "bench");
 
