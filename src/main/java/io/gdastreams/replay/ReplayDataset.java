@@ -2,6 +2,7 @@ package io.gdastreams.replay;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.util.RawValue;
 import io.gdastreams.lifecycle.UserError;
 import io.gdastreams.serde.Json;
 import java.util.ArrayList;
@@ -240,8 +241,15 @@ public final class ReplayDataset {
             }
             if (text.contains(feature)) {
                 node.put(feature, cell);
-            } else if (NUMBER.matcher(cell).matches() && Double.isFinite(Double.parseDouble(cell))) {
-                node.put(feature, Double.parseDouble(cell));
+            } else if (NUMBER.matcher(cell).matches()) {
+                double x = Double.parseDouble(cell);
+                if (Double.isFinite(x)) {
+                    node.put(feature, x);
+                } else {
+                    // Beyond a double's range (1e400): a JSON number that overflows, refused for that as train
+                    // refuses it, not a string that "is not a number".
+                    node.putRawValue(feature, new RawValue(x > 0 ? "1e999" : "-1e999"));
+                }
             } else {
                 node.put(feature, cell);
             }

@@ -20,6 +20,12 @@ import java.util.Set;
 public final class EventDecoder {
 
     /**
+     * Why a JSON number is not finite: the parser refuses NaN and Infinity tokens, so only a literal beyond the range
+     * of a double (1e400) gets here, and it reads as Infinity, which the reason would otherwise quote.
+     */
+    private static final String OVERFLOW = "it overflows a double (magnitude above 1.8e308)";
+
+    /**
      * Values beyond this magnitude are refused. The scatter matrix sums n products of deviations up to 2·10¹⁰⁰,
      * so it stays finite for any count below ~10¹⁰⁸; at 10¹⁵⁰ about 2·10⁸ events would overflow it and turn a
      * class's statistics into ±Inf/NaN for good.
@@ -124,7 +130,7 @@ public final class EventDecoder {
         }
         double w = node.doubleValue();
         if (!Double.isFinite(w)) {
-            return "weight is not finite: " + abbreviate(node.toString());
+            return "weight is not finite: " + OVERFLOW;
         }
         if (w < 0) {
             return "weight is negative: " + abbreviate(node.toString());
@@ -285,8 +291,7 @@ public final class EventDecoder {
             }
             double x = value.doubleValue();
             if (!Double.isFinite(x)) {
-                return Decoded.failed("feature '" + abbreviate(name) + "' is not finite: "
-                        + abbreviate(value.toString()));
+                return Decoded.failed("feature '" + abbreviate(name) + "' is not finite: " + OVERFLOW);
             }
             if (Math.abs(x) > MAX_ABS_VALUE) {
                 return Decoded.failed("feature '" + abbreviate(name) + "' magnitude exceeds " + MAX_ABS_VALUE

@@ -53,6 +53,20 @@ class ReplayDatasetTest {
         assertNull(data.scoring().get(0).trueLabel());
     }
 
+    /** A number beyond a double's range is refused as the overflow it is, as train refuses its JSON, not as text. */
+    @Test
+    void shouldSendANumberBeyondADoublesRangeAsTheNumberItIs() {
+        CsvTable train = csv("t.csv", "a,b,label\n1,1e400,x\n1,-1E+999,x\n");
+        ReplayDataset data = ReplayDataset.of(train, train, "label", null, null);
+        for (int i = 0; i < 2; i++) {
+            assertEquals("feature 'b' is not finite: it overflows a double (magnitude above 1.8e308)",
+                    EventDecoder.decodeLabelled(data.training().get(i).value()).error());
+            assertEquals(EventDecoder.decodeLabelled(("{\"features\": {\"a\": 1, \"b\": 1e400}, \"label\": \"x\"}")
+                    .getBytes(StandardCharsets.UTF_8)).error(),
+                    EventDecoder.decodeUnlabelled(data.scoring().get(i).value()).error());
+        }
+    }
+
     @Test
     void shouldLeaveEmptyScoringCellsOutAsMissingFeaturesAndNumberRowsFromOne() {
         CsvTable train = csv("t.csv", "a,b,label\n1,2,x\n");
