@@ -113,29 +113,46 @@ public final class ModelTable {
 
     private static void classes(StringBuilder out, ModelParameters model) {
         List<String[]> rows = new ArrayList<>();
-        rows.add(new String[] {"class", "count", "prior", "cond(Σ)", "mean (" + printable(String.join(", ", model.features()))
-                + ")"});
         int listed = Math.min(model.classes().size(), MAX_LISTED_CLASSES);
+        // Weighted or forgetting statistics: the weight W and Kish's effective sample size W²/V, which the priors and
+        // gda.min.count go by, beside the raw count of events.
+        boolean weighted = model.classes().stream().limit(listed).anyMatch(c -> c.effectiveCount() != null);
+        String mean = "mean (" + printable(String.join(", ", model.features())) + ")";
+        rows.add(weighted ? new String[] {"class", "count", "weight", "eff. n", "prior", "cond(Σ)", mean}
+                : new String[] {"class", "count", "prior", "cond(Σ)", mean});
         for (int i = 0; i < listed; i++) {
             ClassParameters c = model.classes().get(i);
-            rows.add(new String[] {printable(c.label()), String.format(Locale.ROOT, "%,d", c.count()),
-                    String.format(Locale.ROOT, "%.4f", c.prior()), condition(c.covariance()), vector(c.mean())});
+            String label = printable(c.label());
+            String count = String.format(Locale.ROOT, "%,d", c.count());
+            String prior = String.format(Locale.ROOT, "%.4f", c.prior());
+            rows.add(!weighted ? new String[] {label, count, prior, condition(c.covariance()), vector(c.mean())}
+                    : new String[] {label, count, weightOf(c.effectiveCount(), c.count()),
+                            weightOf(c.effectiveSampleSize(), c.count()), prior, condition(c.covariance()),
+                            vector(c.mean())});
         }
-        int[] widths = new int[4];
+        int[] widths = new int[rows.get(0).length - 1];
         for (String[] row : rows) {
             for (int j = 0; j < widths.length; j++) {
                 widths[j] = Math.max(widths[j], row[j].length());
             }
         }
         for (String[] row : rows) {
-            out.append(String.format(Locale.ROOT, "%-" + widths[0] + "s  %" + widths[1] + "s  %" + widths[2]
-                    + "s  %" + widths[3] + "s  %s%n", (Object[]) row));
+            out.append(String.format(Locale.ROOT, "%-" + widths[0] + "s", row[0]));
+            for (int j = 1; j < widths.length; j++) {
+                out.append(String.format(Locale.ROOT, "  %" + widths[j] + "s", row[j]));
+            }
+            out.append("  ").append(row[row.length - 1]).append('\n');
         }
         if (model.classes().size() > listed) {
             out.append("… and ").append(model.classes().size() - listed).append(" more classes (--json lists all)\n");
         }
         out.append("\ncond(Σ) = λmax/λmin of the class's stored MLE covariance (∞: singular); above ~1e12 a "
                 + "full-covariance fit relies on gda.reg.param or the variance floor.\n");
+    }
+
+    /** A weight in 4 significant digits; an unweighted class's is its count. */
+    private static String weightOf(Double weight, long count) {
+        return String.format(Locale.ROOT, "%.4g", weight != null ? weight : (double) count);
     }
 
     /** κ in 3 significant digits, or ∞. */

@@ -1,6 +1,7 @@
 package io.gdastreams.view;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.gdastreams.fixtures.Iris;
@@ -8,6 +9,7 @@ import io.gdastreams.fixtures.LabelledRow;
 import io.gdastreams.math.Conditioning;
 import io.gdastreams.math.CovarianceType;
 import io.gdastreams.math.FitOptions;
+import io.gdastreams.model.ClassParameters;
 import io.gdastreams.model.ModelParameters;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -56,6 +58,33 @@ class ModelTableTest {
         assertTrue(table.lines().anyMatch(l -> l.matches("setosa\\s+50\\s+0\\.3333\\s+\\S+\\s+"
                 + "\\[5\\.0060, 3\\.4280, 1\\.4620, 0\\.24600]")), table);
         assertTrue(table.lines().anyMatch(l -> l.startsWith("virginica ")), table);
+    }
+
+    /**
+     * A model of weighted (or forgetting) statistics shows each class's weight W and effective sample size W²/V,
+     * which its prior and gda.min.count go by, beside the events counted; an unweighted class in it shows its count
+     * in both. A model without weights has neither column.
+     */
+    @Test
+    void shouldShowTheWeightsOfAWeightedModel() {
+        ModelParameters iris = Iris.model("iris", 7, Iris.rows());
+        List<ClassParameters> classes = new ArrayList<>();
+        for (int k = 0; k < 3; k++) {
+            ClassParameters c = iris.classes().get(k);
+            classes.add(k == 1 ? new ClassParameters(c.label(), c.count(), c.prior(), c.mean(), c.covariance(),
+                    12.5, 6.25) : c);
+        }
+        ModelParameters weighted = new ModelParameters(iris.modelId(), iris.version(), iris.features(),
+                iris.totalCount(), classes, iris.sources(), iris.updatedAt(), iris.trainer());
+        String table = ModelTable.render(weighted, Instant.parse("2026-01-01T00:01:00Z"), FitOptions.defaults());
+        assertTrue(table.lines().anyMatch(l -> l.matches("class\\s+count\\s+weight\\s+eff\\. n\\s+prior\\s+cond\\(Σ\\)"
+                + "\\s+mean \\(.*")), table);
+        assertTrue(table.lines().anyMatch(l -> l.matches("versicolor\\s+50\\s+12\\.50\\s+6\\.250\\s+0\\.3333\\s+.*")),
+                table);
+        assertTrue(table.lines().anyMatch(l -> l.matches("setosa\\s+50\\s+50\\.00\\s+50\\.00\\s+0\\.3333\\s+.*")),
+                table);
+        String plain = ModelTable.render(iris, Instant.parse("2026-01-01T00:01:00Z"), FitOptions.defaults());
+        assertFalse(plain.contains("weight"), plain);
     }
 
     /**
