@@ -101,7 +101,7 @@ public final class Main implements Runnable {
     private static int onBadArguments(ParameterException e, String[] args) {
         CommandLine failed = e.getCommandLine();
         String command = failed.getCommandSpec().qualifiedName();
-        failed.getErr().println(command + ": " + BadArguments.describe(e, args) + " (see '" + command + " --help')");
+        failed.getErr().println(command + ": " + BadArguments.describe(e) + " (see '" + command + " --help')");
         failed.getErr().flush();
         return ExitCodes.USAGE;
     }

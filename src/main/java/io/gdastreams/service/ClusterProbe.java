@@ -30,6 +30,7 @@ public final class ClusterProbe {
     private static final Duration RETRY = Duration.ofMillis(250);
     /** The longest wait for one TCP connection (a host that drops packets). */
     private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(2);
+    private static final int MAX_PORT = 65_535;
 
     private ClusterProbe() {
     }
@@ -73,45 +74,53 @@ public final class ClusterProbe {
     }
 
     /**
-     * Returns once one of the bootstrap addresses accepts a TCP connection, trying them all every
-     * {@link #RETRY}; throws {@link RunFailure} at {@code deadline}. Without a Kafka client: its network client
-     * logs a WARN for every refused attempt, a screenful before the failure's one line when nothing listens.
-     * Addresses it cannot parse are left to the Kafka client, which reports them.
+     * Returns once one of the bootstrap addresses accepts a TCP connection, trying them all every {@link #RETRY}
+     * (a last round at the deadline); throws {@link RunFailure} at {@code deadline}. Without a Kafka client: its
+     * network client logs a WARN for every refused attempt, a screenful before the failure's one line when nothing
+     * listens. What the Kafka client refuses as a setting at once (an address it cannot parse, a port outside
+     * 1…65535, a host name that does not resolve) is left to it, so that it is refused as before (exit 2). A name
+     * lookup itself is not bounded by the deadline (the resolver's own timeout applies).
      */
     private static void awaitListener(String bootstrap, Duration timeout, String timeoutSetting, long deadline) {
         List<String> addresses = Arrays.stream(bootstrap.split(",")).map(String::trim).filter(a -> !a.isEmpty())
                 .toList();
+        if (addresses.isEmpty()) {
+            return;
+        }
         String last = null;
         while (true) {
             for (String address : addresses) {
                 String host = Utils.getHost(address);
                 Integer port = Utils.getPort(address);
-                if (host == null || port == null) {
+                if (host == null || port == null || port < 1 || port > MAX_PORT) {
                     return;
                 }
+                InetAddress[] ips;
                 try {
-                    // Every address of the name, as Kafka's clients try them (client.dns.lookup=use_all_dns_ips).
-                    for (InetAddress ip : InetAddress.getAllByName(host)) {
-                        try (Socket socket = new Socket()) {
-                            long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
-                            socket.connect(new InetSocketAddress(ip, port),
-                                    (int) Math.max(1, Math.min(left, CONNECT_TIMEOUT.toMillis())));
-                            return;
-                        } catch (IOException e) {
-                            last = address + ": " + e.getMessage();
-                        }
-                    }
+                    ips = InetAddress.getAllByName(host);
                 } catch (UnknownHostException e) {
-                    last = address + ": unknown host";
+                    return;
+                }
+                // Every address of the name, as Kafka's clients try them (client.dns.lookup=use_all_dns_ips).
+                for (InetAddress ip : ips) {
+                    try (Socket socket = new Socket()) {
+                        long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+                        socket.connect(new InetSocketAddress(ip, port),
+                                (int) Math.max(1, Math.min(left, CONNECT_TIMEOUT.toMillis())));
+                        return;
+                    } catch (IOException e) {
+                        last = address + ": " + e.getMessage();
+                    }
                 }
             }
-            if (System.nanoTime() + RETRY.toNanos() > deadline) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
                 throw new RunFailure("cannot reach the Kafka cluster at " + bootstrap + " within "
                         + timeout.toMillis() + " ms (" + timeoutSetting + "): no broker accepted a connection ("
                         + last + "); check bootstrap.servers and that the brokers are up");
             }
             try {
-                Thread.sleep(RETRY.toMillis());
+                Thread.sleep(Math.max(1, Math.min(RETRY.toMillis(), TimeUnit.NANOSECONDS.toMillis(left))));
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new RunFailure("interrupted while reaching the Kafka cluster at " + bootstrap, e);

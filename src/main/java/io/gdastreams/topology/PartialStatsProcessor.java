@@ -35,7 +35,7 @@ import org.slf4j.LoggerFactory;
  * <p>Every record read is either applied or dead-lettered, never both and never neither; the snapshot carries
  * both counts and the next offset, so {@code applied + deadLettered = records read} can be checked downstream.
  * A record is dead-lettered when it is not a valid labelled event, or when its feature set differs from the
- * schema (configured, or fixed by the first valid event of the partition as its sorted feature names). No
+ * partition's schema (how it is chosen: {@link LabelledEventCheck}). No
  * exception escapes {@link #process}: an unexpected failure dead-letters the record with the reason.
  */
 final class PartialStatsProcessor implements Processor<byte[], byte[], String, TrainingOutput> {

@@ -116,7 +116,7 @@ public final class ModelTable {
         int listed = Math.min(model.classes().size(), MAX_LISTED_CLASSES);
         // Weighted or forgetting statistics: the weight W and Kish's effective sample size W²/V, which the priors and
         // gda.min.count go by, beside the raw count of events.
-        boolean weighted = model.classes().stream().limit(listed).anyMatch(c -> c.effectiveCount() != null);
+        boolean weighted = model.classes().stream().limit(listed).anyMatch(ClassParameters::carriesWeights);
         String mean = "mean (" + printable(String.join(", ", model.features())) + ")";
         rows.add(weighted ? new String[] {"class", "count", "weight", "eff. n", "prior", "cond(Σ)", mean}
                 : new String[] {"class", "count", "prior", "cond(Σ)", mean});
@@ -126,8 +126,8 @@ public final class ModelTable {
             String count = String.format(Locale.ROOT, "%,d", c.count());
             String prior = String.format(Locale.ROOT, "%.4f", c.prior());
             rows.add(!weighted ? new String[] {label, count, prior, condition(c.covariance()), vector(c.mean())}
-                    : new String[] {label, count, weightOf(c.effectiveCount(), c.count()),
-                            weightOf(c.effectiveSampleSize(), c.count()), prior, condition(c.covariance()),
+                    : new String[] {label, count, c.carriesWeights() ? weight(c.effectiveCount()) : count,
+                            c.carriesWeights() ? weight(c.sampleSize()) : count, prior, condition(c.covariance()),
                             vector(c.mean())});
         }
         int[] widths = new int[rows.get(0).length - 1];
@@ -150,9 +150,9 @@ public final class ModelTable {
                 + "full-covariance fit relies on gda.reg.param or the variance floor.\n");
     }
 
-    /** A weight in 4 significant digits; an unweighted class's is its count. */
-    private static String weightOf(Double weight, long count) {
-        return String.format(Locale.ROOT, "%.4g", weight != null ? weight : (double) count);
+    /** A weight with one decimal (a forgetting class's weight is a fraction of its count). */
+    private static String weight(double weight) {
+        return String.format(Locale.ROOT, "%,.1f", weight);
     }
 
     /** κ in 3 significant digits, or ∞. */

@@ -126,7 +126,8 @@ class MainTest {
     /**
      * A misspelt command or option is named, with what it most likely meant, before what it caused: picocli said
      * "Unmatched arguments from index 0: 'trian', …" and, for replay --trian, "Missing required option:
-     * '--train=T.csv'". Values that look like options (a negative number) are the option's.
+     * '--train=T.csv'". A negative number left over is not taken for an option; a stray word after a command is
+     * picocli's "Unmatched argument".
      */
     @Test
     void shouldNameAMisspeltCommandOrOptionWithTheNearestOne() {
@@ -139,6 +140,10 @@ class MainTest {
         assertOneLineUserError(run(Map.of(), "sample", "--model", "m.json", "--count", "-5", "--sed", "1"),
                 "sample: unknown option '--sed'; did you mean --seed?");
         assertOneLineUserError(run(Map.of(), "replay", "--label", "y"), "Missing required option: '--train=T.csv'");
+        assertOneLineUserError(run(Map.of(), "replay", "--train", "a.csv", "--label", "y", "-5"),
+                "Unmatched argument at index 5: '-5'");
+        assertOneLineUserError(run(Map.of(), "replay", "seed", "--train", "a.csv", "--label", "y"),
+                "Unmatched argument at index 1: 'seed'");
     }
 
     @Test

@@ -28,6 +28,8 @@ import org.apache.kafka.streams.test.TestRecord;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * What the trainer does with what is already on the model topic: versions continue above it, a state behind the
@@ -160,7 +162,8 @@ class TrainingIntegrityTest {
         assertEquals(1, letters.size());
         assertEquals("feature set differs from the schema " + Iris.FEATURES + ": missing [sepal_width], unexpected"
                 + " [sepal_wdith]", letters.get(0).reason());
-        List<ModelParameters> published = models.readValuesToList().stream().map(TrainingIntegrityTest::decode).toList();
+        List<ModelParameters> published = models.readValuesToList().stream().map(TrainingIntegrityTest::decode)
+                .toList();
         ModelParameters last = published.get(published.size() - 1);
         assertEquals(Iris.FEATURES, last.features());
         assertEquals(150, last.totalCount());
@@ -170,10 +173,11 @@ class TrainingIntegrityTest {
      * A model handed over by reset (empty trainer) or another application's is not this trainer's: a partition's
      * first valid event fixes its schema, so that events with another feature set can be trained after a reset.
      */
-    @Test
-    void shouldLetTheFirstEventFixTheSchemaWhenTheModelOnTheTopicIsNotThisApplications() {
+    @ParameterizedTest(name = "trainer \"{0}\"")
+    @ValueSource(strings = {"", "another-application"})
+    void shouldLetTheFirstEventFixTheSchemaWhenTheModelOnTheTopicIsNotThisApplications(String trainer) {
         start();
-        modelIn.pipeInput(MODEL_ID, encode(earlier(5, Map.of(), 0, "")));
+        modelIn.pipeInput(MODEL_ID, encode(earlier(5, Map.of(), 0, trainer)));
         List<String> renamed = List.of("a", "b", "c", "d");
         for (int i = 0; i < 150; i++) {
             labelled.pipeInput(("row-" + i).getBytes(StandardCharsets.UTF_8), labelledJson(renamed,
@@ -182,7 +186,8 @@ class TrainingIntegrityTest {
         driver.advanceWallClockTime(INTERVAL);
 
         assertTrue(deadLetters.isEmpty());
-        List<ModelParameters> published = models.readValuesToList().stream().map(TrainingIntegrityTest::decode).toList();
+        List<ModelParameters> published = models.readValuesToList().stream().map(TrainingIntegrityTest::decode)
+                .toList();
         assertEquals(renamed, published.get(published.size() - 1).features());
         assertEquals(150, published.get(published.size() - 1).totalCount());
     }

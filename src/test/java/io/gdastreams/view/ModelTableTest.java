@@ -72,17 +72,19 @@ class ModelTableTest {
         for (int k = 0; k < 3; k++) {
             ClassParameters c = iris.classes().get(k);
             classes.add(k == 1 ? new ClassParameters(c.label(), c.count(), c.prior(), c.mean(), c.covariance(),
-                    12.5, 6.25) : c);
+                    12.5, 6.25) : k == 2 ? new ClassParameters(c.label(), 12_345, c.prior(), c.mean(), c.covariance(),
+                    12_000.25, 11_000.0) : c);
         }
         ModelParameters weighted = new ModelParameters(iris.modelId(), iris.version(), iris.features(),
                 iris.totalCount(), classes, iris.sources(), iris.updatedAt(), iris.trainer());
         String table = ModelTable.render(weighted, Instant.parse("2026-01-01T00:01:00Z"), FitOptions.defaults());
         assertTrue(table.lines().anyMatch(l -> l.matches("class\\s+count\\s+weight\\s+eff\\. n\\s+prior\\s+cond\\(Σ\\)"
                 + "\\s+mean \\(.*")), table);
-        assertTrue(table.lines().anyMatch(l -> l.matches("versicolor\\s+50\\s+12\\.50\\s+6\\.250\\s+0\\.3333\\s+.*")),
+        assertTrue(table.lines().anyMatch(l -> l.matches("versicolor\\s+50\\s+12\\.5\\s+6\\.3\\s+0\\.3333\\s+.*")),
                 table);
-        assertTrue(table.lines().anyMatch(l -> l.matches("setosa\\s+50\\s+50\\.00\\s+50\\.00\\s+0\\.3333\\s+.*")),
+        assertTrue(table.lines().anyMatch(l -> l.matches("virginica\\s+12,345\\s+12,000\\.3\\s+11,000\\.0\\s+.*")),
                 table);
+        assertTrue(table.lines().anyMatch(l -> l.matches("setosa\\s+50\\s+50\\s+50\\s+0\\.3333\\s+.*")), table);
         String plain = ModelTable.render(iris, Instant.parse("2026-01-01T00:01:00Z"), FitOptions.defaults());
         assertFalse(plain.contains("weight"), plain);
     }
