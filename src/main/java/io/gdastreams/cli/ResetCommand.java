@@ -96,7 +96,8 @@ final class ResetCommand implements Callable<Integer> {
                     }
                 }
             }
-            ModelParameters handedOver = roles.contains("training") ? trainersModel(config, timeout) : null;
+            ModelSigning signing = ModelSigning.parse(config.signingKeys());
+            ModelParameters handedOver = roles.contains("training") ? trainersModel(config, timeout, signing) : null;
             out.println(execute ? "Resetting:" : "Dry run (nothing is changed; --execute does it):");
             for (ApplicationReset.Plan plan : plans) {
                 describe(plan, out);
@@ -115,7 +116,7 @@ final class ResetCommand implements Callable<Integer> {
             }
             if (handedOver != null) {
                 ApplicationReset.releaseModel(config.topics().model(), handedOver, config.bootstrapServers(),
-                        config.clientProperties(), Clock.systemUTC().instant(), timeout);
+                        config.clientProperties(), Clock.systemUTC().instant(), timeout, signing);
             }
             for (ApplicationReset.Plan plan : plans) {
                 ApplicationReset.execute(admin, plan, timeout);
@@ -126,13 +127,18 @@ final class ResetCommand implements Callable<Integer> {
         return ExitCodes.OK;
     }
 
-    /** The newest model under the model id when this configuration's trainer published it; otherwise null. */
-    private static ModelParameters trainersModel(AppConfig config, Duration timeout) {
+    /**
+     * The newest model under the model id (the newest the keys verify, with keys) when this configuration's trainer
+     * published it; otherwise null. Keys that verify no record are an error (exit 2): a hand-over of nothing would
+     * leave the retrained trainer behind the lineage its own signed models published.
+     */
+    private static ModelParameters trainersModel(AppConfig config, Duration timeout, ModelSigning signing) {
         ModelParameters newest;
         try {
             newest = ModelSource.readTopicRecord(config.topics().modelRecords(), config.modelId(),
-                    config.bootstrapServers(), config.clientProperties(), timeout,
-                    ModelSigning.parse(config.signingKeys())).model();
+                    config.bootstrapServers(), config.clientProperties(), timeout, signing).model();
+        } catch (ModelSource.NoVerifiedRecord e) {
+            throw e;
         } catch (UserError e) {
             return null; // no topic, no model, a tombstone or an invalid record: nothing of this trainer's
         }

@@ -38,6 +38,13 @@ public final class ModelSource {
      * A model with the bytes it was read from (one model-topic record's value), for {@code inspect --json}, and what
      * was passed over to get it: newer records of the model id that failed the signature check (empty: none).
      */
+    /** Keys are configured and none of them verifies a record of the model: not "no model", a refusal. */
+    public static final class NoVerifiedRecord extends UserError {
+        NoVerifiedRecord(String message) {
+            super(message);
+        }
+    }
+
     public record ModelRecord(ModelParameters model, byte[] bytes, Optional<String> passedOver) {
 
         public ModelRecord(ModelParameters model, byte[] bytes) {
@@ -135,7 +142,7 @@ public final class ModelSource {
                     + e.getMessage(), e);
         }
         if (newest == null && refused != null) {
-            throw new UserError("no record of model '" + modelId + "' on topic '" + topic.name() + "' passes the"
+            throw new NoVerifiedRecord("no record of model '" + modelId + "' on topic '" + topic.name() + "' passes the"
                     + " signature check of the configured keys (" + read + " records read; the newest, at "
                     + where(refused) + ": " + refusal + ")");
         }

@@ -4,6 +4,7 @@ import io.gdastreams.lifecycle.Directories;
 import io.gdastreams.lifecycle.RunFailure;
 import io.gdastreams.lifecycle.UserError;
 import io.gdastreams.model.ModelParameters;
+import io.gdastreams.topology.ModelSigning;
 import io.gdastreams.topology.Topic;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -27,6 +28,7 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.GroupIdNotFoundException;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /**
  * What resetting one Kafka Streams application removes, and removing it: its internal topics (the
@@ -180,20 +182,23 @@ public final class ApplicationReset {
      * empty {@code trainer}. A trainer reset to zero would otherwise find its own model on the topic with a lineage
      * its new state is behind, and refuse to run (docs/TRAINING.md, "Guards against lost state"); with the
      * hand-over it publishes above it, as above any model it did not publish. Scorers switch to the same
-     * statistics, then to the retrained models. Returns the record written.
+     * statistics, then to the retrained models. Signed with {@code signing}'s key when keys are configured, as the
+     * trainer signs: a trainer or scorer with keys refuses an unsigned record, and the retrained trainer would then
+     * not see the hand-over, and number its models from 1 again. Returns the record written.
      */
     public static ModelParameters releaseModel(Topic<String, ModelParameters> topic, ModelParameters published,
                                                String bootstrapServers, Properties client, Instant now,
-                                               Duration timeout) {
+                                               Duration timeout, ModelSigning signing) {
         ModelParameters released = handOver(published, now);
+        byte[] value = topic.valueBytes(released);
         Properties properties = new Properties();
         properties.putAll(client);
         properties.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         properties.put(ProducerConfig.ACKS_CONFIG, "all");
         properties.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, Long.toString(timeout.toMillis()));
-        try (KafkaProducer<String, ModelParameters> producer = new KafkaProducer<>(properties,
-                topic.keySerializer(), topic.valueSerializer())) {
-            producer.send(new ProducerRecord<>(topic.name(), released.modelId(), released))
+        try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(properties, topic.keySerializer(),
+                new ByteArraySerializer())) {
+            producer.send(new ProducerRecord<>(topic.name(), null, released.modelId(), value, signing.sign(value)))
                     .get(timeout.toMillis(), TimeUnit.MILLISECONDS);
         } catch (ExecutionException e) {
             throw new RunFailure("cannot write the model topic " + topic.name() + ": " + e.getCause().getMessage(),

@@ -2,6 +2,7 @@ package io.gdastreams.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.gdastreams.fixtures.Iris;
@@ -14,6 +15,7 @@ import io.gdastreams.model.ModelParameters;
 import io.gdastreams.reliability.HostileRecords;
 import io.gdastreams.reliability.ProductProcess;
 import io.gdastreams.reliability.ProductProcess.Command;
+import io.gdastreams.topology.ModelSigning;
 import io.gdastreams.topology.Topics;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -29,9 +31,10 @@ import java.util.stream.Collectors;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * {@code reset} on a real broker after the product's {@code train} ran: the dry run lists the internal topics, the
@@ -51,15 +54,27 @@ class ResetIT {
     private record Outcome(int code, String out, String err) {
     }
 
-    private static Outcome run(String... args) {
+    /** The trainer's signing key (environment only), and a key that verifies none of its models. */
+    private static final String KEYS = "k1:reset-it-signing-secret-0123456789";
+    private static final String OTHER_KEYS = "k2:another-signing-secret-0123456789";
+
+    private static Outcome run(Map<String, String> env, String... args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
-        int code = Main.run(args, Map.of(), new PrintWriter(out, true), new PrintWriter(err, true));
+        int code = Main.run(args, env, new PrintWriter(out, true), new PrintWriter(err, true));
         return new Outcome(code, out.toString(), err.toString());
     }
 
-    @Test
-    void shouldListThenRemoveTheTrainersStateSoThatItRetrainsFromZero(KafkaBroker broker) throws Exception {
+    /**
+     * Signed: the trainer signs its models, and the hand-over must be signed too, or the retrained trainer (which
+     * refuses unsigned records) did not see it and numbered its models from 1 again, under versions the topic
+     * already held; reset with keys that verify none of the models refuses (exit 2) and changes nothing.
+     */
+    @ParameterizedTest(name = "signed models: {0}")
+    @ValueSource(booleans = {false, true})
+    void shouldListThenRemoveTheTrainersStateSoThatItRetrainsFromZero(boolean signed, KafkaBroker broker)
+            throws Exception {
+        Map<String, String> env = signed ? Map.of("GDA_MODEL_SIGNING_KEY", KEYS) : Map.of();
         Topics topics = new Topics(UniqueNames.of("labelled"), UniqueNames.of("unlabelled"), UniqueNames.of("model"),
                 UniqueNames.of("predictions"), UniqueNames.of("dead-letters"));
         String appId = UniqueNames.of("reset");
@@ -68,7 +83,7 @@ class ResetIT {
         Map<String, String> config = ProductProcess.testConfig(broker.bootstrapServers(), topics, "iris", appId,
                 stateDir, PARTITIONS);
         List<LabelledRow> rows = Iris.rows();
-        try (ProductProcess train = new ProductProcess(Command.TRAIN, config, dir, "train");
+        try (ProductProcess train = new ProductProcess(Command.TRAIN, config, dir, "train").withEnvironment(env);
              KafkaProducer<byte[], byte[]> producer = broker.producer()) {
             train.start();
             train.awaitRunning(TIMEOUT);
@@ -97,7 +112,14 @@ class ResetIT {
             assertTrue(Files.exists(stateDir.resolve(trainer)));
 
             String[] reset = {"reset", "--config", train.configFile().toString(), "--role", "training"};
-            Outcome dry = run(reset);
+            if (signed) {
+                Outcome refused = run(Map.of("GDA_MODEL_SIGNING_KEY", OTHER_KEYS), concat(reset, "--execute"));
+                assertEquals(ExitCodes.USAGE, refused.code(), refused.out() + refused.err());
+                assertTrue(refused.err().contains("passes the signature check of the configured keys"),
+                        refused.err());
+                assertEquals(internal, internalTopics(broker, appId), "a refused reset changes nothing");
+            }
+            Outcome dry = run(env, reset);
             assertEquals(ExitCodes.OK, dry.code(), dry.err());
             assertTrue(dry.out().startsWith("Dry run"), dry.out());
             for (String topic : internal) {
@@ -117,7 +139,7 @@ class ResetIT {
             assertFalse(broker.admin().listConsumerGroupOffsets(trainer).partitionsToOffsetAndMetadata().get()
                     .isEmpty());
 
-            Outcome done = run(concat(reset, "--execute"));
+            Outcome done = run(env, concat(reset, "--execute"));
             assertEquals(ExitCodes.OK, done.code(), done.out() + done.err());
             long deadline = System.nanoTime() + TIMEOUT.toNanos();
             while (!internalTopics(broker, appId).isEmpty()) {
@@ -138,6 +160,12 @@ class ResetIT {
             assertEquals(trained.resetGeneration(), released.resetGeneration());
             assertEquals(trained.resetDropped(), released.resetDropped());
             assertEquals(trained.eventsAbsorbed(), released.eventsAbsorbed());
+            ConsumerRecord<String, byte[]> raw = broker.readAll(topics.modelRecords(), TIMEOUT).get(
+                    handedOver.size() - 1);
+            if (signed) {
+                assertNull(ModelSigning.parse(KEYS).refusal(raw.value(), raw.headers()),
+                        "the hand-over is signed as the trainer signs");
+            }
 
             // The same trainer again: from the first offset, every event once.
             train.start();
