@@ -51,6 +51,14 @@ final class EndpointSocket {
         KeyStore store = KeyStore.getInstance(tls.type());
         try (InputStream in = Files.newInputStream(tls.keystore())) {
             store.load(in, tls.password());
+        } catch (IOException e) {
+            if (tls.password().length == 0 && !(e instanceof java.nio.file.FileSystemException)) {
+                // The JDK says "keystore password was incorrect" of a password nobody gave.
+                throw new IOException(e.getMessage() + " (no keystore password was given: set it in"
+                        + " GDA_HTTP_TLS_KEYSTORE_PASSWORD or in the file gda.http.tls.keystore.password.file"
+                        + " names)", e);
+            }
+            throw e;
         }
         KeyManagerFactory keys = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
         keys.init(store, tls.password());

@@ -57,9 +57,10 @@ public final class OperatedService {
         try (ProgressLog progress = new ProgressLog(role, scoring != null, metrics)) {
             if (server != null) {
                 routes.install(server).start();
-                out.printf("%s: HTTP endpoint on %s://%s:%d (/ dashboard, /health/live, /health/ready, /metrics, /models/%s%s)%s%n",
-                        role, server.scheme(), server.host(), server.port(), config.modelId(),
-                        scoring != null ? ", POST /score" : "", server.hasToken() ? "; bearer token required" : "");
+                out.printf("%s: HTTP endpoint on %s (/ dashboard, /health/live, /health/ready, /metrics, /models/%s%s)"
+                        + "%s%n", role, server.url(), config.modelId(), scoring != null ? ", POST /score" : "",
+                        server.hasToken() ? "; bearer token required" : "");
+                server.exposure().ifPresent(warning -> out.printf("%s: WARNING: %s%n", role, warning));
                 out.flush();
             }
             progress.start(config.progressInterval());

@@ -143,8 +143,27 @@ final class OpsServer implements AutoCloseable {
         return server.getAddress().getPort();
     }
 
+    /** The bound host; every interface (0.0.0.0, which Java binds as the IPv6 any-address) as 0.0.0.0. */
     String host() {
-        return server.getAddress().getHostString();
+        return server.getAddress().getAddress().isAnyLocalAddress() ? "0.0.0.0" : server.getAddress().getHostString();
+    }
+
+    /** scheme://host:port, an IPv6 host in brackets (the any-address was printed as 0:0:0:0:0:0:0:0, bare). */
+    String url() {
+        String host = host();
+        return scheme() + "://" + (host.contains(":") ? "[" + host + "]" : host) + ":" + port();
+    }
+
+    /**
+     * The warning a start prints when the endpoint answers beyond this host without a token, or empty: /score,
+     * /models and /api then serve whoever reaches the port.
+     */
+    Optional<String> exposure() {
+        if (hasToken() || server.getAddress().getAddress().isLoopbackAddress()) {
+            return Optional.empty();
+        }
+        return Optional.of("the HTTP endpoint listens on " + host() + " (gda.http.host) without a token: whoever"
+                + " reaches port " + port() + " can score and read the model; set GDA_HTTP_TOKEN (docs/SECURITY.md)");
     }
 
     private void serve(HttpExchange exchange, Route route, boolean needsToken) {

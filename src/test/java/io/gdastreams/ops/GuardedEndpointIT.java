@@ -72,7 +72,7 @@ class GuardedEndpointIT {
         scoreConfig.remove("gda.http.token.file");
         trainConfig.put("gda.http.protect-metrics", "true");
         scoreConfig.put("gda.http.max-request-bytes", Integer.toString(MAX_REQUEST_BYTES));
-        Path keystore = keystore();
+        Path keystore = TestKeystore.make(dir, PASSWORD);
         scoreConfig.put("gda.http.tls.keystore", keystore.toString());
 
         try (ProductProcess scorer = new ProductProcess(ProductProcess.Command.SCORE, scoreConfig, dir, "scorer")
@@ -169,20 +169,6 @@ class GuardedEndpointIT {
         }
         throw new AssertionError(path + " never " + status + "; last: " + (last == null ? null
                 : last.statusCode() + " " + text(last)));
-    }
-
-    /** A PKCS12 keystore with a self-signed EC key for 127.0.0.1, made by the JDK's own keytool. */
-    private Path keystore() throws Exception {
-        Path file = dir.resolve("http.p12");
-        Path keytool = Path.of(System.getProperty("java.home"), "bin", "keytool");
-        Process process = new ProcessBuilder(keytool.toString(), "-genkeypair", "-alias", "gda", "-keyalg", "EC",
-                "-groupname", "secp256r1", "-dname", "CN=localhost", "-ext", "san=ip:127.0.0.1,dns:localhost",
-                "-validity", "2", "-storetype", "PKCS12", "-keystore", file.toString(), "-storepass", PASSWORD,
-                "-keypass", PASSWORD).redirectErrorStream(true).start();
-        String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertTrue(process.waitFor(60, TimeUnit.SECONDS), "keytool did not finish");
-        assertEquals(0, process.exitValue(), out);
-        return file;
     }
 
     /** A client context that trusts exactly the keystore's certificate (not the private key: only its certificate). */
