@@ -34,10 +34,6 @@ public final class ModelSource {
     private ModelSource() {
     }
 
-    /**
-     * A model with the bytes it was read from (one model-topic record's value), for {@code inspect --json}, and what
-     * was passed over to get it: newer records of the model id that failed the signature check (empty: none).
-     */
     /** Keys are configured and none of them verifies a record of the model: not "no model", a refusal. */
     public static final class NoVerifiedRecord extends UserError {
         NoVerifiedRecord(String message) {
@@ -45,6 +41,10 @@ public final class ModelSource {
         }
     }
 
+    /**
+     * A model with the bytes it was read from (one model-topic record's value), for {@code inspect --json}, and what
+     * was passed over to get it: newer records of the model id that failed the signature check (empty: none).
+     */
     public record ModelRecord(ModelParameters model, byte[] bytes, Optional<String> passedOver) {
 
         public ModelRecord(ModelParameters model, byte[] bytes) {
@@ -142,9 +142,9 @@ public final class ModelSource {
                     + e.getMessage(), e);
         }
         if (newest == null && refused != null) {
-            throw new NoVerifiedRecord("no record of model '" + modelId + "' on topic '" + topic.name() + "' passes the"
-                    + " signature check of the configured keys (" + read + " records read; the newest, at "
-                    + where(refused) + ": " + refusal + ")");
+            throw new NoVerifiedRecord("no record of model '" + modelId + "' on topic '" + topic.name()
+                    + "' passes the signature check of the configured keys (" + read + " records read; the newest,"
+                    + " at " + where(refused) + ": " + refusal + ")");
         }
         ModelRecord record = model(newest, modelId, topic, read);
         if (refusedSinceNewest == 0) {

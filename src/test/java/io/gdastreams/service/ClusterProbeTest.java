@@ -32,7 +32,8 @@ class ClusterProbeTest {
                 () -> ClusterProbe.awaitReachable(bootstrap, new Properties(), TIMEOUT, "the timeout"));
         long tookMs = (System.nanoTime() - started) / 1_000_000;
         assertTrue(e.getMessage().startsWith("cannot reach the Kafka cluster at " + bootstrap + " within 600 ms (the"
-                + " timeout): no broker accepted a connection (" + bootstrap + ": Connection refused)"), e.getMessage());
+                + " timeout): no broker accepted a connection (" + bootstrap + ": Connection refused)"),
+                e.getMessage());
         assertTrue(tookMs >= TIMEOUT.toMillis(), "gave up after " + tookMs + " ms");
     }
 
