@@ -30,6 +30,8 @@ public final class ClusterProbe {
     private static final Duration RETRY = Duration.ofMillis(250);
     /** The longest wait for one TCP connection (a host that drops packets). */
     private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(2);
+    /** The shortest: a refusal on the loopback takes well under a millisecond, a LAN's a few. */
+    private static final Duration CONNECT_FLOOR = Duration.ofMillis(200);
     private static final int MAX_PORT = 65_535;
 
     private ClusterProbe() {
@@ -104,12 +106,14 @@ public final class ClusterProbe {
                 // Every address of the name, as Kafka's clients try them (client.dns.lookup=use_all_dns_ips).
                 for (InetAddress ip : ips) {
                     try (Socket socket = new Socket()) {
+                        // At least CONNECT_FLOOR, so that the last round at the deadline still hears a refusal.
                         long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
-                        socket.connect(new InetSocketAddress(ip, port),
-                                (int) Math.max(1, Math.min(left, CONNECT_TIMEOUT.toMillis())));
+                        socket.connect(new InetSocketAddress(ip, port), (int) Math.max(CONNECT_FLOOR.toMillis(),
+                                Math.min(left, CONNECT_TIMEOUT.toMillis())));
                         return;
                     } catch (IOException e) {
-                        last = address + ": " + e.getMessage();
+                        last = address + ": " + (e.getMessage() != null ? e.getMessage()
+                                : e.getClass().getSimpleName());
                     }
                 }
             }
