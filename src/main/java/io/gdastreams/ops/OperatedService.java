@@ -13,6 +13,7 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.security.GeneralSecurityException;
 import java.time.Clock;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
@@ -52,8 +53,8 @@ public final class OperatedService {
                            OpsMetrics metrics, Health health, LiveScoring scoring) {
         OpsServer server = config.httpPort().isPresent() ? openServer(config) : null;
         OpsRoutes routes = server == null ? null : new OpsRoutes(health, metrics, config.modelId(),
-                metrics::currentModel, config.scoringSettings().fitOptions(), config.scoringSettings().decisionRule(), scoring,
-                config.httpSecurity().protectMetrics());
+                metrics::currentModel, config.scoringSettings().fitOptions(), config.scoringSettings().decisionRule(),
+                scoring, config.httpSecurity().protectMetrics());
         try (ProgressLog progress = new ProgressLog(role, scoring != null, metrics)) {
             if (server != null) {
                 routes.install(server).start();
@@ -61,6 +62,13 @@ public final class OperatedService {
                         + "%s%n", role, server.url(), config.modelId(), scoring != null ? ", POST /score" : "",
                         server.hasToken() ? "; bearer token required" : "");
                 server.exposure().ifPresent(warning -> out.printf("%s: WARNING: %s%n", role, warning));
+                out.flush();
+            }
+            List<String> idle = HttpSecurity.keysWithoutEndpoint(config);
+            if (!idle.isEmpty()) {
+                // A token file or keystore named but never read would otherwise look accepted.
+                out.printf("%s: note: %s set but gda.http.port is not: no HTTP endpoint, so %s%n", role,
+                        String.join(", ", idle), idle.size() == 1 ? "it has no effect" : "they have no effect");
                 out.flush();
             }
             progress.start(config.progressInterval());

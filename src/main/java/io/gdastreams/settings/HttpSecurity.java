@@ -2,6 +2,8 @@ package io.gdastreams.settings;
 
 import io.gdastreams.config.ConfigKey;
 import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -19,6 +21,19 @@ public record HttpSecurity(Optional<String> token, boolean protectMetrics, Optio
 
     /** @param password the keystore's password (also used for its key) */
     public record Tls(Path keystore, String type, char[] password) {
+    }
+
+    /**
+     * The {@code gda.http.*} keys set to other than their default while {@code gda.http.port} is unset: without a
+     * port there is no endpoint, so they do nothing (and a secret file they name is not read); empty otherwise.
+     */
+    public static List<String> keysWithoutEndpoint(AppConfig config) {
+        if (config.httpPort().isPresent()) {
+            return List.of();
+        }
+        return Arrays.stream(ConfigKey.values())
+                .filter(key -> key.key().startsWith("gda.http.") && !config.raw(key).equals(key.defaultValue()))
+                .map(ConfigKey::key).toList();
     }
 
     static HttpSecurity of(AppConfig config) {

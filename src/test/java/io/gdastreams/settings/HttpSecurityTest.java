@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -82,5 +83,20 @@ class HttpSecurityTest {
         assertEquals(Path.of("/etc/gda/http.p12"), tls.keystore());
         assertEquals("PKCS12", tls.type());
         assertArrayEquals("changeit".toCharArray(), tls.password());
+    }
+
+    @Test
+    void shouldNameTheEndpointKeysThatHaveNoEffectWithoutAPort() throws IOException {
+        // A token file that does not exist is not read without a port: the start says the key does nothing.
+        Map<String, String> env = Map.of("GDA_HTTP_TOKEN_FILE", dir.resolve("nowhere").toString(),
+                "GDA_HTTP_PROTECT_METRICS", "true");
+        assertEquals(List.of("gda.http.token.file", "gda.http.protect-metrics"),
+                HttpSecurity.keysWithoutEndpoint(AppConfig.load(null, env)));
+        // The shipped file sets every gda.http key to its default: nothing to say.
+        assertEquals(List.of(), HttpSecurity.keysWithoutEndpoint(AppConfig.load(Path.of("config/app.properties"),
+                Map.of())));
+        Path secret = Files.writeString(dir.resolve("token"), TOKEN);
+        Map<String, String> served = Map.of("GDA_HTTP_TOKEN_FILE", secret.toString(), "GDA_HTTP_PORT", "18080");
+        assertEquals(List.of(), HttpSecurity.keysWithoutEndpoint(AppConfig.load(null, served)));
     }
 }
