@@ -29,7 +29,44 @@ async function api(path) {
 const $ = id => document.getElementById(id);
 const fmt = (v, digits) => v == null || Number.isNaN(v) ? '–'
   : Number(v).toLocaleString('en', {maximumFractionDigits: digits ?? 0});
-const colour = label => COLOURS[Math.max(0, classOrder.indexOf(label)) % COLOURS.length];
+const classIndex = label => Math.max(0, classOrder.indexOf(label));
+const colour = label => COLOURS[classIndex(label) % COLOURS.length];
+// Class k >= 10 reuses colour k mod 10 (as in the plot command): its mean and swatch take the shape of its ten
+// (circles, squares, diamonds, triangles up, down) and a line parts two regions of one colour where they meet.
+const SHAPES = ['circle', 'square', 'diamond', 'up', 'down'];
+const shape = label => SHAPES[Math.floor(classIndex(label) / COLOURS.length) % SHAPES.length];
+const SWATCH = {circle: 'border-radius:50%', square: 'border-radius:0',
+  diamond: 'clip-path:polygon(50% 0,100% 50%,50% 100%,0 50%)', up: 'clip-path:polygon(50% 0,100% 100%,0 100%)',
+  down: 'clip-path:polygon(0 0,100% 0,50% 100%)'};
+const swatch = label => `<span class="swatch" style="background:${colour(label)};${SWATCH[shape(label)]}"></span>`;
+function marker(c, x, y, r, kind) {
+  c.beginPath();
+  if (kind === 'circle') c.arc(x, y, r, 0, 2 * Math.PI);
+  else if (kind === 'square') c.rect(x - 0.85 * r, y - 0.85 * r, 1.7 * r, 1.7 * r);
+  else if (kind === 'diamond') {
+    c.moveTo(x, y - 1.2 * r); c.lineTo(x + 1.2 * r, y); c.lineTo(x, y + 1.2 * r); c.lineTo(x - 1.2 * r, y);
+  } else {
+    const s = kind === 'up' ? 1 : -1;
+    c.moveTo(x, y - 1.2 * s * r); c.lineTo(x + 1.1 * r, y + 0.8 * s * r); c.lineTo(x - 1.1 * r, y + 0.8 * s * r);
+  }
+  c.closePath();
+}
+// Where a cell and its right or lower neighbour hold two classes of one colour, their shared edge in that colour.
+function sameColourEdges(g) {
+  const edges = [];
+  for (let row = 0; row < g.rows; row++) {
+    for (let col = 0; col < g.columns; col++) {
+      const here = g.labels[g.cells[row][col]];
+      const next = [[row, col + 1, col + 1, row, col + 1, row + 1], [row + 1, col, col, row + 1, col + 1, row + 1]];
+      for (const [r, k, x0, y0, x1, y1] of next) {
+        if (r >= g.rows || k >= g.columns) continue;
+        const there = g.labels[g.cells[r][k]];
+        if (there !== here && colour(there) === colour(here)) edges.push({colour: colour(here), x0, y0, x1, y1});
+      }
+    }
+  }
+  return edges;
+}
 function tint(hex) {
   const n = parseInt(hex.slice(1), 16);
   const mix = c => Math.round(255 - TINT * (255 - c));
@@ -103,8 +140,8 @@ function render(s) {
     classOrder = m.classes.map(c => c.label);
     const maxCount = Math.max(...m.classes.map(c => c.count), 1);
     $('model').innerHTML = `<table><tr><th>class</th><th class="n">count</th><th class="n">prior</th><th></th></tr>`
-      + m.classes.map(c => `<tr><td><span class="swatch" style="background:${colour(c.label)}"></span>`
-        + `${escapeHtml(c.label)}</td><td class="n">${fmt(c.count)}</td><td class="n">${fmt(c.prior, 3)}</td>`
+      + m.classes.map(c => `<tr><td>${swatch(c.label)}${escapeHtml(c.label)}</td>`
+        + `<td class="n">${fmt(c.count)}</td><td class="n">${fmt(c.prior, 3)}</td>`
         + `<td style="width:35%"><div class="bar" style="width:${100 * c.count / maxCount}%;background:`
         + `${colour(c.label)}"></div></td></tr>`).join('')
       + `<tr><td><b>total</b></td><td class="n"><b>${fmt(m.totalCount)}</b></td><td></td><td></td></tr></table>`
@@ -164,12 +201,17 @@ async function regions(version) {
       c.fillRect(left + col * cw, 6 + row * ch, Math.ceil(cw), Math.ceil(ch));
     }
   }
+  c.lineWidth = 1;
+  for (const e of sameColourEdges(g)) {
+    c.strokeStyle = e.colour;
+    c.beginPath(); c.moveTo(left + e.x0 * cw, 6 + e.y0 * ch); c.lineTo(left + e.x1 * cw, 6 + e.y1 * ch); c.stroke();
+  }
   const sx = v => left + (v - g.xMin) / (g.xMax - g.xMin) * pw;
   const sy = v => 6 + (g.yMax - v) / (g.yMax - g.yMin) * ph;
   c.font = '11px system-ui, sans-serif';
   for (const mean of g.means) {
     c.fillStyle = colour(mean.label);
-    c.beginPath(); c.arc(sx(mean.x), sy(mean.y), 6, 0, 2 * Math.PI); c.fill();
+    marker(c, sx(mean.x), sy(mean.y), 6, shape(mean.label)); c.fill();
     c.strokeStyle = '#fff'; c.lineWidth = 2; c.stroke();
     c.fillStyle = '#222'; c.fillText(mean.label, sx(mean.x) + 9, sy(mean.y) + 4);
   }
@@ -183,7 +225,7 @@ async function regions(version) {
   c.save(); c.translate(11, 6 + ph / 2); c.rotate(-Math.PI / 2); c.fillText(g.y, 0, 0); c.restore();
   c.textAlign = 'left';
   note.textContent = `model v${g.version}, ${g.covariance} covariance; ${g.columns}×${g.rows} cells, each the class `
-    + `predicted at its centre; dots: class means`
+    + `predicted at its centre; markers: class means`
     + (g.marginalised.length ? `; ${g.marginalised.join(', ')} marginalised` : '');
 }
 
