@@ -40,9 +40,10 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * feature names as a JSON array, written when the schema is fixed; {@code categories:<label>} →
  * {@link CategoryCounts#toBytes()}, only when categorical features are configured (a store written without them
  * has no such key, and loads as before); {@code generation} → the {@link ResetGeneration} (16 bytes: number,
- * dropped events), only after a drift reset, and then applied = dropped + Σ (count + 2·retractions). A class touched by a weight, a retraction or forgetting is stored in the
- * weighted form of {@link RunningGaussian} (its version 2); the progress counts every applied event, so the check
- * on load is applied = Σ (count + 2·retractions) over the classes. Not thread-safe (one stream thread owns a task).
+ * dropped events), only after a drift reset, and then applied = dropped + Σ (count + 2·retractions). A class
+ * touched by a weight, a retraction or forgetting is stored in the weighted form of {@link RunningGaussian} (its
+ * version 2); the progress counts every applied event, so the check on load is applied = Σ (count +
+ * 2·retractions) over the classes. Not thread-safe (one stream thread owns a task).
  *
  * <p>Its parts: {@link PartitionStateReader} reads and checks the store on load, {@link ProgressCounters} is the
  * binary form of the counters, {@link CategoryVocabulary} the values seen per categorical feature; this class keeps
@@ -85,34 +86,20 @@ final class PartitionState {
         this.vocabulary = new CategoryVocabulary(categoricalFeatures.size());
     }
 
-    /** As {@link #load(KeyValueStore, int, List, List)} without categorical features. */
-    static PartitionState load(KeyValueStore<String, byte[]> store, int partition, List<String> configuredFeatures) {
-        return load(store, partition, configuredFeatures, List.of());
-    }
-
     /**
      * Reads the state of a partition from {@code store} ({@link PartitionStateReader}, which says why a store that
-     * does not hold what was committed is refused rather than mended).
+     * does not hold what was committed is refused rather than mended), keeping {@code statistics} per class
+     * ({@code gda.statistics}). Under {@link Statistics#DIAGONAL} a stored full statistic (kept from before the key
+     * changed) goes on as its diagonal, which loses nothing naive Bayes reads; under {@link Statistics#FULL} a stored
+     * diagonal one is refused, because the off-diagonal scatter it never kept cannot be recovered.
      *
      * @param store the task's store (not modified, except that a progress of the earlier JSON layout is rewritten)
      * @param partition the task's input partition (for a fresh progress)
      * @param configuredFeatures the schema to start with when nothing is persisted (may be empty)
      * @param categoricalFeatures the configured categorical features: every class must have their counts (and
      *                            none when there are none), else the configuration changed under a running training
-     * @throws TrainingStateException when the store does not hold a consistent state
-     */
-    static PartitionState load(KeyValueStore<String, byte[]> store, int partition, List<String> configuredFeatures,
-                               List<String> categoricalFeatures) {
-        return load(store, partition, configuredFeatures, categoricalFeatures, Statistics.FULL);
-    }
-
-    /**
-     * As {@link #load(KeyValueStore, int, List, List)}, keeping {@code statistics} per class
-     * ({@code gda.statistics}). Under {@link Statistics#DIAGONAL} a stored full statistic (kept from before the key
-     * changed) goes on as its diagonal, which loses nothing naive Bayes reads; under {@link Statistics#FULL} a stored
-     * diagonal one is refused, because the off-diagonal scatter it never kept cannot be recovered.
-     *
-     * @throws TrainingStateException also when the store holds diagonal statistics and {@code statistics} is FULL
+     * @throws TrainingStateException when the store does not hold a consistent state, or holds diagonal statistics
+     *                                and {@code statistics} is FULL
      */
     static PartitionState load(KeyValueStore<String, byte[]> store, int partition, List<String> configuredFeatures,
                                List<String> categoricalFeatures, Statistics statistics) {
@@ -134,7 +121,7 @@ final class PartitionState {
                     ? g.diagonalCopy() : g);
         }
         state.loadedTail = stored.progressTail();
-        state.tail = state.loadedTail == null ? null : new KeptTail(state.loadedTail);
+        state.tail = state.loadedTail == null ? null : new ProgressCounters.KeptTail(state.loadedTail);
         state.categories.putAll(stored.categories());
         state.generation = stored.generation();
         for (CategoryCounts counts : state.categories.values()) {
@@ -189,19 +176,41 @@ final class PartitionState {
      */
     void update(String label, double[] point, String[] values) {
         checkValues(values);
-        RunningGaussian stats = classes.computeIfAbsent(label, l -> statistics.create(progress.features().size()));
+        // The values are checked above and the point by stats.update before it changes anything, so the counts
+        // change only with the statistics.
+        RunningGaussian stats = statisticsOf(label);
+        stats.update(point);
         if (values != null) {
-            // The values are checked above and the point by stats.update before it changes anything, so the
-            // counts are updated only with the statistics.
-            CategoryCounts counts = categories.computeIfAbsent(label, l -> new CategoryCounts(categoricalFeatures));
-            stats.update(point);
+            CategoryCounts counts = countsOf(label);
             counts.update(values);
-            vocabulary.add(values);
-            store.put(CATEGORIES_KEY_PREFIX + label, counts.toBytes());
-        } else {
-            stats.update(point);
+            keep(label, counts, values);
         }
+        keep(label, stats);
+    }
+
+    /**
+     * The statistics of {@code label}, or new ones that join the cache only by {@link #keep}: an update that throws
+     * must not leave a class of no event in the cache (the store would not have it, the next snapshot would).
+     */
+    private RunningGaussian statisticsOf(String label) {
+        RunningGaussian stats = classes.get(label);
+        return stats != null ? stats : statistics.create(progress.features().size());
+    }
+
+    private CategoryCounts countsOf(String label) {
+        CategoryCounts counts = categories.get(label);
+        return counts != null ? counts : new CategoryCounts(categoricalFeatures);
+    }
+
+    private void keep(String label, RunningGaussian stats) {
+        classes.put(label, stats);
         store.put(CLASS_KEY_PREFIX + label, stats.toBytes());
+    }
+
+    private void keep(String label, CategoryCounts counts, String[] values) {
+        vocabulary.add(values);
+        categories.put(label, counts);
+        store.put(CATEGORIES_KEY_PREFIX + label, counts.toBytes());
     }
 
     /**
@@ -213,7 +222,7 @@ final class PartitionState {
     void updateWeighted(String label, double[] point, String[] values, double weight, long time,
                         Forgetting forgetting) {
         checkValues(values);
-        RunningGaussian stats = classes.computeIfAbsent(label, l -> statistics.create(progress.features().size()));
+        RunningGaussian stats = statisticsOf(label);
         // The point is checked by the Gaussian update before anything changes, the values above.
         if (forgetting != null) {
             forgetting.update(stats, point, weight, time);
@@ -221,16 +230,15 @@ final class PartitionState {
             stats.update(point, weight);
         }
         if (values != null) {
-            CategoryCounts counts = categories.computeIfAbsent(label, l -> new CategoryCounts(categoricalFeatures));
+            CategoryCounts counts = countsOf(label);
             if (forgetting != null) {
                 forgetting.update(counts, values, weight, time);
             } else {
                 counts.update(values, weight);
             }
-            vocabulary.add(values);
-            store.put(CATEGORIES_KEY_PREFIX + label, counts.toBytes());
+            keep(label, counts, values);
         }
-        store.put(CLASS_KEY_PREFIX + label, stats.toBytes());
+        keep(label, stats);
     }
 
     /**
@@ -258,9 +266,9 @@ final class PartitionState {
         }
         if (counts != null) {
             counts.retract(values, countsWeight);
-            store.put(CATEGORIES_KEY_PREFIX + label, counts.toBytes());
+            keep(label, counts, values);
         }
-        store.put(CLASS_KEY_PREFIX + label, stats.toBytes());
+        keep(label, stats);
         return null;
     }
 
@@ -326,23 +334,5 @@ final class PartitionState {
      */
     void attachTail(ProgressCounters.Tail attached) {
         tail = attached;
-    }
-
-    /** A loaded tail nothing took up, written back as it was. */
-    private record KeptTail(byte[] bytes) implements ProgressCounters.Tail {
-        @Override
-        public int storedSize() {
-            return bytes.length;
-        }
-
-        @Override
-        public int writeTo(byte[] out, int at) {
-            return BigEndianBytes.put(out, at, bytes);
-        }
-    }
-
-    /** The binary counters written under {@link #PROGRESS_KEY} ({@link ProgressCounters}). */
-    static byte[] encodeCounters(PartitionProgress p) {
-        return ProgressCounters.encode(p);
     }
 }

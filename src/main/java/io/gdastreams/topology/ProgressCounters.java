@@ -35,6 +35,19 @@ final class ProgressCounters {
         int writeTo(byte[] out, int at);
     }
 
+    /** A loaded tail that nothing took up, written back as it was. */
+    record KeptTail(byte[] bytes) implements Tail {
+        @Override
+        public int storedSize() {
+            return bytes.length;
+        }
+
+        @Override
+        public int writeTo(byte[] out, int at) {
+            return BigEndianBytes.put(out, at, bytes);
+        }
+    }
+
     /** A stored progress value: the counters, and the tail stored after them (null: none, format 1). */
     record Stored(PartitionProgress progress, byte[] tail) {
     }

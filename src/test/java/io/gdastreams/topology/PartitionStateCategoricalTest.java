@@ -34,7 +34,7 @@ class PartitionStateCategoricalTest {
         store = Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(TrainingTopology.CLASS_STATS_STORE),
                 SerdeFactory.string(), SerdeFactory.rawBytes()).withLoggingDisabled().build();
         store.init(context.getStateStoreContext(), store);
-        PartitionState state = PartitionState.load(store, 0, List.of("x"), CATEGORICAL);
+        PartitionState state = PartitionStates.load(store, 0, List.of("x"), CATEGORICAL);
         String[][] values = {{"Yes"}, {"No"}, {"Yes"}};
         for (int i = 0; i < values.length; i++) {
             state.update("a", new double[] {i}, values[i]);
@@ -44,7 +44,7 @@ class PartitionStateCategoricalTest {
 
     @Test
     void shouldReadTheCountsItWroteThrough() {
-        PartitionState state = PartitionState.load(store, 0, List.of("x"), CATEGORICAL);
+        PartitionState state = PartitionStates.load(store, 0, List.of("x"), CATEGORICAL);
         assertEquals(new TreeMap<>(Map.of("No", 1L, "Yes", 2L)), state.categories().get("a").counts(0));
         assertEquals(3, state.classes().get("a").count());
         assertTrue(state.hasValue(0, "No"));
@@ -54,17 +54,17 @@ class PartitionStateCategoricalTest {
     @Test
     void shouldRefuseToGoOnWhenTheCategoricalFeaturesChanged() {
         TrainingStateException none = assertThrows(TrainingStateException.class,
-                () -> PartitionState.load(store, 0, List.of("x"), List.of()));
+                () -> PartitionStates.load(store, 0, List.of("x"), List.of()));
         assertTrue(none.getMessage().contains("cannot change while a training holds events"), none.getMessage());
         assertThrows(TrainingStateException.class,
-                () -> PartitionState.load(store, 0, List.of("x"), List.of("student", "flag")));
+                () -> PartitionStates.load(store, 0, List.of("x"), List.of("student", "flag")));
     }
 
     @Test
     void shouldRefuseDamagedOrInconsistentCounts() {
         store.put("categories:a", new byte[] {1, 2, 3});
         TrainingStateException unreadable = assertThrows(TrainingStateException.class,
-                () -> PartitionState.load(store, 0, List.of("x"), CATEGORICAL));
+                () -> PartitionStates.load(store, 0, List.of("x"), CATEGORICAL));
         assertTrue(unreadable.getMessage().contains("unreadable category counts of class 'a'"),
                 unreadable.getMessage());
         CategoryCounts two = new CategoryCounts(CATEGORICAL);
@@ -72,11 +72,11 @@ class PartitionStateCategoricalTest {
         two.update(new String[] {"No"});
         store.put("categories:a", two.toBytes());
         TrainingStateException count = assertThrows(TrainingStateException.class,
-                () -> PartitionState.load(store, 0, List.of("x"), CATEGORICAL));
+                () -> PartitionStates.load(store, 0, List.of("x"), CATEGORICAL));
         assertTrue(count.getMessage().contains("class 'a' counts 3 events but its category counts 2"),
                 count.getMessage());
         store.put("categories:b", two.toBytes());
         store.delete("categories:a");
-        assertThrows(TrainingStateException.class, () -> PartitionState.load(store, 0, List.of("x"), CATEGORICAL));
+        assertThrows(TrainingStateException.class, () -> PartitionStates.load(store, 0, List.of("x"), CATEGORICAL));
     }
 }

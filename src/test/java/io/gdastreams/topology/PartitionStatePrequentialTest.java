@@ -60,7 +60,7 @@ class PartitionStatePrequentialTest {
     @Test
     void theProgressEntryIsTheCountersFollowedByTheStateOfTheLastEvent() {
         KeyValueStore<String, byte[]> store = store();
-        PartitionState state = PartitionState.load(store, 3, FEATURES);
+        PartitionState state = PartitionStates.load(store, 3, FEATURES);
         assertNull(state.loadedTail());
         PrequentialEvaluator evaluator = new PrequentialEvaluator("m", SETTINGS, 3, state.loadedTail(), null);
         state.attachTail(evaluator);
@@ -77,7 +77,7 @@ class PartitionStatePrequentialTest {
         assertEquals(2000, stored.window().start, "events at 0, 400, …, 2400 ms: the open window is [2000, 3000)");
         assertEquals(2, stored.window().noModel);
 
-        PartitionState reloaded = PartitionState.load(store, 3, FEATURES);
+        PartitionState reloaded = PartitionStates.load(store, 3, FEATURES);
         assertEquals(state.progress(), reloaded.progress());
         assertArrayEquals(evaluator.stateBytes(), reloaded.loadedTail());
     }
@@ -85,13 +85,13 @@ class PartitionStatePrequentialTest {
     @Test
     void withNoEvaluatorAttachedTheStoredStateIsKeptAsItWas() {
         KeyValueStore<String, byte[]> store = store();
-        PartitionState state = PartitionState.load(store, 3, FEATURES);
+        PartitionState state = PartitionStates.load(store, 3, FEATURES);
         PrequentialEvaluator evaluator = new PrequentialEvaluator("m", SETTINGS, 3, null, null);
         state.attachTail(evaluator);
         process(state, evaluator, 0, 5);
         byte[] prequential = evaluator.stateBytes();
 
-        PartitionState withoutPrequential = PartitionState.load(store, 3, FEATURES);
+        PartitionState withoutPrequential = PartitionStates.load(store, 3, FEATURES);
         withoutPrequential.update("a", new double[] {5});
         withoutPrequential.setProgress(withoutPrequential.progress().afterRecord(5, true));
         assertArrayEquals(counters(2, new PartitionProgress(3, 6, 6, 0, FEATURES), prequential),
@@ -99,20 +99,20 @@ class PartitionStatePrequentialTest {
 
         // Turned on again, the evaluator resumes from it.
         PrequentialEvaluator resumed = new PrequentialEvaluator("m", SETTINGS, 3,
-                PartitionState.load(store, 3, FEATURES).loadedTail(), null);
+                PartitionStates.load(store, 3, FEATURES).loadedTail(), null);
         assertArrayEquals(prequential, resumed.stateBytes());
     }
 
     @Test
     void aProgressOfThePreviousReleaseLoadsWithNoPrequentialState() {
         KeyValueStore<String, byte[]> store = store();
-        PartitionState state = PartitionState.load(store, 3, FEATURES);
+        PartitionState state = PartitionStates.load(store, 3, FEATURES);
         state.update("a", new double[] {1});
         state.setProgress(state.progress().afterRecord(0, true));
         PartitionProgress one = new PartitionProgress(3, 1, 1, 0, FEATURES);
         store.put(PartitionState.PROGRESS_KEY, counters(1, one, null)); // exactly as the previous release wrote it
 
-        PartitionState loaded = PartitionState.load(store, 3, FEATURES);
+        PartitionState loaded = PartitionStates.load(store, 3, FEATURES);
         assertEquals(one, loaded.progress());
         assertNull(loaded.loadedTail());
     }
@@ -127,7 +127,7 @@ class PartitionStatePrequentialTest {
             KeyValueStore<String, byte[]> store = store();
             store.put(PartitionState.PROGRESS_KEY, value);
             TrainingStateException e = assertThrows(TrainingStateException.class,
-                    () -> PartitionState.load(store, 3, FEATURES));
+                    () -> PartitionStates.load(store, 3, FEATURES));
             assertTrue(e.getMessage().contains("unreadable progress"), e.getMessage());
         }
     }

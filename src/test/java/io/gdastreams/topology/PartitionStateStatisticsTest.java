@@ -35,7 +35,7 @@ class PartitionStateStatisticsTest {
 
     /** Class a: (1, 2), (3, 6), written through with its progress. */
     private static void train(KeyValueStore<String, byte[]> store, Statistics statistics) {
-        PartitionState state = PartitionState.load(store, 0, FEATURES, List.of(), statistics);
+        PartitionState state = PartitionStates.load(store, 0, FEATURES, List.of(), statistics);
         state.update("a", new double[] {1, 2});
         state.update("a", new double[] {3, 6});
         state.setProgress(new PartitionProgress(0, 2, 2, 0, FEATURES));
@@ -47,7 +47,7 @@ class PartitionStateStatisticsTest {
         train(store, Statistics.DIAGONAL);
         byte[] stored = store.get(PartitionState.CLASS_KEY_PREFIX + "a");
         assertEquals(3, stored[0], "RunningGaussian version 3");
-        RunningGaussian a = PartitionState.load(store, 0, FEATURES, List.of(), Statistics.DIAGONAL).classes().get("a");
+        RunningGaussian a = PartitionStates.load(store, 0, FEATURES, List.of(), Statistics.DIAGONAL).classes().get("a");
         assertTrue(a.isDiagonal());
         assertArrayEquals(new double[] {2, 0}, a.scatter()[0], 0.0);
         assertArrayEquals(new double[] {0, 8}, a.scatter()[1], 0.0);
@@ -58,7 +58,7 @@ class PartitionStateStatisticsTest {
         KeyValueStore<String, byte[]> store = store();
         train(store, Statistics.FULL);
         assertEquals(1, store.get(PartitionState.CLASS_KEY_PREFIX + "a")[0]);
-        PartitionState state = PartitionState.load(store, 0, FEATURES, List.of(), Statistics.DIAGONAL);
+        PartitionState state = PartitionStates.load(store, 0, FEATURES, List.of(), Statistics.DIAGONAL);
         RunningGaussian a = state.classes().get("a");
         assertTrue(a.isDiagonal());
         // S = [[2, 4], [4, 8]] kept as its diagonal.
@@ -73,11 +73,30 @@ class PartitionStateStatisticsTest {
         KeyValueStore<String, byte[]> store = store();
         train(store, Statistics.DIAGONAL);
         TrainingStateException e = assertThrows(TrainingStateException.class,
-                () -> PartitionState.load(store, 0, FEATURES, List.of(), Statistics.FULL));
+                () -> PartitionStates.load(store, 0, FEATURES, List.of(), Statistics.FULL));
         assertTrue(e.getMessage().startsWith("partition 0: class 'a' has diagonal statistics"), e.getMessage());
         // The state is sound; the configuration cannot read it: the service stops at once instead of rebuilding it.
         assertFalse(e.rebuildMayHelp());
         assertTrue(new TrainingStateException("a contradiction").rebuildMayHelp());
-        assertFalse(PartitionState.load(store, 0, FEATURES, List.of(), Statistics.DIAGONAL).classes().isEmpty());
+        assertFalse(PartitionStates.load(store, 0, FEATURES, List.of(), Statistics.DIAGONAL).classes().isEmpty());
+    }
+
+    @Test
+    void anUpdateThatThrowsLeavesNoClassBehind() {
+        // The processor dead-letters the event and goes on: a class of no event must be neither cached nor stored
+        // (it would count towards gda.max.classes and go out in the next snapshot with no observation).
+        KeyValueStore<String, byte[]> store = store();
+        PartitionState state = PartitionStates.load(store, 0, FEATURES, List.of("colour"), Statistics.FULL);
+        String[] red = {"red"};
+        assertThrows(IllegalArgumentException.class, () -> state.update("b", new double[] {1, 2, 3}, red));
+        assertThrows(IllegalArgumentException.class,
+                () -> state.updateWeighted("c", new double[] {1, 2}, red, Double.NaN, 0, null));
+        assertFalse(state.hasClass("b") || state.hasClass("c"));
+        assertTrue(state.categories().isEmpty());
+        assertFalse(state.hasValue(0, "red"));
+        assertEquals(null, store.get(PartitionState.CLASS_KEY_PREFIX + "b"));
+        state.update("b", new double[] {1, 2}, red);
+        assertEquals(List.of("b"), List.copyOf(state.classes().keySet()));
+        assertEquals(1L, state.classes().get("b").count());
     }
 }

@@ -72,7 +72,7 @@ class ResetGenerationTest {
     @Test
     void aStartedGenerationDropsTheClassesAndSurvivesAReload() {
         KeyValueStore<String, byte[]> store = store();
-        PartitionState state = PartitionState.load(store, 0, List.of("x"));
+        PartitionState state = PartitionStates.load(store, 0, List.of("x"));
         double[] xs = {1, 2, 4};
         for (int i = 0; i < xs.length; i++) {
             state.update("a", new double[] {xs[i]});
@@ -82,7 +82,7 @@ class ResetGenerationTest {
         state.update("b", new double[] {10});
         state.setProgress(state.progress().afterRecord(3, true));
 
-        PartitionState reloaded = PartitionState.load(store, 0, List.of("x"));
+        PartitionState reloaded = PartitionStates.load(store, 0, List.of("x"));
         assertEquals(new ResetGeneration(1, 3), reloaded.generation(), "3 events dropped by generation 1");
         assertEquals(List.of("b"), List.copyOf(reloaded.classes().keySet()));
         assertEquals(4, reloaded.progress().applied());

@@ -256,7 +256,7 @@ class TrainingPartialStatsProcessorTest {
             task.send(labelledJson(Iris.FEATURES, rows.get(i).x(), rows.get(i).label()));
             assertEquals(i + 1, RunningGaussian.fromBytes(task.store.get("class:setosa")).count(),
                     "the class in the store after event " + i);
-            assertArrayEquals(PartitionState.encodeCounters(new PartitionProgress(2, i + 1, i + 1, 0, Iris.FEATURES)),
+            assertArrayEquals(ProgressCounters.encode(new PartitionProgress(2, i + 1, i + 1, 0, Iris.FEATURES)),
                     task.store.get(PartitionState.PROGRESS_KEY), "the progress in the store after event " + i);
         }
     }
@@ -316,7 +316,7 @@ class TrainingPartialStatsProcessorTest {
 
         PartialSnapshot snapshot = task.punctuate().get(0);
         assertEquals(new PartitionProgress(3, 6, 6, 0, Iris.FEATURES), snapshot.progress());
-        assertArrayEquals(PartitionState.encodeCounters(snapshot.progress()),
+        assertArrayEquals(ProgressCounters.encode(snapshot.progress()),
                 task.store.get(PartitionState.PROGRESS_KEY));
     }
 
