@@ -1,5 +1,6 @@
 package io.gdastreams.topology;
 
+import io.gdastreams.model.CategoricalTable;
 import io.gdastreams.model.ClassParameters;
 import io.gdastreams.model.ModelParameters;
 import java.util.Arrays;
@@ -7,8 +8,8 @@ import java.util.List;
 
 /**
  * Whether two records of one model version carry the same model. Everything a scorer or a reader of the lineage
- * uses counts (features, counts, priors, means, covariances, sources), compared exactly: both sides were read
- * from JSON, and the same number text reads as the same double. {@code updatedAt} does not count: it records
+ * uses counts (features, counts, priors, means, covariances, category tables, sources), compared exactly: both
+ * sides were read from JSON, and the same number text reads as the same double. {@code updatedAt} does not count: it records
  * when a version was published, so publishing the same version again later is still the same model.
  */
 final class ModelContent {
@@ -37,7 +38,34 @@ final class ModelContent {
         if (!a.sources().equals(b.sources())) {
             return "sources " + a.sources() + " vs " + b.sources();
         }
-        return classesDifference(a.classes(), b.classes());
+        String classes = classesDifference(a.classes(), b.classes());
+        return classes != null ? classes : tablesDifference(a.categorical(), b.categorical());
+    }
+
+    /** The category tables, which the scorer smooths into the categorical factor of every class. */
+    private static String tablesDifference(List<CategoricalTable> a, List<CategoricalTable> b) {
+        List<CategoricalTable> x = a == null ? List.of() : a;
+        List<CategoricalTable> y = b == null ? List.of() : b;
+        if (x.size() != y.size()) {
+            return x.size() + " category tables vs " + y.size();
+        }
+        for (int j = 0; j < x.size(); j++) {
+            CategoricalTable p = x.get(j);
+            CategoricalTable q = y.get(j);
+            if (!p.feature().equals(q.feature()) || !p.values().equals(q.values())) {
+                return "category table " + j + ": '" + p.feature() + "' " + p.values() + " vs '" + q.feature() + "' "
+                        + q.values();
+            }
+            if (!Arrays.deepEquals(rows(p.counts()), rows(q.counts()))
+                    || !Arrays.deepEquals(rows(p.weights()), rows(q.weights()))) {
+                return "categorical feature '" + p.feature() + "': counts differ";
+            }
+        }
+        return null;
+    }
+
+    private static Object[] rows(List<?> table) {
+        return table == null ? null : table.toArray();
     }
 
     private static String classesDifference(List<ClassParameters> a, List<ClassParameters> b) {
