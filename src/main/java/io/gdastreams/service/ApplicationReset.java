@@ -4,6 +4,7 @@ import io.gdastreams.lifecycle.Directories;
 import io.gdastreams.lifecycle.RunFailure;
 import io.gdastreams.lifecycle.UserError;
 import io.gdastreams.model.ModelParameters;
+import io.gdastreams.topology.InternalTopics;
 import io.gdastreams.topology.ModelSigning;
 import io.gdastreams.topology.Topic;
 import java.io.IOException;
@@ -76,13 +77,8 @@ public final class ApplicationReset {
 
     /** Looks at the cluster and the disk; changes nothing. */
     public static Plan plan(Admin admin, String applicationId, Path stateDirectory, Duration timeout) {
-        List<String> topics = new ArrayList<>();
-        for (String name : await(admin.listTopics().names(), timeout, "list the topics")) {
-            if (isInternalTopic(applicationId, name)) {
-                topics.add(name);
-            }
-        }
-        topics.sort(String::compareTo);
+        List<String> topics = new ArrayList<>(InternalTopics.of(applicationId));
+        topics.retainAll(await(admin.listTopics().names(), timeout, "list the topics"));
         boolean groupExists = false;
         int members = 0;
         Map<TopicPartition, Long> committed = new TreeMap<>((a, b) -> a.topic().equals(b.topic())
@@ -132,12 +128,6 @@ public final class ApplicationReset {
                         + e.getMessage(), e);
             }
         }
-    }
-
-    /** Kafka Streams' internal topics of {@code applicationId}: {@code <id>-<name>-changelog | -repartition}. */
-    static boolean isInternalTopic(String applicationId, String topic) {
-        return topic.startsWith(applicationId + "-")
-                && (topic.endsWith("-changelog") || topic.endsWith("-repartition"));
     }
 
     /** A group that does not exist (or no longer). */

@@ -2,6 +2,7 @@ package io.gdastreams.service;
 
 import io.gdastreams.config.ConfigKey;
 import io.gdastreams.settings.AppConfig;
+import io.gdastreams.topology.InternalTopics;
 import io.gdastreams.topology.ScoringTopology;
 import io.gdastreams.topology.Topics;
 import io.gdastreams.topology.TrainingTopology;
@@ -67,7 +68,7 @@ public record RoleAccess(ResourceType type, String name, AclOperation operation,
      * first held event), then stop.
      */
     private static void changelog(List<RoleAccess> accesses, String applicationId, String store) {
-        String changelog = applicationId + "-" + store + "-changelog";
+        String changelog = InternalTopics.changelog(applicationId, store);
         accesses.add(topic(changelog, AclOperation.READ, "a store's changelog, read back by a restore"));
         accesses.add(topic(changelog, AclOperation.WRITE, "a store's changelog, written with each change"));
     }

@@ -13,7 +13,6 @@ import java.util.Optional;
  */
 public final class ChangelogProgress {
 
-    private static final String CHANGELOG_SUFFIX = "-" + TrainingTopology.CLASS_STATS_STORE + "-changelog";
     private static final byte[] KEY = PartitionState.PROGRESS_KEY.getBytes(StandardCharsets.UTF_8);
 
     private ChangelogProgress() {
@@ -21,7 +20,7 @@ public final class ChangelogProgress {
 
     /** Whether {@code topic} is the changelog of a trainer's {@code class-stats} store. */
     public static boolean isClassStatsChangelog(String topic) {
-        return topic.endsWith(CHANGELOG_SUFFIX);
+        return InternalTopics.isChangelogOf(topic, TrainingTopology.CLASS_STATS_STORE);
     }
 
     /**

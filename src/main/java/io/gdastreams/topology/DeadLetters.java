@@ -39,7 +39,7 @@ final class DeadLetters {
      */
     static DeadLetter ofStoreEntry(String reason, String applicationId, String storeName, int partition, String key,
                                    byte[] value) {
-        return of(reason, applicationId + "-" + storeName + "-changelog", partition, -1,
+        return of(reason, InternalTopics.changelog(applicationId, storeName), partition, -1,
                 key.getBytes(StandardCharsets.UTF_8), value);
     }
 

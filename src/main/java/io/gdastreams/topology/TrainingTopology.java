@@ -66,7 +66,7 @@ public final class TrainingTopology {
 
     /** The internal partials topic of an application id, {@code <application.id>-class-stats-partials-repartition}. */
     public static Topic<String, byte[]> partials(String applicationId) {
-        return PARTIALS.named(applicationId + "-" + PARTIALS_TOPIC_NAME + "-repartition");
+        return PARTIALS.named(InternalTopics.repartition(applicationId, PARTIALS_TOPIC_NAME));
     }
 
     /** The topology as services run it: a task's restored state is checked against the group's offsets. */

@@ -17,6 +17,7 @@ import io.gdastreams.reliability.ProductProcess;
 import io.gdastreams.reliability.ProductProcess.Command;
 import io.gdastreams.topology.ModelSigning;
 import io.gdastreams.topology.Topics;
+import io.gdastreams.topology.TrainingTopology;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
@@ -28,6 +29,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
+import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -107,6 +109,10 @@ class ResetIT {
             assertEquals(150 - RETRACTED, trained.totalCount());
             assertEquals(RETRACTED, trained.retracted());
             train.sigterm();
+            // Another application's changelog whose name begins with this trainer's application id (its
+            // gda.application.id is this trainer's id, so its trainer's id is <trainer>-training): not to be touched.
+            String bystander = trainer + "-training-" + TrainingTopology.CLASS_STATS_STORE + "-changelog";
+            broker.admin().createTopics(List.of(new NewTopic(bystander, 1, (short) 1))).all().get();
             Set<String> internal = internalTopics(broker, appId);
             assertFalse(internal.isEmpty());
             assertTrue(Files.exists(stateDir.resolve(trainer)));
@@ -122,6 +128,7 @@ class ResetIT {
             Outcome dry = run(env, reset);
             assertEquals(ExitCodes.OK, dry.code(), dry.err());
             assertTrue(dry.out().startsWith("Dry run"), dry.out());
+            assertFalse(dry.out().contains(bystander), dry.out());
             for (String topic : internal) {
                 assertTrue(dry.out().contains(topic), topic + " listed: " + dry.out());
             }
@@ -149,6 +156,7 @@ class ResetIT {
             assertTrue(broker.admin().listConsumerGroupOffsets(trainer).partitionsToOffsetAndMetadata().get()
                     .isEmpty(), "committed offsets gone");
             assertFalse(Files.exists(stateDir.resolve(trainer)), "local state gone");
+            assertTrue(broker.admin().listTopics().names().get().contains(bystander), "another application's topic");
             List<ConsumerRecord<String, ModelParameters>> handedOver = broker.readAll(topics.model(), TIMEOUT);
             ModelParameters released = handedOver.get(handedOver.size() - 1).value();
             assertEquals(trained.version() + 1, released.version());
@@ -191,7 +199,7 @@ class ResetIT {
     private static Set<String> internalTopics(KafkaBroker broker, String appId) throws Exception {
         return broker.admin().listTopics().names().get().stream()
                 .filter(name -> name.startsWith(appId + "-") && (name.endsWith("-changelog")
-                        || name.endsWith("-repartition")))
+                        || name.endsWith("-repartition")) && !name.startsWith(appId + "-training-training-"))
                 .collect(Collectors.toSet());
     }
 

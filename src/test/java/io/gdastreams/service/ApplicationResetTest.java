@@ -10,6 +10,7 @@ import io.gdastreams.model.CategoricalTable;
 import io.gdastreams.model.ClassParameters;
 import io.gdastreams.model.ModelParameters;
 import io.gdastreams.serde.ModelSerde;
+import io.gdastreams.topology.InternalTopics;
 import java.lang.reflect.RecordComponent;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -18,20 +19,24 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Properties;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 class ApplicationResetTest {
 
-    /** Kafka Streams names its internal topics <application.id>-<store or node>-changelog | -repartition. */
+    /**
+     * Kafka Streams names its internal topics <application.id>-<store or node>-changelog | -repartition; reset takes
+     * exactly ours, because an application id may begin with another's (gda.application.id=fraud-training makes the
+     * trainer id fraud-training-training, whose topics begin with fraud-training-).
+     */
     @Test
-    void shouldRecogniseOnlyTheApplicationsOwnInternalTopics() {
-        String app = "gda-streams-training";
-        assertTrue(ApplicationReset.isInternalTopic(app, "gda-streams-training-class-stats-changelog"));
-        assertTrue(ApplicationReset.isInternalTopic(app, "gda-streams-training-class-stats-partials-repartition"));
-        assertFalse(ApplicationReset.isInternalTopic(app, "gda-streams-scoring-scoring-pending-changelog"));
-        assertFalse(ApplicationReset.isInternalTopic(app, "gda-streams-training2-class-stats-changelog"));
-        assertFalse(ApplicationReset.isInternalTopic(app, "labelled-events"));
-        assertFalse(ApplicationReset.isInternalTopic(app, "gda-streams-training-model-changelog-archive"));
+    void shouldTakeExactlyTheApplicationsOwnInternalTopics() {
+        assertEquals(Set.of("fraud-training-class-stats-changelog", "fraud-training-model-combiner-changelog",
+                "fraud-training-prequential-window-changelog", "fraud-training-scoring-pending-changelog",
+                "fraud-training-class-stats-partials-repartition"), InternalTopics.of("fraud-training"));
+        assertFalse(InternalTopics.of("fraud-training").contains("fraud-training-training-class-stats-changelog"));
+        assertTrue(InternalTopics.isChangelogOf("fraud-training-class-stats-changelog", "class-stats"));
+        assertFalse(InternalTopics.isChangelogOf("fraud-training-class-stats-partials-repartition", "class-stats"));
     }
 
     @Test
