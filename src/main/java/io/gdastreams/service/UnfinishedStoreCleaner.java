@@ -3,9 +3,13 @@ package io.gdastreams.service;
 import io.gdastreams.lifecycle.Directories;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
@@ -25,20 +29,43 @@ import org.slf4j.LoggerFactory;
 public final class UnfinishedStoreCleaner {
 
     private static final Logger LOG = LoggerFactory.getLogger(UnfinishedStoreCleaner.class);
+    /** The file in {@code <state.dir>/<application.id>} that a Kafka Streams client locks while it uses it. */
+    static final String KAFKA_STREAMS_LOCK_FILE = ".lock";
 
     private UnfinishedStoreCleaner() {
     }
 
     /**
      * Looks at {@code <stateDir>/<applicationId>/<task>/rocksdb/<store>} and removes every store directory that
-     * has files but no {@code CURRENT}; returns the removed directories.
+     * has files but no {@code CURRENT}; returns the removed directories. Nothing when a Kafka Streams client holds
+     * the directory (its {@code .lock}, which a client takes for its lifetime): a store without {@code CURRENT}
+     * may then be one that client is creating, and that client's start is refused anyway.
      */
     public static List<Path> clean(Path stateDir, String applicationId) {
         Path appDir = stateDir.resolve(applicationId);
-        List<Path> removed = new ArrayList<>();
         if (!Files.isDirectory(appDir)) {
-            return removed;
+            return new ArrayList<>();
         }
+        try (FileChannel channel = FileChannel.open(appDir.resolve(KAFKA_STREAMS_LOCK_FILE), StandardOpenOption.CREATE,
+                StandardOpenOption.WRITE)) {
+            FileLock lock;
+            try {
+                lock = channel.tryLock();
+            } catch (OverlappingFileLockException e) {
+                lock = null; // a client of this process holds it (a service's previous client, still stopping)
+            }
+            if (lock == null) {
+                LOG.info("{} is in use by a Kafka Streams client: unfinished stores are not looked for", appDir);
+                return new ArrayList<>();
+            }
+            return removeUnfinished(appDir); // closing the channel releases the lock, before Kafka Streams takes it
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot inspect the state directory " + appDir, e);
+        }
+    }
+
+    private static List<Path> removeUnfinished(Path appDir) throws IOException {
+        List<Path> removed = new ArrayList<>();
         try (DirectoryStream<Path> tasks = Files.newDirectoryStream(appDir, Files::isDirectory)) {
             for (Path task : tasks) {
                 Path rocksdb = task.resolve("rocksdb");
@@ -57,8 +84,6 @@ public final class UnfinishedStoreCleaner {
                     }
                 }
             }
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot inspect the state directory " + appDir, e);
         }
         return removed;
     }

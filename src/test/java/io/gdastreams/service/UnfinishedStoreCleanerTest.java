@@ -8,6 +8,13 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Properties;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.StreamsBuilder;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.kstream.Materialized;
+import org.apache.kafka.streams.state.Stores;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -47,5 +54,25 @@ class UnfinishedStoreCleanerTest {
         assertEquals(List.of(), UnfinishedStoreCleaner.clean(state, "app"));
         assertTrue(Files.exists(lockOnly.resolve("LOCK")));
         assertEquals(List.of(), UnfinishedStoreCleaner.clean(state, "no-such-app"));
+    }
+
+    @Test
+    void shouldLeaveTheDirectoryAloneWhileAKafkaStreamsClientHoldsIt() throws IOException {
+        Path broken = store("0_3", "class-stats", "000017.log");
+        Properties props = new Properties();
+        props.put(StreamsConfig.APPLICATION_ID_CONFIG, "app");
+        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "127.0.0.1:1"); // never reached: the client is not started
+        props.put(StreamsConfig.STATE_DIR_CONFIG, state.toString());
+        StreamsBuilder builder = new StreamsBuilder();
+        builder.table("t", Materialized.<String, String>as(Stores.persistentKeyValueStore("s"))
+                .withKeySerde(Serdes.String()).withValueSerde(Serdes.String()));
+        // A client with a persistent store locks <state.dir>/<application.id>/.lock from its constructor on: the
+        // store without CURRENT may be one it is creating.
+        try (KafkaStreams client = new KafkaStreams(builder.build(), props)) {
+            assertEquals(List.of(), UnfinishedStoreCleaner.clean(state, "app"));
+            assertTrue(Files.exists(broken.resolve("000017.log")));
+            client.close(java.time.Duration.ofSeconds(10));
+        }
+        assertEquals(List.of(broken), UnfinishedStoreCleaner.clean(state, "app"));
     }
 }
