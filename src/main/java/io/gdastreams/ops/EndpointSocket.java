@@ -36,6 +36,7 @@ final class EndpointSocket {
         setIfAbsent("sun.net.httpserver.maxReqTime", MAX_REQ_SECONDS);
         setIfAbsent("sun.net.httpserver.maxRspTime", MAX_RSP_SECONDS);
         InetSocketAddress address = new InetSocketAddress(host, port);
+        BearerGuard guard = security.token().map(BearerGuard::new).orElse(null); // before the port is bound
         HttpServer server;
         if (security.tls().isPresent()) {
             HttpsServer https = HttpsServer.create(address, BACKLOG);
@@ -44,7 +45,7 @@ final class EndpointSocket {
         } else {
             server = HttpServer.create(address, BACKLOG);
         }
-        return new OpsServer(server, maxRequestBytes, security.token().map(BearerGuard::new).orElse(null));
+        return new OpsServer(server, maxRequestBytes, guard);
     }
 
     private static SSLContext sslContext(HttpSecurity.Tls tls) throws IOException, GeneralSecurityException {

@@ -51,10 +51,11 @@ public final class OperatedService {
 
     private static int run(String role, Supplier<Topology> topology, AppConfig config, PrintWriter out,
                            OpsMetrics metrics, Health health, LiveScoring scoring) {
-        OpsServer server = config.httpPort().isPresent() ? openServer(config) : null;
-        OpsRoutes routes = server == null ? null : new OpsRoutes(health, metrics, config.modelId(),
+        // The routes before the socket: a configuration they refuse must not leave a bound port behind.
+        OpsRoutes routes = config.httpPort().isEmpty() ? null : new OpsRoutes(health, metrics, config.modelId(),
                 metrics::currentModel, config.scoringSettings().fitOptions(), config.scoringSettings().decisionRule(),
                 scoring, config.httpSecurity().protectMetrics());
+        OpsServer server = routes == null ? null : openServer(config);
         try (ProgressLog progress = new ProgressLog(role, scoring != null, metrics)) {
             if (server != null) {
                 routes.install(server).start();

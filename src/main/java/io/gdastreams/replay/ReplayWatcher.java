@@ -63,12 +63,17 @@ final class ReplayWatcher implements AutoCloseable {
         if (metrics) {
             read.add(topics.metrics().name());
         }
-        for (String topic : read) {
-            consumer.partitionsFor(topic, Duration.ofSeconds(30))
-                    .forEach(p -> partitions.add(new TopicPartition(p.topic(), p.partition())));
+        try {
+            for (String topic : read) {
+                consumer.partitionsFor(topic, Duration.ofSeconds(30))
+                        .forEach(p -> partitions.add(new TopicPartition(p.topic(), p.partition())));
+            }
+            consumer.assign(partitions);
+            consumer.seekToBeginning(partitions);
+        } catch (RuntimeException e) {
+            consumer.close(); // the caller never gets a watcher to close
+            throw e;
         }
-        consumer.assign(partitions);
-        consumer.seekToBeginning(partitions);
     }
 
     /** Polls once; returns true when anything new arrived. */
