@@ -157,23 +157,6 @@ public final class AppConfig implements ConfigValues {
         return value(ConfigKey.ESTIMATOR, Estimator.class);
     }
 
-    public double regParam() {
-        return doubleValue(ConfigKey.REG_PARAM);
-    }
-
-    public double varianceFloor() {
-        return doubleValue(ConfigKey.VARIANCE_FLOOR);
-    }
-
-    public long minCount() {
-        return longValue(ConfigKey.MIN_COUNT);
-    }
-
-    /** log p(x) below which a prediction is flagged as an outlier; empty when not configured. */
-    public OptionalDouble outlierThreshold() {
-        return optionalDouble(ConfigKey.OUTLIER_THRESHOLD);
-    }
-
     /** Most distinct labels per training task; events of further labels are dead-lettered. */
     public int maxClasses() {
         return intValue(ConfigKey.MAX_CLASSES);
@@ -182,20 +165,6 @@ public final class AppConfig implements ConfigValues {
     /** Most features an event may carry; larger events are dead-lettered and never fix the schema. */
     public int maxFeatures() {
         return intValue(ConfigKey.MAX_FEATURES);
-    }
-
-    /** Classes a prediction lists (the most probable; the rest summarised); 0 = every class up to the bound. */
-    public int outputTopK() {
-        return intValue(ConfigKey.OUTPUT_TOP_K);
-    }
-
-    public int pendingMax() {
-        return intValue(ConfigKey.PENDING_MAX);
-    }
-
-    /** Whether a scorer refuses a model version lower than the one it holds. */
-    public boolean rejectOlderVersions() {
-        return booleanValue(ConfigKey.REJECT_OLDER_VERSIONS);
     }
 
     /** Partitions of the event topics (labelled, unlabelled, predictions, dead letters) when we create them. */

@@ -243,9 +243,4 @@ public record TrainingSettings(Topics topics, String modelId, List<String> featu
                     maxModelBytes, categorical, forgetting, prequential, signing, statistics);
         }
     }
-
-    /** True when the schema comes from the data rather than from the configuration. */
-    public boolean schemaFromData() {
-        return features.isEmpty();
-    }
 }

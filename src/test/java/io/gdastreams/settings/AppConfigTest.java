@@ -47,9 +47,9 @@ class AppConfigTest {
         assertEquals(1000, config.publishInterval().toMillis());
         assertEquals(CovarianceType.FULL, config.covariance());
         assertEquals(Estimator.MLE, config.estimator());
-        assertEquals(2, config.minCount());
-        assertEquals(1e-9, config.varianceFloor());
-        assertTrue(config.outlierThreshold().isEmpty());
+        assertEquals(2, config.scoringSettings().fitOptions().minCount());
+        assertEquals(1e-9, config.scoringSettings().fitOptions().varianceFloor());
+        assertTrue(config.scoringSettings().outlierThreshold().isEmpty());
         assertEquals(4, config.partitions());
         assertEquals("exactly_once_v2", config.kafkaProperties().getProperty("processing.guarantee"));
         assertEquals("default", config.origin(ConfigKey.MODEL_ID));
@@ -60,7 +60,7 @@ class AppConfigTest {
         Path file = file("gda.model.id=from-file", "gda.min.count=5", "gda.covariance=tied");
         AppConfig config = AppConfig.load(file, Map.of("GDA_MIN_COUNT", "7", "PATH", "/bin"));
         assertEquals("from-file", config.modelId());
-        assertEquals(7, config.minCount());
+        assertEquals(7, config.scoringSettings().fitOptions().minCount());
         assertEquals(CovarianceType.TIED, config.covariance());
         assertEquals("environment GDA_MIN_COUNT", config.origin(ConfigKey.MIN_COUNT));
         assertEquals("file " + file, config.origin(ConfigKey.MODEL_ID));
@@ -219,7 +219,7 @@ class AppConfigTest {
         }
         AppConfig config = AppConfig.load(null, Map.of("GDA_STREAMS_VECTOR", "off", "GDA_STREAMS_JAR", "/x.jar",
                 "GDA_MIN_COUNT", "7"));
-        assertEquals(7, config.minCount());
+        assertEquals(7, config.scoringSettings().fitOptions().minCount());
         ConfigException e = assertThrows(ConfigException.class,
                 () -> AppConfig.load(null, Map.of("GDA_STREAM_VECTOR", "off")));
         assertTrue(e.getMessage().startsWith("unknown environment variable GDA_STREAM_VECTOR"), e.getMessage());
@@ -310,7 +310,7 @@ class AppConfigTest {
     @Test
     void shouldListEveryClassUpTo256ByDefaultAndAcceptTopKUpToThatBoundOnly() throws IOException {
         AppConfig defaults = AppConfig.load(null, Map.of());
-        assertEquals(0, defaults.outputTopK());
+        assertEquals(0, defaults.scoringSettings().outputTopK());
         assertEquals(256, defaults.scoringSettings().listedClasses());
         assertEquals(20, AppConfig.load(file("gda.output.top-k=20"), Map.of()).scoringSettings().listedClasses());
         assertEquals(256, AppConfig.load(null, Map.of("GDA_OUTPUT_TOP_K", "256")).scoringSettings()
@@ -398,7 +398,7 @@ class AppConfigTest {
     void shouldParseFeatureListAndOptionalThreshold() throws IOException {
         AppConfig config = AppConfig.load(file("gda.features=a, b ,c", "gda.outlier.threshold=-12.5"), Map.of());
         assertEquals(List.of("a", "b", "c"), config.features());
-        assertEquals(-12.5, config.outlierThreshold().getAsDouble());
+        assertEquals(-12.5, config.scoringSettings().outlierThreshold().getAsDouble());
         assertEquals(config.topics(), config.scoringSettings().topics());
         assertEquals(-12.5, config.scoringSettings().outlierThreshold().getAsDouble());
     }
