@@ -74,7 +74,8 @@ final class BenchClients implements AutoCloseable {
     /**
      * The six topics of one stage, named {@code prefix + role}, created with
      * {@code message.timestamp.type=LogAppendTime} (every timestamp read back is the broker's append time); the
-     * model topic compacted with one partition and the services' large-record bound. Returns once every partition is served.
+     * model topic compacted with one partition and the services' large-record bound. Returns once every partition is
+     * served.
      */
     Topics createTopics(String prefix, int partitions, Stage stage) {
         Topics topics = topicsNamed(prefix);
@@ -99,7 +100,10 @@ final class BenchClients implements AutoCloseable {
         return topics;
     }
 
-    /** The six topics of a stage, named {@code prefix + role}; the metrics topic too: a training stage with gda.prequential=true writes to it. */
+    /**
+     * The six topics of a stage, named {@code prefix + role}; the metrics topic too: a training stage with
+     * gda.prequential=true writes to it.
+     */
     static Topics topicsNamed(String prefix) {
         return new Topics(prefix + "labelled", prefix + "unlabelled", prefix + "model", prefix + "predictions",
                 prefix + "dead-letters").withMetrics(prefix + "model-metrics");

@@ -69,10 +69,10 @@ public final class Main implements Runnable {
     }
 
     /**
-     * demo, replay and sample are batch runs whose output is the report (or the sample): Kafka's client warnings (a topic not created
-     * yet, a broker still starting) and the topologies' per-version info lines are noise there. Long-running
-     * train/score keep them (as configured in simplelogger.properties). Must run before the first logger exists:
-     * slf4j-simple reads its levels once. A level given with -D on the command line wins.
+     * demo, replay and sample are batch runs whose output is the report (or the sample): Kafka's client warnings (a
+     * topic not created yet, a broker still starting) and the topologies' per-version info lines are noise there.
+     * Long-running train/score keep them (as configured in simplelogger.properties). Must run before the first logger
+     * exists: slf4j-simple reads its levels once. A level given with -D on the command line wins.
      */
     private static void quietBatchLogging() {
         for (Map.Entry<String, String> level : BATCH_LOG_LEVELS.entrySet()) {

@@ -93,8 +93,8 @@ final class PlotCommand implements Callable<Integer> {
         PlotData points = data == null ? null : PlotData.read(data, x, y, label);
         DecisionPlot plot;
         try {
-            plot = DecisionPlot.render(new DecisionPlot.Request(model, config.fitOptions(), config.decisionRule(), x, y, points, density,
-                    width, height));
+            plot = DecisionPlot.render(new DecisionPlot.Request(model, config.fitOptions(), config.decisionRule(), x, y,
+                    points, density, width, height));
         } catch (IllegalArgumentException e) {
             throw new UserError("cannot plot model '" + model.modelId() + "' version " + model.version() + ": "
                     + e.getMessage());

@@ -16,8 +16,9 @@ import java.util.stream.Collectors;
  * names and the key list in the commands' {@code --help}. {@code config/app.properties} and the README's key table
  * document the same keys with the same defaults: {@code ConfigDocumentationTest} fails until they agree.
  *
- * <p>Adding a key (docs/ARCHITECTURE.md, "Where to change what"): a constant here, the key with its default in {@code config/app.properties}, a row in the
- * README's table, and a typed accessor where it is read ({@link ConfigValues}, or the settings record).
+ * <p>Adding a key (docs/ARCHITECTURE.md, "Where to change what"): a constant here, the key with its default in
+ * {@code config/app.properties}, a row in the README's table, and a typed accessor where it is read
+ * ({@link ConfigValues}, or the settings record).
  */
 public enum ConfigKey {
     MODEL_ID("gda.model.id", "gda", ValueType.NAME,
@@ -62,7 +63,8 @@ public enum ConfigKey {
     DRIFT_DELTA("gda.drift.delta", "0.1", ValueType.NON_NEGATIVE_DOUBLE,
             "trainer: Page-Hinkley tolerance δ (nats of prequential log-loss) of the drift test"),
     DRIFT_LAMBDA("gda.drift.lambda", "50", ValueType.OPTIONAL_POSITIVE_DOUBLE,
-            "trainer: Page-Hinkley alarm threshold λ (nats) of the drift test on the prequential log-loss; empty: no test"),
+            "trainer: Page-Hinkley alarm threshold λ (nats) of the drift test on the prequential log-loss;"
+                    + " empty: no test"),
     DRIFT_WARMUP_EVENTS("gda.drift.warmup.events", "200", ValueType.POSITIVE_LONG,
             "trainer: events a published model (of the current reset generation) must hold, and every class"
                     + " gda.min.count, before its prequential log-losses feed the drift test"),

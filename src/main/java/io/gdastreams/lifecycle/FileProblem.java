@@ -11,8 +11,9 @@ import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
 
 /**
- * What is or went wrong with a file, in words, for "cannot write FILE: …" and "cannot read FILE (…)" messages. The NIO exceptions carry only the
- * path as their message (a NoSuchFileException's is the file name itself), which said nothing next to it.
+ * What is or went wrong with a file, in words, for "cannot write FILE: …" and "cannot read FILE (…)" messages. The NIO
+ * exceptions carry only the path as their message (a NoSuchFileException's is the file name itself), which said nothing
+ * next to it.
  */
 public final class FileProblem {
 

@@ -64,8 +64,8 @@ public final class GaussianModel {
     private final List<Exclusion> excluded;
 
     private GaussianModel(FitOptions options, CovarianceStructure structure, int d, List<String> labels,
-                          long[] counts, double[] weights, double[][] means, double[][][] covariances, CholeskyFactor[] factors,
-                          double[] jitters, List<Exclusion> excluded) {
+                          long[] counts, double[] weights, double[][] means, double[][][] covariances,
+                          CholeskyFactor[] factors, double[] jitters, List<Exclusion> excluded) {
         this.options = options;
         this.structure = structure;
         this.d = d;

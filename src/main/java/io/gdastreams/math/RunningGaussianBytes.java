@@ -11,7 +11,8 @@ import java.nio.ByteOrder;
  * version byte, d int, n long, retractions long, W double, V double, reference time long, then the same vectors.
  * An unweighted statistic is always written as version 1, so that a training without weights writes what it
  * wrote before they existed. Version 3, a diagonal statistic (weighted or not): the header of version 2, a byte
- * 1 if weighted else 0, then d doubles of pivot, d of μ − pivot and d of the diagonal of S. All three versions are read.
+ * 1 if weighted else 0, then d doubles of pivot, d of μ − pivot and d of the diagonal of S. All three versions are
+ * read.
  */
 final class RunningGaussianBytes {
 
@@ -30,8 +31,8 @@ final class RunningGaussianBytes {
     static byte[] write(RunningGaussian g) {
         ByteBuffer buffer = ByteBuffer.allocate(serializedSize(g.d, g.weighted || g.diagonal, g.diagonal));
         if (g.weighted || g.diagonal) {
-            buffer.put(g.diagonal ? FORMAT_VERSION_DIAGONAL : FORMAT_VERSION_WEIGHTED).putInt(g.d).putLong(g.n).putLong(g.retractions).putDouble(g.weight)
-                    .putDouble(g.squaredWeights).putLong(g.referenceTime);
+            buffer.put(g.diagonal ? FORMAT_VERSION_DIAGONAL : FORMAT_VERSION_WEIGHTED).putInt(g.d).putLong(g.n)
+                    .putLong(g.retractions).putDouble(g.weight).putDouble(g.squaredWeights).putLong(g.referenceTime);
             if (g.diagonal) {
                 buffer.put((byte) (g.weighted ? 1 : 0));
             }
@@ -134,7 +135,8 @@ final class RunningGaussianBytes {
     }
 
     private static int serializedSize(int d, boolean withWeights, boolean diagonal) {
-        long size = 1L + 4 + 8 + (withWeights ? 32 : 0) + (diagonal ? 1 : 0) + 8L * (2L * d + (diagonal ? d : (long) d * (d + 1) / 2));
+        long size = 1L + 4 + 8 + (withWeights ? 32 : 0) + (diagonal ? 1 : 0)
+                + 8L * (2L * d + (diagonal ? d : (long) d * (d + 1) / 2));
         if (size > Integer.MAX_VALUE) {
             throw new IllegalArgumentException("dimension too large: " + d);
         }

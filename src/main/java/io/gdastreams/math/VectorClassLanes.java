@@ -6,9 +6,9 @@ import jdk.incubator.vector.VectorSpecies;
 /**
  * {@link ClassLanes}' sums with the Vector API: lane t of a vector is class g + t, and accumulates exactly that
  * class's scalar sum (subtract, multiply, multiply, add, each rounded; nothing is added across lanes), so the bits
- * are those of the one-class loop, s ← s + v·v for j = 0 … d−1. Two groups of four classes are taken per pass when there are eight
- * or more classes, so that two addition chains overlap. Loaded only behind {@code KernelChoice.VECTOR}, as
- * {@link VectorTriangularKernel} is.
+ * are those of the one-class loop, s ← s + v·v for j = 0 … d−1. Two groups of four classes are taken per pass when
+ * there are eight or more classes, so that two addition chains overlap. Loaded only behind {@code KernelChoice.VECTOR},
+ * as {@link VectorTriangularKernel} is.
  */
 final class VectorClassLanes {
 

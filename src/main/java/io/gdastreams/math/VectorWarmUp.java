@@ -6,7 +6,8 @@ package io.gdastreams.math;
  * 1000 scores at d = 64 took 1.5–2.4 s instead of ≈ 60 ms on the scalar kernel. So a daemon thread calls the
  * kernel {@link #CALLS} times on a fixed factor, at d = 28 (one group of four blocks, one of two, one single
  * block: every path) and d = 64, and the class-lane sums ({@link VectorClassLanes}), while scores use the scalar
- * forms (the same bits); {@link #done} then switches them over. Started once, by {@link KernelChoice}, and only when the vector kernel was chosen.
+ * forms (the same bits); {@link #done} then switches them over. Started once, by {@link KernelChoice}, and only when
+ * the vector kernel was chosen.
  */
 final class VectorWarmUp {
 

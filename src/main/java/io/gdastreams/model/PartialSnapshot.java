@@ -40,8 +40,8 @@ public record PartialSnapshot(String modelId, PartitionProgress progress, Sorted
     }
 
     /**
-     * Events summarised by the class statistics of this generation: each class's count plus twice its retractions (a retraction is an
-     * applied event that took one observation away).
+     * Events summarised by the class statistics of this generation: each class's count plus twice its retractions (a
+     * retraction is an applied event that took one observation away).
      */
     public long classCount() {
         long n = 0;

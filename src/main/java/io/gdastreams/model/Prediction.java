@@ -318,8 +318,8 @@ public record Prediction(Status status, String id, String label, Map<String, Dou
                                     String modelId, long modelVersion, Boolean outlier,
                                     Map<String, String> excluded, Integer otherExcluded) {
         return new Prediction(Status.SCORED, id, label, probabilities, otherProbability, otherClasses, logDensity,
-                modelId, modelVersion, outlier, null, excluded, otherExcluded, null, null, null, null, null, null, null, null,
-                null);
+                modelId, modelVersion, outlier, null, excluded, otherExcluded, null, null, null, null, null, null, null,
+                null, null);
     }
 
     /** An event that could not be scored; {@code modelId}/{@code modelVersion} null when no model was in force. */

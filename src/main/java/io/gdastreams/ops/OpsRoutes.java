@@ -30,7 +30,9 @@ final class OpsRoutes {
     /** The scorer's; null in a trainer (no POST /score). */
     private final LiveScoring scoring;
     private final DashboardHistory history;
-    /** {@code /health/*} and {@code /metrics} need the token too (they are open by default, for probes and scrapers). */
+    /**
+     * {@code /health/*} and {@code /metrics} need the token too (they are open by default, for probes and scrapers).
+     */
     private final boolean protectMetrics;
 
     OpsRoutes(Health health, OpsMetrics metrics, String modelId, Supplier<Optional<ModelParameters>> model,

@@ -49,7 +49,9 @@ final class StreamsPrometheusRegistry extends PrometheusMeterRegistry {
         return removed != null || filtered.equals(id) ? removed : super.remove(filtered);
     }
 
-    /** {@code rocksdb.state.id}, {@code in.memory.state.id}, …: the store-type-named tag, not our own {@code state.id}. */
+    /**
+     * {@code rocksdb.state.id}, {@code in.memory.state.id}, …: the store-type-named tag, not our own {@code state.id}.
+     */
     private static boolean isStoreId(Tag tag) {
         return tag.getKey().endsWith(".state.id");
     }

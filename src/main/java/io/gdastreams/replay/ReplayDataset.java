@@ -134,8 +134,8 @@ public final class ReplayDataset {
         List<ScoringRow> scoring = score == null ? List.of() : scoringRows(score, label, idColumn, chosen, text);
         List<String> continuous = chosen.stream().filter(f -> !text.contains(f)).toList();
         List<String> categoricalInOrder = chosen.stream().filter(text::contains).toList();
-        return new ReplayDataset(continuous, categoricalInOrder, trainingRows(train, label, chosen, text, timeColumn), scoring,
-                scoring.stream().anyMatch(row -> row.trueLabel() != null));
+        return new ReplayDataset(continuous, categoricalInOrder, trainingRows(train, label, chosen, text, timeColumn),
+                scoring, scoring.stream().anyMatch(row -> row.trueLabel() != null));
     }
 
     private static void requireRows(CsvTable table, String consequence) {

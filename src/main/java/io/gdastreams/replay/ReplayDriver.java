@@ -98,7 +98,8 @@ public final class ReplayDriver {
             String bootstrap = request.bootstrapServers();
             if (bootstrap == null) {
                 EmbeddedBroker.requireAvailable();
-                out.println("Starting an embedded Kafka broker (KRaft, 127.0.0.1 only, data in a temporary directory)...");
+                out.println("Starting an embedded Kafka broker (KRaft, 127.0.0.1 only, data in a temporary"
+                        + " directory)...");
                 out.flush();
                 EmbeddedBroker broker = EmbeddedBroker.start(EmbeddedBroker.DEFAULT_START_TIMEOUT)
                         .registerWith(resources);
@@ -193,7 +194,7 @@ public final class ReplayDriver {
         }
         long unscored = result.predictions().stream().filter(p -> p.status() == Prediction.Status.UNSCORED).count();
         out.printf(Locale.ROOT, "Scored %d rows with %s covariance, %s estimator: %d predictions, %d unscored "
-                        + "(%.1f s)%n", result.predictions().size(), config.covariance().name().toLowerCase(Locale.ROOT),
+                + "(%.1f s)%n", result.predictions().size(), config.covariance().name().toLowerCase(Locale.ROOT),
                 config.estimator().name().toLowerCase(Locale.ROOT), result.predictions().size() - unscored, unscored,
                 result.scoringTime().toMillis() / 1000.0);
         UnscoredSummary.of(result.predictions(), request.data().scoring()).render().forEach(out::println);

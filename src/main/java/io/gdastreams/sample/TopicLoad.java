@@ -73,7 +73,9 @@ public final class TopicLoad {
         return new TopicLoad(request);
     }
 
-    /** Sends {@code request.count()} events drawn by {@code sampler} from {@code random}; progress to {@code progress}. */
+    /**
+     * Sends {@code request.count()} events drawn by {@code sampler} from {@code random}; progress to {@code progress}.
+     */
     public Summary run(EventSampler sampler, RandomGenerator random, PrintWriter progress) {
         AtomicReference<Exception> error = new AtomicReference<>();
         AtomicLong acknowledged = new AtomicLong();

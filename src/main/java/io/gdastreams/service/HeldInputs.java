@@ -160,7 +160,8 @@ final class HeldInputs {
      * One check, when {@link #due()}: asks the offsets of what {@code reading} gives (the partitions the service reads
      * now) through an admin client of {@code client}'s settings, in {@code timeout} at most, and logs through
      * {@code log} the report of each partition held for the patience, asking {@code broker} which transaction holds
-     * it. Returns the reports. A broker that does not answer is not a finding here: the restore and start-up checks speak of that.
+     * it. Returns the reports. A broker that does not answer is not a finding here: the restore and start-up checks
+     * speak of that.
      */
     List<String> check(Supplier<Collection<TopicPartition>> reading, Properties client,
                        ChangelogOnBroker.Source broker, String bootstrap, Duration timeout, Consumer<String> log)

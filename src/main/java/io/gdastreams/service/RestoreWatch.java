@@ -38,7 +38,8 @@ final class RestoreWatch implements StateRestoreListener {
 
     @Override
     public void onRestoreStart(TopicPartition partition, String storeName, long startingOffset, long endingOffset) {
-        restoring.put(partition, new Progress(partition, storeName, startingOffset, endingOffset, nanoClock.getAsLong()));
+        restoring.put(partition, new Progress(partition, storeName, startingOffset, endingOffset,
+                nanoClock.getAsLong()));
         reported.remove(partition);
         judged.remove(partition);
     }

@@ -13,9 +13,10 @@ import org.apache.kafka.common.TopicPartition;
  * <p>Why: Kafka Streams waits for a restore without a time limit. It sets the restore's end to the partition's end
  * offset (read_uncommitted) while its restore consumer, under exactly-once, reads read_committed: no further than
  * the last stable offset. A transaction left open there holds the restore until it ends (HeldRestoreIT); a hanging
- * one, never (the service aborts it when that provably loses nothing, {@link HangingInput}; else an operator must). If a record beyond the restore's position is readable, or nothing is left to
- * read, it is the client that is stuck: a new client restores again from the stores' checkpoints, so the service
- * restarts it (docs/RELIABILITY.md, "A restore that does not finish").
+ * one, never (the service aborts it when that provably loses nothing, {@link HangingInput}; else an operator must). If
+ * a record beyond the restore's position is readable, or nothing is left to read, it is the client that is stuck: a new
+ * client restores again from the stores' checkpoints, so the service restarts it (docs/RELIABILITY.md, "A restore that
+ * does not finish").
  *
  * @param toAbort the hanging transaction that holds the restore, when the service is to abort it: only with
  *                {@code gda.restore.abort-hanging} on and an abort that provably loses nothing

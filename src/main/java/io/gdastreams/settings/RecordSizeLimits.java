@@ -47,7 +47,8 @@ public final class RecordSizeLimits {
      * (default {@link #MAX_RECORD_BYTES}), less room for the record's key, headers and batch framing.
      */
     public static long modelRecordLimit(Map<String, String> kafkaSettings) {
-        String configured = kafkaSettings.getOrDefault(StreamsConfig.producerPrefix(ProducerConfig.MAX_REQUEST_SIZE_CONFIG),
+        String configured = kafkaSettings.getOrDefault(
+                StreamsConfig.producerPrefix(ProducerConfig.MAX_REQUEST_SIZE_CONFIG),
                 kafkaSettings.get(ProducerConfig.MAX_REQUEST_SIZE_CONFIG));
         long maxRequestSize = MAX_RECORD_BYTES;
         if (configured != null) {

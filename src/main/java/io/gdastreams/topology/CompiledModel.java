@@ -65,8 +65,8 @@ final class CompiledModel {
     private final ScoringOutcome.ModelStamp stamp;
 
     private CompiledModel(String modelId, long version, Map<String, Integer> featureIndex,
-                          List<String> featureNames, CompiledCategories categories, Discriminant discriminant, UnscoredReason.NoScorableClass unscorable,
-                          Map<String, String> excluded, Integer otherExcluded, int listed,
+                          List<String> featureNames, CompiledCategories categories, Discriminant discriminant,
+                          UnscoredReason.NoScorableClass unscorable, Map<String, String> excluded, Integer otherExcluded, int listed,
                           DecisionRule.Bound decision) {
         this.modelId = modelId;
         this.version = version;
@@ -111,8 +111,8 @@ final class CompiledModel {
         byLabel.stream().limit(listed).forEach(e -> excluded.put(e.label(), e.reason()));
         Integer otherExcluded = byLabel.size() > listed ? byLabel.size() - listed : null;
         return new CompiledModel(model.modelId(), model.version(), Map.copyOf(index), List.copyOf(features),
-                CompiledCategories.of(model, discriminant.labels(), alpha), discriminant, unscorable, Collections.unmodifiableMap(excluded), otherExcluded, listed,
-                rule.bind(discriminant.labels()));
+                CompiledCategories.of(model, discriminant.labels(), alpha), discriminant, unscorable,
+                Collections.unmodifiableMap(excluded), otherExcluded, listed, rule.bind(discriminant.labels()));
     }
 
     private static String abbreviate(String text, int max) {

@@ -9,8 +9,8 @@ import java.util.List;
 /**
  * Whether two records of one model version carry the same model. Everything a scorer or a reader of the lineage
  * uses counts (features, counts, priors, means, covariances, category tables, sources), compared exactly: both
- * sides were read from JSON, and the same number text reads as the same double. {@code updatedAt} does not count: it records
- * when a version was published, so publishing the same version again later is still the same model.
+ * sides were read from JSON, and the same number text reads as the same double. {@code updatedAt} does not count: it
+ * records when a version was published, so publishing the same version again later is still the same model.
  */
 final class ModelContent {
 

@@ -228,7 +228,8 @@ public final class ModelConversion {
         for (int i = 0; i < d; i++) {
             // A trainer's variances are sums of squares: a negative one was not published by a trainer.
             if (covariance[i][i] < 0) { // not the scatter: a class of count 0 has a scatter of zeros
-                throw new IllegalArgumentException(where + "negative variance " + covariance[i][i] + " of feature " + i);
+                throw new IllegalArgumentException(where + "negative variance " + covariance[i][i] + " of feature "
+                        + i);
             }
         }
         // The Cholesky factorisation reads one triangle only: an asymmetric matrix would be scored as something

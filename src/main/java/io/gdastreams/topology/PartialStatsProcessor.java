@@ -148,8 +148,9 @@ final class PartialStatsProcessor implements Processor<byte[], byte[], String, T
             observer.deadLettered(refusal.category());
             DeadLetter letter = DeadLetters.of(refusal.reason(), source.topic(), source.partition(), source.offset(),
                     record.key(), record.value());
-            context.forward(record.withKey(settings.modelId())
-                    .withValue(new TrainingOutput.Rejected(OutputKey.of(record.key()), letter)));
+            context.forward(new Record<String, TrainingOutput>(settings.modelId(),
+                    new TrainingOutput.Rejected(OutputKey.of(record.key()), letter), record.timestamp(),
+                    CarriedHeaders.of(record.headers())));
         }
     }
 

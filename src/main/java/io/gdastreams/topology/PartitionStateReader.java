@@ -42,7 +42,10 @@ final class PartitionStateReader {
     private PartitionStateReader() {
     }
 
-    /** The arguments are those of {@link PartitionState#load(KeyValueStore, int, List, List, io.gdastreams.math.Statistics)}. */
+    /**
+     * The arguments are those of {@link PartitionState#load(KeyValueStore, int, List, List,
+     * io.gdastreams.math.Statistics)}.
+     */
     static Contents read(KeyValueStore<String, byte[]> store, int partition, List<String> configuredFeatures,
                          List<String> categoricalFeatures) {
         List<KeyValue<String, byte[]>> entries = new ArrayList<>();

@@ -52,7 +52,10 @@ final class PrequentialEvaluator implements ProgressCounters.Tail {
     private final byte[] storedModelId;
     private final long width;
     private final int partition;
-    /** The store of earlier releases, or null; {@link #legacyKeys}: the keys of it to remove at the first progress write. */
+    /**
+     * The store of earlier releases, or null; {@link #legacyKeys}: the keys of it to remove at the first progress
+     * write.
+     */
     private final KeyValueStore<String, byte[]> legacyStore;
     private final List<String> legacyKeys = new ArrayList<>(2);
     /** Null when the settings ask for no drift test. */

@@ -6,11 +6,11 @@ import org.slf4j.LoggerFactory;
 /**
  * The model a scorer would use, for the trainer's test-then-train evaluation: the latest record under the model id
  * on the model topic (the trainer's global store, {@link TrainingTopology#PUBLISHED_STORE}), not the partition's
- * own statistics. It is decoded (once for the task, {@link PublishedRecord}) and compiled once per record, with the scorer's fit options and decision rule; the
- * store returns the same array until the record changes, so per event the cost is one reference comparison.
- * A record that is no valid model of this id (a tombstone, unreadable, does not compile) leaves no model: the events
- * then count as scored before any model exists. Whether the model is mature enough to feed the drift test
- * ({@link DriftWarmUp}) is decided once per record too.
+ * own statistics. It is decoded (once for the task, {@link PublishedRecord}) and compiled once per record, with the
+ * scorer's fit options and decision rule; the store returns the same array until the record changes, so per event the
+ * cost is one reference comparison. A record that is no valid model of this id (a tombstone, unreadable, does not
+ * compile) leaves no model: the events then count as scored before any model exists. Whether the model is mature enough
+ * to feed the drift test ({@link DriftWarmUp}) is decided once per record too.
  */
 final class PrequentialModel {
 

@@ -62,7 +62,8 @@ public record PrequentialSettings(Duration window, FitOptions fitOptions, Decisi
         }
         return new PrequentialSettings(config.millis(ConfigKey.METRICS_WINDOW_MS), config.fitOptions(),
                 config.decisionRule(), config.doubleValue(ConfigKey.CATEGORICAL_ALPHA),
-                config.doubleValue(ConfigKey.DRIFT_DELTA), config.optionalDouble(ConfigKey.DRIFT_LAMBDA).orElse(Double.NaN),
+                config.doubleValue(ConfigKey.DRIFT_DELTA),
+                config.optionalDouble(ConfigKey.DRIFT_LAMBDA).orElse(Double.NaN),
                 "reset".equals(config.value(ConfigKey.DRIFT_ACTION, String.class)),
                 config.longValue(ConfigKey.DRIFT_WARMUP_EVENTS));
     }
@@ -74,8 +75,8 @@ public record PrequentialSettings(Duration window, FitOptions fitOptions, Decisi
 
     /** These settings with the drift test's δ and λ (NaN: none). */
     public PrequentialSettings withDrift(double delta, double lambda) {
-        return new PrequentialSettings(window, fitOptions, rule, alpha, delta, lambda, driftReset && !Double.isNaN(lambda),
-                driftWarmupEvents);
+        return new PrequentialSettings(window, fitOptions, rule, alpha, delta, lambda,
+                driftReset && !Double.isNaN(lambda), driftWarmupEvents);
     }
 
     /** These settings with alarms that reset ({@code true}) or only alert. */

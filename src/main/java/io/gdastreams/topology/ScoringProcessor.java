@@ -10,6 +10,7 @@ import io.gdastreams.serde.PosteriorWriter;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.streams.errors.StreamsException;
 import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
@@ -147,11 +148,12 @@ final class ScoringProcessor implements Processor<byte[], byte[], byte[], Object
         } else if (outcome instanceof ScoringOutcome.Answer answer) {
             byte[] key = OutputKey.of(record.key());
             // One record rather than withKey(…).withValue(…), which copies the headers twice.
-            context.forward(new Record<byte[], Object>(key, output(answer), record.timestamp(), record.headers()),
+            Headers headers = CarriedHeaders.of(record.headers());
+            context.forward(new Record<byte[], Object>(key, output(answer), record.timestamp(), headers),
                     ScoringTopology.PREDICTIONS_SINK);
             observed(answer, record.timestamp());
-            answer.deadLetterReason().ifPresent(reason -> context.forward(
-                    record.withKey(key).withValue(deadLetter(record, reason)), ScoringTopology.DEAD_LETTERS_SINK));
+            answer.deadLetterReason().ifPresent(reason -> context.forward(new Record<byte[], Object>(key,
+                    deadLetter(record, reason), record.timestamp(), headers), ScoringTopology.DEAD_LETTERS_SINK));
         }
     }
 

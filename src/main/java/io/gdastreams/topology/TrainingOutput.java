@@ -14,7 +14,9 @@ sealed interface TrainingOutput {
     record Model(byte[] model) implements TrainingOutput {
     }
 
-    /** A prequential record (JSON: a closed window or a drift alarm), bound for the metrics topic under the model id. */
+    /**
+     * A prequential record (JSON: a closed window or a drift alarm), bound for the metrics topic under the model id.
+     */
     record Metrics(String json) implements TrainingOutput {
     }
 

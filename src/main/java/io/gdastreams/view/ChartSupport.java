@@ -14,7 +14,8 @@ public final class ChartSupport {
     /** A user error naming the full jar when XChart or VectorGraphics2D is not on the class path. */
     public static void require() {
         ClassLoader loader = ChartSupport.class.getClassLoader();
-        for (String name : new String[] {"org.knowm.xchart.XYChart", "de.erichseifert.vectorgraphics2d.VectorGraphics2D"}) {
+        for (String name : new String[] {"org.knowm.xchart.XYChart",
+                "de.erichseifert.vectorgraphics2d.VectorGraphics2D"}) {
             try {
                 Class.forName(name, false, loader);
             } catch (ClassNotFoundException e) {

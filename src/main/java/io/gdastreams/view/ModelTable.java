@@ -47,7 +47,8 @@ public final class ModelTable {
         line(out, "published", model.updatedAt() + age(model.updatedAt(), now));
         line(out, "trainer", model.trainer().isEmpty() ? "(none: built outside a trainer)"
                 : printable(model.trainer()));
-        line(out, "events", String.format(Locale.ROOT, "%,d", model.totalCount()) + AppliedEvents.beyondTheClasses(model));
+        line(out, "events", String.format(Locale.ROOT, "%,d", model.totalCount())
+                + AppliedEvents.beyondTheClasses(model));
         line(out, "features", model.features().size() + ": " + printable(String.join(", ", model.features())));
         if (!model.categorical().isEmpty()) {
             List<String> names = new ArrayList<>();

@@ -4,10 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.gdastreams.model.DeadLetter;
 import io.gdastreams.serde.SerdeFactory;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Properties;
 import org.apache.kafka.common.serialization.Deserializer;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.Topology;
@@ -19,6 +22,9 @@ import org.apache.kafka.streams.test.TestRecord;
  * as raw bytes so their size can be checked: an output the broker would refuse would stop the application.
  */
 class HostileInputDriver implements AutoCloseable {
+
+    /** Most bytes of an event's headers that its outputs carry (README, "Headers"). */
+    static final int CARRIED_HEADER_BYTES = 16 * 1024;
 
     final TopologyTestDriver driver;
     private final TestInputTopic<byte[], byte[]> events;
@@ -44,6 +50,13 @@ class HostileInputDriver implements AutoCloseable {
         return nextOffset++;
     }
 
+    /** Sends one hostile record with its headers; returns its offset. */
+    long send(HostileRecords.Hostile hostile) {
+        events.pipeInput(new TestRecord<>(hostile.key(), hostile.value(), new RecordHeaders(hostile.headers()
+                .toArray(new Header[0]))));
+        return nextOffset++;
+    }
+
     /** Records written to {@code topic} since the last read, each asserted to fit in a broker record. */
     <V> List<V> read(String topic, Deserializer<V> deserializer) {
         return driver.createOutputTopic(topic, SerdeFactory.rawBytes().deserializer(),
@@ -57,6 +70,14 @@ class HostileInputDriver implements AutoCloseable {
 
     private static byte[] fits(TestRecord<byte[], byte[]> record) {
         int size = (record.key() == null ? 0 : record.key().length) + record.value().length;
+        int headers = 0;
+        for (Header header : record.headers()) {
+            headers += header.key().getBytes(StandardCharsets.UTF_8).length + header.value().length;
+        }
+        // An event's headers go to its outputs only when small (README, "Headers"): the bound, not the broker's
+        // limit, is checked, because an output a little larger than its event is refused only near that limit.
+        assertTrue(headers <= CARRIED_HEADER_BYTES, "output with " + headers + " bytes of headers");
+        size += headers;
         assertTrue(size < HostileRecords.BROKER_DEFAULT_MAX_BYTES, "output of " + size + " bytes exceeds the limit");
         return record.value();
     }

@@ -33,6 +33,7 @@ import java.util.concurrent.ExecutionException;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.header.Header;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.errors.RecordTooLargeException;
 import org.apache.kafka.streams.KafkaStreams;
@@ -80,6 +81,12 @@ class HostileInputIT {
     private static RecordMetadata send(KafkaProducer<byte[], byte[]> producer, String topic, byte[] key,
                                        byte[] value) throws Exception {
         return producer.send(new ProducerRecord<>(topic, 0, key, value)).get();
+    }
+
+    private static RecordMetadata send(KafkaProducer<byte[], byte[]> producer, String topic, Hostile hostile)
+            throws Exception {
+        return producer.send(new ProducerRecord<>(topic, 0, hostile.key(), hostile.value(), hostile.headers()))
+                .get();
     }
 
     @Test
@@ -151,6 +158,9 @@ class HostileInputIT {
                 Expectation expected = letter.topic().equals(topics.labelled().name()) ? hostile.labelled()
                         : hostile.unlabelled();
                 assertDeadLetterOf(hostile, expected.reasonFragment(), letter, letter.topic(), 0, letter.offset());
+                List<Header> carried = List.of(r.headers().toArray());
+                assertEquals(HostileRecords.headersCarried(hostile) ? hostile.headers() : List.of(), carried,
+                        hostile.kind() + ": headers of its dead letter");
             }
             System.out.printf("hostile: %d kinds; labelled in %d = applied %d + dead-lettered %d; unlabelled in %d ="
                             + " scored %d + dead-lettered %d; %d refused by the producer%n", catalogue.size(),
@@ -179,11 +189,11 @@ class HostileInputIT {
             throws Exception {
         if (!hostile.producible()) {
             ExecutionException e = assertThrows(ExecutionException.class,
-                    () -> send(producer, topic, hostile.key(), hostile.value()), hostile.kind());
+                    () -> send(producer, topic, hostile), hostile.kind());
             assertInstanceOf(RecordTooLargeException.class, e.getCause(), hostile.kind());
             return 1;
         }
-        RecordMetadata where = send(producer, topic, hostile.key(), hostile.value());
+        RecordMetadata where = send(producer, topic, hostile);
         if (expectation.deadLettered()) {
             badAt.get(topic).put(where.offset(), hostile);
         } else {

@@ -7,6 +7,8 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
 import java.util.Random;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.header.internals.RecordHeader;
 
 /**
  * The catalogue of hostile records, written once and sent to both input topics by the TopologyTestDriver tests
@@ -55,9 +57,15 @@ public final class HostileRecords {
      * @param labelled    what the trainer must do with it on the labelled topic
      * @param unlabelled  what the scorer must do with it on the unlabelled topic
      * @param producible  false when a default producer refuses to send it (too large for the broker)
+     * @param headers     the record's headers (outputs carry them when small, CarriedHeaders)
      */
     public record Hostile(String kind, byte[] key, byte[] value, Expectation labelled, Expectation unlabelled,
-                          boolean producible) {
+                          boolean producible, List<Header> headers) {
+
+        Hostile(String kind, byte[] key, byte[] value, Expectation labelled, Expectation unlabelled,
+                boolean producible) {
+            this(kind, key, value, labelled, unlabelled, producible, List.of());
+        }
 
         @Override
         public String toString() {
@@ -293,6 +301,22 @@ public final class HostileRecords {
                 Expectation.deadLetter("malformed JSON"),
                 Expectation.deadLetter("record key too long: 1000000 bytes > 65536"), true));
 
+        // Headers: an event with nearly 1 MiB of them is accepted; its outputs must not carry them (the broker
+        // would refuse the output, and the task fail on that record after every restart); small ones are carried.
+        byte[] blob = new byte[NEAR_LIMIT_BYTES];
+        random.nextBytes(blob);
+        List<Header> bigHeaders = List.of(new RecordHeader("blob", blob));
+        all.add(new Hostile("1 MB of headers, valid event", key("big-headers"), json("{" + valid + "}"),
+                Expectation.accepted(), Expectation.accepted(), true, bigHeaders));
+        // With its headers, the dead letter of this one (the value in base64) is beyond the broker's limit.
+        all.add(new Hostile("1 MB of headers, 40 KB malformed value", key("big-headers-bad"),
+                json("[" + "1,".repeat(20_000)), Expectation.deadLetter("malformed JSON"),
+                Expectation.deadLetter("malformed JSON"), true, bigHeaders));
+        all.add(new Hostile("trace header, malformed value", key("traced"), json("{\"features\": "),
+                Expectation.deadLetter("malformed JSON"), Expectation.deadLetter("malformed JSON"), true,
+                List.of(new RecordHeader("traceparent",
+                        json("00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01")))));
+
         // Keys: the dead letter must keep a null or binary key as it was.
         all.add(new Hostile("null key, malformed value", null, json("{\"features\": "),
                 Expectation.deadLetter("malformed JSON"), Expectation.deadLetter("malformed JSON"), true));
@@ -303,6 +327,12 @@ public final class HostileRecords {
                 Expectation.deadLetter("feature 'petal_width' is not a number"),
                 Expectation.deadLetter("feature 'petal_width' is not a number"), true));
         return Collections.unmodifiableList(all);
+    }
+
+    /** Whether the outputs of {@code hostile} carry its headers: together at most 16 KiB (README, "Headers"). */
+    public static boolean headersCarried(Hostile hostile) {
+        return hostile.headers().stream().mapToLong(h -> 3L * h.key().length() + h.value().length).sum()
+                <= HostileInputDriver.CARRIED_HEADER_BYTES;
     }
 
     /** The kinds a default producer can send. */

@@ -72,7 +72,7 @@ class ScoringHostileInputTest {
         LabelledRow row = Iris.rows().get(0);
         try (Driver d = new Driver()) {
             d.send("before".getBytes(), HostileRecords.validEvent(row.x(), row.label()));
-            long offset = d.send(hostile.key(), hostile.value());
+            long offset = d.send(hostile);
             d.send("after".getBytes(), HostileRecords.validEvent(row.x(), row.label()));
 
             List<Prediction> out = d.predictions();
@@ -106,7 +106,7 @@ class ScoringHostileInputTest {
         LabelledRow row = Iris.rows().get(0);
         try (Driver d = new Driver(false)) {
             d.send("before".getBytes(), HostileRecords.validEvent(row.x(), row.label()));
-            long offset = d.send(hostile.key(), hostile.value());
+            long offset = d.send(hostile);
             d.send("after".getBytes(), HostileRecords.validEvent(row.x(), row.label()));
             d.publishModel();
             d.driver.advanceWallClockTime(ScoringSettings.DEFAULT_PENDING_CHECK_INTERVAL);
@@ -175,7 +175,7 @@ class ScoringHostileInputTest {
                 sent++;
                 if (i < catalogue.size()) {
                     Hostile hostile = catalogue.get(i);
-                    d.send(hostile.key(), hostile.value());
+                    d.send(hostile);
                     sent++;
                     expectedDead += hostile.unlabelled().deadLettered() ? 1 : 0;
                 }

@@ -71,7 +71,7 @@ class TrainingHostileInputTest {
         LabelledRow row = Iris.rows().get(0);
         try (Driver d = new Driver()) {
             d.send("before".getBytes(), HostileRecords.validEvent(row.x(), row.label()));
-            long offset = d.send(hostile.key(), hostile.value());
+            long offset = d.send(hostile);
             d.send("after".getBytes(), HostileRecords.validEvent(row.x(), row.label()));
 
             ModelParameters model = d.lastModel();
@@ -181,7 +181,7 @@ class TrainingHostileInputTest {
                 sent++;
                 if (i < catalogue.size() && catalogue.get(i).labelled().deadLettered()) {
                     Hostile hostile = catalogue.get(i);
-                    d.send(hostile.key(), hostile.value());
+                    d.send(hostile);
                     sent++;
                     expectedDead++;
                 }
