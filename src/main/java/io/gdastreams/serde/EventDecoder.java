@@ -109,7 +109,7 @@ public final class EventDecoder {
         JsonNode weightNode = root.value().get("weight");
         double weight = LabelledEvent.DEFAULT_WEIGHT;
         if (weightNode != null) {
-            String weightProblem = weightProblem(weightNode);
+            String weightProblem = weightProblem(weightNode, bytes);
             if (weightProblem != null) {
                 return Decoded.failed(weightProblem);
             }
@@ -124,7 +124,7 @@ public final class EventDecoder {
     }
 
     /** Why {@code node} cannot be a sample weight ({@link #isWeight}), or null. */
-    private static String weightProblem(JsonNode node) {
+    private static String weightProblem(JsonNode node, byte[] bytes) {
         if (!node.isNumber()) {
             return "weight must be a number, got " + abbreviate(node.toString());
         }
@@ -137,6 +137,9 @@ public final class EventDecoder {
         }
         if (w > MAX_WEIGHT) {
             return "weight exceeds " + MAX_WEIGHT + ": " + abbreviate(node.toString());
+        }
+        if (w == 0.0 && !WeightLiteral.writtenAsZero(bytes)) {
+            return "weight is below " + MIN_POSITIVE_WEIGHT + " and not 0: the number written underflows a double";
         }
         if (!isWeight(w)) {
             return "weight is below " + MIN_POSITIVE_WEIGHT + " and not 0: " + abbreviate(node.toString());
@@ -196,6 +199,10 @@ public final class EventDecoder {
         JsonNode idNode = root.value().get("id");
         if (idNode != null && !idNode.isNull() && !idNode.isTextual() && !idNode.isIntegralNumber()) {
             return Decoded.failed("id must be a string or an integer");
+        }
+        if (idNode != null && idNode.isTextual() && UnicodeText.problem(idNode.textValue()) != null) {
+            // Echoed in the answer, where an unpaired surrogate would be written as '?' or refused downstream.
+            return Decoded.failed("id is not valid Unicode: " + UnicodeText.problem(idNode.textValue()));
         }
         String id = idOf(root.value());
         Map<String, String> categories = categorical.isEmpty() ? Map.of() : new LinkedHashMap<>();

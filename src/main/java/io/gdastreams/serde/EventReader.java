@@ -130,8 +130,8 @@ public final class EventReader {
                             return false;
                         }
                         weight = p.getDoubleValue();
-                        if (!EventDecoder.isWeight(weight)) {
-                            return false; // negative, too small, too large or not finite
+                        if (!EventDecoder.isWeight(weight) || (weight == 0.0 && !WeightLiteral.isZero(p.getText()))) {
+                            return false; // negative, too small (1e-400 reads as 0), too large or not finite
                         }
                     }
                     case "retract" -> {
@@ -192,6 +192,9 @@ public final class EventReader {
                     case "id" -> {
                         if (value == JsonToken.VALUE_STRING) {
                             id = p.getText();
+                            if (UnicodeText.problem(id) != null) {
+                                return false; // the decoder says why
+                            }
                         } else if (value == JsonToken.VALUE_NUMBER_INT) {
                             id = EventTokens.integerText(p);
                         } else if (value == JsonToken.VALUE_NULL) {

@@ -90,7 +90,8 @@ final class EventScanner {
             } else if (equal(b, i + 1, nameEnd, WEIGHT)) {
                 bit = 4;
                 JsonNumber number = out.number;
-                boolean ok = number.read(b, v) && EventDecoder.isWeight(number.value);
+                boolean ok = number.read(b, v) && EventDecoder.isWeight(number.value) && (number.value != 0.0
+                        || WeightLiteral.isZero(new String(b, v, number.end - v, StandardCharsets.US_ASCII)));
                 weight = number.value;
                 i = ok ? number.end : -1;
             } else if (equal(b, i + 1, nameEnd, RETRACT)) {

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.gdastreams.model.LabelledEvent;
+import io.gdastreams.model.UnlabelledEvent;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -98,5 +99,16 @@ class EventDecoderTextTest {
         assertEquals("unpaired surrogate U+D800 at index 0", UnicodeText.problem("\ud800"));
         assertEquals("unpaired surrogate U+D83D at index 3", UnicodeText.problem("abc\ud83d"));
         assertEquals("unpaired surrogate U+DE00 at index 0", UnicodeText.problem("\ude00\ud83d"));
+    }
+
+    @Test
+    void shouldRefuseAnIdWithAnUnpairedSurrogateAndEchoNoneOfIt() {
+        // The answer echoes the id, as UTF-8: the lone surrogate would be lost there, as in a label.
+        Decoded<UnlabelledEvent> lone = EventDecoder.decodeUnlabelled(
+                "{\"id\": \"r\\ud800\", \"features\": {\"x\": 1}}".getBytes(StandardCharsets.UTF_8));
+        assertEquals("id is not valid Unicode: unpaired surrogate U+D800 at index 1", lone.error());
+        assertEquals("r\ud83d\ude00", EventDecoder.decodeUnlabelled(
+                "{\"id\": \"r\\ud83d\\ude00\", \"features\": {\"x\": 1}}".getBytes(StandardCharsets.UTF_8))
+                .value().id());
     }
 }

@@ -47,6 +47,14 @@ class EventDecoderWeightTest {
         // Its square would underflow (1e-200² = 0): V, and the effective sample size, would be lost.
         assertEquals("weight is below 1.0E-100 and not 0: 1.0E-200", decode(", \"weight\": 1e-200").error());
         assertEquals(1e-100, decode(", \"weight\": 1e-100").value().weight());
+        // Written below the bound, read as 0 (the double underflows): refused as written, not applied as 0.
+        assertEquals("weight is below 1.0E-100 and not 0: the number written underflows a double",
+                decode(", \"weight\": 1e-400").error());
+        assertEquals("weight is below 1.0E-100 and not 0: the number written underflows a double",
+                decode(", \"weight\": -1e-400").error());
+        for (String zero : new String[] {"0", "-0", "0.0", "0.000", "0e5", "0E-7", "-0.0e+3"}) {
+            assertEquals(0.0, Math.abs(decode(", \"weight\": " + zero).value().weight()), zero);
+        }
         assertEquals(0.0, decode(", \"weight\": 0").value().weight());
         assertEquals("weight is not finite: it overflows a double (magnitude above 1.8e308)",
                 decode(", \"weight\": 1e999").error());

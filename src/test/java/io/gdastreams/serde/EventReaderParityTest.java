@@ -53,10 +53,10 @@ class EventReaderParityTest {
         "\"\\u0007\"", "\"" + "c".repeat(300) + "\"", "[]", "\"\\udc00\""};
     private static final String[] WEIGHTS = {"0", "-0.0", "2.5", "-1", "1e12", "1.0000000000001e12", "1e13", "\"1\"",
         "1e-100", "9.9999999999e-101", "1e-200", "4.9e-324",
-        "null", "true", "1e400", "3"};
+        "null", "true", "1e400", "3", "1e-400", "-1e-400", "0e5", "0.000"};
     private static final String[] RETRACTS = {"true", "false", "null", "\"true\"", "1"};
     private static final String[] IDS = {"\"r-1\"", "42", "-0", "123456789012345678901234567890", "1.5", "true", "null",
-        "{}", "\"\"", "9223372036854775807"};
+        "{}", "\"\"", "9223372036854775807", "\"\\ud800\"", "\"\\ud83d\\ude00\""};
     /** Whole values that are not a single object, or break the syntax. */
     private static final String[] BROKEN = {"", " ", "[1]", "5", "\"s\"", "null", "{", "{\"label\": \"a\"",
         "{\"label\": \"a\"} {}", "{\"label\": \"a\"} x", "{\"label\": \"a\"}]", "{'label': 'a'}", "{\"features\": NaN}"};
