@@ -53,8 +53,8 @@ final class VectorTriangularKernel {
 
     /**
      * {@link #whitenInPlace} of four vectors at once (a group's kernel: {@link TiedCovariance},
-     * {@link FullCovariance}): r_p ← L⁻¹r_p and q[p] = ‖L⁻¹r_p‖² for p = 0 … 3, each bit for bit the one-vector result. One
-     * block of four rows at a time, highest first as there (so each q_p sums its blocks in the same order), for the
+     * {@link FullCovariance}): r_p ← L⁻¹r_p and q[p] = ‖L⁻¹r_p‖² for p = 0 … 3, each bit for bit the one-vector result.
+     * One block of four rows at a time, highest first as there (so each q_p sums its blocks in the same order), for the
      * four vectors side by side: each lane still accumulates its row over j in order, the four vectors' addition chains
      * overlap, and each column of a block is loaded once for the four.
      */

@@ -90,8 +90,7 @@ final class EventScanner {
             } else if (equal(b, i + 1, nameEnd, WEIGHT)) {
                 bit = 4;
                 JsonNumber number = out.number;
-                boolean ok = number.read(b, v) && EventDecoder.isWeight(number.value) && (number.value != 0.0
-                        || WeightLiteral.isZero(new String(b, v, number.end - v, StandardCharsets.US_ASCII)));
+                boolean ok = number.read(b, v) && WeightLiteral.accepts(number.value, b, v, number.end);
                 weight = number.value;
                 i = ok ? number.end : -1;
             } else if (equal(b, i + 1, nameEnd, RETRACT)) {

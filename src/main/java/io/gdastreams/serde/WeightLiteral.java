@@ -3,6 +3,7 @@ package io.gdastreams.serde;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.util.regex.Pattern;
 
 /**
@@ -21,6 +22,12 @@ final class WeightLiteral {
     /** Whether the number text {@code text} is a zero. */
     static boolean isZero(String text) {
         return ZERO.matcher(text).matches();
+    }
+
+    /** Whether {@code w}, read from the number text {@code bytes[from, to)}, is a sample weight as written. */
+    static boolean accepts(double w, byte[] bytes, int from, int to) {
+        return EventDecoder.isWeight(w) && (w != 0.0 || isZero(new String(bytes, from, to - from,
+                StandardCharsets.US_ASCII)));
     }
 
     /**

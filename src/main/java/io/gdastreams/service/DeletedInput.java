@@ -23,8 +23,8 @@ record DeletedInput(TopicPartition partition, long from, long to) {
                 + (role.equals("training") ? "the model" : "the predictions");
         return "offsets " + from + " to " + (to - 1) + " of " + (input ? "" : "the internal topic partition (partial"
                 + " snapshots) ") + partition + " (" + offsets() + " offset" + (offsets() == 1 ? "" : "s")
-                + ": records, and any transaction markers or aborted records among them) were deleted by the broker (retention,"
-                + " or a deletion of records) before the " + role + " application read them; " + lost
+                + ": records, and any transaction markers or aborted records among them) were deleted by the broker"
+                + " (retention, or a deletion of records) before the " + role + " application read them; " + lost
                 + (input ? ". Keep the input's retention.ms above the longest stop or lag you allow" : "");
     }
 

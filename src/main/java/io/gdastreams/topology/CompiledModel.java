@@ -66,8 +66,8 @@ final class CompiledModel {
 
     private CompiledModel(String modelId, long version, Map<String, Integer> featureIndex,
                           List<String> featureNames, CompiledCategories categories, Discriminant discriminant,
-                          UnscoredReason.NoScorableClass unscorable, Map<String, String> excluded, Integer otherExcluded, int listed,
-                          DecisionRule.Bound decision) {
+                          UnscoredReason.NoScorableClass unscorable, Map<String, String> excluded,
+                          Integer otherExcluded, int listed, DecisionRule.Bound decision) {
         this.modelId = modelId;
         this.version = version;
         this.featureIndex = featureIndex;
