@@ -7,11 +7,22 @@ package io.gdastreams.math;
  */
 public enum CovarianceType {
     /** QDA: one full covariance per class, Σ_k = S_k / n_k. */
-    FULL,
+    FULL("QDA"),
     /** LDA: one pooled covariance, Σ = Σ_k S_k / n. */
-    TIED,
+    TIED("LDA"),
     /** Gaussian naive Bayes: per-class diagonal, diag(S_k) / n_k. */
-    DIAG;
+    DIAG("naive Bayes");
+
+    private final String classifier;
+
+    CovarianceType(String classifier) {
+        this.classifier = classifier;
+    }
+
+    /** What the classifier of this type is called (QDA, LDA, naive Bayes), as in a picture's title. */
+    public String classifier() {
+        return classifier;
+    }
 
     /** The behaviour behind this name. A new type is a new constant here and a new {@link CovarianceStructure}. */
     CovarianceStructure structure() {

@@ -156,11 +156,7 @@ final class DecisionChart {
     static String title(DecisionPlot.Request request) {
         ModelParameters model = request.model();
         CovarianceType type = request.options().covarianceType();
-        String classifier = switch (type) {
-            case FULL -> "QDA";
-            case TIED -> "LDA";
-            case DIAG -> "naive Bayes";
-        };
+        String classifier = type.classifier();
         String rule = request.rule().bind(model.classes().stream().map(c -> c.label()).toList()).rule();
         int classes = model.classes().size();
         List<String> optional = new ArrayList<>();
