@@ -1,5 +1,6 @@
 package io.gdastreams.bench;
 
+import io.gdastreams.service.GroupCommittedInput;
 import io.gdastreams.topology.ScoringTopology;
 import io.gdastreams.topology.Topics;
 import io.gdastreams.topology.TrainingSettings;
@@ -28,7 +29,7 @@ final class StageApps {
                 TrainingSettings training = settings.training(topics).withModelId(StageRunner.MODEL_ID)
                         .withMaxFeatures(maxFeatures).withFeatures(stream.featureNames())
                         .withPublishInterval(settings.publishInterval());
-                yield TrainingTopology.build(training);
+                yield TrainingTopology.build(training, GroupCommittedInput::open);
             }
             case SCORING -> ScoringTopology.build(settings.scoring(topics).withMaxFeatures(maxFeatures));
         };

@@ -3,6 +3,7 @@ package io.gdastreams.ops;
 import io.gdastreams.lifecycle.FileProblem;
 import io.gdastreams.lifecycle.UserError;
 import io.gdastreams.model.ModelParameters;
+import io.gdastreams.service.GroupCommittedInput;
 import io.gdastreams.service.ServiceRunner;
 import io.gdastreams.service.StreamsApp;
 import io.gdastreams.settings.AppConfig;
@@ -34,8 +35,8 @@ public final class OperatedService {
     /** {@code train}: the training topology until Ctrl-C; returns the exit code. */
     public static int train(AppConfig config, PrintWriter out) {
         OpsMetrics metrics = new OpsMetrics(null, Clock.systemUTC());
-        return run("training", () -> TrainingTopology.build(config.trainingSettings(), metrics), config, out,
-                metrics, new Health("training", metrics::currentModel, Optional::empty), null);
+        return run("training", () -> TrainingTopology.build(config.trainingSettings(), GroupCommittedInput::open,
+                metrics), config, out, metrics, new Health("training", metrics::currentModel, Optional::empty), null);
     }
 
     /** {@code score}: the scoring topology until Ctrl-C; returns the exit code. */

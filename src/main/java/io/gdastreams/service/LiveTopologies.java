@@ -11,7 +11,7 @@ public enum LiveTopologies implements TopologyFactory {
 
     @Override
     public Topology training(AppConfig config) {
-        return TrainingTopology.build(config.trainingSettings());
+        return TrainingTopology.build(config.trainingSettings(), GroupCommittedInput::open);
     }
 
     @Override

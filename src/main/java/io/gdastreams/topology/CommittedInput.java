@@ -5,8 +5,9 @@ import java.util.OptionalLong;
 
 /**
  * What the consumer group of the training application has committed on its input: the reference a restored
- * partition state is checked against ({@link RestoreCheck}). {@link GroupCommittedInput} asks the broker; topology
- * tests, which have no consumer group, give fixed answers.
+ * partition state is checked against ({@link RestoreCheck}). {@code service.GroupCommittedInput} asks the broker
+ * (the services pass it to the topology, which opens no client itself); topology tests, which have no consumer
+ * group, give fixed answers.
  */
 public interface CommittedInput extends AutoCloseable {
 

@@ -69,22 +69,13 @@ public final class TrainingTopology {
         return PARTIALS.named(InternalTopics.repartition(applicationId, PARTIALS_TOPIC_NAME));
     }
 
-    /** The topology as services run it: a task's restored state is checked against the group's offsets. */
-    public static Topology build(TrainingSettings settings) {
-        return build(settings, GroupCommittedInput::open);
-    }
-
     /**
-     * The topology with {@code committedInput} as the reference for restored states (topology tests, which have no
-     * consumer group, pass fixed answers).
+     * The topology with {@code committedInput} as the reference for restored states: services pass
+     * {@code service.GroupCommittedInput::open} (the group's committed offsets, asked of the broker), topology tests,
+     * which have no consumer group, fixed answers.
      */
     public static Topology build(TrainingSettings settings, CommittedInput.Source committedInput) {
         return build(settings, committedInput, StreamObserver.NONE);
-    }
-
-    /** The topology as services run it, telling {@code observer} what the trainer does. */
-    public static Topology build(TrainingSettings settings, StreamObserver observer) {
-        return build(settings, GroupCommittedInput::open, observer);
     }
 
     /** As {@link #build(TrainingSettings, CommittedInput.Source)}, telling {@code observer} what it does. */

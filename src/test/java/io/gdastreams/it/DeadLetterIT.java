@@ -9,6 +9,7 @@ import io.gdastreams.model.ModelParameters;
 import io.gdastreams.model.PartialSnapshot;
 import io.gdastreams.model.Prediction;
 import io.gdastreams.serde.SerdeFactory;
+import io.gdastreams.service.GroupCommittedInput;
 import io.gdastreams.topology.ScoringTopology;
 import io.gdastreams.topology.TrainingFixtures;
 import io.gdastreams.topology.TrainingTopology;
@@ -54,7 +55,7 @@ class DeadLetterIT {
         try (PipelineUnderTest pipeline = PipelineUnderTest.create(broker, PARTITIONS);
              StreamsInstances instances = new StreamsInstances()) {
             String trainingId = UniqueNames.of("training-dl");
-            instances.start(TrainingTopology.build(pipeline.trainingSettings()),
+            instances.start(TrainingTopology.build(pipeline.trainingSettings(), GroupCommittedInput::open),
                     broker.streamsProperties(trainingId, stateDir.resolve("training")));
             KafkaStreams scoring = instances.start(
                     ScoringTopology.build(pipeline.scoringSettings(golden.fitOptions())),

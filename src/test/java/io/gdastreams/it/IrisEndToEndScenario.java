@@ -7,6 +7,7 @@ import io.gdastreams.model.DeadLetter;
 import io.gdastreams.model.ModelParameters;
 import io.gdastreams.model.Prediction;
 import io.gdastreams.serde.SerdeFactory;
+import io.gdastreams.service.GroupCommittedInput;
 import io.gdastreams.topology.ScoringTopology;
 import io.gdastreams.topology.TrainingFixtures;
 import io.gdastreams.topology.TrainingTopology;
@@ -38,7 +39,7 @@ public final class IrisEndToEndScenario {
         IrisGolden golden = IrisGolden.fullMle();
         try (PipelineUnderTest pipeline = PipelineUnderTest.create(broker, PARTITIONS);
              StreamsInstances instances = new StreamsInstances()) {
-            instances.start(TrainingTopology.build(pipeline.trainingSettings()),
+            instances.start(TrainingTopology.build(pipeline.trainingSettings(), GroupCommittedInput::open),
                     broker.streamsProperties(UniqueNames.of("training"), stateDir.resolve("training")));
             KafkaStreams scoring = instances.start(
                     ScoringTopology.build(pipeline.scoringSettings(golden.fitOptions())),

@@ -9,6 +9,7 @@ import io.gdastreams.model.ClassParameters;
 import io.gdastreams.model.ModelParameters;
 import io.gdastreams.model.Prediction;
 import io.gdastreams.serde.SerdeFactory;
+import io.gdastreams.service.GroupCommittedInput;
 import io.gdastreams.service.TopicProvisioner;
 import io.gdastreams.settings.AppConfig;
 import io.gdastreams.settings.RecordSizeLimits;
@@ -94,7 +95,8 @@ class LargeModelIT {
 
             AtomicReference<Throwable> failure = new AtomicReference<>();
             Properties trainingProperties = config.streamsProperties("training");
-            instances.start(TrainingTopology.build(config.trainingSettings()), trainingProperties,
+            instances.start(TrainingTopology.build(config.trainingSettings(),
+                    GroupCommittedInput::open), trainingProperties,
                     streams -> streams.setUncaughtExceptionHandler(e -> {
                         failure.compareAndSet(null, e);
                         return StreamThreadExceptionResponse.SHUTDOWN_CLIENT;

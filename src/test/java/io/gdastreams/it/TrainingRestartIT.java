@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.gdastreams.fixtures.LabelledRow;
 import io.gdastreams.model.ModelParameters;
+import io.gdastreams.service.GroupCommittedInput;
 import io.gdastreams.topology.TrainingFixtures;
 import io.gdastreams.topology.TrainingTopology;
 import java.io.IOException;
@@ -65,7 +66,8 @@ class TrainingRestartIT {
             String applicationId = UniqueNames.of("training-restart");
             Properties props = broker.streamsProperties(applicationId, stateDir);
 
-            KafkaStreams before = instances.start(TrainingTopology.build(pipeline.trainingSettings()), props);
+            KafkaStreams before = instances.start(TrainingTopology.build(pipeline.trainingSettings(),
+                    GroupCommittedInput::open), props);
             send(pipeline, golden, rows.subList(0, BEFORE_RESTART));
             ModelParameters first = pipeline.awaitModelAbsorbingAllLabelled();
             TrainingFixtures.assertModelEquals(TrainingFixtures.twoPassMle(golden.features(),
@@ -77,7 +79,7 @@ class TrainingRestartIT {
 
             send(pipeline, golden, rows.subList(BEFORE_RESTART, BEFORE_RESTART + WHILE_DOWN));
             Map<String, Long> restored = new ConcurrentHashMap<>();
-            instances.start(TrainingTopology.build(pipeline.trainingSettings()), props,
+            instances.start(TrainingTopology.build(pipeline.trainingSettings(), GroupCommittedInput::open), props,
                     streams -> streams.setGlobalStateRestoreListener(countingRestores(restored)));
             send(pipeline, golden, rows.subList(BEFORE_RESTART + WHILE_DOWN, rows.size()));
             ModelParameters last = pipeline.awaitModelAbsorbingAllLabelled();

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 
 import io.gdastreams.model.ClassParameters;
 import io.gdastreams.model.ModelParameters;
+import io.gdastreams.service.GroupCommittedInput;
 import io.gdastreams.topology.TrainingFixtures;
 import io.gdastreams.topology.TrainingTopology;
 import java.nio.file.Path;
@@ -38,11 +39,13 @@ class TrainingScaleOutIT {
              PipelineUnderTest oneInstance = twoInstances.sharingInputs();
              StreamsInstances instances = new StreamsInstances()) {
             String sharedId = UniqueNames.of("training-scaled");
-            KafkaStreams first = instances.start(TrainingTopology.build(twoInstances.trainingSettings()),
+            KafkaStreams first = instances.start(TrainingTopology.build(twoInstances.trainingSettings(),
+                    GroupCommittedInput::open),
                     broker.streamsProperties(sharedId, stateDir.resolve("first")));
-            KafkaStreams second = instances.start(TrainingTopology.build(twoInstances.trainingSettings()),
+            KafkaStreams second = instances.start(TrainingTopology.build(twoInstances.trainingSettings(),
+                    GroupCommittedInput::open),
                     broker.streamsProperties(sharedId, stateDir.resolve("second")));
-            instances.start(TrainingTopology.build(oneInstance.trainingSettings()),
+            instances.start(TrainingTopology.build(oneInstance.trainingSettings(), GroupCommittedInput::open),
                     broker.streamsProperties(UniqueNames.of("training-single"), stateDir.resolve("single")));
             // Events go in only once the two instances split the statistics tasks, so both do real work.
             Await.until("the two instances split the statistics tasks", PipelineUnderTest.TIMEOUT,

@@ -12,6 +12,7 @@ import io.gdastreams.math.FitOptions;
 import io.gdastreams.model.ModelParameters;
 import io.gdastreams.model.Prediction;
 import io.gdastreams.serde.SerdeFactory;
+import io.gdastreams.service.GroupCommittedInput;
 import io.gdastreams.topology.ScoringSettings;
 import io.gdastreams.topology.ScoringTopology;
 import io.gdastreams.topology.Topics;
@@ -83,7 +84,8 @@ class DegenerateDataIT {
         broker.createTopics(Map.of(qda.labelled().name(), 1, qda.unlabelled().name(), 1, qda.model().name(), 1, qda.predictions().name(), 1,
                 strict.predictions().name(), 1, qda.deadLetters().name(), 1));
         start(broker, "degenerate-train", TrainingTopology.build(TrainingSettings.defaults(qda).withModelId(MODEL_ID)
-                .withFeatures(HostileRecords.FEATURES).withPublishInterval(Duration.ofMillis(200))));
+                .withFeatures(HostileRecords.FEATURES).withPublishInterval(Duration.ofMillis(200)),
+                        GroupCommittedInput::open));
         start(broker, "degenerate-qda", ScoringTopology.build(ScoringSettings.defaults(MODEL_ID).withTopics(qda)));
         start(broker, "degenerate-strict", ScoringTopology.build(ScoringSettings.defaults(MODEL_ID)
                 .withTopics(strict).withFitOptions(STRICT)));

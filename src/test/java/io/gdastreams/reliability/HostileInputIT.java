@@ -16,6 +16,7 @@ import io.gdastreams.model.Prediction;
 import io.gdastreams.reliability.HostileRecords.Expectation;
 import io.gdastreams.reliability.HostileRecords.Hostile;
 import io.gdastreams.serde.SerdeFactory;
+import io.gdastreams.service.GroupCommittedInput;
 import io.gdastreams.topology.ScoringSettings;
 import io.gdastreams.topology.ScoringTopology;
 import io.gdastreams.topology.Topics;
@@ -97,7 +98,7 @@ class HostileInputIT {
                 topics.predictions().name(), 1, topics.deadLetters().name(), 1));
         KafkaStreams trainer = start(broker, "hostile-train", TrainingTopology.build(TrainingSettings.defaults(topics)
                 .withModelId(MODEL_ID).withFeatures(HostileRecords.FEATURES)
-                .withPublishInterval(Duration.ofMillis(200))));
+                .withPublishInterval(Duration.ofMillis(200)), GroupCommittedInput::open));
         KafkaStreams scorer = start(broker, "hostile-score",
                 ScoringTopology.build(ScoringSettings.defaults(MODEL_ID).withTopics(topics)));
 

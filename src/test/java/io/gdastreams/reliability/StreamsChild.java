@@ -1,6 +1,7 @@
 package io.gdastreams.reliability;
 
 import io.gdastreams.it.TestBroker;
+import io.gdastreams.service.GroupCommittedInput;
 import io.gdastreams.service.UnfinishedStoreCleaner;
 import io.gdastreams.topology.ScoringSettings;
 import io.gdastreams.topology.ScoringTopology;
@@ -41,7 +42,8 @@ public final class StreamsChild {
         String modelId = args[9];
         Topology topology = switch (mode) {
             case "train" -> TrainingTopology.build(TrainingSettings.defaults(topics).withModelId(modelId)
-                    .withFeatures(HostileRecords.FEATURES).withPublishInterval(Duration.ofMillis(200)));
+                    .withFeatures(HostileRecords.FEATURES).withPublishInterval(Duration.ofMillis(200)),
+                            GroupCommittedInput::open);
             case "score" -> ScoringTopology.build(ScoringSettings.defaults(modelId).withTopics(topics));
             default -> throw new IllegalArgumentException("mode must be train or score, got " + mode);
         };

@@ -17,6 +17,7 @@ import io.gdastreams.model.ClassParameters;
 import io.gdastreams.model.DeadLetter;
 import io.gdastreams.model.ModelParameters;
 import io.gdastreams.serde.Json;
+import io.gdastreams.service.GroupCommittedInput;
 import io.gdastreams.topology.CategoricalSettings;
 import io.gdastreams.topology.TrainingTopology;
 import java.io.IOException;
@@ -93,7 +94,7 @@ class SampleIT {
             assertTrue(Pattern.compile("  [\\d,]+ of 20,000 events sent to " + Pattern.quote(labelled) + " \\(")
                     .matcher(sent.err()).find(), "a progress line: " + sent.err());
 
-            instances.start(TrainingTopology.build(pipeline.trainingSettings()),
+            instances.start(TrainingTopology.build(pipeline.trainingSettings(), GroupCommittedInput::open),
                     broker.streamsProperties(UniqueNames.of("training"), dir.resolve("training")));
             ModelParameters trained = pipeline.awaitModelAbsorbingAllLabelled();
             assertEquals(EVENTS, trained.totalCount());
@@ -133,7 +134,7 @@ class SampleIT {
             assertTrue(sent.err().contains("4 features and 2 categorical (alpha 0.0)"), sent.err());
 
             instances.start(TrainingTopology.build(pipeline.trainingSettings().withCategorical(
-                            CategoricalSettings.NONE.withFeatures(HandModel.CATEGORICAL))),
+                            CategoricalSettings.NONE.withFeatures(HandModel.CATEGORICAL)), GroupCommittedInput::open),
                     broker.streamsProperties(UniqueNames.of("training"), dir.resolve("training")));
             ModelParameters trained = pipeline.awaitModelAbsorbingAllLabelled();
             assertEquals(EVENTS, trained.totalCount());

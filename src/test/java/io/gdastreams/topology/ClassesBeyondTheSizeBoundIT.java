@@ -12,6 +12,7 @@ import io.gdastreams.model.ClassParameters;
 import io.gdastreams.model.DeadLetter;
 import io.gdastreams.model.ModelParameters;
 import io.gdastreams.serde.SerdeFactory;
+import io.gdastreams.service.GroupCommittedInput;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -109,7 +110,7 @@ class ClassesBeyondTheSizeBoundIT {
         props.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, 1);
         // What the combiner tells its observer (the trainer's gda_model_classes_left_out): the last version's.
         AtomicReference<Set<String>> lastLeftOut = new AtomicReference<>();
-        streams = new KafkaStreams(TrainingTopology.build(settings, new StreamObserver() {
+        streams = new KafkaStreams(TrainingTopology.build(settings, GroupCommittedInput::open, new StreamObserver() {
             @Override
             public void modelPublished(ModelParameters model, Set<String> leftOut) {
                 lastLeftOut.set(leftOut);

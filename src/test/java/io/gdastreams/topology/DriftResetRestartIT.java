@@ -11,6 +11,7 @@ import io.gdastreams.it.KafkaBrokerExtension;
 import io.gdastreams.it.PipelineUnderTest;
 import io.gdastreams.model.ModelParameters;
 import io.gdastreams.serde.Json;
+import io.gdastreams.service.GroupCommittedInput;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -63,7 +64,8 @@ class DriftResetRestartIT {
     private void start(KafkaBroker broker, String appId, Path directory) {
         TrainingSettings settings = pipeline.trainingSettings().withFeatures(FEATURES)
                 .withPrequential(PrequentialSettings.defaults(Duration.ofSeconds(WINDOW_EVENTS)).withDriftReset(true));
-        streams = new KafkaStreams(TrainingTopology.build(settings), broker.streamsProperties(appId, directory));
+        streams = new KafkaStreams(TrainingTopology.build(settings,
+                GroupCommittedInput::open), broker.streamsProperties(appId, directory));
         streams.start();
     }
 

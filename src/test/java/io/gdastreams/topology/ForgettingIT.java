@@ -13,6 +13,7 @@ import io.gdastreams.model.ClassParameters;
 import io.gdastreams.model.ModelParameters;
 import io.gdastreams.model.Prediction;
 import io.gdastreams.serde.SerdeFactory;
+import io.gdastreams.service.GroupCommittedInput;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -130,7 +131,8 @@ class ForgettingIT {
             pipeline.send(labelled, partition, "k" + i, events[i].getBytes(StandardCharsets.UTF_8), 1000L + i);
         }
         Properties training = broker.streamsProperties(KafkaBroker.uniqueName("weights"), stateDir.resolve("t"));
-        streams = new KafkaStreams(TrainingTopology.build(pipeline.trainingSettings()), training);
+        streams = new KafkaStreams(TrainingTopology.build(pipeline.trainingSettings(),
+                GroupCommittedInput::open), training);
         streams.start();
         ModelParameters model = pipeline.awaitModelAbsorbingAllLabelled();
         ClassParameters b = model.classes().get(1);

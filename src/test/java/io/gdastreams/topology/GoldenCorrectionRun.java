@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.gdastreams.it.KafkaBroker;
 import io.gdastreams.it.PipelineUnderTest;
 import io.gdastreams.model.ModelParameters;
+import io.gdastreams.service.GroupCommittedInput;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -83,7 +84,8 @@ final class GoldenCorrectionRun implements AutoCloseable {
     private void start(String appId, Path directory) {
         Properties props = broker.streamsProperties(appId, directory);
         props.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, 2);
-        streams = new KafkaStreams(TrainingTopology.build(settings.apply(pipeline.trainingSettings())), props);
+        streams = new KafkaStreams(TrainingTopology.build(settings.apply(pipeline.trainingSettings()),
+                GroupCommittedInput::open), props);
         streams.start();
     }
 

@@ -3,6 +3,7 @@ package io.gdastreams.topology;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.gdastreams.service.GroupCommittedInput;
 import java.time.Duration;
 import java.util.Comparator;
 import java.util.List;
@@ -29,7 +30,8 @@ class SingleInputTasksTest {
         TrainingSettings prequential = plain.withPrequential(
                 PrequentialSettings.defaults(Duration.ofHours(1)).withDriftReset(true));
         for (TrainingSettings settings : List.of(plain, prequential)) {
-            List<Set<String>> inputs = sourceTopicsBySubTopology(TrainingTopology.build(settings));
+            List<Set<String>> inputs = sourceTopicsBySubTopology(TrainingTopology.build(settings,
+                    GroupCommittedInput::open));
             assertEquals(2, inputs.size(), "statistics and combiner sub-topologies: " + inputs);
             inputs.forEach(topicsRead -> assertEquals(1, topicsRead.size(), "a task reads " + topicsRead));
         }

@@ -9,6 +9,7 @@ import io.gdastreams.fixtures.LabelledRow;
 import io.gdastreams.model.ClassParameters;
 import io.gdastreams.model.ModelParameters;
 import io.gdastreams.serde.Json;
+import io.gdastreams.service.GroupCommittedInput;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -27,7 +28,8 @@ import java.util.TreeMap;
 public final class TrainingFixtures {
 
     /** The sub-topology of the statistics tasks, as Kafka Streams numbers it (the global store counts too). */
-    public static final int STATISTICS_SUBTOPOLOGY = TrainingTopology.build(TrainingSettings.defaults(Topics.defaults()))
+    public static final int STATISTICS_SUBTOPOLOGY = TrainingTopology.build(TrainingSettings.defaults(Topics.defaults()),
+            GroupCommittedInput::open)
             .describe().subtopologies().stream()
             .filter(s -> s.nodes().stream().anyMatch(n -> n.name().equals(TrainingTopology.PARTIAL_STATS)))
             .findFirst().orElseThrow().id();

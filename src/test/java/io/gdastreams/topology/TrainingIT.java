@@ -17,6 +17,7 @@ import io.gdastreams.model.DeadLetter;
 import io.gdastreams.model.ModelParameters;
 import io.gdastreams.model.PartialSnapshot;
 import io.gdastreams.serde.SerdeFactory;
+import io.gdastreams.service.GroupCommittedInput;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -71,7 +72,8 @@ class TrainingIT {
     private void startTraining(KafkaBroker broker, String appId, Path directory) {
         Properties props = broker.streamsProperties(appId, directory);
         props.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, 2);
-        streams = new KafkaStreams(TrainingTopology.build(pipeline.trainingSettings()), props);
+        streams = new KafkaStreams(TrainingTopology.build(pipeline.trainingSettings(),
+                GroupCommittedInput::open), props);
         streams.start();
     }
 
@@ -108,7 +110,7 @@ class TrainingIT {
         Properties props = broker.streamsProperties(KafkaBroker.uniqueName("training"), stateDir);
         props.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, 2);
         streams = new KafkaStreams(TrainingTopology.build(pipeline.trainingSettings()
-                .withStatistics(Statistics.DIAGONAL)), props);
+                .withStatistics(Statistics.DIAGONAL), GroupCommittedInput::open), props);
         streams.start();
 
         ModelParameters model = pipeline.awaitModelAbsorbingAllLabelled();

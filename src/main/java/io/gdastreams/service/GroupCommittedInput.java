@@ -1,5 +1,6 @@
-package io.gdastreams.topology;
+package io.gdastreams.service;
 
+import io.gdastreams.topology.CommittedInput;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -27,7 +28,7 @@ import org.slf4j.LoggerFactory;
  * client settings (security included). Opened for one check when a task's state is loaded and closed after it:
  * that happens once per task start, so the clients are not worth keeping.
  */
-final class GroupCommittedInput implements CommittedInput {
+public final class GroupCommittedInput implements CommittedInput {
 
     private static final Logger LOG = LoggerFactory.getLogger(GroupCommittedInput.class);
     private static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(60);
@@ -44,7 +45,8 @@ final class GroupCommittedInput implements CommittedInput {
         this.timeout = apiTimeout == null ? DEFAULT_TIMEOUT : Duration.ofMillis(Long.parseLong(apiTimeout.toString()));
     }
 
-    static CommittedInput open(Map<String, Object> appConfigs) {
+    /** A {@link CommittedInput.Source}: the topology opens one per check of a restored task state. */
+    public static CommittedInput open(Map<String, Object> appConfigs) {
         return new GroupCommittedInput(appConfigs);
     }
 
