@@ -1,5 +1,6 @@
 package io.gdastreams.cli;
 
+import io.gdastreams.config.Role;
 import io.gdastreams.lifecycle.ExitCodes;
 import io.gdastreams.lifecycle.RunFailure;
 import io.gdastreams.lifecycle.UserError;
@@ -66,10 +67,10 @@ final class ResetCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        List<String> roles = switch (role) {
-            case "training" -> List.of("training");
-            case "scoring" -> List.of("scoring");
-            case "both" -> List.of("training", "scoring");
+        List<Role> roles = switch (role) {
+            case "training" -> List.of(Role.TRAINING);
+            case "scoring" -> List.of(Role.SCORING);
+            case "both" -> List.of(Role.TRAINING, Role.SCORING);
             default -> throw new UserError("--role must be training, scoring or both, got '" + role + "'");
         };
         Duration timeout = ClusterTimeout.of(timeoutSeconds);
@@ -81,7 +82,7 @@ final class ResetCommand implements Callable<Integer> {
         ClusterProbe.awaitReachable(config.bootstrapServers(), config.clientProperties(), timeout, "--timeout");
         try (Admin admin = Admin.create(adminProperties)) {
             List<ApplicationReset.Plan> plans = new ArrayList<>();
-            for (String r : roles) {
+            for (Role r : roles) {
                 Properties streams = config.streamsProperties(r);
                 String applicationId = streams.getProperty("application.id");
                 plans.add(ApplicationReset.plan(admin, applicationId,
@@ -97,12 +98,12 @@ final class ResetCommand implements Callable<Integer> {
                 }
             }
             ModelSigning signing = ModelSigning.parse(config.signingKeys());
-            ModelParameters handedOver = roles.contains("training") ? trainersModel(config, timeout, signing) : null;
+            ModelParameters handedOver = roles.contains(Role.TRAINING) ? trainersModel(config, timeout, signing) : null;
             out.println(execute ? "Resetting:" : "Dry run (nothing is changed; --execute does it):");
             for (ApplicationReset.Plan plan : plans) {
                 describe(plan, out);
             }
-            if (roles.contains("training")) {
+            if (roles.contains(Role.TRAINING)) {
                 out.println(handedOver == null
                         ? "  model '" + config.modelId() + "': nothing to hand over (no model of this trainer is "
                         + "the newest on " + config.topics().model() + ")"
@@ -142,7 +143,7 @@ final class ResetCommand implements Callable<Integer> {
         } catch (UserError e) {
             return null; // no topic, no model, a tombstone or an invalid record: nothing of this trainer's
         }
-        String trainer = config.streamsProperties("training").getProperty("application.id");
+        String trainer = config.streamsProperties(Role.TRAINING).getProperty("application.id");
         return trainer.equals(newest.trainer()) ? newest : null;
     }
 

@@ -1,5 +1,6 @@
 package io.gdastreams.ops;
 
+import io.gdastreams.config.Role;
 import io.gdastreams.lifecycle.FileProblem;
 import io.gdastreams.lifecycle.UserError;
 import io.gdastreams.model.ModelParameters;
@@ -35,8 +36,9 @@ public final class OperatedService {
     /** {@code train}: the training topology until Ctrl-C; returns the exit code. */
     public static int train(AppConfig config, PrintWriter out) {
         OpsMetrics metrics = new OpsMetrics(null, Clock.systemUTC());
-        return run("training", () -> TrainingTopology.build(config.trainingSettings(), GroupCommittedInput::open,
-                metrics), config, out, metrics, new Health("training", metrics::currentModel, Optional::empty), null);
+        Health health = new Health(Role.TRAINING.toString(), metrics::currentModel, Optional::empty);
+        return run(Role.TRAINING, () -> TrainingTopology.build(config.trainingSettings(), GroupCommittedInput::open,
+                metrics), config, out, metrics, health, null);
     }
 
     /** {@code score}: the scoring topology until Ctrl-C; returns the exit code. */
@@ -46,18 +48,18 @@ public final class OperatedService {
                 : scoring.get().modelInForce();
         OpsMetrics metrics = new OpsMetrics(inForce, Clock.systemUTC());
         scoring.set(new LiveScoring(config.scoringSettings(), metrics));
-        return run("scoring", scoring.get()::topology, config, out, metrics,
-                new Health("scoring", inForce, scoring.get()::notScoring), scoring.get());
+        return run(Role.SCORING, scoring.get()::topology, config, out, metrics,
+                new Health(Role.SCORING.toString(), inForce, scoring.get()::notScoring), scoring.get());
     }
 
-    private static int run(String role, Supplier<Topology> topology, AppConfig config, PrintWriter out,
+    private static int run(Role role, Supplier<Topology> topology, AppConfig config, PrintWriter out,
                            OpsMetrics metrics, Health health, LiveScoring scoring) {
         // The routes before the socket: a configuration they refuse must not leave a bound port behind.
         OpsRoutes routes = config.httpPort().isEmpty() ? null : new OpsRoutes(health, metrics, config.modelId(),
                 metrics::currentModel, config.scoringSettings().fitOptions(), config.scoringSettings().decisionRule(),
                 scoring, config.httpSecurity().protectMetrics());
         OpsServer server = routes == null ? null : openServer(config);
-        try (ProgressLog progress = new ProgressLog(role, scoring != null, metrics)) {
+        try (ProgressLog progress = new ProgressLog(role.toString(), scoring != null, metrics)) {
             if (server != null) {
                 routes.install(server).start();
                 out.printf("%s: HTTP endpoint on %s (/ dashboard, /health/live, /health/ready, /metrics, /models/%s%s)"

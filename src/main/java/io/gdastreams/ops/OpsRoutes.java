@@ -1,5 +1,6 @@
 package io.gdastreams.ops;
 
+import io.gdastreams.config.Role;
 import io.gdastreams.math.DecisionRule;
 import io.gdastreams.math.FitOptions;
 import io.gdastreams.model.ModelParameters;
@@ -50,7 +51,7 @@ final class OpsRoutes {
     }
 
     private String role() {
-        return scoring != null ? "scoring" : "training";
+        return (scoring != null ? Role.SCORING : Role.TRAINING).toString();
     }
 
     /** Stops the dashboard's sampling (the server is closed by its owner). */

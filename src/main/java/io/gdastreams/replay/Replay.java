@@ -1,5 +1,6 @@
 package io.gdastreams.replay;
 
+import io.gdastreams.config.Role;
 import io.gdastreams.lifecycle.RunFailure;
 import io.gdastreams.lifecycle.ShutdownSequence;
 import io.gdastreams.model.DeadLetter;
@@ -60,7 +61,7 @@ public final class Replay {
     }
 
     /**
-     * @param streamsProperties Kafka Streams properties for an application role ("training" / "scoring")
+     * @param streamsProperties Kafka Streams properties for an application role
      * @param clientProperties  extra client settings (security) for the replay's own producer and consumer
      * @param stallTimeout      give up when nothing progresses for this long
      * @param resources         where the running applications are registered, so that Ctrl-C stops them first
@@ -69,7 +70,7 @@ public final class Replay {
      *                          at once
      */
     record Options(String bootstrapServers, AppConfig config,
-                   Function<String, Properties> streamsProperties, Properties clientProperties,
+                   Function<Role, Properties> streamsProperties, Properties clientProperties,
                    Duration stallTimeout, PrintWriter progress, ShutdownSequence resources, ProgressBar bar,
                    int batch) {
     }
@@ -89,14 +90,14 @@ public final class Replay {
                 topics, options.config().modelId(), prequential);
              KafkaProducer<byte[], byte[]> producer = producer(topics.labelled());
              PendingReset resets = new PendingReset(options.bootstrapServers(), options.clientProperties(),
-                     options.streamsProperties().apply("training").getProperty("application.id"),
+                     options.streamsProperties().apply(Role.TRAINING).getProperty("application.id"),
                      topics.labelled().name())) {
             this.resets = resets;
             long trainingStart = System.nanoTime();
             ModelParameters model;
             List<RejectedRow> rejected;
-            StreamsApp trainer = options.resources().register(new StreamsApp("training", training.get(),
-                    options.streamsProperties().apply("training")));
+            StreamsApp trainer = options.resources().register(new StreamsApp(Role.TRAINING.toString(), training.get(),
+                    options.streamsProperties().apply(Role.TRAINING)));
             try {
                 trainer.start();
                 Map<String, Integer> lineBySource = new HashMap<>();
@@ -119,8 +120,8 @@ public final class Replay {
                 }
                 checkScorable(model, data.scoring().size());
                 long scoringStart = System.nanoTime();
-                StreamsApp scorer = options.resources().register(new StreamsApp("scoring", scoring.get(),
-                        options.streamsProperties().apply("scoring")));
+                StreamsApp scorer = options.resources().register(new StreamsApp(Role.SCORING.toString(), scoring.get(),
+                        options.streamsProperties().apply(Role.SCORING)));
                 try {
                     scorer.start();
                     sendScoring(producer, data.scoring(), topics.unlabelled());

@@ -129,7 +129,7 @@ public final class ReplayDriver {
             Replay.Options options = new Replay.Options(bootstrap, config, role -> {
                 Properties properties = runConfig.streamsProperties(role);
                 properties.put("bootstrap.servers", bootstrapServers);
-                properties.put("state.dir", stateDir.resolve(role).toString());
+                properties.put("state.dir", stateDir.resolve(role.toString()).toString());
                 return properties;
             }, clientProperties, request.stallTimeout(), out, resources, bar,
                     request.prequential() == null ? 0 : PREQUENTIAL_BATCH);

@@ -1,5 +1,6 @@
 package io.gdastreams.service;
 
+import io.gdastreams.config.Role;
 import io.gdastreams.lifecycle.RunFailure;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -44,7 +45,7 @@ final class AccessCheck {
     }
 
     /** Throws {@link RunFailure} naming every access of {@code required} the cluster says the principal lacks. */
-    static void verify(String role, Admin admin, List<RoleAccess> required, Duration timeout) {
+    static void verify(Role role, Admin admin, List<RoleAccess> required, Duration timeout) {
         List<RoleAccess> missing = new ArrayList<>();
         Set<String> topics = new LinkedHashSet<>();
         required.stream().filter(a -> a.type() == ResourceType.TOPIC).forEach(a -> topics.add(a.name()));
@@ -94,8 +95,8 @@ final class AccessCheck {
     }
 
     /** The message of a failed {@link #verify}: every missing access, and where the ACLs are listed. */
-    static String missingMessage(String role, List<RoleAccess> missing) {
-        StringBuilder message = new StringBuilder(role).append(": not authorised by the Kafka cluster: ");
+    static String missingMessage(Role role, List<RoleAccess> missing) {
+        StringBuilder message = new StringBuilder(role.toString()).append(": not authorised by the Kafka cluster: ");
         for (int i = 0; i < missing.size(); i++) {
             message.append(i == 0 ? "" : "; ").append("no ").append(missing.get(i).describe());
         }
@@ -107,8 +108,8 @@ final class AccessCheck {
      * operations the role needs on it. {@code applicationId}: the role's application id, the prefix of its
      * internal topics and transactional ids.
      */
-    static String refusal(String role, String applicationId, List<RoleAccess> required, AuthorizationException e) {
-        StringBuilder message = new StringBuilder(role).append(": not authorised by the Kafka cluster: ");
+    static String refusal(Role role, String applicationId, List<RoleAccess> required, AuthorizationException e) {
+        StringBuilder message = new StringBuilder(role.toString()).append(": not authorised by the Kafka cluster: ");
         if (e instanceof TopicAuthorizationException topics && !topics.unauthorizedTopics().isEmpty()) {
             List<String> named = new ArrayList<>();
             for (String topic : topics.unauthorizedTopics().stream().sorted().toList()) {
@@ -136,8 +137,8 @@ final class AccessCheck {
         return message.append(". ").append(advice(role)).toString();
     }
 
-    private static String advice(String role) {
-        return "Grant the ACLs of the " + (role.equals("training") ? "trainer" : "scorer")
+    private static String advice(Role role) {
+        return "Grant the ACLs of the " + role.actor()
                 + " role (docs/SECURITY.md, \"ACLs per role\")";
     }
 }

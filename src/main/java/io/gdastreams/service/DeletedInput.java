@@ -1,5 +1,6 @@
 package io.gdastreams.service;
 
+import io.gdastreams.config.Role;
 import io.gdastreams.model.DeadLetter;
 import org.apache.kafka.common.TopicPartition;
 
@@ -16,11 +17,11 @@ record DeletedInput(TopicPartition partition, long from, long to) {
     }
 
     /** What was lost, for the log and the dead letter: of the role's input topic, or of the trainer's partials. */
-    String sentence(String role, boolean input) {
+    String sentence(Role role, boolean input) {
         String lost = !input ? "the model lacks the events they summed up until each input partition they came from"
                 + " sends its next snapshot (at its next event); restarting every training instance re-sends them now"
                 : "at most " + offsets() + " event" + (offsets() == 1 ? " is" : "s are") + " not in "
-                + (role.equals("training") ? "the model" : "the predictions");
+                + (role == Role.TRAINING ? "the model" : "the predictions");
         return "offsets " + from + " to " + (to - 1) + " of " + (input ? "" : "the internal topic partition (partial"
                 + " snapshots) ") + partition + " (" + offsets() + " offset" + (offsets() == 1 ? "" : "s")
                 + ": records, and any transaction markers or aborted records among them) were deleted by the broker"
@@ -29,7 +30,7 @@ record DeletedInput(TopicPartition partition, long from, long to) {
     }
 
     /** The dead letter: where the gap starts, without key or value (the broker has none left to keep). */
-    DeadLetter letter(String role, boolean input) {
+    DeadLetter letter(Role role, boolean input) {
         return new DeadLetter("deleted before it was read: " + sentence(role, input), partition.topic(),
                 partition.partition(), from, null, null);
     }

@@ -1,5 +1,6 @@
 package io.gdastreams.service;
 
+import io.gdastreams.config.Role;
 import io.gdastreams.model.DeadLetter;
 import io.gdastreams.topology.DeadLetterCategory;
 import io.gdastreams.topology.StreamObserver;
@@ -30,7 +31,7 @@ final class DeletedInputReport implements Consumer<DeletedInput> {
 
     private static final Logger LOG = LoggerFactory.getLogger(DeletedInputReport.class);
 
-    private final String role;
+    private final Role role;
     private final String input;
     private final Topic<byte[], DeadLetter> deadLetters;
     private final Properties client;
@@ -38,7 +39,7 @@ final class DeletedInputReport implements Consumer<DeletedInput> {
     private final PrintWriter out;
     private final StreamObserver observer;
 
-    DeletedInputReport(String role, Topics topics, Properties client, Duration timeout, PrintWriter out,
+    DeletedInputReport(Role role, Topics topics, Properties client, Duration timeout, PrintWriter out,
                        StreamObserver observer) {
         this.role = role;
         this.input = RoleAccess.inputTopic(role, topics);

@@ -1,5 +1,6 @@
 package io.gdastreams.service;
 
+import io.gdastreams.config.Role;
 import io.gdastreams.settings.AppConfig;
 import java.time.Duration;
 import java.util.LinkedHashSet;
@@ -31,14 +32,14 @@ final class NeededTopics {
     /** How often a running service looks for its topics, at most. */
     static final Duration EVERY = Duration.ofSeconds(30);
 
-    private final String role;
+    private final Role role;
     private final List<String> topics;
     private final Duration interval;
     private final LongSupplier nanoClock;
     private long lastCheck;
     private Set<String> missingBefore = Set.of();
 
-    NeededTopics(String role, List<String> topics, Duration interval, LongSupplier nanoClock) {
+    NeededTopics(Role role, List<String> topics, Duration interval, LongSupplier nanoClock) {
         this.role = role;
         this.topics = List.copyOf(topics);
         this.interval = interval;
@@ -50,7 +51,7 @@ final class NeededTopics {
      * The configured topics of {@code role}: its input, the model topic, its outputs; looked for every
      * {@code gda.restore.patience.ms} or {@link #EVERY}, whichever is less.
      */
-    static NeededTopics of(String role, AppConfig config, LongSupplier nanoClock) {
+    static NeededTopics of(Role role, AppConfig config, LongSupplier nanoClock) {
         // The role's topics as its access check lists them (one place), less its internal ones (Kafka Streams').
         String internal = StreamsApp.applicationId(config.streamsProperties(role)) + "-";
         List<String> names = RoleAccess.of(role, config).stream()

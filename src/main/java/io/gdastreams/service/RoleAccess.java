@@ -1,6 +1,7 @@
 package io.gdastreams.service;
 
 import io.gdastreams.config.ConfigKey;
+import io.gdastreams.config.Role;
 import io.gdastreams.settings.AppConfig;
 import io.gdastreams.topology.InternalTopics;
 import io.gdastreams.topology.ScoringTopology;
@@ -26,7 +27,7 @@ public record RoleAccess(ResourceType type, String name, AclOperation operation,
     public static List<RoleAccess> training(AppConfig config) {
         Topics topics = config.topics();
         List<RoleAccess> accesses = new ArrayList<>();
-        accesses.add(topic(inputTopic("training", topics), AclOperation.READ, "its input"));
+        accesses.add(topic(inputTopic(Role.TRAINING, topics), AclOperation.READ, "its input"));
         accesses.add(topic(topics.model().name(), AclOperation.READ, "reads the published models back"));
         accesses.add(topic(topics.model().name(), AclOperation.WRITE, "publishes the model"));
         accesses.add(topic(topics.deadLetters().name(), AclOperation.WRITE, "dead letters"));
@@ -35,17 +36,17 @@ public record RoleAccess(ResourceType type, String name, AclOperation operation,
         }
         // The internal partials topic, when it exists already (gda.create.topics=true creates it before this check):
         // without DELETE, training runs but Kafka Streams cannot purge it, and it is kept forever (retention.ms=-1).
-        String partials = TrainingTopology.partials(applicationId(config, "training")).name();
+        String partials = TrainingTopology.partials(applicationId(config, Role.TRAINING)).name();
         accesses.add(topic(partials, AclOperation.READ, "an internal topic"));
         accesses.add(topic(partials, AclOperation.WRITE, "an internal topic"));
         accesses.add(topic(partials, AclOperation.DELETE, "Kafka Streams purges the records it has read"));
-        String applicationId = applicationId(config, "training");
+        String applicationId = applicationId(config, Role.TRAINING);
         changelog(accesses, applicationId, TrainingTopology.CLASS_STATS_STORE);
         changelog(accesses, applicationId, TrainingTopology.COMBINER_STORE);
         if (config.booleanValue(ConfigKey.PREQUENTIAL)) {
             changelog(accesses, applicationId, TrainingTopology.PREQUENTIAL_STORE);
         }
-        accesses.add(group(config, "training"));
+        accesses.add(group(config, Role.TRAINING));
         return List.copyOf(accesses);
     }
 
@@ -53,12 +54,12 @@ public record RoleAccess(ResourceType type, String name, AclOperation operation,
     public static List<RoleAccess> scoring(AppConfig config) {
         Topics topics = config.topics();
         List<RoleAccess> accesses = new ArrayList<>(List.of(
-                topic(inputTopic("scoring", topics), AclOperation.READ, "its input"),
+                topic(inputTopic(Role.SCORING, topics), AclOperation.READ, "its input"),
                 topic(topics.model().name(), AclOperation.READ, "the model it scores with"),
                 topic(topics.predictions().name(), AclOperation.WRITE, "its output"),
                 topic(topics.deadLetters().name(), AclOperation.WRITE, "dead letters")));
-        changelog(accesses, applicationId(config, "scoring"), ScoringTopology.PENDING_STORE);
-        accesses.add(group(config, "scoring"));
+        changelog(accesses, applicationId(config, Role.SCORING), ScoringTopology.PENDING_STORE);
+        accesses.add(group(config, Role.SCORING));
         return List.copyOf(accesses);
     }
 
@@ -74,16 +75,15 @@ public record RoleAccess(ResourceType type, String name, AclOperation operation,
     }
 
     /** The topic {@code role} reads its events from: the labelled topic for training, the unlabelled for scoring. */
-    static String inputTopic(String role, Topics topics) {
-        return role.equals("training") ? topics.labelled().name() : topics.unlabelled().name();
+    static String inputTopic(Role role, Topics topics) {
+        return role == Role.TRAINING ? topics.labelled().name() : topics.unlabelled().name();
     }
 
-    /** The accesses of {@code role} ("training" or "scoring"). */
-    public static List<RoleAccess> of(String role, AppConfig config) {
+    /** The accesses of {@code role} (Role.TRAINING or Role.SCORING). */
+    public static List<RoleAccess> of(Role role, AppConfig config) {
         return switch (role) {
-            case "training" -> training(config);
-            case "scoring" -> scoring(config);
-            default -> throw new IllegalArgumentException("no such role: " + role);
+            case TRAINING -> training(config);
+            case SCORING -> scoring(config);
         };
     }
 
@@ -98,12 +98,12 @@ public record RoleAccess(ResourceType type, String name, AclOperation operation,
     }
 
     /** The consumer group, {@code application.id}: joining it and committing offsets need READ. */
-    private static RoleAccess group(AppConfig config, String role) {
+    private static RoleAccess group(AppConfig config, Role role) {
         return new RoleAccess(ResourceType.GROUP, applicationId(config, role), AclOperation.READ,
                 "the consumer group of the " + role + " application");
     }
 
-    private static String applicationId(AppConfig config, String role) {
+    private static String applicationId(AppConfig config, Role role) {
         return StreamsApp.applicationId(config.streamsProperties(role));
     }
 }

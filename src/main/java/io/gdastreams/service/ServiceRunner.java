@@ -1,5 +1,6 @@
 package io.gdastreams.service;
 
+import io.gdastreams.config.Role;
 import io.gdastreams.lifecycle.ExitCodes;
 import io.gdastreams.lifecycle.RunFailure;
 import io.gdastreams.settings.AppConfig;
@@ -69,16 +70,16 @@ public final class ServiceRunner {
      * the service (health, metrics) follows the client that runs; {@code observer} hears of the dead letters the
      * service writes itself (input deleted before it was read, {@link DeletedInputReport}).
      */
-    public static int run(String role, Supplier<Topology> topology, AppConfig config, PrintWriter out,
+    public static int run(Role role, Supplier<Topology> topology, AppConfig config, PrintWriter out,
                           Consumer<StreamsApp> onStart, StreamObserver observer) {
         String bootstrap = config.bootstrapServers();
-        StartupWarnings.emit(config, role, out);
+        StartupWarnings.emit(config, role.toString(), out);
         ClusterProbe.awaitReachable(bootstrap, config.clientProperties(), config.brokerTimeout());
         if (config.createTopics()) {
             var adminProperties = config.kafkaProperties();
             adminProperties.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
             ConfiguredTopics.createMissing(config, adminProperties);
-            if (role.equals("training")) {
+            if (role == Role.TRAINING) {
                 ConfiguredTopics.createTrainingInternalMissing(config.streamsProperties(role), adminProperties);
             }
         }
@@ -102,7 +103,7 @@ public final class ServiceRunner {
         AtomicBoolean interrupted = new AtomicBoolean();
         AtomicReference<StreamsApp> app;
         try {
-            app = new AtomicReference<>(new StreamsApp(role, topology.get(), properties, clients));
+            app = new AtomicReference<>(new StreamsApp(role.toString(), topology.get(), properties, clients));
         } catch (StreamsException e) {
             // A state.dir that cannot be made or locked, say: what is wrong is in the message, not in a stack trace.
             throw new RunFailure(role + ": Kafka Streams cannot start: " + StreamsApp.rootMessage(e), e);
@@ -232,7 +233,7 @@ public final class ServiceRunner {
      * Starts {@code app}. Kafka Streams opens the stores of the task directories it finds while it starts: one it
      * cannot open (a full disk, a store path that is not a directory) ends the command with the reason, in one line.
      */
-    private static void start(String role, StreamsApp app) {
+    private static void start(Role role, StreamsApp app) {
         try {
             app.start();
         } catch (StreamsException e) {
@@ -250,7 +251,7 @@ public final class ServiceRunner {
      * directory"), and only a new process frees it: after {@link #STATE_DIRECTORY_GRACE} the command exits saying so.
      * Null when the service is being stopped meanwhile.
      */
-    private static StreamsApp newClient(String role, Topology topology, Properties properties,
+    private static StreamsApp newClient(Role role, Topology topology, Properties properties,
                                         KafkaClientSupplier clients, StreamsApp old, boolean rebuild,
                                         Throwable restarted, AtomicBoolean stopping)
             throws InterruptedException {
@@ -263,7 +264,7 @@ public final class ServiceRunner {
                 if (rebuild) {
                     old.cleanUp();
                 }
-                return new StreamsApp(role, topology, properties, clients);
+                return new StreamsApp(role.toString(), topology, properties, clients);
             } catch (StreamsException | IllegalStateException e) {
                 if (System.nanoTime() > deadline) {
                     RunFailure stuck = new RunFailure(role + ": Kafka Streams cannot start again: the previous client"

@@ -1,5 +1,6 @@
 package io.gdastreams.service;
 
+import io.gdastreams.config.Role;
 import io.gdastreams.lifecycle.RunFailure;
 import io.gdastreams.settings.AppConfig;
 import java.io.PrintWriter;
@@ -29,7 +30,7 @@ final class ServiceWatch {
 
     private static final Logger LOG = LoggerFactory.getLogger(ServiceWatch.class);
 
-    private final String role;
+    private final Role role;
     private final AppConfig config;
     private final Properties client;
     private final String bootstrap;
@@ -44,7 +45,7 @@ final class ServiceWatch {
      * The watch of {@code role} run with {@code streams} (its Kafka Streams settings) on the cluster at
      * {@code bootstrap}, asked through clients of {@code client}'s settings.
      */
-    ServiceWatch(String role, AppConfig config, Properties streams, Properties client, String bootstrap) {
+    ServiceWatch(Role role, AppConfig config, Properties streams, Properties client, String bootstrap) {
         this.role = role;
         this.config = config;
         this.client = client;
@@ -54,7 +55,7 @@ final class ServiceWatch {
                 streams.getProperty(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, "").trim())
                 ? IsolationLevel.READ_UNCOMMITTED : IsolationLevel.READ_COMMITTED;
         // A trainer's hanging transaction is read for the training input behind it (HangingInput).
-        Optional<HangingInput.Training> training = role.equals("training")
+        Optional<HangingInput.Training> training = role == Role.TRAINING
                 ? Optional.of(new HangingInput.Training(StreamsApp.applicationId(streams),
                         config.topics().labelled().name()))
                 : Optional.empty();
@@ -84,7 +85,7 @@ final class ServiceWatch {
         };
         // Under exactly-once the service reads read_committed: a transaction left open on what it reads holds it.
         this.heldInputs = restoreReads == IsolationLevel.READ_COMMITTED
-                ? new HeldInputs(role, config.restorePatience(), System::nanoTime) : null;
+                ? new HeldInputs(role.toString(), config.restorePatience(), System::nanoTime) : null;
         this.needed = NeededTopics.of(role, config, System::nanoTime);
         this.existing = NeededTopics.ExistingTopics.of(client, timeout);
     }

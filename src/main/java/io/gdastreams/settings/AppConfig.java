@@ -2,6 +2,7 @@ package io.gdastreams.settings;
 
 import io.gdastreams.config.ConfigKey;
 import io.gdastreams.config.ConfigValues;
+import io.gdastreams.config.Role;
 import io.gdastreams.lifecycle.UserError;
 import io.gdastreams.math.CovarianceType;
 import io.gdastreams.math.Estimator;
@@ -250,11 +251,16 @@ public final class AppConfig implements ConfigValues {
     }
 
     /**
-     * Kafka Streams properties for one application role ("training" or "scoring"): the Kafka keys plus
+     * Kafka Streams properties for one application role: the Kafka keys plus
      * {@code application.id = <gda.application.id>-<role>}, so one file configures both applications.
      */
-    public Properties streamsProperties(String role) {
-        return KafkaSettings.forRole(kafka, applicationId(), role);
+    public Properties streamsProperties(Role role) {
+        return streamsProperties(role.toString());
+    }
+
+    /** As {@link #streamsProperties(Role)} for an application {@code <gda.application.id>-<suffix>} (bench stages). */
+    public Properties streamsProperties(String suffix) {
+        return KafkaSettings.forRole(kafka, applicationId(), suffix);
     }
 
     /** Valid settings that weaken what gda-streams promises, one sentence each (empty when there are none). */

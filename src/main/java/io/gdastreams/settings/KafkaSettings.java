@@ -70,13 +70,13 @@ final class KafkaSettings {
     }
 
     /**
-     * Kafka Streams properties for one application role ("training" or "scoring"): the Kafka keys plus
-     * {@code application.id = <applicationId>-<role>}, so one file configures both applications.
+     * Kafka Streams properties for one application ({@code suffix}: a role, or a bench stage): the Kafka keys plus
+     * {@code application.id = <applicationId>-<suffix>}, so one file configures both applications.
      */
-    static Properties forRole(Map<String, String> kafka, String applicationId, String role) {
+    static Properties forRole(Map<String, String> kafka, String applicationId, String suffix) {
         Properties properties = new Properties();
         properties.putAll(kafka);
-        properties.put("application.id", applicationId + "-" + role);
+        properties.put("application.id", applicationId + "-" + suffix);
         // Kafka Streams 4.3 builds a second StreamsConfig inside its partition assignor, from the main consumer's
         // configuration, which carries only consumer keys and main.consumer.* ones: without this copy that config
         // sees the global handler disabled and logs the "not enabled for the GlobalThread" warning at every start

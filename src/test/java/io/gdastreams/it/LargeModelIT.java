@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.gdastreams.config.ConfigKey;
+import io.gdastreams.config.Role;
 import io.gdastreams.model.ClassParameters;
 import io.gdastreams.model.ModelParameters;
 import io.gdastreams.model.Prediction;
@@ -94,7 +95,7 @@ class LargeModelIT {
             producer.flush();
 
             AtomicReference<Throwable> failure = new AtomicReference<>();
-            Properties trainingProperties = config.streamsProperties("training");
+            Properties trainingProperties = config.streamsProperties(Role.TRAINING);
             instances.start(TrainingTopology.build(config.trainingSettings(),
                     GroupCommittedInput::open), trainingProperties,
                     streams -> streams.setUncaughtExceptionHandler(e -> {
@@ -120,7 +121,7 @@ class LargeModelIT {
                     applicationId + "-" + TrainingTopology.CLASS_STATS_STORE + "-changelog"));
 
             KafkaStreams scorer = instances.start(ScoringTopology.build(config.scoringSettings()),
-                    config.streamsProperties("scoring"), streams -> streams.setUncaughtExceptionHandler(e -> {
+                    config.streamsProperties(Role.SCORING), streams -> streams.setUncaughtExceptionHandler(e -> {
                         failure.compareAndSet(null, e);
                         return StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
                     }));

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.gdastreams.config.Role;
 import io.gdastreams.it.IrisEndToEndScenario;
 import io.gdastreams.it.IrisGolden;
 import io.gdastreams.it.SaslTestCluster;
@@ -238,7 +239,7 @@ class AuthorizerIT {
     @Test
     void trainWithoutReadOnItsGroupEndsPromptlyNamingTheGroupAndTheOperation() throws Exception {
         Run run = newRun("nogroup");
-        String group = run.appConfig().streamsProperties("training").getProperty("application.id");
+        String group = run.appConfig().streamsProperties(Role.TRAINING).getProperty("application.id");
         String printed = trainMissing(run, row -> row.type() == ResourceType.GROUP);
         assertTrue(printed.contains("not authorised by the Kafka cluster: no READ on group " + group), printed);
     }
@@ -248,7 +249,7 @@ class AuthorizerIT {
         // Not visible before Kafka Streams starts (the ids do not exist yet): Kafka Streams' own refusal, which the
         // service must not answer by starting Kafka Streams again.
         Run run = newRun("notxn");
-        String prefix = run.appConfig().streamsProperties("training").getProperty("application.id") + "-";
+        String prefix = run.appConfig().streamsProperties(Role.TRAINING).getProperty("application.id") + "-";
         String printed = trainMissing(run, row -> row.type() == ResourceType.TRANSACTIONAL_ID);
         assertTrue(printed.contains("not authorised by the Kafka cluster: no WRITE on the transactional ids with the"
                 + " prefix " + prefix), printed);
@@ -286,7 +287,7 @@ class AuthorizerIT {
     @Test
     void scoreWithoutWriteOnItsExistingChangelogEndsPromptlyNamingIt() throws Exception {
         Run run = newRun("nochangelogwrite");
-        String changelog = run.appConfig().streamsProperties("scoring").getProperty("application.id") + "-"
+        String changelog = run.appConfig().streamsProperties(Role.SCORING).getProperty("application.id") + "-"
                 + ScoringTopology.PENDING_STORE + "-changelog";
         ConfiguredTopics.createMissing(run.appConfig(), admin());
         try (Admin admin = Admin.create(admin())) {

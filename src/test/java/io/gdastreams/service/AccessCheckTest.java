@@ -3,6 +3,7 @@ package io.gdastreams.service;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.gdastreams.config.ConfigKey;
+import io.gdastreams.config.Role;
 import io.gdastreams.settings.AppConfig;
 import java.util.List;
 import java.util.Set;
@@ -57,17 +58,17 @@ class AccessCheckTest {
     void missingAccessesAreNamedWithOperationAndResource() {
         assertEquals("training: not authorised by the Kafka cluster: no WRITE on topic model-parameters (publishes the"
                 + " model); no READ on group gda-streams-training (the consumer group of the training application)"
-                + ADVICE_TRAINER, AccessCheck.missingMessage("training", List.of(training.get(2), training.get(11))));
+                + ADVICE_TRAINER, AccessCheck.missingMessage(Role.TRAINING, List.of(training.get(2), training.get(11))));
     }
 
     @Test
     void aRefusedTopicIsNamedWithTheOperationsTheRoleNeedsOnIt() {
         assertEquals("training: not authorised by the Kafka cluster: refused access to topic model-parameters (needs"
-                + " READ, WRITE)" + ADVICE_TRAINER, AccessCheck.refusal("training", "gda-streams-training", training,
+                + " READ, WRITE)" + ADVICE_TRAINER, AccessCheck.refusal(Role.TRAINING, "gda-streams-training", training,
                 new TopicAuthorizationException(Set.of("model-parameters"))));
         assertEquals("training: not authorised by the Kafka cluster: refused access to topic"
                 + " gda-streams-training-class-stats-changelog (an internal topic: needs the ACLs on the topic prefix"
-                + " gda-streams-training-)" + ADVICE_TRAINER, AccessCheck.refusal("training", "gda-streams-training",
+                + " gda-streams-training-)" + ADVICE_TRAINER, AccessCheck.refusal(Role.TRAINING, "gda-streams-training",
                 training, new TopicAuthorizationException(Set.of("gda-streams-training-class-stats-changelog"))));
     }
 
@@ -75,13 +76,13 @@ class AccessCheckTest {
     void aRefusedGroupOrTransactionalIdIsNamedWithItsOperation() {
         assertEquals("scoring: not authorised by the Kafka cluster: no READ on group gda-streams-scoring (the consumer"
                 + " group of the scoring application). Grant the ACLs of the scorer role (docs/SECURITY.md, \"ACLs"
-                + " per role\")", AccessCheck.refusal("scoring", "gda-streams-scoring", RoleAccess.scoring(config),
+                + " per role\")", AccessCheck.refusal(Role.SCORING, "gda-streams-scoring", RoleAccess.scoring(config),
                 GroupAuthorizationException.forGroupId("gda-streams-scoring")));
         assertEquals("training: not authorised by the Kafka cluster: no WRITE on the transactional ids with the prefix"
-                + " gda-streams-training- (exactly_once_v2)" + ADVICE_TRAINER, AccessCheck.refusal("training",
+                + " gda-streams-training- (exactly_once_v2)" + ADVICE_TRAINER, AccessCheck.refusal(Role.TRAINING,
                 "gda-streams-training", training, new TransactionalIdAuthorizationException("refused")));
         assertEquals("training: not authorised by the Kafka cluster: ClusterAuthorizationException: Cluster"
-                + " authorization failed." + ADVICE_TRAINER, AccessCheck.refusal("training", "gda-streams-training",
+                + " authorization failed." + ADVICE_TRAINER, AccessCheck.refusal(Role.TRAINING, "gda-streams-training",
                 training, new ClusterAuthorizationException("Cluster authorization failed.")));
     }
 }

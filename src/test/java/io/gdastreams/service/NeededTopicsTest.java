@@ -3,6 +3,7 @@ package io.gdastreams.service;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.gdastreams.config.ConfigKey;
+import io.gdastreams.config.Role;
 import io.gdastreams.settings.AppConfig;
 import java.time.Duration;
 import java.util.List;
@@ -17,7 +18,7 @@ class NeededTopicsTest {
 
     private final long[] clock = {0};
     private final AppConfig config = AppConfig.defaults();
-    private final NeededTopics training = NeededTopics.of("training", config, () -> clock[0]);
+    private final NeededTopics training = NeededTopics.of(Role.TRAINING, config, () -> clock[0]);
 
     private static NeededTopics.ExistingTopics listing(String... names) {
         return () -> Optional.of(Set.of(names));
@@ -27,8 +28,8 @@ class NeededTopicsTest {
     void shouldNeedEachRolesInputTheModelTopicAndItsOutputs() {
         assertEquals(List.of("labelled-events", "model-parameters", "dead-letters"), training.topics());
         assertEquals(List.of("unlabelled-events", "model-parameters", "predictions", "dead-letters"),
-                NeededTopics.of("scoring", config, () -> 0).topics());
-        assertEquals(List.of("labelled-events", "model-parameters", "dead-letters", "m"), NeededTopics.of("training",
+                NeededTopics.of(Role.SCORING, config, () -> 0).topics());
+        assertEquals(List.of("labelled-events", "model-parameters", "dead-letters", "m"), NeededTopics.of(Role.TRAINING,
                 config.with(ConfigKey.PREQUENTIAL, "true", "t").with(ConfigKey.TOPIC_METRICS, "m", "t"), () -> 0)
                 .topics());
     }

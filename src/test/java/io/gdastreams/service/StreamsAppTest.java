@@ -2,6 +2,7 @@ package io.gdastreams.service;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import io.gdastreams.config.Role;
 import io.gdastreams.settings.AppConfig;
 import io.gdastreams.topology.TrainingStateException;
 import java.util.Properties;
@@ -41,7 +42,7 @@ class StreamsAppTest {
     @Test
     void shouldLeaveTheGroupOnCloseWithTheProductDefaults() {
         Properties properties = AppConfig.defaults().withKafka("bootstrap.servers", "localhost:9092")
-                .streamsProperties("scoring");
+                .streamsProperties(Role.SCORING);
         assertEquals(GroupMembershipOperation.LEAVE_GROUP, StreamsApp.membershipOnClose(properties));
     }
 

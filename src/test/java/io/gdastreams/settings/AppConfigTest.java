@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.gdastreams.config.ConfigKey;
+import io.gdastreams.config.Role;
 import io.gdastreams.lifecycle.UserError;
 import io.gdastreams.math.CovarianceType;
 import io.gdastreams.math.DecisionRule;
@@ -68,12 +69,12 @@ class AppConfigTest {
 
     @Test
     void shouldEnableTheProcessingExceptionHandlerForTheGlobalThreadUnlessOverridden() throws IOException {
-        Properties scoring = AppConfig.load(null, Map.of()).streamsProperties("scoring");
+        Properties scoring = AppConfig.load(null, Map.of()).streamsProperties(Role.SCORING);
         scoring.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
         assertTrue(new StreamsConfig(scoring)
                 .getBoolean(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_GLOBAL_ENABLED_CONFIG));
         Properties overridden = AppConfig.load(file("processing.exception.handler.global.enabled=false"), Map.of())
-                .streamsProperties("scoring");
+                .streamsProperties(Role.SCORING);
         assertEquals("false", overridden.getProperty("processing.exception.handler.global.enabled"));
     }
 
@@ -115,7 +116,7 @@ class AppConfigTest {
                     .getBoolean(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_GLOBAL_ENABLED_CONFIG), role);
         }
         Properties disabled = AppConfig.load(file("processing.exception.handler.global.enabled=false"), Map.of())
-                .streamsProperties("scoring");
+                .streamsProperties(Role.SCORING);
         assertEquals("false", disabled.getProperty("main.consumer.processing.exception.handler.global.enabled"),
                 "the copy follows the setting (a user who disables it gets Kafka's warning, as they should)");
     }
@@ -182,8 +183,8 @@ class AppConfigTest {
     @Test
     void shouldDeriveApplicationIdPerRole() throws IOException {
         AppConfig config = AppConfig.load(file("gda.application.id=fraud"), Map.of());
-        assertEquals("fraud-training", config.streamsProperties("training").getProperty("application.id"));
-        assertEquals("fraud-scoring", config.streamsProperties("scoring").getProperty("application.id"));
+        assertEquals("fraud-training", config.streamsProperties(Role.TRAINING).getProperty("application.id"));
+        assertEquals("fraud-scoring", config.streamsProperties(Role.SCORING).getProperty("application.id"));
     }
 
     @Test

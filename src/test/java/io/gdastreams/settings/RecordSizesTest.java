@@ -3,6 +3,7 @@ package io.gdastreams.settings;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.gdastreams.config.Role;
 import io.gdastreams.math.RunningGaussian;
 import io.gdastreams.model.ModelParameters;
 import io.gdastreams.model.PartialSnapshot;
@@ -75,7 +76,7 @@ class RecordSizesTest {
     @Test
     void shouldRaiseEveryProducerAndTopicLimitToTheRecordBound() {
         String bound = Integer.toString(RecordSizeLimits.MAX_RECORD_BYTES);
-        Properties streams = AppConfig.defaults().streamsProperties("training");
+        Properties streams = AppConfig.defaults().streamsProperties(Role.TRAINING);
         assertEquals(bound, streams.getProperty("producer.max.request.size"));
         assertEquals(bound, streams.getProperty("producer.buffer.memory"));
         assertEquals(bound, streams.getProperty("topic.max.message.bytes"));
@@ -102,7 +103,7 @@ class RecordSizesTest {
     void shouldLetAFileOverrideTheRecordBound() {
         Properties file = new Properties();
         file.setProperty("producer.max.request.size", "2097152");
-        Properties streams = ConfigSources.resolve(file, "test file", Map.of()).streamsProperties("scoring");
+        Properties streams = ConfigSources.resolve(file, "test file", Map.of()).streamsProperties(Role.SCORING);
         assertEquals("2097152", streams.getProperty("producer.max.request.size"));
     }
 
