@@ -35,7 +35,7 @@ public final class OperatedService {
 
     /** {@code train}: the training topology until Ctrl-C; returns the exit code. */
     public static int train(AppConfig config, PrintWriter out) {
-        OpsMetrics metrics = new OpsMetrics(null, Clock.systemUTC());
+        OpsMetrics metrics = OpsMetrics.forTrainer(config.modelId(), Clock.systemUTC());
         Health health = new Health(Role.TRAINING.toString(), metrics::currentModel, Optional::empty);
         return run(Role.TRAINING, () -> TrainingTopology.build(config.trainingSettings(), GroupCommittedInput::open,
                 metrics), config, out, metrics, health, null);

@@ -55,7 +55,8 @@ final class OpsMetrics implements StreamObserver {
     private final Map<Prediction.Status, Counter> predictions = new EnumMap<>(Prediction.Status.class);
     private final Timer latency;
     private final Map<String, Long> pendingByTask = new ConcurrentHashMap<>();
-    private final AtomicReference<ModelParameters> published = new AtomicReference<>();
+    /** The trainer's model (null for a scorer). */
+    private final TrainerModels trainerModels;
     /** Classes the trainer's last published version left out over the size bound. */
     private final AtomicInteger classesLeftOut = new AtomicInteger();
     /** The running client's restores in progress (none before the first client starts). */
@@ -66,12 +67,22 @@ final class OpsMetrics implements StreamObserver {
     private StreamsBinding streamsBinding;
 
     /**
-     * @param model the model the process stands for (the scorer's in force), or null for a trainer: then the last
-     *              one it published ({@link #modelPublished})
+     * @param model the model the process stands for (the scorer's in force), or null for a trainer: then the
+     *              newest on the model topic ({@link TrainerModels}), of any model id
      */
     OpsMetrics(Supplier<Optional<ModelParameters>> model, Clock clock) {
+        this(model, null, clock);
+    }
+
+    /** A trainer's figures: its model is the newest of {@code modelId} on the model topic. */
+    static OpsMetrics forTrainer(String modelId, Clock clock) {
+        return new OpsMetrics(null, modelId, clock);
+    }
+
+    private OpsMetrics(Supplier<Optional<ModelParameters>> model, String modelId, Clock clock) {
         this.clock = clock;
-        this.model = model != null ? model : () -> Optional.ofNullable(published.get());
+        this.trainerModels = model == null ? new TrainerModels(modelId) : null;
+        this.model = model != null ? model : trainerModels::newest;
         applied = Counter.builder("gda.events.applied").description("labelled events applied to the statistics")
                 .register(registry);
         for (DeadLetterCategory category : DeadLetterCategory.values()) {
@@ -89,7 +100,7 @@ final class OpsMetrics implements StreamObserver {
                 .register(registry);
         Gauge.builder("gda.model.version", this, m -> m.currentModel().map(p -> (double) p.version())
                         .orElse(Double.NaN))
-                .description("version of the model in force (scorer) or last published (trainer); NaN: none")
+                .description("version of the model in force (scorer) or newest on the model topic (trainer); NaN: none")
                 .register(registry);
         Gauge.builder("gda.model.age", this, OpsMetrics::modelAgeSeconds).baseUnit("seconds")
                 .description("time since that model was published (its updatedAt); NaN: none")
@@ -247,7 +258,16 @@ final class OpsMetrics implements StreamObserver {
 
     @Override
     public void modelPublished(ModelParameters model, Set<String> leftOut) {
-        published.set(model);
+        if (trainerModels != null) {
+            trainerModels.published(model);
+        }
         classesLeftOut.set(leftOut.size());
+    }
+
+    @Override
+    public void modelRecordSeen(byte[] record) {
+        if (trainerModels != null) {
+            trainerModels.onTopic(record);
+        }
     }
 }

@@ -29,13 +29,16 @@ final class PublishedModelTracker implements Processor<String, byte[], Void, Voi
     private final ModelSigning signing;
     private KeyValueStore<String, byte[]> store;
 
+    private final StreamObserver observer;
+
     PublishedModelTracker(String modelId) {
-        this(modelId, ModelSigning.NONE);
+        this(modelId, ModelSigning.NONE, StreamObserver.NONE);
     }
 
-    PublishedModelTracker(String modelId, ModelSigning signing) {
+    PublishedModelTracker(String modelId, ModelSigning signing, StreamObserver observer) {
         this.modelId = modelId;
         this.signing = signing;
+        this.observer = observer;
     }
 
     @Override
@@ -50,6 +53,7 @@ final class PublishedModelTracker implements Processor<String, byte[], Void, Voi
         }
         if (record.value() == null) {
             store.put(modelId, TOMBSTONE);
+            observer.modelRecordSeen(TOMBSTONE);
             return;
         }
         String refusal = signing.refusal(record.value(), record.headers());
@@ -60,5 +64,6 @@ final class PublishedModelTracker implements Processor<String, byte[], Void, Voi
             return;
         }
         store.put(modelId, record.value());
+        observer.modelRecordSeen(record.value());
     }
 }

@@ -44,4 +44,11 @@ public interface StreamObserver {
      */
     default void modelPublished(ModelParameters model, Set<String> leftOut) {
     }
+
+    /**
+     * The trainer's view of the model topic took {@code record} (the raw value, its signature checked; empty: a
+     * tombstone) as the newest record of its model id, whichever instance of the application published it.
+     */
+    default void modelRecordSeen(byte[] record) {
+    }
 }

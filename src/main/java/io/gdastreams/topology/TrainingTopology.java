@@ -95,7 +95,7 @@ public final class TrainingTopology {
         builder.addGlobalStore(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(PUBLISHED_STORE),
                         SerdeFactory.string(), SerdeFactory.rawBytes()).withLoggingDisabled(),
                 topics.modelRecords().name(), topics.modelRecords().consumed().withName("published-model-source"),
-                () -> new PublishedModelTracker(settings.modelId(), settings.signing()));
+                () -> new PublishedModelTracker(settings.modelId(), settings.signing(), observer));
 
         String[] taskStores = {CLASS_STATS_STORE};
         if (settings.prequential() != null) {

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.gdastreams.fixtures.Iris;
 import io.gdastreams.model.ModelParameters;
+import io.gdastreams.serde.SerdeFactory;
 import io.gdastreams.service.StreamsApp;
 import io.gdastreams.model.Prediction;
 import io.gdastreams.topology.DeadLetterCategory;
@@ -87,6 +88,28 @@ class OpsMetricsTest {
         assertTrue(PrometheusText.parse(scorer.scrape().getBytes(StandardCharsets.UTF_8)).stream()
                 .noneMatch(f -> f.getName().equals("gda_model_classes_left_out")), "a trainer's figure only");
         scorer.close();
+    }
+
+    @Test
+    void shouldDescribeTheNewestModelOnTheTopicWhicheverTrainerPublishedIt() throws Exception {
+        // Three trainers share the load; only the one holding the combiner publishes. Each describes the topic's
+        // newest model of its id: version 5 from another instance, then its own 7, then 9 from another again.
+        OpsMetrics trainer = OpsMetrics.forTrainer("m", NOW);
+        assertTrue(Double.isNaN(gauge(trainer, "gda_model_version")), "nothing on the topic yet");
+        trainer.modelRecordSeen(SerdeFactory.model().serializer().serialize("t", Iris.model("m", 5, Iris.rows())));
+        assertEquals(5.0, gauge(trainer, "gda_model_version"), "published by another instance");
+        trainer.modelPublished(Iris.model("m", 7, Iris.rows()), Set.of());
+        assertEquals(7.0, gauge(trainer, "gda_model_version"), "its own, before the topic's view has it");
+        trainer.modelRecordSeen(SerdeFactory.model().serializer().serialize("t", Iris.model("m", 9, Iris.rows())));
+        assertEquals(9.0, gauge(trainer, "gda_model_version"), "the combiner moved to another instance");
+        // Records that are no model of this id change nothing: not JSON, another model id, a tombstone.
+        trainer.modelRecordSeen(new byte[] {'{'});
+        assertEquals(7.0, gauge(trainer, "gda_model_version"), "back to its own: the topic's newest is no model");
+        trainer.modelRecordSeen(SerdeFactory.model().serializer().serialize("t", Iris.model("x", 11, Iris.rows())));
+        assertEquals(7.0, gauge(trainer, "gda_model_version"));
+        trainer.modelRecordSeen(new byte[0]);
+        assertEquals(7.0, gauge(trainer, "gda_model_version"));
+        trainer.close();
     }
 
     @Test

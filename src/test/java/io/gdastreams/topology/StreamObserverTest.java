@@ -50,6 +50,7 @@ class StreamObserverTest {
         final List<Long> inputTimestamps = new ArrayList<>();
         final Map<String, Long> pending = new ConcurrentHashMap<>();
         final List<ModelParameters> published = new ArrayList<>();
+        final List<byte[]> seen = new ArrayList<>();
 
         @Override
         public void eventApplied() {
@@ -75,6 +76,11 @@ class StreamObserverTest {
         @Override
         public void modelPublished(ModelParameters model, Set<String> leftOut) {
             published.add(model);
+        }
+
+        @Override
+        public void modelRecordSeen(byte[] record) {
+            seen.add(record);
         }
 
         long pendingTotal() {
@@ -230,6 +236,13 @@ class StreamObserverTest {
             assertFalse(written.isEmpty());
             assertEquals(Iris.rows().size(), observer.published.get(observer.published.size() - 1).totalCount());
             assertNull(observer.predictions.get(Prediction.Status.SCORED));
+            // Every trainer's view of the model topic tells what any instance published (here: another one's).
+            byte[] other = topics.model().valueBytes(Iris.model("iris", 99, Iris.rows()));
+            DriverTopics.input(driver, topics.modelRecords()).pipeInput("iris", other);
+            assertArrayEquals(other, observer.seen.get(observer.seen.size() - 1));
+            int seen = observer.seen.size();
+            DriverTopics.input(driver, topics.modelRecords()).pipeInput("another-model", other);
+            assertEquals(seen, observer.seen.size(), "only records of its model id");
         }
     }
 
