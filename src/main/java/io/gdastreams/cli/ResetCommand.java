@@ -111,6 +111,10 @@ final class ResetCommand implements Callable<Integer> {
                         + handedOver.trainer() + "): republished as version " + (handedOver.version() + 1)
                         + " with no trainer, so that the retrained trainer publishes above it");
             }
+            if (roles.contains(Role.SCORING)) {
+                out.println("  scorer: reads " + config.topics().unlabelled() + " from its earliest offset, so every"
+                        + " event still on it is answered again (a second prediction with the same id)");
+            }
             out.flush();
             if (!execute) {
                 return ExitCodes.OK;

@@ -30,7 +30,7 @@ import org.apache.kafka.common.resource.ResourceType;
 final class NeededTopics {
 
     /** How often a running service looks for its topics, at most. */
-    static final Duration EVERY = Duration.ofSeconds(30);
+    static final Duration EVERY = Duration.ofSeconds(10);
 
     private final Role role;
     private final List<String> topics;

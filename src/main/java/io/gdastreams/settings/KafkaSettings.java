@@ -18,6 +18,7 @@ final class KafkaSettings {
     private static final String POLL_MS_KEY = "poll.ms";
     private static final String MAX_TASK_IDLE_KEY = "max.task.idle.ms";
     private static final String COMPRESSION_KEY = "compression.type";
+    private static final String METADATA_MAX_AGE_KEY = "metadata.max.age.ms";
 
     /**
      * Kafka Streams settings we default differently from Kafka (the file and environment may override them).
@@ -28,7 +29,8 @@ final class KafkaSettings {
      * copy {@link #forRole} adds for the partition assignor). {@code state.dir=gda-streams-state}: local state
      * outside the OS temp directory. {@code poll.ms=10}: wall-clock punctuation on time in an idle thread (below).
      * {@code max.task.idle.ms=-1}: no per-record idling check in tasks that have nothing to order (below).
-     * {@code compression.type=lz4}: the producers' batches compressed (below). The record size limits:
+     * {@code compression.type=lz4}: the producers' batches compressed (below). {@code metadata.max.age.ms=30000}: a
+     * topic's new partitions seen within 30 s (below). The record size limits:
      * {@link RecordSizeLimits}.
      */
     static final Map<String, String> DEFAULTS = defaults();
@@ -65,6 +67,12 @@ final class KafkaSettings {
         // that a file's compression.type replaces it and producer.compression.type overrides it; consumers
         // decompress whatever they read, with no setting.
         defaults.put(COMPRESSION_KEY, "lz4");
+        // Every client refreshes its metadata each 30 s (Kafka's default: 5 min). An input topic given more
+        // partitions is seen only then: until it is, events on the new partitions are neither processed nor
+        // reported; once seen, the service ends saying how to go on (docs/RELIABILITY.md, "Topics changed under a
+        // running service"). An audit waited over 4 minutes with the default. Costs one small request per client
+        // every 30 s.
+        defaults.put(METADATA_MAX_AGE_KEY, "30000");
         defaults.putAll(RecordSizeLimits.streamsDefaults());
         return Collections.unmodifiableMap(defaults);
     }

@@ -46,22 +46,22 @@ class NeededTopicsTest {
         assertEquals(Optional.empty(), training.atStart(Optional::empty), "no answer: no finding");
     }
 
-    /** Every 30 s; a topic missing at two checks in a row (not one: a listing taken while it is being created). */
+    /** Every 10 s; a topic missing at two checks in a row (not one: a listing taken while it is being created). */
     @Test
     void shouldEndWhenATopicHasBeenMissingAtTwoChecksInARow() {
         var all = listing("labelled-events", "model-parameters", "dead-letters");
         var noModel = listing("labelled-events", "dead-letters");
-        clock[0] = Duration.ofSeconds(29).toNanos();
+        clock[0] = Duration.ofSeconds(9).toNanos();
         assertEquals(Optional.empty(), training.watch(noModel), "not due yet");
-        clock[0] = Duration.ofSeconds(30).toNanos();
+        clock[0] = Duration.ofSeconds(10).toNanos();
         assertEquals(Optional.empty(), training.watch(noModel), "once");
-        clock[0] = Duration.ofSeconds(60).toNanos();
+        clock[0] = Duration.ofSeconds(20).toNanos();
         assertEquals(Optional.empty(), training.watch(all), "back");
-        clock[0] = Duration.ofSeconds(90).toNanos();
+        clock[0] = Duration.ofSeconds(30).toNanos();
         assertEquals(Optional.empty(), training.watch(noModel));
-        clock[0] = Duration.ofSeconds(100).toNanos();
+        clock[0] = Duration.ofSeconds(33).toNanos();
         assertEquals(Optional.empty(), training.watch(noModel), "not due");
-        clock[0] = Duration.ofSeconds(120).toNanos();
+        clock[0] = Duration.ofSeconds(40).toNanos();
         assertEquals(Optional.of("training: topic model-parameters does not exist (while it ran): create it (or set"
                 + " gda.create.topics=true) and start the service again; a deleted model topic starts the model's"
                 + " history afresh, so restart the scorers too (docs/RELIABILITY.md, 'Topics changed under a running"
