@@ -43,6 +43,7 @@ public final class StreamsApp implements AutoCloseable {
     private final GroupMembershipOperation onClose;
     private final Duration closeTimeout;
     private final String applicationId;
+    private final Path stateDir;
     private final AtomicReference<Throwable> failure = new AtomicReference<>();
     private final RestoreWatch restores = new RestoreWatch(System::nanoTime);
     private volatile HeldInputs inputs;
@@ -67,11 +68,12 @@ public final class StreamsApp implements AutoCloseable {
         this.name = name;
         this.closeTimeout = closeTimeout;
         this.applicationId = applicationId(properties);
-        UnfinishedStoreCleaner.clean(Path.of(new StreamsConfig(properties).getString(StreamsConfig.STATE_DIR_CONFIG)),
-                applicationId(properties));
+        this.stateDir = Path.of(new StreamsConfig(properties).getString(StreamsConfig.STATE_DIR_CONFIG));
+        UnfinishedStoreCleaner.clean(stateDir, applicationId);
         this.onClose = membershipOnClose(properties);
         this.streams = clients == null ? new KafkaStreams(topology, properties)
                 : new KafkaStreams(topology, properties, clients);
+        UnfinishedStoreCleaner.inUse(stateDir, applicationId);
         // A failed stream thread stops the client; the caller decides: a service restarts the whole client
         // (ServiceRunner), a replay reports the cause. Kafka Streams' own REPLACE_THREAD is not used: after
         // repeated long broker outages a replacement thread took over its tasks with stores restored from a stale
@@ -258,6 +260,8 @@ public final class StreamsApp implements AutoCloseable {
     public void close() {
         if (!streams.close(CloseOptions.groupMembershipOperation(onClose).withTimeout(closeTimeout))) {
             LOG.warn("{} did not stop within {} s", name, closeTimeout.toSeconds());
+        } else {
+            UnfinishedStoreCleaner.released(stateDir, applicationId);
         }
     }
 

@@ -12,6 +12,8 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -31,6 +33,8 @@ public final class UnfinishedStoreCleaner {
     private static final Logger LOG = LoggerFactory.getLogger(UnfinishedStoreCleaner.class);
     /** The file in {@code <state.dir>/<application.id>} that a Kafka Streams client locks while it uses it. */
     static final String KAFKA_STREAMS_LOCK_FILE = ".lock";
+    /** The application directories a client of this process may hold. */
+    private static final Set<Path> IN_USE = ConcurrentHashMap.newKeySet();
 
     private UnfinishedStoreCleaner() {
     }
@@ -39,11 +43,18 @@ public final class UnfinishedStoreCleaner {
      * Looks at {@code <stateDir>/<applicationId>/<task>/rocksdb/<store>} and removes every store directory that
      * has files but no {@code CURRENT}; returns the removed directories. Nothing when a Kafka Streams client holds
      * the directory (its {@code .lock}, which a client takes for its lifetime): a store without {@code CURRENT}
-     * may then be one that client is creating, and that client's start is refused anyway.
+     * may then be one that client is creating, and that client's start is refused anyway. A client of this process
+     * is known from {@link #inUse} and its lock file is not even opened: closing any channel of a file drops the
+     * process's POSIX lock on it, the client's too; another process's lock is found by trying it.
      */
     public static List<Path> clean(Path stateDir, String applicationId) {
         Path appDir = stateDir.resolve(applicationId);
         if (!Files.isDirectory(appDir)) {
+            return new ArrayList<>();
+        }
+        if (IN_USE.contains(key(stateDir, applicationId))) {
+            LOG.info("{} is in use by a Kafka Streams client of this process: unfinished stores are not looked for",
+                    appDir);
             return new ArrayList<>();
         }
         try (FileChannel channel = FileChannel.open(appDir.resolve(KAFKA_STREAMS_LOCK_FILE), StandardOpenOption.CREATE,
@@ -52,7 +63,7 @@ public final class UnfinishedStoreCleaner {
             try {
                 lock = channel.tryLock();
             } catch (OverlappingFileLockException e) {
-                lock = null; // a client of this process holds it (a service's previous client, still stopping)
+                lock = null; // a client of this process that is not a StreamsApp (tests) holds it
             }
             if (lock == null) {
                 LOG.info("{} is in use by a Kafka Streams client: unfinished stores are not looked for", appDir);
@@ -62,6 +73,20 @@ public final class UnfinishedStoreCleaner {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot inspect the state directory " + appDir, e);
         }
+    }
+
+    /** A client of this process now uses {@code <stateDir>/<applicationId>} (until {@link #released}). */
+    static void inUse(Path stateDir, String applicationId) {
+        IN_USE.add(key(stateDir, applicationId));
+    }
+
+    /** The client that used {@code <stateDir>/<applicationId>} has stopped. */
+    static void released(Path stateDir, String applicationId) {
+        IN_USE.remove(key(stateDir, applicationId));
+    }
+
+    private static Path key(Path stateDir, String applicationId) {
+        return stateDir.toAbsolutePath().normalize().resolve(applicationId);
     }
 
     private static List<Path> removeUnfinished(Path appDir) throws IOException {

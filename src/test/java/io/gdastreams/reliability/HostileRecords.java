@@ -1,6 +1,7 @@
 package io.gdastreams.reliability;
 
 import io.gdastreams.fixtures.Iris;
+import io.gdastreams.topology.CarriedHeaders;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -312,6 +313,11 @@ public final class HostileRecords {
         all.add(new Hostile("1 MB of headers, 40 KB malformed value", key("big-headers-bad"),
                 json("[" + "1,".repeat(20_000)), Expectation.deadLetter("malformed JSON"),
                 Expectation.deadLetter("malformed JSON"), true, bigHeaders));
+        // Many empty headers: a few bytes each on the wire, 200,000 of them in the event; not carried either.
+        List<Header> empty = java.util.Collections.nCopies(200_000, new RecordHeader("", (byte[]) null));
+        all.add(new Hostile("200,000 empty headers, 40 KB malformed value", key("empty-headers"),
+                json("[" + "1,".repeat(20_000)), Expectation.deadLetter("malformed JSON"),
+                Expectation.deadLetter("malformed JSON"), true, empty));
         all.add(new Hostile("trace header, malformed value", key("traced"), json("{\"features\": "),
                 Expectation.deadLetter("malformed JSON"), Expectation.deadLetter("malformed JSON"), true,
                 List.of(new RecordHeader("traceparent",
@@ -331,8 +337,7 @@ public final class HostileRecords {
 
     /** Whether the outputs of {@code hostile} carry its headers: together at most 16 KiB (README, "Headers"). */
     public static boolean headersCarried(Hostile hostile) {
-        return hostile.headers().stream().mapToLong(h -> 3L * h.key().length() + h.value().length).sum()
-                <= HostileInputDriver.CARRIED_HEADER_BYTES;
+        return CarriedHeaders.size(hostile.headers(), Long.MAX_VALUE) <= CarriedHeaders.MAX_BYTES;
     }
 
     /** The kinds a default producer can send. */

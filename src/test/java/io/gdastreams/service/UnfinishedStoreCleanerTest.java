@@ -4,17 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Properties;
-import org.apache.kafka.common.serialization.Serdes;
-import org.apache.kafka.streams.KafkaStreams;
-import org.apache.kafka.streams.StreamsBuilder;
-import org.apache.kafka.streams.StreamsConfig;
-import org.apache.kafka.streams.kstream.Materialized;
-import org.apache.kafka.streams.state.Stores;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -57,21 +53,45 @@ class UnfinishedStoreCleanerTest {
     }
 
     @Test
-    void shouldLeaveTheDirectoryAloneWhileAKafkaStreamsClientHoldsIt() throws IOException {
+    void shouldLeaveTheDirectoryAloneWhileAClientOfThisProcessUsesIt() throws IOException {
+        // Its lock file is not even opened: closing a channel of it would drop the client's POSIX lock.
         Path broken = store("0_3", "class-stats", "000017.log");
-        Properties props = new Properties();
-        props.put(StreamsConfig.APPLICATION_ID_CONFIG, "app");
-        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "127.0.0.1:1"); // never reached: the client is not started
-        props.put(StreamsConfig.STATE_DIR_CONFIG, state.toString());
-        StreamsBuilder builder = new StreamsBuilder();
-        builder.table("t", Materialized.<String, String>as(Stores.persistentKeyValueStore("s"))
-                .withKeySerde(Serdes.String()).withValueSerde(Serdes.String()));
-        // A client with a persistent store locks <state.dir>/<application.id>/.lock from its constructor on: the
-        // store without CURRENT may be one it is creating.
-        try (KafkaStreams client = new KafkaStreams(builder.build(), props)) {
+        UnfinishedStoreCleaner.inUse(state, "app");
+        assertEquals(List.of(), UnfinishedStoreCleaner.clean(state, "app"));
+        assertTrue(Files.exists(broken.resolve("000017.log")));
+        assertFalse(Files.exists(state.resolve("app").resolve(UnfinishedStoreCleaner.KAFKA_STREAMS_LOCK_FILE)));
+        UnfinishedStoreCleaner.released(state, "app");
+        assertEquals(List.of(broken), UnfinishedStoreCleaner.clean(state, "app"));
+    }
+
+    @Test
+    void shouldLeaveTheDirectoryAloneWhileAnotherProcessHoldsItsLock() throws Exception {
+        // Another process locks <state.dir>/<application.id>/.lock as a Kafka Streams client does for its lifetime.
+        Path broken = store("0_3", "class-stats", "000017.log");
+        Path holder = Files.writeString(state.resolve("Hold.java"), """
+                import java.nio.channels.FileChannel;
+                import java.nio.file.Path;
+                import java.nio.file.StandardOpenOption;
+                public class Hold {
+                    public static void main(String[] args) throws Exception {
+                        FileChannel channel = FileChannel.open(Path.of(args[0]), StandardOpenOption.CREATE,
+                                StandardOpenOption.WRITE);
+                        System.out.println(channel.tryLock() != null ? "locked" : "not locked");
+                        Thread.sleep(60_000);
+                    }
+                }
+                """);
+        String java = ProcessHandle.current().info().command().orElse("java");
+        Process child = new ProcessBuilder(java, holder.toString(),
+                state.resolve("app").resolve(UnfinishedStoreCleaner.KAFKA_STREAMS_LOCK_FILE).toString())
+                .redirectErrorStream(true).start();
+        try (BufferedReader out = new BufferedReader(new InputStreamReader(child.getInputStream(),
+                StandardCharsets.UTF_8))) {
+            assertEquals("locked", out.readLine());
             assertEquals(List.of(), UnfinishedStoreCleaner.clean(state, "app"));
             assertTrue(Files.exists(broken.resolve("000017.log")));
-            client.close(java.time.Duration.ofSeconds(10));
+        } finally {
+            child.destroyForcibly().waitFor();
         }
         assertEquals(List.of(broken), UnfinishedStoreCleaner.clean(state, "app"));
     }
