@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.gdastreams.model.DeadLetter;
 import io.gdastreams.serde.SerdeFactory;
+import io.gdastreams.topology.CarriedHeaders;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
