@@ -75,7 +75,7 @@ record BenchConfiguration(AppConfig config, Map<String, String> set) {
      * state directory, threads, guarantee, replication factor): gda-streams' Kafka defaults and the --set ones.
      */
     Properties streamsProperties(String stage) {
-        return config.streamsProperties(stage);
+        return config.stageStreamsProperties(stage);
     }
 
     private static void refuseBelow(AppConfig config, ConfigKey key, int bound, int needed, String option) {

@@ -33,7 +33,8 @@ import picocli.CommandLine.Spec;
 @Command(name = "reset", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Reset the training and/or scoring application of this configuration, so that it starts "
                 + "again from the beginning of its input: delete its consumer group (the committed offsets), "
-                + "its internal topics (<application.id>-…-changelog and -repartition) and its local state "
+                + "its internal topics (<application.id>-<store>-changelog and the trainer's "
+                + "<application.id>-class-stats-partials-repartition, named exactly) and its local state "
                 + "directory (<state.dir>/<application.id>, on this machine).",
                 "For training, the newest model the trainer published is handed over first: republished one "
                         + "version above with no trainer, so that the retrained trainer publishes above it "

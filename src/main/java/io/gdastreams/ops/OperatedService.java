@@ -58,7 +58,16 @@ public final class OperatedService {
         OpsRoutes routes = config.httpPort().isEmpty() ? null : new OpsRoutes(health, metrics, config.modelId(),
                 metrics::currentModel, config.scoringSettings().fitOptions(), config.scoringSettings().decisionRule(),
                 scoring, config.httpSecurity().protectMetrics());
-        OpsServer server = routes == null ? null : openServer(config);
+        OpsServer server;
+        try {
+            server = routes == null ? null : openServer(config);
+        } catch (RuntimeException e) {
+            if (routes != null) {
+                routes.close();
+            }
+            metrics.close();
+            throw e;
+        }
         try (ProgressLog progress = new ProgressLog(role.toString(), scoring != null, metrics)) {
             if (server != null) {
                 routes.install(server).start();

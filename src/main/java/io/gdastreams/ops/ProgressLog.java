@@ -63,7 +63,7 @@ final class ProgressLog implements AutoCloseable {
         line.append(metrics.deadLetters()).append(" dead letters; ");
         Optional<ModelParameters> model = metrics.currentModel();
         if (model.isEmpty()) {
-            line.append(scorer ? "no model in force" : "no model published yet");
+            line.append(scorer ? "no model in force" : "no model on the topic yet");
         } else {
             line.append(String.format(Locale.ROOT, "model '%s' version %d, %s %.1f s ago", model.get().modelId(),
                     model.get().version(), "published", metrics.modelAgeSeconds()));

@@ -35,12 +35,17 @@ final class TrainerModels {
         onTopic.set(record);
     }
 
-    /** The newer of this process's last published model and the topic's newest valid one. */
+    /**
+     * The newer of this process's last published model and the newest valid model the topic had: a record that is
+     * no model of this id (a tombstone, unreadable; one refused by its signature is not passed on) changes nothing,
+     * the trainer publishes its own over it.
+     */
     synchronized Optional<ModelParameters> newest() {
         byte[] record = onTopic.get();
         if (record != readFrom) {
             readFrom = record;
-            read = valid(record);
+            ModelParameters model = valid(record);
+            read = model != null ? model : read;
         }
         ModelParameters mine = own.get();
         if (read == null || (mine != null && mine.version() > read.version())) {

@@ -2,6 +2,7 @@ package io.gdastreams.service;
 
 import io.gdastreams.config.Role;
 import io.gdastreams.lifecycle.RunFailure;
+import io.gdastreams.topology.InternalTopics;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -116,7 +117,7 @@ final class AccessCheck {
                 List<String> operations = required.stream()
                         .filter(a -> a.type() == ResourceType.TOPIC && a.name().equals(topic))
                         .map(a -> a.operation().name()).toList();
-                if (topic.startsWith(applicationId + "-")) {
+                if (InternalTopics.of(applicationId).contains(topic)) {
                     named.add("topic " + topic + " (an internal topic: needs the ACLs on the topic prefix "
                             + applicationId + "-)");
                 } else {

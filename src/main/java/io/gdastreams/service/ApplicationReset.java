@@ -32,11 +32,12 @@ import org.apache.kafka.common.errors.GroupIdNotFoundException;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /**
- * What resetting one Kafka Streams application removes, and removing it: its internal topics (the
- * {@code <application.id>-…-changelog} and {@code -repartition} topics, recognised by name as Kafka's
- * StreamsResetter recognises them), its consumer group with the committed input offsets (the next start reads its
- * input from the beginning: auto.offset.reset is Kafka Streams' default, earliest) and its local state directory
- * ({@code <state.dir>/<application.id>}, on this machine only). Nothing is removed while an instance of the
+ * What resetting one Kafka Streams application removes, and removing it: its internal topics (those of
+ * {@link io.gdastreams.topology.InternalTopics#of} that exist, named exactly: not by the pattern Kafka's
+ * StreamsResetter uses, which also matches another application whose id begins with this one's), its consumer group
+ * with the committed input offsets (the next start reads its input from the beginning: auto.offset.reset is Kafka
+ * Streams' default, earliest) and its local state directory ({@code <state.dir>/<application.id>}, on this machine
+ * only). Nothing is removed while an instance of the
  * application is still in the group.
  *
  * <p>Kafka's StreamsResetter (kafka-tools) does the same for the topics and offsets but is not on the class path

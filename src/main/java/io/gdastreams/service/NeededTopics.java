@@ -2,6 +2,7 @@ package io.gdastreams.service;
 
 import io.gdastreams.config.Role;
 import io.gdastreams.settings.AppConfig;
+import io.gdastreams.topology.InternalTopics;
 import java.time.Duration;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -52,10 +53,11 @@ final class NeededTopics {
      * {@code gda.restore.patience.ms} or {@link #EVERY}, whichever is less.
      */
     static NeededTopics of(Role role, AppConfig config, LongSupplier nanoClock) {
-        // The role's topics as its access check lists them (one place), less its internal ones (Kafka Streams').
-        String internal = StreamsApp.applicationId(config.streamsProperties(role)) + "-";
+        // The role's topics as its access check lists them (one place), less its internal ones (Kafka Streams'),
+        // named exactly: a configured topic may begin with the application id too.
+        Set<String> internal = InternalTopics.of(StreamsApp.applicationId(config.streamsProperties(role)));
         List<String> names = RoleAccess.of(role, config).stream()
-                .filter(a -> a.type() == ResourceType.TOPIC && !a.name().startsWith(internal))
+                .filter(a -> a.type() == ResourceType.TOPIC && !internal.contains(a.name()))
                 .map(RoleAccess::name).distinct().toList();
         Duration patience = config.restorePatience();
         return new NeededTopics(role, names, patience.compareTo(EVERY) < 0 ? patience : EVERY, nanoClock);

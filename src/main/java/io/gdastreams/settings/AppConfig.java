@@ -255,11 +255,14 @@ public final class AppConfig implements ConfigValues {
      * {@code application.id = <gda.application.id>-<role>}, so one file configures both applications.
      */
     public Properties streamsProperties(Role role) {
-        return streamsProperties(role.toString());
+        return stageStreamsProperties(role.toString());
     }
 
-    /** As {@link #streamsProperties(Role)} for an application {@code <gda.application.id>-<suffix>} (bench stages). */
-    public Properties streamsProperties(String suffix) {
+    /**
+     * As {@link #streamsProperties(Role)} for an application {@code <gda.application.id>-<suffix>}: the bench's
+     * stages (passthrough, training, scoring); the services name their role.
+     */
+    public Properties stageStreamsProperties(String suffix) {
         return KafkaSettings.forRole(kafka, applicationId(), suffix);
     }
 

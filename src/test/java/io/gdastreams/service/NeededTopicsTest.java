@@ -92,4 +92,12 @@ class NeededTopicsTest {
                 "anything else: started again, as before");
         assertEquals(Optional.empty(), training.permanent(null, all));
     }
+
+    @Test
+    void shouldWatchAConfiguredTopicWhoseNameBeginsWithTheApplicationId() {
+        // Only Kafka Streams' own topics of the application are left out, named exactly, not by their prefix.
+        AppConfig prefixed = config.with(ConfigKey.TOPIC_LABELLED, "gda-streams-training-labelled", "t");
+        assertEquals(List.of("gda-streams-training-labelled", "model-parameters", "dead-letters"),
+                NeededTopics.of(Role.TRAINING, prefixed, () -> 0).topics());
+    }
 }

@@ -86,14 +86,15 @@ class AppConfigTest {
      */
     @Test
     void shouldCompressEveryProducerWithLz4UnlessTheFileSaysOtherwise() throws IOException {
-        assertEquals("lz4", producerCompression(AppConfig.load(null, Map.of()), "training"));
-        assertEquals("lz4", producerCompression(AppConfig.load(null, Map.of()), "scoring"));
-        assertEquals("none", producerCompression(AppConfig.load(file("compression.type=none"), Map.of()), "scoring"));
+        assertEquals("lz4", producerCompression(AppConfig.load(null, Map.of()), Role.TRAINING));
+        assertEquals("lz4", producerCompression(AppConfig.load(null, Map.of()), Role.SCORING));
+        assertEquals("none", producerCompression(AppConfig.load(file("compression.type=none"), Map.of()),
+                Role.SCORING));
         assertEquals("zstd", producerCompression(AppConfig.load(file("compression.type=none",
-                "producer.compression.type=zstd"), Map.of()), "scoring"));
+                "producer.compression.type=zstd"), Map.of()), Role.SCORING));
     }
 
-    private static String producerCompression(AppConfig config, String role) {
+    private static String producerCompression(AppConfig config, Role role) {
         Properties properties = config.streamsProperties(role);
         properties.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
         Map<String, Object> producer = new StreamsConfig(properties).getProducerConfigs("client");
@@ -107,13 +108,13 @@ class AppConfigTest {
      */
     @Test
     void shouldLetThePartitionAssignorSeeTheGlobalHandlerSettingSoThatItDoesNotWarn() throws IOException {
-        for (String role : List.of("training", "scoring")) {
+        for (Role role : Role.values()) {
             Properties properties = AppConfig.load(null, Map.of()).streamsProperties(role);
             properties.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
             Map<String, Object> assignorView = new StreamsConfig(properties).getMainConsumerConfigs("group",
                     "client", 0);
             assertTrue(new StreamsConfig(assignorView)
-                    .getBoolean(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_GLOBAL_ENABLED_CONFIG), role);
+                    .getBoolean(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_GLOBAL_ENABLED_CONFIG), role.toString());
         }
         Properties disabled = AppConfig.load(file("processing.exception.handler.global.enabled=false"), Map.of())
                 .streamsProperties(Role.SCORING);
