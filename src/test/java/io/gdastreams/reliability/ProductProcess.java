@@ -1,6 +1,7 @@
 package io.gdastreams.reliability;
 
 import io.gdastreams.cli.Main;
+import io.gdastreams.config.Role;
 import io.gdastreams.math.KernelChoice;
 import io.gdastreams.topology.Topics;
 import java.io.IOException;
@@ -34,20 +35,20 @@ public final class ProductProcess implements AutoCloseable {
 
     /** The CLI commands this class can run. */
     public enum Command {
-        TRAIN("train", "training"),
-        SCORE("score", "scoring");
+        TRAIN("train", Role.TRAINING),
+        SCORE("score", Role.SCORING);
 
         private final String cli;
-        private final String role;
+        private final Role role;
 
-        Command(String cli, String role) {
+        Command(String cli, Role role) {
             this.cli = cli;
             this.role = role;
         }
 
         /** The role the command prints and derives its application id from ({@code <gda.application.id>-<role>}). */
         public String role() {
-            return role;
+            return role.toString();
         }
     }
 
