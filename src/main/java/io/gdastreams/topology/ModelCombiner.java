@@ -75,7 +75,7 @@ final class ModelCombiner implements Processor<String, byte[], String, TrainingO
     ModelCombiner(TrainingSettings settings, StreamObserver observer) {
         this.observer = observer;
         this.settings = settings;
-        this.intake = new SnapshotIntake(settings.modelId(), settings.categorical().features());
+        this.intake = new SnapshotIntake(settings.modelId(), settings.categorical().features(), settings.statistics());
         this.draft = ModelDraft.of(settings);
         this.resetGate = new ResetGate(settings.modelId(), settings.prequential() == null
                 ? FitOptions.DEFAULT_MIN_COUNT : settings.prequential().fitOptions().minCount());

@@ -1,5 +1,7 @@
 package io.gdastreams.topology;
 
+import io.gdastreams.math.RunningGaussian;
+import io.gdastreams.math.Statistics;
 import io.gdastreams.model.PartialSnapshot;
 import io.gdastreams.serde.SerdeFactory;
 import java.util.List;
@@ -52,17 +54,23 @@ final class SnapshotIntake {
     private final String modelId;
     /** The categorical features every snapshot with events must count ({@code gda.categorical.features}). */
     private final List<String> categorical;
+    /** What this trainer keeps per class ({@code gda.statistics}). */
+    private final Statistics statistics;
     private final Deserializer<PartialSnapshot> deserializer = SerdeFactory.partialSnapshot().deserializer();
 
     /** @param modelId the model the combiner builds */
     SnapshotIntake(String modelId) {
-        this(modelId, List.of());
+        this(modelId, List.of(), Statistics.FULL);
     }
 
-    /** @param categorical the categorical features of the model, in order (empty: none) */
-    SnapshotIntake(String modelId, List<String> categorical) {
+    /**
+     * @param categorical the categorical features of the model, in order (empty: none)
+     * @param statistics  this trainer's {@code gda.statistics}
+     */
+    SnapshotIntake(String modelId, List<String> categorical, Statistics statistics) {
         this.modelId = modelId;
         this.categorical = List.copyOf(categorical);
+        this.statistics = statistics;
     }
 
     /** The decision on record {@code value} from {@code topic}, given what the combiner keeps. */
@@ -98,6 +106,16 @@ final class SnapshotIntake {
         if (!state.fitsSchema(features)) {
             return "schema conflict: partition " + partition + " has features " + features + " but model '"
                     + modelId + "' has " + state.schema() + "; its " + partial.progress().applied()
+                    + " events up to offset " + partial.progress().nextOffset() + " are left out of the model";
+        }
+        // A full trainer never keeps diagonal statistics (it refuses such state): an instance configured with
+        // gda.statistics=diagonal made them, and pooled in they would take the model's covariances away.
+        if (statistics == Statistics.FULL
+                && partial.classes().values().stream().anyMatch(RunningGaussian::isDiagonal)) {
+            return "statistics conflict: partition " + partition + " keeps diagonal statistics (an instance with"
+                    + " gda.statistics=diagonal) but this trainer has gda.statistics=full; instances of one"
+                    + " application must share one configuration (docs/RELIABILITY.md); its "
+                    + partial.progress().applied()
                     + " events up to offset " + partial.progress().nextOffset() + " are left out of the model";
         }
         // Counts of other categorical features (or none) cannot be merged: the trainers disagree on the schema.

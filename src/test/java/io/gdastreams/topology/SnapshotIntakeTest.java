@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.gdastreams.math.RunningGaussian;
+import io.gdastreams.math.Statistics;
 import io.gdastreams.model.PartialSnapshot;
 import io.gdastreams.model.PartitionProgress;
 import java.nio.charset.StandardCharsets;
@@ -92,5 +93,23 @@ class SnapshotIntakeTest {
         PartialSnapshot deadLettersOnly = new PartialSnapshot(MODEL_ID, new PartitionProgress(4, 9, 0, 9, List.of()),
                 new TreeMap<>(Map.of()));
         assertInstanceOf(SnapshotIntake.Accepted.class, intake.judge(TOPIC, encode(deadLettersOnly), state));
+    }
+
+    @Test
+    void shouldRefuseDiagonalStatisticsUnderFullStatisticsAsAConflict() {
+        // An instance configured with gda.statistics=diagonal sent them; pooled in, the model would lose its
+        // covariances (an operator audit saw it). A diagonal trainer takes full ones as their diagonals.
+        PartialSnapshot full = snapshot(1, AB, new double[][] {{1, 2}, {3, 5}, {6, 1}});
+        TreeMap<String, RunningGaussian> diagonals = new TreeMap<>();
+        full.classes().forEach((label, g) -> diagonals.put(label, g.diagonalCopy()));
+        PartialSnapshot diagonal = new PartialSnapshot(MODEL_ID, full.progress(), diagonals);
+        assertEquals(new SnapshotIntake.Refused("statistics conflict: partition 1 keeps diagonal statistics (an"
+                + " instance with gda.statistics=diagonal) but this trainer has gda.statistics=full; instances of one"
+                + " application must share one configuration (docs/RELIABILITY.md); its 3 events up to offset 3 are"
+                + " left out of the model", true), intake.judge(TOPIC, encode(diagonal), state));
+        assertInstanceOf(SnapshotIntake.Accepted.class, intake.judge(TOPIC, encode(full), state));
+        SnapshotIntake diagonalTrainer = new SnapshotIntake(MODEL_ID, List.of(), Statistics.DIAGONAL);
+        assertInstanceOf(SnapshotIntake.Accepted.class, diagonalTrainer.judge(TOPIC, encode(diagonal), state));
+        assertInstanceOf(SnapshotIntake.Accepted.class, diagonalTrainer.judge(TOPIC, encode(full), state));
     }
 }
