@@ -157,6 +157,11 @@ public record ModelParameters(String modelId, long version, List<String> feature
     }
 
     /** The categorical feature names in model order (empty for a Gaussian model). */
+    /** Whether this is a model a trainer publishes under {@code modelId}: that id, a version from 1, a lineage. */
+    public boolean isPublishedAs(String modelId) {
+        return modelId.equals(modelId()) && version() >= 1 && sources() != null;
+    }
+
     public List<String> categoricalFeatures() {
         return categorical == null ? List.of() : categorical.stream().map(CategoricalTable::feature).toList();
     }

@@ -60,8 +60,7 @@ final class TrainerModels {
         }
         try {
             ModelParameters model = SerdeFactory.model().deserializer().deserialize(null, record);
-            return model != null && model.version() >= 1 && (modelId == null || modelId.equals(model.modelId()))
-                    ? model : null;
+            return model != null && model.isPublishedAs(modelId == null ? model.modelId() : modelId) ? model : null;
         } catch (RuntimeException e) {
             return null; // not a model: the trainer publishes its own over it
         }

@@ -130,7 +130,7 @@ public final class EventReader {
                             return false;
                         }
                         weight = p.getDoubleValue();
-                        if (!EventDecoder.isWeight(weight) || (weight == 0.0 && !WeightLiteral.isZero(p.getText()))) {
+                        if (!WeightLiteral.accepts(weight, p)) {
                             return false; // negative, too small (1e-400 reads as 0), too large or not finite
                         }
                     }

@@ -30,6 +30,11 @@ final class WeightLiteral {
                 StandardCharsets.US_ASCII)));
     }
 
+    /** As {@link #accepts(double, byte[], int, int)} for the number {@code p} is at; its text read only for a 0. */
+    static boolean accepts(double w, JsonParser p) throws IOException {
+        return EventDecoder.isWeight(w) && (w != 0.0 || isZero(p.getText()));
+    }
+
     /**
      * Whether the top-level {@code weight} of the JSON object {@code event} is written as a zero; only asked of an
      * event already parsed whose weight reads as 0, so the second parse is off the common path.

@@ -54,7 +54,7 @@ record PublishedModel(long version, String trainer, long totalCount, Map<String,
 
     /** Whether {@code model} (null: none) is a valid published model of {@code modelId}, as {@link #parse} asks. */
     static boolean isPublished(String modelId, ModelParameters model) {
-        return model != null && modelId.equals(model.modelId()) && model.version() >= 1 && model.sources() != null;
+        return model != null && model.isPublishedAs(modelId);
     }
 
     /** The class labels of {@code model}, sorted. */
