@@ -40,6 +40,7 @@ final class Health {
     private final String role;
     private final Supplier<Optional<ModelParameters>> model;
     private final Supplier<Optional<String>> notScoring;
+    private final Supplier<Optional<String>> modelHeld;
     /** Null until the first client starts (topics are being created). */
     private volatile Client app;
 
@@ -49,9 +50,19 @@ final class Health {
      *                   empty when it can; it is not ready until then. A trainer's is always empty.
      */
     Health(String role, Supplier<Optional<ModelParameters>> model, Supplier<Optional<String>> notScoring) {
+        this(role, model, notScoring, Optional::empty);
+    }
+
+    /**
+     * @param modelHeld a trainer's: why its model combiner (when this process runs it) holds the next version back;
+     *                  shown in readiness answers, which stay 200: the trainer runs, and publishes once it clears
+     */
+    Health(String role, Supplier<Optional<ModelParameters>> model, Supplier<Optional<String>> notScoring,
+           Supplier<Optional<String>> modelHeld) {
         this.role = role;
         this.model = model;
         this.notScoring = notScoring;
+        this.modelHeld = modelHeld;
     }
 
     /** The client that runs from now on. */
@@ -114,6 +125,7 @@ final class Health {
             body.put("reason", reason);
         }
         inForce.ifPresent(m -> body.put("model", Map.of("modelId", m.modelId(), "version", m.version())));
+        modelHeld.get().ifPresent(held -> body.put("modelHeld", held));
         List<StreamsApp.Restoring> restoring = current == null ? List.of() : current.restoring();
         if (!restoring.isEmpty()) {
             body.put("restoring", restoring.stream().map(r -> {

@@ -36,7 +36,8 @@ public final class OperatedService {
     /** {@code train}: the training topology until Ctrl-C; returns the exit code. */
     public static int train(AppConfig config, PrintWriter out) {
         OpsMetrics metrics = OpsMetrics.forTrainer(config.modelId(), Clock.systemUTC());
-        Health health = new Health(Role.TRAINING.toString(), metrics::currentModel, Optional::empty);
+        Health health = new Health(Role.TRAINING.toString(), metrics::currentModel, Optional::empty,
+                metrics::modelHeld);
         return run(Role.TRAINING, () -> TrainingTopology.build(config.trainingSettings(), GroupCommittedInput::open,
                 metrics), config, out, metrics, health, null);
     }

@@ -59,6 +59,8 @@ final class OpsMetrics implements StreamObserver {
     private final TrainerModels trainerModels;
     /** Classes the trainer's last published version left out over the size bound. */
     private final AtomicInteger classesLeftOut = new AtomicInteger();
+    /** Why this process's model combiner holds the next version back; null: it does not (or runs elsewhere). */
+    private final AtomicReference<String> modelHeld = new AtomicReference<>();
     /** The running client's restores in progress (none before the first client starts). */
     private volatile Supplier<List<StreamsApp.Restoring>> restoring = List::of;
     private volatile Supplier<List<StreamsApp.HeldInput>> heldInputs = List::of;
@@ -118,6 +120,9 @@ final class OpsMetrics implements StreamObserver {
             Gauge.builder("gda.model.classes.left.out", classesLeftOut, AtomicInteger::get)
                     .description("classes the last published model left out over the size bound (trainer)")
                     .register(registry);
+            Gauge.builder("gda.model.held", modelHeld, held -> held.get() == null ? 0 : 1)
+                    .description("1 while this process's model combiner holds the next version back (trainer;"
+                            + " see /health/ready), else 0").register(registry);
         }
     }
 
@@ -262,6 +267,16 @@ final class OpsMetrics implements StreamObserver {
             trainerModels.published(model);
         }
         classesLeftOut.set(leftOut.size());
+    }
+
+    @Override
+    public void modelHeld(String reason) {
+        modelHeld.set(reason);
+    }
+
+    /** Why this process's model combiner holds the next version back (a trainer's; empty: it does not). */
+    Optional<String> modelHeld() {
+        return Optional.ofNullable(modelHeld.get());
     }
 
     @Override

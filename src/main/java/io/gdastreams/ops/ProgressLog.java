@@ -68,6 +68,10 @@ final class ProgressLog implements AutoCloseable {
             line.append(String.format(Locale.ROOT, "model '%s' version %d, %s %.1f s ago", model.get().modelId(),
                     model.get().version(), "published", metrics.modelAgeSeconds()));
         }
+        if (!scorer && metrics.modelHeld().isPresent()) {
+            // The reason was logged once when the hold began; this line keeps saying it lasts.
+            line.append("; the next version is held back (the reason: the log's warning, /health/ready)");
+        }
         return line.toString();
     }
 

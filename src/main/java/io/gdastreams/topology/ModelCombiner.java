@@ -50,6 +50,8 @@ final class ModelCombiner implements Processor<String, byte[], String, TrainingO
     private final SnapshotIntake intake;
     private final ModelDraft draft;
     private final ResetGate resetGate;
+    /** Whether the instances that train the partitions run with this one's settings (reset at init). */
+    private SettingsAgreement agreement;
     private ProcessorContext<String, TrainingOutput> context;
     private KeyValueStore<String, byte[]> store;
     private ModelTopicView topic;
@@ -91,6 +93,7 @@ final class ModelCombiner implements Processor<String, byte[], String, TrainingO
         this.state = null;
         this.schedule = null;
         this.lastNotice = null;
+        this.agreement = new SettingsAgreement(StateSettings.of(settings));
         this.startedAt = processorContext.currentSystemTimeMs();
         processorContext.schedule(SnapshotTicks.checkPeriod(settings.publishInterval()),
                 PunctuationType.WALL_CLOCK_TIME, this::publishIfDue);
@@ -102,6 +105,9 @@ final class ModelCombiner implements Processor<String, byte[], String, TrainingO
                 () -> new IllegalStateException("partials must come from a topic"));
         load();
         SnapshotIntake.Outcome outcome = intake.judge(source.topic(), record.value(), state);
+        if (outcome.current() != null) {
+            agreement.seen(outcome.current().progress().partition(), record.headers());
+        }
         if (outcome instanceof SnapshotIntake.Refused refused) {
             if (refused.otherModel() != null
                     && record.timestamp() > startedAt + SHARED_APPLICATION_MARGIN.toMillis()) {
@@ -199,6 +205,13 @@ final class ModelCombiner implements Processor<String, byte[], String, TrainingO
      * partition's snapshot).
      */
     private void publish(long now) {
+        String disagreement = agreement.holdReason(settings.modelId(), context.applicationId());
+        if (disagreement != null) {
+            // Not mixed into one model: the state of some partitions was made under other settings than the rest.
+            notice(disagreement);
+            schedule.notPublished(now, 0);
+            return;
+        }
         Optional<PublishedModel> latest = topic.latest();
         Set<String> publishedLabels = state.lastPublished().map(PublishedModel::labels).orElse(Set.of());
         long tryStart = System.nanoTime();
@@ -212,6 +225,7 @@ final class ModelCombiner implements Processor<String, byte[], String, TrainingO
                 Instant.ofEpochMilli(context.currentSystemTimeMs()).toString(), context.applicationId(),
                 publishedLabels);
         if (result instanceof ModelDraft.NoEvents) {
+            clearNotice();
             schedule.nothingToPublish();
             return;
         }
@@ -238,7 +252,7 @@ final class ModelCombiner implements Processor<String, byte[], String, TrainingO
         }
         state.published(model, PublishedModel.of(model, ready.bytes()));
         schedule.published(now);
-        lastNotice = null;
+        clearNotice();
         // Signed over the bytes measured and sent (ModelSigning); the header travels to the model sink.
         context.forward(new Record<>(settings.modelId(), new TrainingOutput.Model(ready.bytes()), now,
                 settings.signing().sign(ready.bytes())));
@@ -253,12 +267,26 @@ final class ModelCombiner implements Processor<String, byte[], String, TrainingO
         return (System.nanoTime() - startNanos) / 1_000_000;
     }
 
-    /** Logs a waiting or conflicting state once (until it changes). */
+    /** Logs a waiting or conflicting state once (until it changes), and tells the observer the model is held. */
     private void notice(String message) {
         if (!message.equals(lastNotice)) {
             LOG.warn(message);
             lastNotice = message;
+            observer.modelHeld(message);
         }
+    }
+
+    /** Nothing is held back (any more). */
+    private void clearNotice() {
+        if (lastNotice != null) {
+            lastNotice = null;
+            observer.modelHeld(null);
+        }
+    }
+
+    @Override
+    public void close() {
+        clearNotice(); // the task may go to another instance: this process no longer holds anything back
     }
 
     private void load() {

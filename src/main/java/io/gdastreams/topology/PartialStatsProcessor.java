@@ -10,6 +10,7 @@ import io.gdastreams.serde.SerdeFactory;
 import io.gdastreams.topology.LabelledEventCheck.Refusal;
 import java.util.List;
 import java.util.Set;
+import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.errors.StreamsException;
 import org.apache.kafka.streams.state.KeyValueStore;
@@ -56,6 +57,8 @@ final class PartialStatsProcessor implements Processor<byte[], byte[], String, T
     /** The general path of reading an event, with the reasons of its refusals. */
     private final LabelledEventCheck eventCheck;
     private final Serializer<PartialSnapshot> snapshotSerializer = SerdeFactory.partialSnapshot().serializer();
+    /** This instance's state-shaping settings, sent with every snapshot for the combiner to compare. */
+    private final byte[] stateSettings;
     private ProcessorContext<String, TrainingOutput> context;
     private KeyValueStore<String, byte[]> store;
     /** The partition's state, loaded from the store at the first record or punctuation after init. */
@@ -93,6 +96,7 @@ final class PartialStatsProcessor implements Processor<byte[], byte[], String, T
         this.categoricalSet = settings.categorical().featureSet();
         this.categoricalChecks = new CategoricalChecks(settings.categorical());
         this.eventCheck = new LabelledEventCheck(settings, categoricalChecks);
+        this.stateSettings = StateSettings.of(settings).encoded();
         this.prequentialModel = settings.prequential() == null ? null
                 : new PrequentialModel(settings.modelId(), settings.prequential());
     }
@@ -269,7 +273,8 @@ final class PartialStatsProcessor implements Processor<byte[], byte[], String, T
                 state.categories(), state.generation());
         byte[] bytes = snapshotSerializer.serialize(null, snapshot);
         lastSnapshotBytes = bytes.length;
-        context.forward(new Record<>(settings.modelId(), new TrainingOutput.Partial(bytes), timestamp));
+        context.forward(new Record<>(settings.modelId(), new TrainingOutput.Partial(bytes), timestamp,
+                new RecordHeaders().add(StateSettings.HEADER, stateSettings)));
         context.commit();
         // For tracing when a model includes what (docs/TRAINING.md, "Tracing publication"); the combiner logs its side.
         LOG.debug("Snapshot of partition {} to offset {} sent at {}", state.progress().partition(),

@@ -17,17 +17,28 @@ final class SnapshotIntake {
 
     /** The decision on one record. */
     sealed interface Outcome permits Refused, Stale, Accepted {
+
+        /**
+         * The snapshot of this model that shows how its partition is trained now (by whom: {@link
+         * SettingsAgreement}), or null: an unreadable record, another model's, or a replay of an older snapshot.
+         */
+        PartialSnapshot current();
     }
 
     /**
      * To be dead-lettered with {@code reason}; {@code conflict}: a readable snapshot that contradicts the model
      * (worth a warning), not a damaged record; {@code otherModel}: the model id of a snapshot of another model, else
-     * null.
+     * null; {@code snapshot}: the refused snapshot when readable, else null.
      */
-    record Refused(String reason, boolean conflict, String otherModel) implements Outcome {
+    record Refused(String reason, boolean conflict, String otherModel, PartialSnapshot snapshot) implements Outcome {
 
         Refused(String reason, boolean conflict) {
-            this(reason, conflict, null);
+            this(reason, conflict, null, null);
+        }
+
+        @Override
+        public PartialSnapshot current() {
+            return otherModel == null ? snapshot : null;
         }
     }
 
@@ -45,10 +56,20 @@ final class SnapshotIntake {
         int partition() {
             return snapshot.progress().partition();
         }
+
+        @Override
+        public PartialSnapshot current() {
+            return resent() ? snapshot : null;
+        }
     }
 
     /** To be kept in place of its partition's snapshot. */
     record Accepted(PartialSnapshot snapshot) implements Outcome {
+
+        @Override
+        public PartialSnapshot current() {
+            return snapshot;
+        }
     }
 
     private final String modelId;
@@ -86,7 +107,7 @@ final class SnapshotIntake {
         }
         String conflict = conflict(partial, state);
         if (conflict != null) {
-            return new Refused(conflict, true, modelId.equals(partial.modelId()) ? null : partial.modelId());
+            return new Refused(conflict, true, modelId.equals(partial.modelId()) ? null : partial.modelId(), partial);
         }
         long keptOffset = state.kept(partial.progress().partition()).map(k -> k.progress().nextOffset()).orElse(-1L);
         if (keptOffset >= partial.progress().nextOffset()) {

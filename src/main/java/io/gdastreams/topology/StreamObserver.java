@@ -51,4 +51,12 @@ public interface StreamObserver {
      */
     default void modelRecordSeen(byte[] record) {
     }
+
+    /**
+     * The model combiner, which runs in this process, holds the next model version back for {@code reason} (it
+     * could not publish at its last try: waiting for a partition, too large, instances configured differently);
+     * null: it published again, or its task left this process.
+     */
+    default void modelHeld(String reason) {
+    }
 }

@@ -115,4 +115,36 @@ class HealthTest {
         assertEquals(Map.of("modelId", "m", "version", 4L), ready.body().get("model"));
         assertFalse(ready.body().containsKey("reason"));
     }
+
+    /** A trainer whose combiner holds the next version back says why, and stays ready: it runs. */
+    @Test
+    void shouldSayWhyATrainerHoldsItsModelBackAndStayReady() {
+        AtomicReference<String> modelHeld = new AtomicReference<>();
+        Health trainer = new Health("training", () -> Optional.ofNullable(model.get()), Optional::empty,
+                () -> Optional.ofNullable(modelHeld.get()));
+        trainer.follow(new Health.Client() {
+            @Override
+            public KafkaStreams.State state() {
+                return KafkaStreams.State.RUNNING;
+            }
+
+            @Override
+            public List<StreamsApp.Restoring> restoring() {
+                return List.of();
+            }
+
+            @Override
+            public List<StreamsApp.HeldInput> heldInputs() {
+                return List.of();
+            }
+        });
+        assertEquals("{\"status\":\"ready\",\"role\":\"training\",\"state\":\"RUNNING\"}",
+                new String(Json.toBytes(trainer.ready().body())));
+        modelHeld.set("model 'm' is held back: the instances of application 'a-training' run with different settings");
+        Health.Answer held = trainer.ready();
+        assertEquals(200, held.status());
+        assertEquals("{\"status\":\"ready\",\"role\":\"training\",\"state\":\"RUNNING\",\"modelHeld\":\"model"
+                + " 'm' is held back: the instances of application 'a-training' run with different settings\"}",
+                new String(Json.toBytes(held.body())));
+    }
 }

@@ -73,7 +73,7 @@ class OpsMetricsTest {
     }
 
     @Test
-    void shouldTellATrainersClassesLeftOutOfItsLastModelAndNotAScorers() throws Exception {
+    void shouldTellATrainersClassesLeftOutAndHeldModelAndNotAScorers() throws Exception {
         ModelParameters model = Iris.model("m", 3, Iris.rows());
         OpsMetrics trainer = new OpsMetrics(null, NOW);
         assertEquals(0.0, gauge(trainer, "gda_model_classes_left_out"), "nothing published, nothing left out");
@@ -82,11 +82,20 @@ class OpsMetricsTest {
         assertEquals(3.0, gauge(trainer, "gda_model_version"));
         trainer.modelPublished(model, Set.of());
         assertEquals(0.0, gauge(trainer, "gda_model_classes_left_out"));
+        assertEquals(0.0, gauge(trainer, "gda_model_held"));
+        trainer.modelHeld("model 'm' is held back: …");
+        assertEquals(1.0, gauge(trainer, "gda_model_held"));
+        assertEquals(Optional.of("model 'm' is held back: …"), trainer.modelHeld());
+        trainer.modelHeld(null);
+        assertEquals(0.0, gauge(trainer, "gda_model_held"));
+        assertEquals(Optional.empty(), trainer.modelHeld());
         trainer.close();
 
         OpsMetrics scorer = new OpsMetrics(() -> Optional.of(model), NOW);
-        assertTrue(PrometheusText.parse(scorer.scrape().getBytes(StandardCharsets.UTF_8)).stream()
-                .noneMatch(f -> f.getName().equals("gda_model_classes_left_out")), "a trainer's figure only");
+        for (String trainerOnly : List.of("gda_model_classes_left_out", "gda_model_held")) {
+            assertTrue(PrometheusText.parse(scorer.scrape().getBytes(StandardCharsets.UTF_8)).stream()
+                    .noneMatch(f -> f.getName().equals(trainerOnly)), "a trainer's figure only: " + trainerOnly);
+        }
         scorer.close();
     }
 

@@ -3,12 +3,18 @@ package io.gdastreams.topology;
 import io.gdastreams.math.RunningGaussian;
 import io.gdastreams.model.PartialSnapshot;
 import io.gdastreams.model.PartitionProgress;
+import io.gdastreams.model.ModelParameters;
 import io.gdastreams.serde.SerdeFactory;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.Properties;
 import java.util.TreeSet;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.processor.Punctuator;
+import org.apache.kafka.streams.processor.TaskId;
 import org.apache.kafka.streams.processor.api.MockProcessorContext;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.Stores;
@@ -17,6 +23,8 @@ import org.apache.kafka.streams.state.Stores;
 final class CombinerFixtures {
 
     static final String MODEL_ID = "m";
+    /** The partials topic of the application of {@link #context()}. */
+    static final String PARTIALS = "training-test-class-stats-partials-repartition";
 
     private CombinerFixtures() {
     }
@@ -60,5 +68,39 @@ final class CombinerFixtures {
             all.forEachRemaining(entry -> keys.add(entry.key));
         }
         return keys;
+    }
+
+    /** The models forwarded to {@code context}, decoded, in order. */
+    static List<ModelParameters> models(MockProcessorContext<String, TrainingOutput> context) {
+        List<ModelParameters> models = new ArrayList<>();
+        context.forwarded().forEach(f -> {
+            if (f.record().value() instanceof TrainingOutput.Model m) {
+                models.add(decodeModel(m.model()));
+            }
+        });
+        return models;
+    }
+
+    /** The punctuator of the latest combiner initialised over this context. */
+    static Punctuator lastPunctuator(MockProcessorContext<String, TrainingOutput> context) {
+        List<MockProcessorContext.CapturedPunctuator> all = context.scheduledPunctuators();
+        return all.get(all.size() - 1).getPunctuator();
+    }
+
+    /** A combiner task's context (application "training-test", task 1_0) with its two stores, at time 0. */
+    static MockProcessorContext<String, TrainingOutput> context() {
+        Properties props = new Properties();
+        props.put(StreamsConfig.APPLICATION_ID_CONFIG, "training-test");
+        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
+        MockProcessorContext<String, TrainingOutput> context = new MockProcessorContext<>(props, new TaskId(1, 0),
+                null);
+        context.setCurrentSystemTimeMs(0L);
+        store(context, TrainingTopology.COMBINER_STORE);
+        store(context, TrainingTopology.PUBLISHED_STORE);
+        return context;
+    }
+
+    static ModelParameters decodeModel(byte[] bytes) {
+        return SerdeFactory.model().deserializer().deserialize(null, bytes);
     }
 }

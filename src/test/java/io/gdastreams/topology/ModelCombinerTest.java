@@ -1,7 +1,12 @@
 package io.gdastreams.topology;
 
+import static io.gdastreams.topology.CombinerFixtures.PARTIALS;
+import static io.gdastreams.topology.CombinerFixtures.context;
+import static io.gdastreams.topology.CombinerFixtures.decodeModel;
 import static io.gdastreams.topology.CombinerFixtures.encode;
 import static io.gdastreams.topology.CombinerFixtures.keys;
+import static io.gdastreams.topology.CombinerFixtures.lastPunctuator;
+import static io.gdastreams.topology.CombinerFixtures.models;
 import static io.gdastreams.topology.CombinerFixtures.snapshot;
 import static io.gdastreams.topology.CombinerFixtures.store;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -40,7 +45,6 @@ import org.junit.jupiter.api.Test;
 /** ModelCombiner driven directly over a store left by an earlier run. */
 class ModelCombinerTest {
 
-    private static final String PARTIALS = "training-test-class-stats-partials-repartition";
     private static final double TOLERANCE = 1e-12;
 
     @Test
@@ -427,37 +431,5 @@ class ModelCombinerTest {
         combiner.process(new Record<>("m", encode(snapshot), 0L));
         assertEquals(1, context.forwarded().size(), context.forwarded().toString());
         return ((TrainingOutput.Model) context.forwarded().get(0).record().value()).model();
-    }
-
-    private static List<ModelParameters> models(MockProcessorContext<String, TrainingOutput> context) {
-        List<ModelParameters> models = new ArrayList<>();
-        context.forwarded().forEach(f -> {
-            if (f.record().value() instanceof TrainingOutput.Model m) {
-                models.add(decodeModel(m.model()));
-            }
-        });
-        return models;
-    }
-
-    /** The punctuator of the latest combiner initialised over this context. */
-    private static Punctuator lastPunctuator(MockProcessorContext<String, TrainingOutput> context) {
-        List<MockProcessorContext.CapturedPunctuator> all = context.scheduledPunctuators();
-        return all.get(all.size() - 1).getPunctuator();
-    }
-
-    private static MockProcessorContext<String, TrainingOutput> context() {
-        Properties props = new Properties();
-        props.put(StreamsConfig.APPLICATION_ID_CONFIG, "training-test");
-        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
-        MockProcessorContext<String, TrainingOutput> context = new MockProcessorContext<>(props, new TaskId(1, 0),
-                null);
-        context.setCurrentSystemTimeMs(0L);
-        store(context, TrainingTopology.COMBINER_STORE);
-        store(context, TrainingTopology.PUBLISHED_STORE);
-        return context;
-    }
-
-    static ModelParameters decodeModel(byte[] bytes) {
-        return SerdeFactory.model().deserializer().deserialize(null, bytes);
     }
 }

@@ -7,6 +7,8 @@ import static io.gdastreams.topology.CombinerFixtures.store;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.gdastreams.math.RunningGaussian;
@@ -60,9 +62,11 @@ class SnapshotIntakeTest {
                 intake.judge(TOPIC, encode(snapshot(0, AB, new double[][] {{7, 7}, {8, 8}})), state));
         assertEquals(2, same.keptOffset());
         assertTrue(same.resent(), "up to the kept offset: the kept snapshot sent again (a quiet word)");
+        assertSame(same.snapshot(), same.current(), "a quiet word tells who trains the partition now");
         SnapshotIntake.Stale older = assertInstanceOf(SnapshotIntake.Stale.class,
                 intake.judge(TOPIC, encode(snapshot(0, AB, new double[][] {{1, 2}})), state));
         assertFalse(older.resent(), "an older snapshot is a replay, not a quiet word");
+        assertNull(older.current(), "a replay may come from an instance that no longer trains the partition");
         assertEquals(0, older.partition());
     }
 
@@ -79,13 +83,22 @@ class SnapshotIntakeTest {
     void shouldRefuseASnapshotOfAnotherModelOrSchemaAsAConflict() {
         TreeMap<String, RunningGaussian> none = new TreeMap<>();
         PartialSnapshot otherModel = new PartialSnapshot("other", new PartitionProgress(3, 5, 0, 5, AB), none);
-        assertEquals(new SnapshotIntake.Refused("partial snapshot of partition 3 is for model 'other', this combiner"
-                + " builds model 'm'", true, "other"), intake.judge(TOPIC, encode(otherModel), state));
+        SnapshotIntake.Refused ofOtherModel = assertInstanceOf(SnapshotIntake.Refused.class,
+                intake.judge(TOPIC, encode(otherModel), state));
+        assertEquals("partial snapshot of partition 3 is for model 'other', this combiner builds model 'm'",
+                ofOtherModel.reason());
+        assertTrue(ofOtherModel.conflict());
+        assertEquals("other", ofOtherModel.otherModel());
+        assertNull(ofOtherModel.current(), "another model's snapshot says nothing of how this model is trained");
 
         PartialSnapshot otherSchema = snapshot(1, List.of("a", "c"), new double[][] {{1, 2}, {3, 4}, {5, 6}});
-        assertEquals(new SnapshotIntake.Refused("schema conflict: partition 1 has features [a, c] but model 'm' has"
-                + " [a, b]; its 3 events up to offset 3 are left out of the model", true),
+        SnapshotIntake.Refused ofOtherSchema = assertInstanceOf(SnapshotIntake.Refused.class,
                 intake.judge(TOPIC, encode(otherSchema), state));
+        assertEquals("schema conflict: partition 1 has features [a, c] but model 'm' has [a, b]; its 3 events up to"
+                + " offset 3 are left out of the model", ofOtherSchema.reason());
+        assertTrue(ofOtherSchema.conflict());
+        assertNull(ofOtherSchema.otherModel());
+        assertEquals(1, ofOtherSchema.current().progress().partition(), "refused, but it tells who trains partition 1");
     }
 
     @Test
@@ -103,10 +116,13 @@ class SnapshotIntakeTest {
         TreeMap<String, RunningGaussian> diagonals = new TreeMap<>();
         full.classes().forEach((label, g) -> diagonals.put(label, g.diagonalCopy()));
         PartialSnapshot diagonal = new PartialSnapshot(MODEL_ID, full.progress(), diagonals);
-        assertEquals(new SnapshotIntake.Refused("statistics conflict: partition 1 keeps diagonal statistics (an"
-                + " instance with gda.statistics=diagonal) but this trainer has gda.statistics=full; instances of one"
-                + " application must share one configuration (docs/RELIABILITY.md); its 3 events up to offset 3 are"
-                + " left out of the model", true), intake.judge(TOPIC, encode(diagonal), state));
+        SnapshotIntake.Refused refused = assertInstanceOf(SnapshotIntake.Refused.class,
+                intake.judge(TOPIC, encode(diagonal), state));
+        assertEquals("statistics conflict: partition 1 keeps diagonal statistics (an instance with"
+                + " gda.statistics=diagonal) but this trainer has gda.statistics=full; instances of one application"
+                + " must share one configuration (docs/RELIABILITY.md); its 3 events up to offset 3 are left out of"
+                + " the model", refused.reason());
+        assertTrue(refused.conflict());
         assertInstanceOf(SnapshotIntake.Accepted.class, intake.judge(TOPIC, encode(full), state));
         SnapshotIntake diagonalTrainer = new SnapshotIntake(MODEL_ID, List.of(), Statistics.DIAGONAL);
         assertInstanceOf(SnapshotIntake.Accepted.class, diagonalTrainer.judge(TOPIC, encode(diagonal), state));

@@ -166,6 +166,9 @@ class TrainingPartialStatsProcessorTest {
             List<PartialSnapshot> snapshots = new ArrayList<>();
             for (var forward : context.forwarded()) {
                 if (forward.record().value() instanceof TrainingOutput.Partial partial) {
+                    // Every snapshot tells the combiner how its sender is configured (SettingsAgreement).
+                    var header = forward.record().headers().lastHeader(StateSettings.HEADER);
+                    assertArrayEquals(StateSettings.of(settings).encoded(), header == null ? null : header.value());
                     snapshots.add(SerdeFactory.partialSnapshot().deserializer().deserialize(null, partial.snapshot()));
                 }
             }

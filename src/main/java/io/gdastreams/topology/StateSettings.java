@@ -1,0 +1,136 @@
+package io.gdastreams.topology;
+
+import io.gdastreams.config.ConfigKey;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.header.Headers;
+
+/**
+ * The settings of a trainer instance that shape its tasks' state: which events a task applies and how it keeps
+ * them. Kafka Streams gives tasks to instances without asking how each is configured, so every partial snapshot
+ * carries the settings of the instance that made it ({@link #HEADER}), and the combiner holds the model back while
+ * they differ from its own ({@link SettingsAgreement}; docs/RELIABILITY.md, "Instances of one application share
+ * one configuration"). Settings that only change what the trainer reports (publish interval, prequential metrics
+ * that reset nothing, ports) are not among them.
+ *
+ * <p>Encoded as UTF-8 lines {@code key=value}, in a fixed key order; a value longer than {@link #MAX_PLAIN_CHARS}
+ * characters (a long feature list) travels as a digest, so the header stays small whatever the schema. Only keys
+ * both sides carry are compared: an instance of a later release may send more, one of an earlier release none.
+ */
+final class StateSettings {
+
+    /** The header of a partial snapshot record that carries its sender's settings. */
+    static final String HEADER = "gda.trainer.settings";
+    /** Values longer than this travel as {@code sha256:} and the first 16 hex digits of their digest. */
+    static final int MAX_PLAIN_CHARS = 64;
+    /** A header longer than this (not one this class wrote) is not read: the sender's settings are then unknown. */
+    static final int MAX_HEADER_BYTES = 16 * 1024;
+    /** What an unset optional key reads as. */
+    static final String NONE = "none";
+
+    /** One key on which two instances differ: {@code theirs} the snapshot sender's value, {@code ours} this one's. */
+    record Difference(String key, String theirs, String ours) {
+
+        @Override
+        public String toString() {
+            return key + "=" + theirs + " (here: " + ours + ")";
+        }
+    }
+
+    /** Key → value text, in encoding order. */
+    private final Map<String, String> values;
+
+    private StateSettings(Map<String, String> values) {
+        this.values = values;
+    }
+
+    /** The settings of a trainer configured with {@code settings}. */
+    static StateSettings of(TrainingSettings settings) {
+        Map<String, String> values = new LinkedHashMap<>();
+        put(values, ConfigKey.FEATURES, String.join(",", settings.features()));
+        put(values, ConfigKey.CATEGORICAL_FEATURES, String.join(",", settings.categorical().features()));
+        put(values, ConfigKey.CATEGORICAL_MAX_VALUES, Integer.toString(settings.categorical().maxValues()));
+        put(values, ConfigKey.MAX_CLASSES, Integer.toString(settings.maxClasses()));
+        put(values, ConfigKey.MAX_FEATURES, Integer.toString(settings.maxFeatures()));
+        put(values, ConfigKey.STATISTICS, settings.statistics().name().toLowerCase(java.util.Locale.ROOT));
+        put(values, ConfigKey.FORGETTING_HALF_LIFE_MS,
+                settings.forgetting() == null ? NONE : number(settings.forgetting().halfLifeMs()));
+        // A drift alarm that resets starts fresh statistics: when alarms fire shapes the state. One that only alerts
+        // (or no evaluation at all) changes nothing kept, so its thresholds are not compared.
+        PrequentialSettings prequential = settings.prequential();
+        boolean resets = prequential != null && prequential.driftReset();
+        put(values, ConfigKey.DRIFT_ACTION, resets ? "reset" : "alert");
+        if (resets) {
+            put(values, ConfigKey.DRIFT_DELTA, number(prequential.driftDelta()));
+            put(values, ConfigKey.DRIFT_LAMBDA, number(prequential.driftLambda()));
+            put(values, ConfigKey.DRIFT_WARMUP_EVENTS, Long.toString(prequential.driftWarmupEvents()));
+        }
+        return new StateSettings(values);
+    }
+
+    /** The settings in {@code headers} (the last {@link #HEADER}), empty when there is none or it cannot be read. */
+    static Optional<StateSettings> read(Headers headers) {
+        Header header = headers == null ? null : headers.lastHeader(HEADER);
+        if (header == null || header.value() == null || header.value().length > MAX_HEADER_BYTES) {
+            return Optional.empty();
+        }
+        Map<String, String> values = new LinkedHashMap<>();
+        for (String line : new String(header.value(), StandardCharsets.UTF_8).split("\n")) {
+            int eq = line.indexOf('=');
+            if (eq > 0) {
+                values.put(line.substring(0, eq), line.substring(eq + 1));
+            }
+        }
+        return values.isEmpty() ? Optional.empty() : Optional.of(new StateSettings(values));
+    }
+
+    /** The header value: one {@code key=value} line per key. */
+    byte[] encoded() {
+        StringBuilder text = new StringBuilder();
+        values.forEach((key, value) -> text.append(key).append('=').append(value).append('\n'));
+        return text.toString().getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** The keys both carry on which {@code theirs} differs from these settings, in key order. */
+    List<Difference> differencesFrom(StateSettings theirs) {
+        List<Difference> differences = new ArrayList<>();
+        values.forEach((key, ours) -> {
+            String other = theirs.values.get(key);
+            if (other != null && !other.equals(ours)) {
+                differences.add(new Difference(key, other, ours));
+            }
+        });
+        return differences;
+    }
+
+    private static void put(Map<String, String> values, ConfigKey key, String value) {
+        values.put(key.key(), plain(value));
+    }
+
+    /** {@code value}, or its digest when long or not one line: both sides encode alike, so equal stays equal. */
+    static String plain(String value) {
+        if (value.length() <= MAX_PLAIN_CHARS && value.indexOf('\n') < 0 && value.indexOf('\r') < 0) {
+            return value;
+        }
+        try {
+            byte[] digest = MessageDigest.getInstance("SHA-256").digest(value.getBytes(StandardCharsets.UTF_8));
+            return "sha256:" + HexFormat.of().formatHex(digest, 0, 8);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is required of every Java platform", e);
+        }
+    }
+
+    /** A number as written in a configuration: 60000 rather than 60000.0. */
+    private static String number(double value) {
+        return value == Math.rint(value) && Math.abs(value) < 1e15 ? Long.toString((long) value)
+                : Double.toString(value);
+    }
+}
