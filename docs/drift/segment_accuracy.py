@@ -4,7 +4,7 @@
   python3 docs/drift/segment_accuracy.py drift.csv stationary.jsonl forgetting.jsonl [--oracle-windows oracle.jsonl]
 
 With --oracle-windows, also writes the oracle's accuracy per window of 600 events in the format of the window
-records (one "partition"), for the plot (view.PrequentialChart).
+records (one "partition"), for the plot (cli.PrequentialChartMain).
 
 The stream is make_drift_stream.py's (one event per second). A settled stretch is the second half of a segment
 (the model has had half a segment to adapt). Window records (per partition) whose window lies inside a stretch are

@@ -1,9 +1,8 @@
 package io.gdastreams.replay;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import io.gdastreams.model.MetricsRecord;
 import io.gdastreams.model.ModelParameters;
-import io.gdastreams.serde.Json;
-import java.io.IOException;
+import io.gdastreams.serde.MetricsJson;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Properties;
@@ -41,17 +40,19 @@ final class PendingReset implements AutoCloseable {
         adminProperties.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
     }
 
-    /** The reset generation the drift record {@code json} started, or 0 (another record, or an alert only). */
+    /**
+     * The reset generation the drift record {@code json} started, or 0 (another record, an alert only, or a record
+     * {@link MetricsJson} cannot read: not ours, and no reason to stop a replay in the middle of a batch).
+     */
     static long resetGeneration(String json) {
         if (!json.contains("\"reset\"")) {
             return 0; // cheap: most records are windows
         }
         try {
-            JsonNode r = Json.mapper().readTree(json);
-            return "drift".equals(r.path("type").asText()) && "reset".equals(r.path("action").asText())
-                    ? r.path("resetGeneration").asLong() : 0;
-        } catch (IOException e) {
-            return 0; // not a record of ours: the summary reports what it can read
+            return MetricsJson.read(json).orElse(null) instanceof MetricsRecord.DriftAlarm alarm
+                    ? alarm.resetGeneration() : 0;
+        } catch (IllegalArgumentException e) {
+            return 0;
         }
     }
 

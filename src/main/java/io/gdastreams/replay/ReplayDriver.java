@@ -9,6 +9,7 @@ import io.gdastreams.lifecycle.ShutdownSequence;
 import io.gdastreams.lifecycle.UserError;
 import io.gdastreams.model.AppliedEvents;
 import io.gdastreams.model.ClassParameters;
+import io.gdastreams.model.MetricsRecord;
 import io.gdastreams.model.ModelParameters;
 import io.gdastreams.model.Prediction;
 import io.gdastreams.serde.Json;
@@ -215,8 +216,8 @@ public final class ReplayDriver {
                     summary.lastAccuracy());
         }
         out.printf("  drift points: %d%n", summary.drifts().size());
-        for (long[] drift : summary.drifts()) {
-            out.printf("    event time %d (partition %d)%n", drift[0], drift[1]);
+        for (MetricsRecord.DriftAlarm drift : summary.drifts()) {
+            out.printf("    event time %d (partition %d)%n", drift.eventTime(), drift.partition());
         }
     }
 

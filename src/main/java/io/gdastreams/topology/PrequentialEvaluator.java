@@ -1,12 +1,10 @@
 package io.gdastreams.topology;
 
 import io.gdastreams.math.PageHinkley;
-import io.gdastreams.serde.Json;
-import java.nio.charset.StandardCharsets;
+import io.gdastreams.model.MetricsRecord;
+import io.gdastreams.serde.MetricsJson;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import org.apache.kafka.streams.state.KeyValueStore;
 
 /**
@@ -246,21 +244,9 @@ final class PrequentialEvaluator implements ProgressCounters.Tail {
         return detector != null ? detector.state() : dormantDrift;
     }
 
-    /** {@code generation}: the reset generation the alarm starts, or −1 when it only alerts. */
+    /** {@code generation}: the reset generation the alarm starts, or −1 when it only alerts (0 in the record). */
     private String driftRecord(long eventTime, long generation) {
-        Map<String, Object> r = new LinkedHashMap<>();
-        r.put("type", "drift");
-        r.put("modelId", modelId);
-        r.put("partition", partition);
-        r.put("eventTime", eventTime);
-        r.put("detector", "page-hinkley");
-        r.put("statistic", detector.alarmStatistic());
-        r.put("threshold", detector.lambda());
-        r.put("delta", detector.delta());
-        r.put("action", generation < 0 ? "alert" : "reset");
-        if (generation >= 0) {
-            r.put("resetGeneration", generation);
-        }
-        return new String(Json.toBytes(r), StandardCharsets.UTF_8);
+        return MetricsJson.write(new MetricsRecord.DriftAlarm(modelId, partition, eventTime, "page-hinkley",
+                detector.alarmStatistic(), detector.lambda(), detector.delta(), Math.max(generation, 0)));
     }
 }

@@ -1,14 +1,11 @@
 package io.gdastreams.topology;
 
-import io.gdastreams.serde.Json;
+import io.gdastreams.model.MetricsRecord;
+import io.gdastreams.serde.MetricsJson;
 import java.io.ByteArrayOutputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
 import java.util.TreeMap;
 
 /**
@@ -107,33 +104,22 @@ final class PrequentialWindow {
     }
 
     /**
-     * The window record of the metrics topic (JSON): type, model id, partition, window bounds, count, accuracy,
-     * mean log-loss and Brier score, recall and support per label, the range of model versions that scored, and
-     * the events not in the sums. Accuracy, log-loss, Brier and versions are null when nothing was scored.
+     * The window record of the metrics topic (JSON, {@link MetricsJson}): type, model id, partition, window bounds,
+     * count, accuracy, mean log-loss and Brier score, recall and support per label, the range of model versions
+     * that scored, and the events not in the sums. Accuracy, log-loss, Brier and versions are null when nothing was
+     * scored.
      */
     String toRecord(String modelId, int partition, long width) {
-        Map<String, Object> r = new LinkedHashMap<>();
-        r.put("type", "window");
-        r.put("modelId", modelId);
-        r.put("partition", partition);
-        r.put("windowStart", start);
-        r.put("windowEnd", start + width);
-        r.put("count", count);
-        r.put("accuracy", count == 0 ? null : (double) correct / count);
-        r.put("logLoss", count == 0 ? null : logLossSum / count);
-        r.put("brier", count == 0 ? null : brierSum / count);
-        Map<String, Double> recall = new TreeMap<>();
-        Map<String, Long> support = new TreeMap<>();
+        TreeMap<String, Double> recall = new TreeMap<>();
+        TreeMap<String, Long> support = new TreeMap<>();
         perLabel.forEach((label, t) -> {
             recall.put(label, (double) t.hits / t.support);
             support.put(label, t.support);
         });
-        r.put("recall", recall);
-        r.put("support", support);
-        r.put("modelVersions", count == 0 ? null : List.of(minVersion, maxVersion));
-        r.put("noModel", noModel);
-        r.put("unscorable", unscorable);
-        r.put("late", late);
-        return new String(Json.toBytes(r), StandardCharsets.UTF_8);
+        boolean scored = count > 0;
+        return MetricsJson.write(new MetricsRecord.Window(modelId, partition, start, start + width, count,
+                scored ? (double) correct / count : null, scored ? logLossSum / count : null,
+                scored ? brierSum / count : null, recall, support,
+                scored ? new MetricsRecord.Versions(minVersion, maxVersion) : null, noModel, unscorable, late));
     }
 }

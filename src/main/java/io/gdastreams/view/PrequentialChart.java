@@ -1,14 +1,12 @@
 package io.gdastreams.view;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import io.gdastreams.model.MetricsRecord;
+import io.gdastreams.model.WindowAccuracy;
 import java.awt.image.BufferedImage;
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -19,36 +17,21 @@ import org.knowm.xchart.XYChartBuilder;
 import org.knowm.xchart.style.markers.SeriesMarkers;
 
 /**
- * Windowed prequential accuracy over event time, one line per file of window records (what {@code replay
- * --prequential} writes): a window's accuracy is the count-weighted mean over the partitions that reported it.
- * The picture of docs/DRIFT.md:
- * {@code java -cp target/gda-streams.jar io.gdastreams.view.PrequentialChart out.png name=file.jsonl ...}.
+ * Windowed prequential accuracy over event time, one line per series of window records (what {@code replay
+ * --prequential} writes): a window's accuracy is the count-weighted mean over the partitions that reported it
+ * ({@link WindowAccuracy}). The picture of docs/DRIFT.md, drawn by {@code cli.PrequentialChartMain}, which reads
+ * the files (reading JSON is the serde package's, which this package does not import).
  */
 public final class PrequentialChart {
-
-    private static final ObjectMapper JSON = new ObjectMapper();
 
     private PrequentialChart() {
     }
 
-    /** Window start (ms) → accuracy over the partitions, from one file of window records. */
-    static TreeMap<Long, Double> accuracyByWindow(List<String> lines) {
-        Map<Long, double[]> sums = new TreeMap<>();
-        for (String line : lines) {
-            try {
-                JsonNode r = JSON.readTree(line);
-                if (r.path("type").asText().equals("window") && r.path("count").asLong() > 0) {
-                    double[] s = sums.computeIfAbsent(r.get("windowStart").asLong(), k -> new double[2]);
-                    s[0] += r.get("count").asLong();
-                    s[1] += r.get("accuracy").asDouble() * r.get("count").asLong();
-                }
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-        }
-        TreeMap<Long, Double> accuracy = new TreeMap<>();
-        sums.forEach((start, s) -> accuracy.put(start, s[1] / s[0]));
-        return accuracy;
+    /** Writes the chart of the named series of windows (name → its window records) as a PNG of 1000 × 500. */
+    public static void writePng(Map<String, List<MetricsRecord.Window>> series, Path png) throws IOException {
+        Map<String, TreeMap<Long, Double>> accuracy = new LinkedHashMap<>();
+        series.forEach((name, windows) -> accuracy.put(name, WindowAccuracy.byWindowStart(windows)));
+        ImageIO.write(render(accuracy, 1000, 500), "png", png.toFile());
     }
 
     /** The chart of the named series (name → window start → accuracy), event time in hours. */
@@ -67,18 +50,5 @@ public final class PrequentialChart {
             chart.addSeries(s.getKey(), x, y).setMarker(SeriesMarkers.NONE);
         }
         return BitmapEncoder.getBufferedImage(chart);
-    }
-
-    /** {@code out.png name=file.jsonl ...}. */
-    public static void main(String[] args) throws IOException {
-        if (args.length < 2) {
-            throw new IllegalArgumentException("usage: PrequentialChart out.png name=file.jsonl ...");
-        }
-        Map<String, TreeMap<Long, Double>> series = new java.util.LinkedHashMap<>();
-        for (int i = 1; i < args.length; i++) {
-            String[] parts = args[i].split("=", 2);
-            series.put(parts[0], accuracyByWindow(Files.readAllLines(Path.of(parts[1]), StandardCharsets.UTF_8)));
-        }
-        ImageIO.write(render(series, 1000, 500), "png", Path.of(args[0]).toFile());
     }
 }

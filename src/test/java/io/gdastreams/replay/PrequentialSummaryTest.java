@@ -1,8 +1,9 @@
 package io.gdastreams.replay;
 
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import io.gdastreams.model.MetricsRecord;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -33,8 +34,9 @@ class PrequentialSummaryTest {
         assertEquals(2000, summary.lastWindow());
         assertEquals((1 + 3) / 10.0, summary.lastAccuracy(), EXACT);
         assertEquals(2, summary.drifts().size());
-        assertArrayEquals(new long[] {2100, 0}, summary.drifts().get(0));
-        assertArrayEquals(new long[] {2500, 1}, summary.drifts().get(1));
+        assertEquals(List.of(2100L, 2500L),
+                summary.drifts().stream().map(MetricsRecord.DriftAlarm::eventTime).toList());
+        assertEquals(List.of(0, 1), summary.drifts().stream().map(MetricsRecord.DriftAlarm::partition).toList());
     }
 
     @Test
@@ -43,5 +45,17 @@ class PrequentialSummaryTest {
         assertEquals(0, summary.scored());
         assertEquals(Double.NaN, summary.accuracy());
         assertEquals(-1, summary.lastWindow());
+    }
+
+    /** Records of another type, or no record at all, are skipped; a line that is not JSON fails the summary. */
+    @Test
+    void skipsOtherRecordsAndFailsOnALineThatIsNotJson() {
+        PrequentialSummary summary = PrequentialSummary.of(List.of(window(0, 0, 4, 0.5, 0),
+                "{\"type\":\"heartbeat\",\"count\":99}", "[1, 2]", "", "null"));
+        assertEquals(4, summary.scored());
+        assertEquals(0.5, summary.accuracy(), EXACT);
+        assertThrows(IllegalArgumentException.class, () -> PrequentialSummary.of(List.of("{\"type\":\"window\"")));
+        assertThrows(IllegalArgumentException.class, () -> PrequentialSummary.of(List.of(
+                "{\"type\":\"window\",\"windowStart\":0}")), "a window without its count");
     }
 }
