@@ -314,7 +314,10 @@ final class ModelCombiner implements Processor<String, byte[], String, TrainingO
     private void reject(Record<String, byte[]> record, RecordMetadata source, String reason) {
         byte[] key = record.key() == null ? null : record.key().getBytes(StandardCharsets.UTF_8);
         observer.deadLettered(DeadLetterCategory.INVALID_STATE);
+        // The headers within the bound every dead letter keeps: anyone who may write the partials topic could send
+        // a record whose headers alone would make the dead letter too large to write, at every restart.
         context.forward(record.withValue(new TrainingOutput.Rejected(OutputKey.of(key),
-                DeadLetters.of(reason, source.topic(), source.partition(), source.offset(), key, record.value()))));
+                DeadLetters.of(reason, source.topic(), source.partition(), source.offset(), key, record.value())))
+                .withHeaders(CarriedHeaders.of(record.headers())));
     }
 }

@@ -33,6 +33,7 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
 import java.util.TreeMap;
+import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.Punctuator;
@@ -431,5 +432,24 @@ class ModelCombinerTest {
         combiner.process(new Record<>("m", encode(snapshot), 0L));
         assertEquals(1, context.forwarded().size(), context.forwarded().toString());
         return ((TrainingOutput.Model) context.forwarded().get(0).record().value()).model();
+    }
+
+    @Test
+    void shouldDeadLetterARefusedSnapshotWithItsHeadersOnlyWhenTheyAreWithinTheBound() {
+        MockProcessorContext<String, TrainingOutput> context = context();
+        ModelCombiner combiner = new ModelCombiner(TrainingSettings.defaults(Topics.defaults()).withModelId("m"));
+        combiner.init(context);
+        byte[] garbage = "not a snapshot".getBytes(StandardCharsets.UTF_8);
+        context.setRecordMetadata(PARTIALS, 0, 0);
+        combiner.process(new Record<>("m", garbage, 0L, new RecordHeaders().add("trace", new byte[100])));
+        // A record the broker takes with ~1 MiB of headers: carried onto its dead letter it would be too large.
+        context.setRecordMetadata(PARTIALS, 0, 1);
+        combiner.process(new Record<>("m", garbage, 0L, new RecordHeaders().add("huge", new byte[1 << 20])));
+        List<Record<? extends String, ? extends TrainingOutput>> letters = context.forwarded().stream()
+                .<Record<? extends String, ? extends TrainingOutput>>map(f -> f.record())
+                .filter(r -> r.value() instanceof TrainingOutput.Rejected).toList();
+        assertEquals(2, letters.size());
+        assertEquals(100, letters.get(0).headers().lastHeader("trace").value().length);
+        assertFalse(letters.get(1).headers().iterator().hasNext(), "over the bound: no header carried");
     }
 }
