@@ -1,5 +1,6 @@
 package io.gdastreams.ops;
 
+import io.gdastreams.config.Role;
 import io.gdastreams.model.ClassParameters;
 import io.gdastreams.model.ModelParameters;
 import io.gdastreams.model.Prediction;
@@ -26,7 +27,7 @@ final class DashboardSummary {
      * The whole summary: the model with its classes, the figures, and {@code notReady}: why the process is not ready
      * (as {@code /health/ready} says; null when it is).
      */
-    static Map<String, Object> of(String role, String modelId, OpsMetrics metrics, long nowMillis, String notReady) {
+    static Map<String, Object> of(Role role, String modelId, OpsMetrics metrics, long nowMillis, String notReady) {
         Map<String, Object> body = of(role, modelId, metrics, nowMillis, true);
         body.put("notReady", notReady);
         return body;
@@ -36,14 +37,14 @@ final class DashboardSummary {
      * One sample of {@link DashboardHistory}: the same figures, the model reduced to its version and age (the
      * charts need no more, and 150 samples of a model with many classes would not be small).
      */
-    static Map<String, Object> sample(String role, String modelId, OpsMetrics metrics, long nowMillis) {
+    static Map<String, Object> sample(Role role, String modelId, OpsMetrics metrics, long nowMillis) {
         return of(role, modelId, metrics, nowMillis, false);
     }
 
-    private static Map<String, Object> of(String role, String modelId, OpsMetrics metrics, long nowMillis,
+    private static Map<String, Object> of(Role role, String modelId, OpsMetrics metrics, long nowMillis,
                                           boolean classes) {
         Map<String, Object> body = new LinkedHashMap<>();
-        body.put("role", role);
+        body.put("role", role.toString());
         body.put("modelId", modelId);
         body.put("time", nowMillis);
         Optional<ModelParameters> current = metrics.currentModel();

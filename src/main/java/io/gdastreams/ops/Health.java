@@ -1,5 +1,6 @@
 package io.gdastreams.ops;
 
+import io.gdastreams.config.Role;
 import io.gdastreams.model.ModelParameters;
 import io.gdastreams.service.StreamsApp;
 import java.util.LinkedHashMap;
@@ -37,7 +38,7 @@ final class Health {
         }
     }
 
-    private final String role;
+    private final Role role;
     private final Supplier<Optional<ModelParameters>> model;
     private final Supplier<Optional<String>> notScoring;
     private final Supplier<Optional<String>> modelHeld;
@@ -49,7 +50,7 @@ final class Health {
      * @param notScoring a scorer's: why it cannot score now (no model in force, or none of its classes scorable),
      *                   empty when it can; it is not ready until then. A trainer's is always empty.
      */
-    Health(String role, Supplier<Optional<ModelParameters>> model, Supplier<Optional<String>> notScoring) {
+    Health(Role role, Supplier<Optional<ModelParameters>> model, Supplier<Optional<String>> notScoring) {
         this(role, model, notScoring, Optional::empty);
     }
 
@@ -57,7 +58,7 @@ final class Health {
      * @param modelHeld a trainer's: why its model combiner (when this process runs it) holds the next version back;
      *                  shown in readiness answers, which stay 200: the trainer runs, and publishes once it clears
      */
-    Health(String role, Supplier<Optional<ModelParameters>> model, Supplier<Optional<String>> notScoring,
+    Health(Role role, Supplier<Optional<ModelParameters>> model, Supplier<Optional<String>> notScoring,
            Supplier<Optional<String>> modelHeld) {
         this.role = role;
         this.model = model;
@@ -96,7 +97,7 @@ final class Health {
         boolean live = state != KafkaStreams.State.ERROR && state != KafkaStreams.State.NOT_RUNNING;
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("status", live ? "live" : "down");
-        body.put("role", role);
+        body.put("role", role.toString());
         body.put("state", state == null ? "STARTING" : state.name());
         return new Answer(live ? 200 : 503, body);
     }
@@ -119,7 +120,7 @@ final class Health {
             reason = notScoring.get().orElse(null);
         }
         body.put("status", reason == null ? "ready" : "not ready");
-        body.put("role", role);
+        body.put("role", role.toString());
         body.put("state", state == null ? "STARTING" : state.name());
         if (reason != null) {
             body.put("reason", reason);

@@ -36,7 +36,7 @@ public final class OperatedService {
     /** {@code train}: the training topology until Ctrl-C; returns the exit code. */
     public static int train(AppConfig config, PrintWriter out) {
         OpsMetrics metrics = OpsMetrics.forTrainer(config.modelId(), Clock.systemUTC());
-        Health health = new Health(Role.TRAINING.toString(), metrics::currentModel, Optional::empty,
+        Health health = new Health(Role.TRAINING, metrics::currentModel, Optional::empty,
                 metrics::modelHeld);
         return run(Role.TRAINING, () -> TrainingTopology.build(config.trainingSettings(), GroupCommittedInput::open,
                 metrics), config, out, metrics, health, null);
@@ -50,7 +50,7 @@ public final class OperatedService {
         OpsMetrics metrics = new OpsMetrics(inForce, Clock.systemUTC());
         scoring.set(new LiveScoring(config.scoringSettings(), metrics));
         return run(Role.SCORING, scoring.get()::topology, config, out, metrics,
-                new Health(Role.SCORING.toString(), inForce, scoring.get()::notScoring), scoring.get());
+                new Health(Role.SCORING, inForce, scoring.get()::notScoring), scoring.get());
     }
 
     private static int run(Role role, Supplier<Topology> topology, AppConfig config, PrintWriter out,
@@ -69,7 +69,7 @@ public final class OperatedService {
             metrics.close();
             throw e;
         }
-        try (ProgressLog progress = new ProgressLog(role.toString(), scoring != null, metrics)) {
+        try (ProgressLog progress = new ProgressLog(role, metrics)) {
             if (server != null) {
                 routes.install(server).start();
                 out.printf("%s: HTTP endpoint on %s (/ dashboard, /health/live, /health/ready, /metrics, /models/%s%s)"

@@ -50,8 +50,8 @@ final class OpsRoutes {
                 System.currentTimeMillis()));
     }
 
-    private String role() {
-        return (scoring != null ? Role.SCORING : Role.TRAINING).toString();
+    private Role role() {
+        return scoring != null ? Role.SCORING : Role.TRAINING;
     }
 
     /** Stops the dashboard's sampling (the server is closed by its owner). */

@@ -1,5 +1,6 @@
 package io.gdastreams.ops;
 
+import io.gdastreams.config.Role;
 import io.gdastreams.model.ModelParameters;
 import io.gdastreams.model.Prediction;
 import java.time.Duration;
@@ -19,16 +20,16 @@ final class ProgressLog implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(ProgressLog.class);
 
-    private final String role;
+    private final Role role;
     private final boolean scorer;
     private final OpsMetrics metrics;
     private final ScheduledExecutorService timer = DaemonTimer.named("gda-progress");
     private long lastCount;
     private long lastNanos = System.nanoTime();
 
-    ProgressLog(String role, boolean scorer, OpsMetrics metrics) {
+    ProgressLog(Role role, OpsMetrics metrics) {
         this.role = role;
-        this.scorer = scorer;
+        this.scorer = role == Role.SCORING;
         this.metrics = metrics;
     }
 
@@ -51,7 +52,7 @@ final class ProgressLog implements AutoCloseable {
         double rate = (count - lastCount) / seconds;
         lastCount = count;
         lastNanos = now;
-        StringBuilder line = new StringBuilder(role).append(": ");
+        StringBuilder line = new StringBuilder(role.toString()).append(": ");
         if (scorer) {
             line.append(String.format(Locale.ROOT, "%d events answered (%d scored, %d unscored), %.1f/s; ", count,
                     metrics.predictions(Prediction.Status.SCORED), metrics.predictions(Prediction.Status.UNSCORED),

@@ -3,6 +3,7 @@ package io.gdastreams.ops;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.gdastreams.config.Role;
 import io.gdastreams.math.CovarianceType;
 import io.gdastreams.math.DecisionRule;
 import io.gdastreams.math.Estimator;
@@ -60,7 +61,7 @@ class DashboardScriptTest {
         ModelParameters model = model();
         OpsMetrics metrics = new OpsMetrics(() -> Optional.of(model),
                 Clock.fixed(Instant.parse("2026-11-29T12:00:05Z"), ZoneOffset.UTC));
-        String summary = Json.mapper().writeValueAsString(DashboardSummary.of("scoring", "m", metrics, 0L, null));
+        String summary = Json.mapper().writeValueAsString(DashboardSummary.of(Role.SCORING, "m", metrics, 0L, null));
         String regions = Json.mapper().writeValueAsString(DecisionRegions.of(model, QDA,
                 new DecisionRule.MostProbable(), "a", "b", CELLS));
         metrics.close();

@@ -3,6 +3,7 @@ package io.gdastreams.ops;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
+import io.gdastreams.config.Role;
 import io.gdastreams.fixtures.Iris;
 import io.gdastreams.model.ModelParameters;
 import io.gdastreams.serde.Json;
@@ -25,7 +26,7 @@ class HealthTest {
     private final AtomicReference<String> unscorable = new AtomicReference<>();
 
     private Health scorer() {
-        Health health = new Health("scoring", () -> Optional.ofNullable(model.get()),
+        Health health = new Health(Role.SCORING, () -> Optional.ofNullable(model.get()),
                 () -> model.get() == null ? Optional.of("no model in force: model 'm' not published")
                         : Optional.ofNullable(unscorable.get()));
         health.follow(new Health.Client() {
@@ -72,7 +73,7 @@ class HealthTest {
             assertEquals(down ? 503 : 200, health.live().status(), s.name());
             assertEquals(s.name(), health.live().body().get("state"));
         }
-        Health starting = new Health("training", Optional::empty, Optional::empty);
+        Health starting = new Health(Role.TRAINING, Optional::empty, Optional::empty);
         assertEquals(200, starting.live().status(), "live while topics are created, before the first client");
         assertEquals(503, starting.ready().status());
     }
@@ -120,7 +121,7 @@ class HealthTest {
     @Test
     void shouldSayWhyATrainerHoldsItsModelBackAndStayReady() {
         AtomicReference<String> modelHeld = new AtomicReference<>();
-        Health trainer = new Health("training", () -> Optional.ofNullable(model.get()), Optional::empty,
+        Health trainer = new Health(Role.TRAINING, () -> Optional.ofNullable(model.get()), Optional::empty,
                 () -> Optional.ofNullable(modelHeld.get()));
         trainer.follow(new Health.Client() {
             @Override

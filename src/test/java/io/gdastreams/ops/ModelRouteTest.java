@@ -2,6 +2,7 @@ package io.gdastreams.ops;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import io.gdastreams.config.Role;
 import io.gdastreams.fixtures.Iris;
 import io.gdastreams.math.DecisionRule;
 import io.gdastreams.math.FitOptions;
@@ -21,7 +22,7 @@ class ModelRouteTest {
     void shouldServeAModelWhoseIdHasPlusAndPercentSigns() {
         String id = "a+b %41 ü";
         ModelParameters model = Iris.model(id, 3, Iris.rows());
-        OpsRoutes routes = new OpsRoutes(new Health("training", Optional::empty, Optional::empty),
+        OpsRoutes routes = new OpsRoutes(new Health(Role.TRAINING, Optional::empty, Optional::empty),
                 new OpsMetrics(null, java.time.Clock.systemUTC()), id, () -> Optional.of(model),
                 FitOptions.defaults(), new DecisionRule.MostProbable(), null, false);
         try {

@@ -3,6 +3,7 @@ package io.gdastreams.ops;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.gdastreams.config.Role;
 import io.gdastreams.fixtures.Iris;
 import io.gdastreams.topology.DeadLetterCategory;
 import java.time.Clock;
@@ -19,7 +20,7 @@ class ProgressLogTest {
     @Test
     void shouldSayAsLongAsItLastsThatTheNextVersionIsHeldBack() {
         OpsMetrics metrics = OpsMetrics.forTrainer("m", NOW);
-        ProgressLog log = new ProgressLog("training", false, metrics);
+        ProgressLog log = new ProgressLog(Role.TRAINING, metrics);
         metrics.deadLettered(DeadLetterCategory.INVALID_EVENT);
         assertTrue(log.line().matches("training: 0 events applied, 0\\.0/s; 1 dead letters; no model on the topic"
                 + " yet"), log.line());
@@ -40,7 +41,7 @@ class ProgressLogTest {
     void shouldNotSpeakOfHeldVersionsForAScorer() {
         OpsMetrics metrics = new OpsMetrics(java.util.Optional::empty, NOW);
         metrics.modelHeld("not a scorer's");
-        ProgressLog log = new ProgressLog("scoring", true, metrics);
+        ProgressLog log = new ProgressLog(Role.SCORING, metrics);
         assertEquals("scoring: 0 events answered (0 scored, 0 unscored), 0.0/s; 0 held; 0 dead letters; no model in"
                 + " force", log.line());
         log.close();
