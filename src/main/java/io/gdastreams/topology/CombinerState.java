@@ -28,15 +28,17 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * <p>Store layout (changelogs of earlier versions load unchanged): {@code partial:<p>} → snapshot bytes as they
  * came, {@code schema} → feature names (JSON array), {@code version} → 8-byte big-endian version of the last
  * published model, {@code published} → its {@code sources} (JSON object), {@code model} → its
- * {@link PublishedModel} summary (lineage, count, labels, digest; a few hundred bytes whatever the model's size).
- * A snapshot is written when kept, the rest when a model is published; the writes commit in the same transaction
- * as the record that caused them.
+ * {@link PublishedModel} summary (lineage, count, labels, digest; a few hundred bytes whatever the model's size),
+ * {@code settings:<p>} → the settings header ({@link StateSettings}) the newest snapshot of partition p came with
+ * (absent when it came without). A snapshot is written when kept, its sender's settings when they change, the rest
+ * when a model is published; the writes commit in the same transaction as the record that caused them.
  *
  * <p>Mutable; one per combiner task.
  */
 final class CombinerState {
 
     static final String PARTIAL_PREFIX = "partial:";
+    static final String SETTINGS_PREFIX = "settings:";
     static final String SCHEMA_KEY = "schema";
     static final String VERSION_KEY = "version";
     static final String PUBLISHED_KEY = "published";
@@ -51,6 +53,8 @@ final class CombinerState {
     private final KeyValueStore<String, byte[]> store;
     /** The kept snapshots, by source partition. */
     private final SortedMap<Integer, PartialSnapshot> partials = new TreeMap<>();
+    /** Partition → the settings header its newest snapshot came with (none: it came without). */
+    private final SortedMap<Integer, byte[]> senders = new TreeMap<>();
     /** The schema in force; empty until fixed (a fixed schema is never empty). */
     private List<String> schema;
     private long version;
@@ -111,6 +115,10 @@ final class CombinerState {
                 }
             }
             default -> {
+                if (entry.key.startsWith(SETTINGS_PREFIX)) {
+                    senders.put(Integer.parseInt(entry.key.substring(SETTINGS_PREFIX.length())), entry.value);
+                    return;
+                }
                 if (!entry.key.startsWith(PARTIAL_PREFIX)) {
                     throw new IllegalArgumentException("unknown key");
                 }
@@ -162,6 +170,28 @@ final class CombinerState {
         int partition = snapshot.progress().partition();
         partials.put(partition, snapshot);
         store.put(PARTIAL_PREFIX + partition, bytes);
+    }
+
+    /**
+     * The newest snapshot of {@code partition} came with settings header {@code header} (null: none): kept, and
+     * written to the store when it differs from the partition's last (in steady state it never does).
+     */
+    void sender(int partition, byte[] header) {
+        if (java.util.Arrays.equals(senders.get(partition), header)) {
+            return;
+        }
+        if (header == null) {
+            senders.remove(partition);
+            store.delete(SETTINGS_PREFIX + partition);
+        } else {
+            senders.put(partition, header);
+            store.put(SETTINGS_PREFIX + partition, header);
+        }
+    }
+
+    /** Partition → the settings header its newest snapshot came with (a view; partitions without one absent). */
+    Map<Integer, byte[]> senders() {
+        return Collections.unmodifiableMap(senders);
     }
 
     /** The version of the last published model (0 before the first). */

@@ -50,8 +50,8 @@ final class ModelCombiner implements Processor<String, byte[], String, TrainingO
     private final SnapshotIntake intake;
     private final ModelDraft draft;
     private final ResetGate resetGate;
-    /** Whether the instances that train the partitions run with this one's settings (reset at init). */
-    private SettingsAgreement agreement;
+    /** Whether the instances that train the partitions run with this one's settings. */
+    private final SettingsAgreement agreement;
     private ProcessorContext<String, TrainingOutput> context;
     private KeyValueStore<String, byte[]> store;
     private ModelTopicView topic;
@@ -79,6 +79,7 @@ final class ModelCombiner implements Processor<String, byte[], String, TrainingO
         this.settings = settings;
         this.intake = new SnapshotIntake(settings.modelId(), settings.categorical().features(), settings.statistics());
         this.draft = ModelDraft.of(settings);
+        this.agreement = new SettingsAgreement(StateSettings.of(settings));
         this.resetGate = new ResetGate(settings.modelId(), settings.prequential() == null
                 ? FitOptions.DEFAULT_MIN_COUNT : settings.prequential().fitOptions().minCount());
     }
@@ -93,7 +94,6 @@ final class ModelCombiner implements Processor<String, byte[], String, TrainingO
         this.state = null;
         this.schedule = null;
         this.lastNotice = null;
-        this.agreement = new SettingsAgreement(StateSettings.of(settings));
         this.startedAt = processorContext.currentSystemTimeMs();
         processorContext.schedule(SnapshotTicks.checkPeriod(settings.publishInterval()),
                 PunctuationType.WALL_CLOCK_TIME, this::publishIfDue);
@@ -106,7 +106,7 @@ final class ModelCombiner implements Processor<String, byte[], String, TrainingO
         load();
         SnapshotIntake.Outcome outcome = intake.judge(source.topic(), record.value(), state);
         if (outcome.current() != null) {
-            agreement.seen(outcome.current().progress().partition(), record.headers());
+            state.sender(outcome.current().progress().partition(), StateSettings.headerValue(record.headers()));
         }
         if (outcome instanceof SnapshotIntake.Refused refused) {
             if (refused.otherModel() != null
@@ -205,7 +205,7 @@ final class ModelCombiner implements Processor<String, byte[], String, TrainingO
      * partition's snapshot).
      */
     private void publish(long now) {
-        String disagreement = agreement.holdReason(settings.modelId(), context.applicationId());
+        String disagreement = agreement.holdReason(settings.modelId(), context.applicationId(), state.senders());
         if (disagreement != null) {
             // Not mixed into one model: the state of some partitions was made under other settings than the rest.
             notice(disagreement);

@@ -6,52 +6,38 @@ import java.util.List;
 import java.util.Map;
 import java.util.SortedMap;
 import java.util.TreeMap;
-import org.apache.kafka.common.header.Headers;
 
 /**
  * Whether the trainer instances whose snapshots the combiner keeps run with its own state-shaping settings
- * ({@link StateSettings}). Each partition is judged by its newest snapshot: an instance that takes over the
- * partition's task sends one at its first tick, so a partition agrees again once an instance configured as this
- * one runs its task. A snapshot without the header (an earlier release) counts as agreeing: nothing is known.
+ * ({@link StateSettings}). Each partition is judged by the settings its newest snapshot came with, which the
+ * combiner keeps in its store ({@link CombinerState#senders()}): a combiner that starts or moves to another instance
+ * still knows who trains a quiet partition, and judges it against its own settings. An instance that takes a task
+ * over sends the partition's snapshot at its first tick, so a partition agrees again once an instance configured as
+ * the combiner's runs its task. A snapshot without the header (an earlier release) counts as agreeing: nothing is
+ * known.
  *
- * <p>Kept in memory only: a combiner that starts (or moves) learns every partition again from the snapshots of
- * the next round, and until then holds nothing back on this account.
+ * @param own the settings of this instance, which runs the combiner
  */
-final class SettingsAgreement {
-
-    private final StateSettings own;
-    /** Partition → how its newest snapshot's sender differs from this instance; only partitions that differ. */
-    private final SortedMap<Integer, List<StateSettings.Difference>> differing = new TreeMap<>();
-
-    SettingsAgreement(StateSettings own) {
-        this.own = own;
-    }
-
-    /** The newest snapshot of {@code partition} came with {@code headers}. */
-    void seen(int partition, Headers headers) {
-        List<StateSettings.Difference> differences =
-                StateSettings.read(headers).map(own::differencesFrom).orElse(List.of());
-        if (differences.isEmpty()) {
-            differing.remove(partition);
-        } else {
-            differing.put(partition, differences);
-        }
-    }
-
-    /** Whether some partition's newest snapshot came from an instance configured otherwise. */
-    boolean disagrees() {
-        return !differing.isEmpty();
-    }
+record SettingsAgreement(StateSettings own) {
 
     /**
-     * Why model {@code modelId} of application {@code applicationId} is held back, naming each differing key
-     * with the partitions that differ on it; null when every partition agrees.
+     * Why model {@code modelId} of application {@code applicationId} is held back, given the settings each partition's
+     * newest snapshot came with ({@code senders}: partition → header value), naming each differing key with the
+     * partitions that differ on it; null when every partition agrees.
      */
-    String holdReason(String modelId, String applicationId) {
+    String holdReason(String modelId, String applicationId, Map<Integer, byte[]> senders) {
+        SortedMap<Integer, List<StateSettings.Difference>> differing = new TreeMap<>();
+        senders.forEach((partition, header) -> {
+            List<StateSettings.Difference> differences =
+                    StateSettings.decode(header).map(own::differencesFrom).orElse(List.of());
+            if (!differences.isEmpty()) {
+                differing.put(partition, differences);
+            }
+        });
         if (differing.isEmpty()) {
             return null;
         }
-        // Partitions with the same differences are named together: one line per odd instance, usually.
+        // Partitions with the same differences are named together: one group per odd instance, usually.
         Map<List<StateSettings.Difference>, List<Integer>> byDifference = new LinkedHashMap<>();
         differing.forEach((partition, differences) ->
                 byDifference.computeIfAbsent(differences, d -> new ArrayList<>()).add(partition));

@@ -76,14 +76,28 @@ final class StateSettings {
         return new StateSettings(values);
     }
 
+    /**
+     * The value of the last {@link #HEADER} in {@code headers}, or null when there is none or it is longer than
+     * {@link #MAX_HEADER_BYTES}: what the combiner keeps of a snapshot's sender.
+     */
+    static byte[] headerValue(Headers headers) {
+        Header header = headers == null ? null : headers.lastHeader(HEADER);
+        return header == null || header.value() == null || header.value().length > MAX_HEADER_BYTES ? null
+                : header.value();
+    }
+
     /** The settings in {@code headers} (the last {@link #HEADER}), empty when there is none or it cannot be read. */
     static Optional<StateSettings> read(Headers headers) {
-        Header header = headers == null ? null : headers.lastHeader(HEADER);
-        if (header == null || header.value() == null || header.value().length > MAX_HEADER_BYTES) {
+        return decode(headerValue(headers));
+    }
+
+    /** The settings a header value holds, empty for null or a value without one {@code key=value} line. */
+    static Optional<StateSettings> decode(byte[] value) {
+        if (value == null || value.length > MAX_HEADER_BYTES) {
             return Optional.empty();
         }
         Map<String, String> values = new LinkedHashMap<>();
-        for (String line : new String(header.value(), StandardCharsets.UTF_8).split("\n")) {
+        for (String line : new String(value, StandardCharsets.UTF_8).split("\n")) {
             int eq = line.indexOf('=');
             if (eq > 0) {
                 values.put(line.substring(0, eq), line.substring(eq + 1));

@@ -28,6 +28,7 @@ import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.streams.processor.api.MockProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.state.KeyValueStore;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -168,6 +169,55 @@ class SettingsAgreementTest {
         assertEquals(1, published.size());
         assertEquals(Map.of("0", 1L, "1", 2L, "2", 2L), published.get(0).sources());
         assertEquals(null, held.get(held.size() - 1), "published: nothing held any more");
+    }
+
+    @Test
+    void shouldStillHoldAfterTheCombinerRestartsOrMovesWhileTheOddPartitionIsQuiet() {
+        MockProcessorContext<String, TrainingOutput> context = context();
+        KeyValueStore<String, byte[]> store = context.getStateStore(TrainingTopology.COMBINER_STORE);
+        TrainingSettings odd = SETTINGS.withMaxClasses(7);
+        ModelCombiner combiner = new ModelCombiner(SETTINGS);
+        combiner.init(context);
+        process(combiner, context, 0, snapshot(1, AB, new double[][] {{3, 4}}), odd, 0);
+        process(combiner, context, 1, snapshot(0, AB, new double[][] {{1, 2}}), SETTINGS, 0);
+        lastPunctuator(context).punctuate(5_000);
+        assertEquals(List.of(), models(context));
+        assertArrayEquals(StateSettings.of(odd).encoded(), store.get(CombinerState.SETTINGS_PREFIX + 1),
+                "who trains partition 1 is kept with its snapshot");
+        assertEquals(null, store.get(CombinerState.SETTINGS_PREFIX + 2));
+
+        // The combiner restarts (or its task moves to an instance configured alike); partition 1 is quiet: no
+        // snapshot says anything new, and the model stays held, without publishing again at start.
+        combiner.close();
+        ModelCombiner restarted = new ModelCombiner(SETTINGS);
+        restarted.init(context);
+        context.setCurrentSystemTimeMs(10_000);
+        lastPunctuator(context).punctuate(10_000);
+        lastPunctuator(context).punctuate(20_000);
+        assertEquals(List.of(), models(context), "a restart forgets nothing of who trains partition 1");
+
+        // The combiner's task moves to the odd instance: judged by its settings, partition 0 is the odd one.
+        List<String> held = new ArrayList<>();
+        ModelCombiner onOdd = new ModelCombiner(odd, new StreamObserver() {
+            @Override
+            public void modelHeld(String reason) {
+                held.add(reason);
+            }
+        });
+        onOdd.init(context);
+        context.setCurrentSystemTimeMs(30_000);
+        lastPunctuator(context).punctuate(30_000);
+        assertEquals(List.of(), models(context));
+        assertTrue(held.get(0).contains("(partition 0 from an instance with gda.max.classes=1000 (here: 7);"),
+                held.get(0));
+
+        // Partition 1's task goes to an instance configured as the combiner's first home, and that combiner is back.
+        ModelCombiner back = new ModelCombiner(SETTINGS);
+        back.init(context);
+        process(back, context, 2, snapshot(1, AB, new double[][] {{3, 4}}), SETTINGS, 40_000);
+        lastPunctuator(context).punctuate(40_000);
+        assertEquals(1, models(context).size(), "the quiet word of the new owner ends the hold");
+        assertArrayEquals(StateSettings.of(SETTINGS).encoded(), store.get(CombinerState.SETTINGS_PREFIX + 1));
     }
 
     @Test
