@@ -59,8 +59,8 @@ final class ModelCombiner implements Processor<String, byte[], String, TrainingO
     /** Read from the store at the first record or check after init (dead letters cannot be sent from init). */
     private CombinerState state;
     private PublishSchedule schedule;
-    /** The last reason logged for holding or not re-publishing, so that a waiting state is logged once. */
-    private String lastNotice;
+    /** Why the next version is held back, said once per reason (made at init). */
+    private HoldNotices notices;
     /** Wall-clock time this task's combiner started (init). */
     private long startedAt;
 
@@ -93,7 +93,7 @@ final class ModelCombiner implements Processor<String, byte[], String, TrainingO
         this.checks = new PublicationChecks(settings.modelId(), processorContext.applicationId());
         this.state = null;
         this.schedule = null;
-        this.lastNotice = null;
+        this.notices = new HoldNotices(LOG, observer);
         this.startedAt = processorContext.currentSystemTimeMs();
         processorContext.schedule(SnapshotTicks.checkPeriod(settings.publishInterval()),
                 PunctuationType.WALL_CLOCK_TIME, this::publishIfDue);
@@ -107,6 +107,9 @@ final class ModelCombiner implements Processor<String, byte[], String, TrainingO
         SnapshotIntake.Outcome outcome = intake.judge(source.topic(), record.value(), state);
         if (outcome.current() != null) {
             state.sender(outcome.current().progress().partition(), StateSettings.headerValue(record.headers()));
+            // Said when the instances start or stop disagreeing, not only at the next publish: a quiet partition
+            // taken over by an odd instance brings nothing to publish, yet every later version waits on it.
+            notices.settings(disagreement());
         }
         if (outcome instanceof SnapshotIntake.Refused refused) {
             if (refused.otherModel() != null
@@ -205,10 +208,10 @@ final class ModelCombiner implements Processor<String, byte[], String, TrainingO
      * partition's snapshot).
      */
     private void publish(long now) {
-        String disagreement = agreement.holdReason(settings.modelId(), context.applicationId(), state.senders());
+        String disagreement = disagreement();
         if (disagreement != null) {
             // Not mixed into one model: the state of some partitions was made under other settings than the rest.
-            notice(disagreement);
+            notices.settings(disagreement);
             schedule.notPublished(now, 0);
             return;
         }
@@ -217,7 +220,7 @@ final class ModelCombiner implements Processor<String, byte[], String, TrainingO
         long tryStart = System.nanoTime();
         long version = PublicationChecks.nextVersion(state.version(), latest);
         if (version == PublicationChecks.NO_VERSION_LEFT) {
-            notice(checks.noVersionLeft(state.version(), latest));
+            notices.hold(checks.noVersionLeft(state.version(), latest));
             schedule.notPublished(now, elapsedMs(tryStart));
             return;
         }
@@ -225,12 +228,12 @@ final class ModelCombiner implements Processor<String, byte[], String, TrainingO
                 Instant.ofEpochMilli(context.currentSystemTimeMs()).toString(), context.applicationId(),
                 publishedLabels);
         if (result instanceof ModelDraft.NoEvents) {
-            clearNotice();
+            notices.clear();
             schedule.nothingToPublish();
             return;
         }
         if (result instanceof ModelDraft.TooLarge tooLarge) {
-            notice(tooLarge.notice());
+            notices.hold(tooLarge.notice());
             schedule.notPublished(now, elapsedMs(tryStart));
             return;
         }
@@ -246,13 +249,13 @@ final class ModelCombiner implements Processor<String, byte[], String, TrainingO
             hold = resetGate.holdReason(model, state.lastPublished().orElse(null));
         }
         if (hold != null) {
-            notice(hold);
+            notices.hold(hold);
             schedule.notPublished(now, elapsedMs(tryStart));
             return;
         }
         state.published(model, PublishedModel.of(model, ready.bytes()));
         schedule.published(now);
-        clearNotice();
+        notices.clear();
         // Signed over the bytes measured and sent (ModelSigning); the header travels to the model sink.
         context.forward(new Record<>(settings.modelId(), new TrainingOutput.Model(ready.bytes()), now,
                 settings.signing().sign(ready.bytes())));
@@ -267,26 +270,14 @@ final class ModelCombiner implements Processor<String, byte[], String, TrainingO
         return (System.nanoTime() - startNanos) / 1_000_000;
     }
 
-    /** Logs a waiting or conflicting state once (until it changes), and tells the observer the model is held. */
-    private void notice(String message) {
-        if (!message.equals(lastNotice)) {
-            LOG.warn(message);
-            lastNotice = message;
-            observer.modelHeld(message);
-        }
-    }
-
-    /** Nothing is held back (any more). */
-    private void clearNotice() {
-        if (lastNotice != null) {
-            lastNotice = null;
-            observer.modelHeld(null);
-        }
+    /** Why the instances' settings hold the model back, or null. */
+    private String disagreement() {
+        return agreement.holdReason(settings.modelId(), context.applicationId(), state.senders());
     }
 
     @Override
     public void close() {
-        clearNotice(); // the task may go to another instance: this process no longer holds anything back
+        notices.clear(); // the task may go to another instance: this process no longer holds anything back
     }
 
     private void load() {
@@ -299,6 +290,7 @@ final class ModelCombiner implements Processor<String, byte[], String, TrainingO
             deadLetterStoreEntry(entry);
         }
         schedule = new PublishSchedule(settings.publishInterval(), state.hasUnpublishedSnapshot());
+        notices.settings(disagreement()); // kept from before a restart: said now, not at the next publish
     }
 
     private void deadLetterStoreEntry(CombinerState.Discarded entry) {

@@ -1,6 +1,7 @@
 package io.gdastreams.topology;
 
 import io.gdastreams.config.ConfigKey;
+import io.gdastreams.math.FitOptions;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -19,11 +20,15 @@ import org.apache.kafka.common.header.Headers;
  * carries the settings of the instance that made it ({@link #HEADER}), and the combiner holds the model back while
  * they differ from its own ({@link SettingsAgreement}; docs/RELIABILITY.md, "Instances of one application share
  * one configuration"). Settings that only change what the trainer reports (publish interval, prequential metrics
- * that reset nothing, ports) are not among them.
+ * that reset nothing, ports) are not among them, nor the bounds ({@code gda.max.classes}, {@code gda.max.features},
+ * {@code gda.categorical.max.values}, the model size): they refuse events, dead-lettered with the reason, but do not
+ * change the form of what is kept, and states kept under two bounds merge soundly.
  *
  * <p>Encoded as UTF-8 lines {@code key=value}, in a fixed key order; a value longer than {@link #MAX_PLAIN_CHARS}
  * characters (a long feature list) travels as a digest, so the header stays small whatever the schema. Only keys
- * both sides carry are compared: an instance of a later release may send more, one of an earlier release none.
+ * both sides carry are compared: an instance of a later release may send more, one of an earlier release none. The
+ * text of a key's value must therefore never change between releases (add a key instead): a rolling upgrade would
+ * hold the model until it ends.
  */
 final class StateSettings {
 
@@ -57,14 +62,12 @@ final class StateSettings {
         Map<String, String> values = new LinkedHashMap<>();
         put(values, ConfigKey.FEATURES, String.join(",", settings.features()));
         put(values, ConfigKey.CATEGORICAL_FEATURES, String.join(",", settings.categorical().features()));
-        put(values, ConfigKey.CATEGORICAL_MAX_VALUES, Integer.toString(settings.categorical().maxValues()));
-        put(values, ConfigKey.MAX_CLASSES, Integer.toString(settings.maxClasses()));
-        put(values, ConfigKey.MAX_FEATURES, Integer.toString(settings.maxFeatures()));
-        put(values, ConfigKey.STATISTICS, settings.statistics().name().toLowerCase(java.util.Locale.ROOT));
+        put(values, ConfigKey.STATISTICS, lower(settings.statistics()));
         put(values, ConfigKey.FORGETTING_HALF_LIFE_MS,
                 settings.forgetting() == null ? NONE : number(settings.forgetting().halfLifeMs()));
-        // A drift alarm that resets starts fresh statistics: when alarms fire shapes the state. One that only alerts
-        // (or no evaluation at all) changes nothing kept, so its thresholds are not compared.
+        // A drift alarm that resets starts fresh statistics: when alarms fire shapes the state, and they fire on the
+        // log-loss of the test-then-train scorer's fit. One that only alerts (or no evaluation at all) changes
+        // nothing kept, so none of that is compared then.
         PrequentialSettings prequential = settings.prequential();
         boolean resets = prequential != null && prequential.driftReset();
         put(values, ConfigKey.DRIFT_ACTION, resets ? "reset" : "alert");
@@ -72,6 +75,15 @@ final class StateSettings {
             put(values, ConfigKey.DRIFT_DELTA, number(prequential.driftDelta()));
             put(values, ConfigKey.DRIFT_LAMBDA, number(prequential.driftLambda()));
             put(values, ConfigKey.DRIFT_WARMUP_EVENTS, Long.toString(prequential.driftWarmupEvents()));
+            FitOptions fit = prequential.fitOptions();
+            put(values, ConfigKey.COVARIANCE, lower(fit.covarianceType()));
+            put(values, ConfigKey.ESTIMATOR, lower(fit.estimator()));
+            put(values, ConfigKey.REG_PARAM, number(fit.regParam()));
+            put(values, ConfigKey.VARIANCE_FLOOR, number(fit.varianceFloor()));
+            put(values, ConfigKey.MIN_COUNT, Long.toString(fit.minCount()));
+            put(values, ConfigKey.PRIORS, fit.fixedPriors().isEmpty() ? NONE : String.join(",", fit.fixedPriors()
+                    .entrySet().stream().map(e -> e.getKey() + ":" + number(e.getValue())).toList()));
+            put(values, ConfigKey.CATEGORICAL_ALPHA, number(prequential.alpha()));
         }
         return new StateSettings(values);
     }
@@ -123,6 +135,10 @@ final class StateSettings {
             }
         });
         return differences;
+    }
+
+    private static String lower(Enum<?> value) {
+        return value.name().toLowerCase(java.util.Locale.ROOT);
     }
 
     private static void put(Map<String, String> values, ConfigKey key, String value) {

@@ -29,11 +29,12 @@ import org.junit.jupiter.api.io.CleanupMode;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Two {@code train} instances of one application, one of them started with {@code gda.forgetting.half-life.ms} set
- * (an operator's slip: docs/RELIABILITY.md, "Instances of one application share one configuration"). The model is
- * held back while they share the partitions, the instance that publishes says why (log, {@code /health/ready},
- * {@code gda_model_held}), and once the odd instance stops, its partitions go to the other and the model of every
- * event is published.
+ * Three {@code train} instances of one application, one of them started with {@code gda.forgetting.half-life.ms}
+ * set (an operator's slip: docs/RELIABILITY.md, "Instances of one application share one configuration"). The model
+ * is held back while they share the partitions, the instance that publishes says why (log, {@code /health/ready},
+ * {@code gda_model_held}); when that instance stops, the combiner's new home holds it too (the odd partitions are
+ * quiet: only the combiner's store knows who trains them); once the odd instance stops, its partitions go to an
+ * instance configured as the others and the model of every event is published.
  */
 @ExtendWith(KafkaBrokerExtension.class)
 class SettingsMismatchIT {
@@ -43,6 +44,8 @@ class SettingsMismatchIT {
     private static final int EVENTS = 120;
     /** Publish intervals (200 ms in tests) the held state is watched for: many rounds in which it could publish. */
     private static final Duration WATCHED = Duration.ofSeconds(3);
+    /** How long the group is given to settle after an instance joined or left, before the watch. */
+    private static final Duration SETTLE = Duration.ofSeconds(3);
 
     @TempDir(cleanup = CleanupMode.ON_SUCCESS)
     Path dir;
@@ -53,66 +56,93 @@ class SettingsMismatchIT {
         Topics topics = KafkaBroker.uniqueTopics();
         String application = KafkaBroker.uniqueName("mismatch");
         Map<String, String> same = ProductProcess.testConfig(broker.bootstrapServers(), topics, "mix", application,
-                dir.resolve("state-same"), PARTITIONS);
+                dir.resolve("state-first"), PARTITIONS);
         same.put("gda.features", String.join(",", Iris.FEATURES));
         same.put("gda.http.port", "0");
+        Map<String, String> third = new LinkedHashMap<>(same);
+        third.put("state.dir", dir.resolve("state-third").toString());
         Map<String, String> odd = new LinkedHashMap<>(same);
         odd.put("state.dir", dir.resolve("state-odd").toString());
         odd.put("gda.forgetting.half-life.ms", "3600000");
-        try (ProductProcess first = new ProductProcess(Command.TRAIN, same, dir, "train-same");
-             ProductProcess second = new ProductProcess(Command.TRAIN, odd, dir, "train-odd");
+        try (ProductProcess first = new ProductProcess(Command.TRAIN, same, dir, "train-first");
+             ProductProcess oddOne = new ProductProcess(Command.TRAIN, odd, dir, "train-odd");
+             ProductProcess thirdOne = new ProductProcess(Command.TRAIN, third, dir, "train-third");
              KafkaProducer<byte[], byte[]> producer = broker.producer()) {
-            first.start();
-            first.awaitRunning(TIMEOUT);
-            second.start();
-            second.awaitRunning(TIMEOUT);
-            OpsHttp[] endpoints = {OpsHttp.fromLog(first.log()), OpsHttp.fromLog(second.log())};
-            assertNotNull(endpoints[0], first.log());
-            assertNotNull(endpoints[1], second.log());
+            // The first starts alone and takes the combiner; the two others join and share the partitions.
+            List<ProductProcess> trainers = List.of(first, oddOne, thirdOne);
+            for (ProductProcess trainer : trainers) {
+                trainer.start();
+                trainer.awaitRunning(TIMEOUT);
+            }
+            List<OpsHttp> endpoints = trainers.stream().map(t -> OpsHttp.fromLog(t.log())).toList();
+            endpoints.forEach(e -> assertNotNull(e, "every trainer printed its endpoint"));
             TrainingRuns.send(producer, topics, Iris.rows(), 0, EVENTS);
 
-            // Whichever instance runs the combiner says why it holds the model back, naming the key.
-            int[] publisher = {-1};
-            Await.until("an instance holds the model back", TIMEOUT, () -> {
-                for (int i = 0; i < 2; i++) {
-                    if (ready(endpoints[i]).has("modelHeld")) {
-                        publisher[0] = i;
-                        return true;
-                    }
-                }
-                return false;
-            }, () -> first.tails(20) + "\n" + second.tails(20));
-            OpsHttp holding = endpoints[publisher[0]];
-            String reason = ready(holding).get("modelHeld").asText();
+            int publisher = assertNoVersionWhileHeld(broker, topics, trainers, endpoints);
+            String reason = ready(endpoints.get(publisher)).get("modelHeld").asText();
             assertTrue(reason.startsWith("model 'mix' is held back: the instances of application '" + application
                     + "-training' run with different settings (partition"), reason);
-            assertTrue(reason.contains("gda.forgetting.half-life.ms=" + (publisher[0] == 0 ? "3600000 (here: none)"
+            assertTrue(reason.contains("gda.forgetting.half-life.ms=" + (publisher != 1 ? "3600000 (here: none)"
                     : "none (here: 3600000)")), reason);
-            assertEquals(1.0, holding.gauge("gda_model_held"));
-            assertEquals(0.0, endpoints[1 - publisher[0]].gauge("gda_model_held"), "only the publisher holds");
-            assertEquals(200, holding.get("/health/ready").statusCode(), "ready: the trainer runs");
-            ProductProcess publishing = publisher[0] == 0 ? first : second;
-            assertTrue(publishing.log().contains("WARN") && publishing.log().contains("is held back"),
-                    publishing.tails(20));
+            for (int i = 0; i < trainers.size(); i++) {
+                assertEquals(i == publisher ? 1.0 : 0.0, endpoints.get(i).gauge("gda_model_held"), "trainer " + i);
+            }
+            assertEquals(200, endpoints.get(publisher).get("/health/ready").statusCode(), "ready: the trainer runs");
+            assertTrue(trainers.get(publisher).log().contains("is held back"), trainers.get(publisher).tails(20));
 
-            // Round after round, no model of events trained under both settings appears.
-            Thread.sleep(WATCHED.toMillis());
-            assertTrue(ready(holding).has("modelHeld"), "still held: " + ready(holding));
-            for (ConsumerRecord<String, ModelParameters> model : broker.readAll(topics.model(), TIMEOUT)) {
-                assertTrue(model.value().totalCount() < EVENTS, "no model of every event while held: "
-                        + model.value().sources());
+            if (publisher != 1) {
+                // The combiner moves (its instance stops) while the odd instance's partitions are quiet: the new
+                // combiner knows from its store who trains them, and holds the model as well.
+                assertEquals(ProductProcess.SIGTERM_EXIT, trainers.get(publisher).sigterm().status());
+                int next = assertNoVersionWhileHeld(broker, topics, trainers, endpoints);
+                assertTrue(ready(endpoints.get(next)).get("modelHeld").asText().contains(
+                        "gda.forgetting.half-life.ms="), trainers.get(next).tails(20));
             }
 
-            // The odd instance stops: its partitions go to the other, which sends their snapshots under its settings.
-            assertEquals(ProductProcess.SIGTERM_EXIT, second.sigterm().status(), second.tails(20));
-            List<ConsumerRecord<String, ModelParameters>> models = broker.readModelsUntilAbsorbed(topics.labelled(),
-                    topics.model(), TIMEOUT, first::assertAlive);
-            assertEquals(EVENTS, models.get(models.size() - 1).value().totalCount());
-            Await.until("nothing held any more", TIMEOUT, () -> !ready(endpoints[0]).has("modelHeld"),
-                    () -> first.tails(20));
-            assertEquals(0.0, endpoints[0].gauge("gda_model_held"));
-            assertFalse(first.log().contains("Exception in thread"), first.tails(40));
+            // The odd instance stops: its partitions go to an instance configured as the others, whose first
+            // snapshots end the hold, and the model of every event is published.
+            assertEquals(ProductProcess.SIGTERM_EXIT, oddOne.sigterm().status(), oddOne.tails(20));
+            ProductProcess survivor = publisher == 0 ? thirdOne : first;
+            OpsHttp survivorEndpoint = endpoints.get(trainers.indexOf(survivor));
+            List<ConsumerRecord<String, ModelParameters>> all = broker.readModelsUntilAbsorbed(topics.labelled(),
+                    topics.model(), TIMEOUT, survivor::assertAlive);
+            assertEquals(EVENTS, all.get(all.size() - 1).value().totalCount());
+            Await.until("nothing held any more", TIMEOUT, () -> !ready(survivorEndpoint).has("modelHeld"),
+                    () -> survivor.tails(20));
+            assertEquals(0.0, survivorEndpoint.gauge("gda_model_held"));
+            assertFalse(survivor.log().contains("Exception in thread"), survivor.tails(40));
         }
+    }
+
+    /**
+     * Once the group has settled (tasks move between instances for a few seconds after one joins or leaves, and a
+     * moment in which every partition's newest snapshot agrees may rightly publish), no version is published for
+     * {@link #WATCHED} while a trainer says the model is held. Returns that trainer's index.
+     */
+    private static int assertNoVersionWhileHeld(KafkaBroker broker, Topics topics, List<ProductProcess> trainers,
+                                                 List<OpsHttp> endpoints) throws InterruptedException {
+        Thread.sleep(SETTLE.toMillis());
+        int held = awaitHold(trainers, endpoints);
+        int models = broker.readAll(topics.model(), TIMEOUT).size();
+        Thread.sleep(WATCHED.toMillis());
+        assertTrue(ready(endpoints.get(held)).has("modelHeld"), trainers.get(held).tails(20));
+        assertEquals(models, broker.readAll(topics.model(), TIMEOUT).size(), "no version while held");
+        return held;
+    }
+
+    /** The index of the running trainer whose readiness says the model is held. */
+    private static int awaitHold(List<ProductProcess> trainers, List<OpsHttp> endpoints) {
+        int[] holding = {-1};
+        Await.until("a trainer holds the model back", TIMEOUT, () -> {
+            for (int i = 0; i < trainers.size(); i++) {
+                if (trainers.get(i).isAlive() && ready(endpoints.get(i)).has("modelHeld")) {
+                    holding[0] = i;
+                    return true;
+                }
+            }
+            return false;
+        }, () -> String.join("\n", trainers.stream().map(t -> t.tails(15)).toList()));
+        return holding[0];
     }
 
     private static JsonNode ready(OpsHttp endpoint) {

@@ -61,9 +61,6 @@ class SettingsAgreementTest {
         assertEquals("""
                 gda.features=
                 gda.categorical.features=
-                gda.categorical.max.values=256
-                gda.max.classes=1000
-                gda.max.features=1024
                 gda.statistics=full
                 gda.forgetting.half-life.ms=none
                 gda.drift.action=alert
@@ -71,23 +68,30 @@ class SettingsAgreementTest {
         assertEquals("""
                 gda.features=x2,x1
                 gda.categorical.features=colour
-                gda.categorical.max.values=12
-                gda.max.classes=7
-                gda.max.features=64
                 gda.statistics=diagonal
                 gda.forgetting.half-life.ms=60000
                 gda.drift.action=reset
                 gda.drift.delta=0.25
                 gda.drift.lambda=40
                 gda.drift.warmup.events=300
+                gda.covariance=diag
+                gda.estimator=unbiased
+                gda.reg.param=0.5
+                gda.variance.floor=1.0E-6
+                gda.min.count=5
+                gda.priors=none
+                gda.categorical.alpha=0.5
                 """, text(configured("gda.features=x2,x1", "gda.categorical.features=colour",
                 "gda.categorical.max.values=12", "gda.max.classes=7", "gda.max.features=64",
                 "gda.statistics=diagonal", "gda.covariance=diag", "gda.forgetting.half-life.ms=60000", "gda.prequential=true",
                 "gda.drift.action=reset", "gda.drift.delta=0.25", "gda.drift.lambda=40",
-                "gda.drift.warmup.events=300")));
-        // Evaluation that only alerts resets nothing: its thresholds and the publish interval shape no state.
+                "gda.drift.warmup.events=300", "gda.estimator=unbiased", "gda.reg.param=0.5",
+                "gda.variance.floor=1e-6", "gda.min.count=5", "gda.categorical.alpha=0.5")));
+        // Evaluation that only alerts resets nothing: its thresholds and fit, and the publish interval, shape no
+        // state; bounds refuse events (dead-lettered) but keep what is kept in the same form.
         assertEquals(text(configured()), text(configured("gda.prequential=true", "gda.drift.lambda=10",
-                "gda.publish.interval.ms=250", "gda.forgetting.half-life.ms=")));
+                "gda.covariance=tied", "gda.publish.interval.ms=250", "gda.forgetting.half-life.ms=",
+                "gda.max.classes=7", "gda.max.features=64", "gda.categorical.max.values=12")));
         assertEquals("gda.forgetting.half-life.ms=1500.5", text(configured("gda.forgetting.half-life.ms=1500.5"))
                 .lines().filter(l -> l.startsWith("gda.forgetting")).findFirst().orElseThrow());
     }
@@ -175,7 +179,7 @@ class SettingsAgreementTest {
     void shouldStillHoldAfterTheCombinerRestartsOrMovesWhileTheOddPartitionIsQuiet() {
         MockProcessorContext<String, TrainingOutput> context = context();
         KeyValueStore<String, byte[]> store = context.getStateStore(TrainingTopology.COMBINER_STORE);
-        TrainingSettings odd = SETTINGS.withMaxClasses(7);
+        TrainingSettings odd = SETTINGS.withForgetting(new Forgetting(60_000));
         ModelCombiner combiner = new ModelCombiner(SETTINGS);
         combiner.init(context);
         process(combiner, context, 0, snapshot(1, AB, new double[][] {{3, 4}}), odd, 0);
@@ -208,8 +212,8 @@ class SettingsAgreementTest {
         context.setCurrentSystemTimeMs(30_000);
         lastPunctuator(context).punctuate(30_000);
         assertEquals(List.of(), models(context));
-        assertTrue(held.get(0).contains("(partition 0 from an instance with gda.max.classes=1000 (here: 7);"),
-                held.get(0));
+        assertTrue(held.get(0).contains("(partition 0 from an instance with gda.forgetting.half-life.ms=none (here:"
+                + " 60000);"), held.get(0));
 
         // Partition 1's task goes to an instance configured as the combiner's first home, and that combiner is back.
         ModelCombiner back = new ModelCombiner(SETTINGS);
@@ -218,6 +222,41 @@ class SettingsAgreementTest {
         lastPunctuator(context).punctuate(40_000);
         assertEquals(1, models(context).size(), "the quiet word of the new owner ends the hold");
         assertArrayEquals(StateSettings.of(SETTINGS).encoded(), store.get(CombinerState.SETTINGS_PREFIX + 1));
+    }
+
+    @Test
+    void shouldSayAtOnceWhenAnOddInstanceTakesAQuietPartitionOverAndWhenTheyAgreeAgain() {
+        MockProcessorContext<String, TrainingOutput> context = context();
+        List<String> held = new ArrayList<>();
+        ModelCombiner combiner = new ModelCombiner(SETTINGS, new StreamObserver() {
+            @Override
+            public void modelHeld(String reason) {
+                held.add(reason);
+            }
+        });
+        combiner.init(context);
+        process(combiner, context, 0, snapshot(0, AB, new double[][] {{1, 2}}), SETTINGS, 0);
+        process(combiner, context, 1, snapshot(1, AB, new double[][] {{3, 4}}), SETTINGS, 0);
+        lastPunctuator(context).punctuate(5_000);
+        int published = models(context).size();
+        assertEquals(Map.of("0", 1L, "1", 1L), models(context).get(published - 1).sources());
+        // Partition 1's task moves to an odd instance, which re-sends the same snapshot: nothing to publish, but
+        // every later version would wait on it, so it is said now.
+        process(combiner, context, 2, snapshot(1, AB, new double[][] {{3, 4}}),
+                SETTINGS.withStatistics(Statistics.DIAGONAL), 6_000);
+        assertEquals(1, held.size());
+        assertTrue(held.get(0).contains("(partition 1 from an instance with gda.statistics=diagonal (here: full);"),
+                held.get(0));
+        // News of partition 0 waits.
+        process(combiner, context, 3, snapshot(0, AB, new double[][] {{1, 2}, {2, 2}}), SETTINGS, 7_000);
+        lastPunctuator(context).punctuate(10_000);
+        assertEquals(published, models(context).size());
+        // The task moves back: the hold ends, and the news is published.
+        process(combiner, context, 4, snapshot(1, AB, new double[][] {{3, 4}}), SETTINGS, 11_000);
+        assertEquals(null, held.get(held.size() - 1));
+        lastPunctuator(context).punctuate(15_000);
+        assertEquals(published + 1, models(context).size());
+        assertEquals(Map.of("0", 2L, "1", 1L), models(context).get(published).sources());
     }
 
     @Test

@@ -98,7 +98,15 @@ class SnapshotIntakeTest {
                 + " offset 3 are left out of the model", ofOtherSchema.reason());
         assertTrue(ofOtherSchema.conflict());
         assertNull(ofOtherSchema.otherModel());
-        assertEquals(1, ofOtherSchema.current().progress().partition(), "refused, but it tells who trains partition 1");
+        assertNull(ofOtherSchema.current(), "partition 1 has no kept snapshot: a stray record decides nothing");
+
+        // Partition 0 keeps a snapshot to offset 2: a refused one from offset 2 on tells who trains it, an older
+        // one (a replay) does not.
+        SnapshotIntake.Refused newer = assertInstanceOf(SnapshotIntake.Refused.class, intake.judge(TOPIC,
+                encode(snapshot(0, List.of("a", "c"), new double[][] {{1, 2}, {3, 4}})), state));
+        assertEquals(0, newer.current().progress().partition(), "refused, but it tells who trains partition 0");
+        assertNull(assertInstanceOf(SnapshotIntake.Refused.class, intake.judge(TOPIC,
+                encode(snapshot(0, List.of("a", "c"), new double[][] {{1, 2}})), state)).current());
     }
 
     @Test
