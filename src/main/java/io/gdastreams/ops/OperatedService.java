@@ -10,6 +10,7 @@ import io.gdastreams.service.StreamsApp;
 import io.gdastreams.settings.AppConfig;
 import io.gdastreams.settings.HttpSecurity;
 import io.gdastreams.topology.LiveScoring;
+import io.gdastreams.topology.TrainingSettings;
 import io.gdastreams.topology.TrainingTopology;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -35,11 +36,14 @@ public final class OperatedService {
 
     /** {@code train}: the training topology until Ctrl-C; returns the exit code. */
     public static int train(AppConfig config, PrintWriter out) {
+        // Read before anything touches the cluster: a combination only the training settings refuse (a resetting
+        // drift action without the drift test) is a configuration error, exit 2, with no topic created first.
+        TrainingSettings settings = config.trainingSettings();
         OpsMetrics metrics = OpsMetrics.forTrainer(config.modelId(), Clock.systemUTC());
         Health health = new Health(Role.TRAINING, metrics::currentModel, Optional::empty,
                 metrics::modelHeld);
-        return run(Role.TRAINING, () -> TrainingTopology.build(config.trainingSettings(), GroupCommittedInput::open,
-                metrics), config, out, metrics, health, null);
+        return run(Role.TRAINING, () -> TrainingTopology.build(settings, GroupCommittedInput::open, metrics), config,
+                out, metrics, health, null);
     }
 
     /** {@code score}: the scoring topology until Ctrl-C; returns the exit code. */

@@ -146,6 +146,20 @@ class MainTest {
                 "Unmatched argument at index 1: 'seed'");
     }
 
+    /**
+     * A combination only the training settings refuse is a configuration error before anything touches the cluster:
+     * no broker listens at port 9 (the discard port), so reaching for it first would end in exit 1 after the broker
+     * timeout ("cannot reach the Kafka cluster"), and a reachable one would have had topics created (a docs audit
+     * saw both).
+     */
+    @Test
+    void shouldRefuseAResettingDriftActionWithoutTheDriftTestBeforeReachingTheCluster() {
+        Outcome outcome = run(Map.of(), "train", "--set", "bootstrap.servers=127.0.0.1:9", "--set",
+                "gda.drift.action=reset", "--set", "gda.broker.timeout.ms=5000");
+        assertOneLineUserError(outcome, "gda.drift.action=reset (--set) needs the drift test: gda.prequential=true"
+                + " and a gda.drift.lambda");
+    }
+
     @Test
     void shouldReportUnreadableConfigFileInOneLine() {
         Path missing = dir.resolve("missing.properties");
