@@ -29,6 +29,11 @@ class HealthTest {
         Health health = new Health(Role.SCORING, () -> Optional.ofNullable(model.get()),
                 () -> model.get() == null ? Optional.of("no model in force: model 'm' not published")
                         : Optional.ofNullable(unscorable.get()));
+        return following(health);
+    }
+
+    /** {@code health} following a client whose state, restores and held inputs are this test's fields. */
+    private Health following(Health health) {
         health.follow(new Health.Client() {
             @Override
             public KafkaStreams.State state() {
@@ -121,24 +126,9 @@ class HealthTest {
     @Test
     void shouldSayWhyATrainerHoldsItsModelBackAndStayReady() {
         AtomicReference<String> modelHeld = new AtomicReference<>();
-        Health trainer = new Health(Role.TRAINING, () -> Optional.ofNullable(model.get()), Optional::empty,
-                () -> Optional.ofNullable(modelHeld.get()));
-        trainer.follow(new Health.Client() {
-            @Override
-            public KafkaStreams.State state() {
-                return KafkaStreams.State.RUNNING;
-            }
-
-            @Override
-            public List<StreamsApp.Restoring> restoring() {
-                return List.of();
-            }
-
-            @Override
-            public List<StreamsApp.HeldInput> heldInputs() {
-                return List.of();
-            }
-        });
+        Health trainer = following(new Health(Role.TRAINING, () -> Optional.ofNullable(model.get()),
+                Optional::empty, () -> Optional.ofNullable(modelHeld.get())));
+        state.set(KafkaStreams.State.RUNNING);
         assertEquals("{\"status\":\"ready\",\"role\":\"training\",\"state\":\"RUNNING\"}",
                 new String(Json.toBytes(trainer.ready().body())));
         modelHeld.set("model 'm' is held back: the instances of application 'a-training' run with different settings");

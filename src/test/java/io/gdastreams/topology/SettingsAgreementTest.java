@@ -137,12 +137,7 @@ class SettingsAgreementTest {
     void shouldHoldTheModelWhileAPartitionsNewestSnapshotComesFromAnInstanceConfiguredOtherwise() {
         MockProcessorContext<String, TrainingOutput> context = context();
         List<String> held = new ArrayList<>();
-        ModelCombiner combiner = new ModelCombiner(SETTINGS, new StreamObserver() {
-            @Override
-            public void modelHeld(String reason) {
-                held.add(reason);
-            }
-        });
+        ModelCombiner combiner = new ModelCombiner(SETTINGS, heldInto(held));
         combiner.init(context);
         TrainingSettings odd = SETTINGS.withForgetting(new Forgetting(60_000)).withStatistics(Statistics.FULL);
         process(combiner, context, 0, snapshot(1, AB, new double[][] {{3, 4}}), odd, 0);
@@ -202,12 +197,7 @@ class SettingsAgreementTest {
 
         // The combiner's task moves to the odd instance: judged by its settings, partition 0 is the odd one.
         List<String> held = new ArrayList<>();
-        ModelCombiner onOdd = new ModelCombiner(odd, new StreamObserver() {
-            @Override
-            public void modelHeld(String reason) {
-                held.add(reason);
-            }
-        });
+        ModelCombiner onOdd = new ModelCombiner(odd, heldInto(held));
         onOdd.init(context);
         context.setCurrentSystemTimeMs(30_000);
         lastPunctuator(context).punctuate(30_000);
@@ -228,12 +218,7 @@ class SettingsAgreementTest {
     void shouldSayAtOnceWhenAnOddInstanceTakesAQuietPartitionOverAndWhenTheyAgreeAgain() {
         MockProcessorContext<String, TrainingOutput> context = context();
         List<String> held = new ArrayList<>();
-        ModelCombiner combiner = new ModelCombiner(SETTINGS, new StreamObserver() {
-            @Override
-            public void modelHeld(String reason) {
-                held.add(reason);
-            }
-        });
+        ModelCombiner combiner = new ModelCombiner(SETTINGS, heldInto(held));
         combiner.init(context);
         process(combiner, context, 0, snapshot(0, AB, new double[][] {{1, 2}}), SETTINGS, 0);
         process(combiner, context, 1, snapshot(1, AB, new double[][] {{3, 4}}), SETTINGS, 0);
@@ -263,12 +248,7 @@ class SettingsAgreementTest {
     void shouldTellTheObserverNothingIsHeldWhenTheCombinerTaskLeavesThisProcess() {
         MockProcessorContext<String, TrainingOutput> context = context();
         List<String> held = new ArrayList<>();
-        ModelCombiner combiner = new ModelCombiner(SETTINGS, new StreamObserver() {
-            @Override
-            public void modelHeld(String reason) {
-                held.add(reason);
-            }
-        });
+        ModelCombiner combiner = new ModelCombiner(SETTINGS, heldInto(held));
         combiner.init(context);
         process(combiner, context, 0, snapshot(0, AB, new double[][] {{1, 2}}),
                 SETTINGS.withStatistics(Statistics.DIAGONAL), 5_000);
@@ -288,6 +268,16 @@ class SettingsAgreementTest {
         context.setRecordMetadata(PARTIALS, 0, offset);
         Headers headers = from == null ? new RecordHeaders() : headers(StateSettings.of(from).encoded());
         combiner.process(new Record<>("m", encode(snapshot), now, headers));
+    }
+
+    /** An observer that adds every {@code modelHeld} call's reason (null: cleared) to {@code held}. */
+    private static StreamObserver heldInto(List<String> held) {
+        return new StreamObserver() {
+            @Override
+            public void modelHeld(String reason) {
+                held.add(reason);
+            }
+        };
     }
 
     private static Headers headers(byte[] value) {
