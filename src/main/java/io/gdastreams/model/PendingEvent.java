@@ -1,5 +1,6 @@
 package io.gdastreams.model;
 
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -28,7 +29,13 @@ import java.util.Map;
  * @param partition source partition; null in entries of the older form
  * @param offset    source offset; null in entries of the older form
  * @param value     the original record value, byte for byte; null in entries of the older form
+ * @param headers   the original record headers that its answer carries (within the bound every output keeps), in
+ *                  order; null when it had none, and in entries written before headers were kept
  */
 public record PendingEvent(byte[] key, String id, Map<String, Double> features, long timestamp, String topic,
-                           Integer partition, Long offset, byte[] value) {
+                           Integer partition, Long offset, byte[] value, List<Header> headers) {
+
+    /** One record header: its name and value, byte for byte (null when the record's was). */
+    public record Header(String key, byte[] value) {
+    }
 }

@@ -9,6 +9,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.function.Consumer;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.header.Headers;
+import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
@@ -108,5 +111,28 @@ final class HeldEvents {
         }
         return DeadLetters.of(reason, event.topic(), event.partition() == null ? -1 : event.partition(),
                 event.offset() == null ? -1L : event.offset(), event.key(), event.value());
+    }
+
+    /**
+     * What a held event keeps of its record's headers: those its answer carries (within {@link CarriedHeaders}'
+     * bound, else none), in order; null for none.
+     */
+    static List<PendingEvent.Header> keptHeaders(Headers headers) {
+        List<PendingEvent.Header> kept = new ArrayList<>();
+        for (Header header : CarriedHeaders.of(headers)) {
+            kept.add(new PendingEvent.Header(header.key(), header.value()));
+        }
+        return kept.isEmpty() ? null : kept;
+    }
+
+    /** The headers a held event's answer and dead letter carry: those it kept (entries before headers had none). */
+    static Headers headers(PendingEvent event) {
+        RecordHeaders headers = new RecordHeaders();
+        if (event.headers() != null) {
+            for (PendingEvent.Header header : event.headers()) {
+                headers.add(header.key(), header.value());
+            }
+        }
+        return headers;
     }
 }

@@ -208,7 +208,8 @@ final class ScoringProcessor implements Processor<byte[], byte[], byte[], Object
         Optional<RecordMetadata> source = context.recordMetadata();
         return new ScoringOutcome.Pending(new PendingEvent(record.key(), id, null, record.timestamp(),
                 source.map(RecordMetadata::topic).orElse(null), source.map(RecordMetadata::partition).orElse(null),
-                source.map(RecordMetadata::offset).orElse(null), record.value()));
+                source.map(RecordMetadata::offset).orElse(null), record.value(),
+                HeldEvents.keptHeaders(record.headers())));
     }
 
     /**
@@ -264,11 +265,12 @@ final class ScoringProcessor implements Processor<byte[], byte[], byte[], Object
                         ScoringOutcome.ModelStamp.of(model));
             }
             byte[] key = OutputKey.of(event.key());
-            context.forward(new Record<byte[], Object>(key, output(answer), event.timestamp()),
+            Headers headers = HeldEvents.headers(event);
+            context.forward(new Record<byte[], Object>(key, output(answer), event.timestamp(), headers),
                     ScoringTopology.PREDICTIONS_SINK);
             observed(answer, event.timestamp());
-            answer.deadLetterReason().ifPresent(reason -> context.forward(
-                    new Record<byte[], Object>(key, HeldEvents.deadLetter(event, reason), event.timestamp()),
+            answer.deadLetterReason().ifPresent(reason -> context.forward(new Record<byte[], Object>(key,
+                    HeldEvents.deadLetter(event, reason), event.timestamp(), headers),
                     ScoringTopology.DEAD_LETTERS_SINK));
         });
         if (released > 0) {

@@ -139,6 +139,7 @@ class ScoringHostileInputTest {
         assertEquals(Map.of("colour", 1.0), held.features());
         assertEquals(null, held.topic());
         assertEquals(null, held.value());
+        assertEquals(null, held.headers(), "entries from before headers were kept have none");
         try (Driver d = new Driver(false)) {
             KeyValueStore<Long, PendingEvent> store = d.driver.getKeyValueStore(ScoringTopology.PENDING_STORE);
             // As restored from a changelog written by an earlier version, next to an event held by this one.

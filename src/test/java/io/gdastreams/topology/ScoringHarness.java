@@ -62,6 +62,22 @@ final class ScoringHarness implements AutoCloseable {
         events.pipeInput(key == null ? null : key.getBytes(StandardCharsets.UTF_8), value);
     }
 
+    /** Sends an event keyed by the UTF-8 bytes of {@code key}, with record headers {@code headers}. */
+    void send(String key, byte[] value, org.apache.kafka.common.header.Headers headers) {
+        events.pipeInput(new org.apache.kafka.streams.test.TestRecord<>(key.getBytes(StandardCharsets.UTF_8), value,
+                headers));
+    }
+
+    /** Prediction records emitted since the last call (a read of {@link #predictions()} takes them too). */
+    List<org.apache.kafka.streams.test.TestRecord<byte[], Prediction>> predictionRecords() {
+        return predictions.readRecordsToList();
+    }
+
+    /** Dead-letter records emitted since the last call (a read of {@link #deadLetters()} takes them too). */
+    List<org.apache.kafka.streams.test.TestRecord<byte[], DeadLetter>> deadLetterRecords() {
+        return deadLetters.readRecordsToList();
+    }
+
     /** Sends {@code {"id": id, "features": {...}}}; a null id is left out, a null value is written as null. */
     void sendEvent(String key, String id, Map<String, Double> features) {
         Map<String, Object> event = new LinkedHashMap<>();
