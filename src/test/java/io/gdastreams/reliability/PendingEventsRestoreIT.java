@@ -30,6 +30,7 @@ import java.util.stream.Collectors;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
@@ -122,6 +123,9 @@ class PendingEventsRestoreIT {
                 String key = new String(answer.key(), StandardCharsets.UTF_8);
                 assertNull(byKey.put(key, SerdeFactory.prediction().deserializer().deserialize("p", answer.value())),
                         "second answer for " + key);
+                var header = answer.headers().lastHeader("traceparent");
+                assertEquals("trace-" + key, header == null ? null : new String(header.value(), StandardCharsets.UTF_8),
+                        "the answer of a held event carries the header it came with");
             }
             for (IrisGolden.Row row : rows) {
                 assertScoredAtTheGoldenPosteriors(row, byKey.get(key(row)));
@@ -134,9 +138,15 @@ class PendingEventsRestoreIT {
     private static void send(KafkaProducer<byte[], byte[]> producer, Topics topics, IrisGolden golden,
                              List<IrisGolden.Row> rows) throws Exception {
         for (IrisGolden.Row row : rows) {
-            producer.send(new ProducerRecord<>(topics.unlabelled().name(), row.index() % PARTITIONS,
-                    key(row).getBytes(StandardCharsets.UTF_8), golden.unlabelledJson(row, id(row)))).get();
+            // Each with its own trace header: held, killed, restored from the changelog, it is answered with it.
+            producer.send(new ProducerRecord<>(topics.unlabelled().name(), row.index() % PARTITIONS, null,
+                    key(row).getBytes(StandardCharsets.UTF_8), golden.unlabelledJson(row, id(row)),
+                    new RecordHeaders().add("traceparent", trace(row)))).get();
         }
+    }
+
+    private static byte[] trace(IrisGolden.Row row) {
+        return ("trace-" + key(row)).getBytes(StandardCharsets.UTF_8);
     }
 
     /** Waits for {@code STATE RUNNING} in the current start's log: topics and stores are in place. */
