@@ -95,6 +95,8 @@ final class CombinerState {
             if (!state.fitsSchema(kept.progress().features())) {
                 int partition = kept.progress().partition();
                 state.partials.remove(partition);
+                // Who sent it is known under the old schema only: the next snapshot under the new one tells again.
+                state.sender(partition, null);
                 discarded.add(state.discard(PARTIAL_PREFIX + partition, store.get(PARTIAL_PREFIX + partition),
                         "schema conflict: kept snapshot of partition " + partition + " has features "
                                 + kept.progress().features() + " but model '" + modelId + "' has " + state.schema
@@ -174,11 +176,12 @@ final class CombinerState {
 
     /**
      * The newest snapshot of {@code partition} came with settings header {@code header} (null: none): kept, and
-     * written to the store when it differs from the partition's last (in steady state it never does).
+     * written to the store when it differs from the partition's last (in steady state it never does). Returns
+     * whether it did.
      */
-    void sender(int partition, byte[] header) {
+    boolean sender(int partition, byte[] header) {
         if (java.util.Arrays.equals(senders.get(partition), header)) {
-            return;
+            return false;
         }
         if (header == null) {
             senders.remove(partition);
@@ -187,6 +190,7 @@ final class CombinerState {
             senders.put(partition, header);
             store.put(SETTINGS_PREFIX + partition, header);
         }
+        return true;
     }
 
     /** Partition → the settings header its newest snapshot came with (a view; partitions without one absent). */

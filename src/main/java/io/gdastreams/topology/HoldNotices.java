@@ -1,59 +1,69 @@
 package io.gdastreams.topology;
 
+import java.util.Objects;
 import org.slf4j.Logger;
 
 /**
- * What the model combiner says while it holds the next version back (waiting for a partition, too large, a reset
- * generation not ready, instances configured differently): each reason is logged once as a warning, until it
- * changes, and told to the {@link StreamObserver} (the trainer's {@code gda_model_held} and {@code /health/ready});
- * cleared when a model is published, when there is nothing to publish, and when the combiner's task closes.
+ * What the model combiner says while it holds the next version back: each reason is logged once as a warning, until
+ * it changes, and the one in force is told to the {@link StreamObserver} (the trainer's {@code gda_model_held} and
+ * {@code /health/ready}). Two kinds are kept apart: a disagreement of the instances' settings, judged at each change
+ * of who sends a partition's snapshots and cleared only by their agreement, and the reasons a publish attempt finds
+ * (waiting for a partition, too large, a reset generation not ready, no version left), cleared by the next attempt
+ * that publishes or finds nothing to publish. The settings' reason is told while there is one, else the other.
+ * Closing the combiner's task clears both.
  */
 final class HoldNotices {
 
     private final Logger log;
     private final StreamObserver observer;
-    /** The reason told last; null: nothing held. */
-    private String current;
-    /** Whether {@link #current} is a disagreement of the instances' settings, which their agreement alone clears. */
-    private boolean disagreement;
+    /** Why the instances' settings hold the model; null: they agree. */
+    private String settings;
+    /** Why the last publish attempt held the model; null: it did not. */
+    private String attempt;
+    /** What the observer was told last; null: nothing held. */
+    private String told;
 
     HoldNotices(Logger log, StreamObserver observer) {
         this.log = log;
         this.observer = observer;
     }
 
-    /** The next version is held back for {@code reason}. */
+    /** A publish attempt held the next version back for {@code reason}. */
     void hold(String reason) {
-        hold(reason, false);
-    }
-
-    /**
-     * The instances' settings, judged at a snapshot: {@code reason} why they hold the model back, or null when they
-     * agree (which ends a hold of that kind only).
-     */
-    void settings(String reason) {
-        if (reason != null) {
-            hold(reason, true);
-        } else if (disagreement) {
-            clear();
-        }
-    }
-
-    /** Nothing is held back (any more). */
-    void clear() {
-        if (current != null) {
-            current = null;
-            disagreement = false;
-            observer.modelHeld(null);
-        }
-    }
-
-    private void hold(String reason, boolean ofSettings) {
-        disagreement = ofSettings;
-        if (!reason.equals(current)) {
+        if (!reason.equals(attempt)) {
+            attempt = reason;
             log.warn(reason);
-            current = reason;
-            observer.modelHeld(reason);
+        }
+        tell();
+    }
+
+    /** The instances' settings: {@code reason} why they hold the model back, or null when they agree. */
+    void settings(String reason) {
+        if (reason != null && !reason.equals(settings)) {
+            log.warn(reason);
+        }
+        settings = reason;
+        tell();
+    }
+
+    /** A publish attempt published, or found nothing to publish: no attempt holds anything back. */
+    void published() {
+        attempt = null;
+        tell();
+    }
+
+    /** The combiner's task closes (it may go to another instance): this process holds nothing back. */
+    void clear() {
+        settings = null;
+        attempt = null;
+        tell();
+    }
+
+    private void tell() {
+        String now = settings != null ? settings : attempt;
+        if (!Objects.equals(now, told)) {
+            told = now;
+            observer.modelHeld(now);
         }
     }
 }

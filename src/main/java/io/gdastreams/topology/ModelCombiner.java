@@ -3,6 +3,7 @@ package io.gdastreams.topology;
 import io.gdastreams.math.FitOptions;
 import io.gdastreams.model.DeadLetter;
 import io.gdastreams.model.ModelParameters;
+import io.gdastreams.model.PartialSnapshot;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -61,6 +62,8 @@ final class ModelCombiner implements Processor<String, byte[], String, TrainingO
     private PublishSchedule schedule;
     /** Why the next version is held back, said once per reason (made at init). */
     private HoldNotices notices;
+    /** Why the instances' settings hold the model back (null: they agree), judged when a sender changes. */
+    private String disagreement;
     /** Wall-clock time this task's combiner started (init). */
     private long startedAt;
 
@@ -105,11 +108,12 @@ final class ModelCombiner implements Processor<String, byte[], String, TrainingO
                 () -> new IllegalStateException("partials must come from a topic"));
         load();
         SnapshotIntake.Outcome outcome = intake.judge(source.topic(), record.value(), state);
-        if (outcome.current() != null) {
-            state.sender(outcome.current().progress().partition(), StateSettings.headerValue(record.headers()));
+        PartialSnapshot current = outcome.current();
+        if (current != null
+                && state.sender(current.progress().partition(), StateSettings.headerValue(record.headers()))) {
             // Said when the instances start or stop disagreeing, not only at the next publish: a quiet partition
             // taken over by an odd instance brings nothing to publish, yet every later version waits on it.
-            notices.settings(disagreement());
+            judgeSettings();
         }
         if (outcome instanceof SnapshotIntake.Refused refused) {
             if (refused.otherModel() != null
@@ -208,10 +212,8 @@ final class ModelCombiner implements Processor<String, byte[], String, TrainingO
      * partition's snapshot).
      */
     private void publish(long now) {
-        String disagreement = disagreement();
         if (disagreement != null) {
             // Not mixed into one model: the state of some partitions was made under other settings than the rest.
-            notices.settings(disagreement);
             schedule.notPublished(now, 0);
             return;
         }
@@ -228,7 +230,7 @@ final class ModelCombiner implements Processor<String, byte[], String, TrainingO
                 Instant.ofEpochMilli(context.currentSystemTimeMs()).toString(), context.applicationId(),
                 publishedLabels);
         if (result instanceof ModelDraft.NoEvents) {
-            notices.clear();
+            notices.published();
             schedule.nothingToPublish();
             return;
         }
@@ -255,7 +257,7 @@ final class ModelCombiner implements Processor<String, byte[], String, TrainingO
         }
         state.published(model, PublishedModel.of(model, ready.bytes()));
         schedule.published(now);
-        notices.clear();
+        notices.published();
         // Signed over the bytes measured and sent (ModelSigning); the header travels to the model sink.
         context.forward(new Record<>(settings.modelId(), new TrainingOutput.Model(ready.bytes()), now,
                 settings.signing().sign(ready.bytes())));
@@ -270,9 +272,10 @@ final class ModelCombiner implements Processor<String, byte[], String, TrainingO
         return (System.nanoTime() - startNanos) / 1_000_000;
     }
 
-    /** Why the instances' settings hold the model back, or null. */
-    private String disagreement() {
-        return agreement.holdReason(settings.modelId(), context.applicationId(), state.senders());
+    /** Judges the senders' settings again (they changed, or were loaded), and says what they come to. */
+    private void judgeSettings() {
+        disagreement = agreement.holdReason(settings.modelId(), context.applicationId(), state.senders());
+        notices.settings(disagreement);
     }
 
     @Override
@@ -290,7 +293,7 @@ final class ModelCombiner implements Processor<String, byte[], String, TrainingO
             deadLetterStoreEntry(entry);
         }
         schedule = new PublishSchedule(settings.publishInterval(), state.hasUnpublishedSnapshot());
-        notices.settings(disagreement()); // kept from before a restart: said now, not at the next publish
+        judgeSettings(); // kept from before a restart: said now, not at the next publish
     }
 
     private void deadLetterStoreEntry(CombinerState.Discarded entry) {

@@ -56,8 +56,9 @@ final class ScoringProcessor implements Processor<byte[], byte[], byte[], Object
 
     /**
      * Largest event value held while no model exists: the held entry keeps the original bytes (to dead-letter the
-     * event later if need be), and its changelog record must fit in a broker record too. Larger events get an
-     * unscored "no model yet" answer at once.
+     * event later if need be), and its changelog record must fit in a broker record too: 512 KiB as base64, with
+     * the key (at most 64 KiB), the id and the kept headers (16 KiB counted, ~40 KiB at most as JSON), stays below
+     * 1 MiB. Larger events get an unscored "no model yet" answer at once.
      */
     static final int MAX_HELD_VALUE_BYTES = DeadLetters.MAX_KEPT_VALUE_BYTES;
 

@@ -28,8 +28,8 @@ final class SnapshotIntake {
     /**
      * To be dead-lettered with {@code reason}; {@code conflict}: a readable snapshot that contradicts the model
      * (worth a warning), not a damaged record; {@code otherModel}: the model id of a snapshot of another model, else
-     * null; {@code snapshot}: the refused snapshot when it tells who trains its partition now (readable, of a
-     * partition the combiner keeps a snapshot of, and not older than it), else null.
+     * null; {@code snapshot}: the refused snapshot when it tells who trains its partition now (readable, and not
+     * older than the partition's kept snapshot), else null.
      */
     record Refused(String reason, boolean conflict, String otherModel, PartialSnapshot snapshot) implements Outcome {
 
@@ -106,15 +106,14 @@ final class SnapshotIntake {
         if (partial == null) {
             return new Refused("null partial snapshot", false);
         }
+        long keptOffset = state.kept(partial.progress().partition()).map(k -> k.progress().nextOffset()).orElse(-1L);
         String conflict = conflict(partial, state);
         if (conflict != null) {
-            // A refused snapshot tells who trains its partition only when it is at least as new as the kept one: a
-            // replay, or a record naming a partition the model never had, must not decide anything.
-            long kept = state.kept(partial.progress().partition()).map(k -> k.progress().nextOffset()).orElse(-1L);
+            // A refused snapshot tells who trains its partition (a misconfigured instance's, refused for another
+            // schema, often has no kept snapshot before it), but not a replay of one older than the kept snapshot.
             return new Refused(conflict, true, modelId.equals(partial.modelId()) ? null : partial.modelId(),
-                    kept >= 0 && partial.progress().nextOffset() >= kept ? partial : null);
+                    partial.progress().nextOffset() >= keptOffset ? partial : null);
         }
-        long keptOffset = state.kept(partial.progress().partition()).map(k -> k.progress().nextOffset()).orElse(-1L);
         if (keptOffset >= partial.progress().nextOffset()) {
             return new Stale(partial, keptOffset);
         }

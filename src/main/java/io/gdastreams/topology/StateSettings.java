@@ -81,8 +81,10 @@ final class StateSettings {
             put(values, ConfigKey.REG_PARAM, number(fit.regParam()));
             put(values, ConfigKey.VARIANCE_FLOOR, number(fit.varianceFloor()));
             put(values, ConfigKey.MIN_COUNT, Long.toString(fit.minCount()));
-            put(values, ConfigKey.PRIORS, fit.fixedPriors().isEmpty() ? NONE : String.join(",", fit.fixedPriors()
-                    .entrySet().stream().map(e -> e.getKey() + ":" + number(e.getValue())).toList()));
+            // By label: the order the priors were written in does not change them.
+            put(values, ConfigKey.PRIORS, fit.fixedPriors().isEmpty() ? NONE : String.join(",",
+                    new java.util.TreeMap<>(fit.fixedPriors()).entrySet().stream()
+                            .map(e -> e.getKey() + ":" + number(e.getValue())).toList()));
             put(values, ConfigKey.CATEGORICAL_ALPHA, number(prequential.alpha()));
         }
         return new StateSettings(values);

@@ -87,6 +87,11 @@ class SettingsAgreementTest {
                 "gda.drift.action=reset", "gda.drift.delta=0.25", "gda.drift.lambda=40",
                 "gda.drift.warmup.events=300", "gda.estimator=unbiased", "gda.reg.param=0.5",
                 "gda.variance.floor=1e-6", "gda.min.count=5", "gda.categorical.alpha=0.5")));
+        // Priors are compared by label, whatever order they were written in.
+        assertEquals(text(configured("gda.prequential=true", "gda.drift.action=reset", "gda.priors=b:0.75,a:0.25")),
+                text(configured("gda.prequential=true", "gda.drift.action=reset", "gda.priors=a:0.25,b:0.75")));
+        assertTrue(text(configured("gda.prequential=true", "gda.drift.action=reset", "gda.priors=b:0.75,a:0.25"))
+                .contains("gda.priors=a:0.25,b:0.75\n"));
         // Evaluation that only alerts resets nothing: its thresholds and fit, and the publish interval, shape no
         // state; bounds refuse events (dead-lettered) but keep what is kept in the same form.
         assertEquals(text(configured()), text(configured("gda.prequential=true", "gda.drift.lambda=10",
@@ -242,6 +247,37 @@ class SettingsAgreementTest {
         lastPunctuator(context).punctuate(15_000);
         assertEquals(published + 1, models(context).size());
         assertEquals(Map.of("0", 2L, "1", 1L), models(context).get(published).sources());
+    }
+
+    @Test
+    void shouldHoldForAnInstanceWhoseSnapshotsAreRefusedForAnotherSchemaFromTheFirstOn() {
+        MockProcessorContext<String, TrainingOutput> context = context();
+        List<String> held = new ArrayList<>();
+        ModelCombiner combiner = new ModelCombiner(SETTINGS.withFeatures(AB), heldInto(held));
+        combiner.init(context);
+        TrainingSettings odd = SETTINGS.withFeatures(List.of("a", "c"));
+        process(combiner, context, 0, snapshot(1, List.of("a", "c"), new double[][] {{3, 4}}), odd, 0);
+        process(combiner, context, 1, snapshot(0, AB, new double[][] {{1, 2}}), SETTINGS.withFeatures(AB), 0);
+        lastPunctuator(context).punctuate(5_000);
+        assertEquals(List.of(), models(context), "not a model of partition 0 alone while partition 1 is refused");
+        assertTrue(held.get(held.size() - 1).contains("(partition 1 from an instance with gda.features=a,c (here:"
+                + " a,b);"), held.toString());
+    }
+
+    @Test
+    void shouldForgetWhoSentASnapshotDiscardedAtLoadForAnotherSchema() {
+        MockProcessorContext<String, TrainingOutput> context = context();
+        KeyValueStore<String, byte[]> store = context.getStateStore(TrainingTopology.COMBINER_STORE);
+        TrainingSettings before = SETTINGS.withFeatures(List.of("a", "z"));
+        store.put(CombinerState.PARTIAL_PREFIX + 0, encode(snapshot(0, List.of("a", "z"), new double[][] {{1, 2}})));
+        store.put(CombinerState.SETTINGS_PREFIX + 0, StateSettings.of(before).encoded());
+        // Every instance stopped and started again with gda.features=a,b: the documented way to change it.
+        List<String> held = new ArrayList<>();
+        ModelCombiner combiner = new ModelCombiner(SETTINGS.withFeatures(AB), heldInto(held));
+        combiner.init(context);
+        lastPunctuator(context).punctuate(5_000);
+        assertEquals(List.of(), held, "no disagreement from a sender known under the old schema only");
+        assertEquals(null, store.get(CombinerState.SETTINGS_PREFIX + 0));
     }
 
     @Test
