@@ -33,7 +33,11 @@ import org.slf4j.LoggerFactory;
  *   <li>{@link PublicationChecks}: the version of the next model, and whether it may be published (no
  *       regression, no partition missing) or the topic asks for a new version;</li>
  *   <li>{@link PublishSchedule}: when to publish (at most once per publish interval) or check the topic;</li>
- *   <li>{@link ResetGate}: whether the first model of a new reset generation may replace the last one.</li>
+ *   <li>{@link ResetGate}: whether the first model of a new reset generation may replace the last one;</li>
+ *   <li>{@link SettingsAgreement}: whether the instances that send the partitions' snapshots run with this one's
+ *       state-shaping settings ({@link StateSettings}); while not, no version is published;</li>
+ *   <li>{@link HoldNotices}: each reason for holding the next version back, logged once and told to the
+ *       observer.</li>
  * </ul>
  * A model version carries per-class count, prior n_k/n, mean and MLE covariance S_k/n_k, and the lineage
  * {@code sources} (partition → next offset absorbed). Whether a publish is pending is derived from the store (a
@@ -280,7 +284,9 @@ final class ModelCombiner implements Processor<String, byte[], String, TrainingO
 
     @Override
     public void close() {
-        notices.clear(); // the task may go to another instance: this process no longer holds anything back
+        if (notices != null) {
+            notices.clear(); // the task may go to another instance: this process no longer holds anything back
+        }
     }
 
     private void load() {
