@@ -60,8 +60,8 @@ final class StateSettings {
     /** The settings of a trainer configured with {@code settings}. */
     static StateSettings of(TrainingSettings settings) {
         Map<String, String> values = new LinkedHashMap<>();
-        put(values, ConfigKey.FEATURES, String.join(",", settings.features()));
-        put(values, ConfigKey.CATEGORICAL_FEATURES, String.join(",", settings.categorical().features()));
+        putNames(values, ConfigKey.FEATURES, settings.features());
+        putNames(values, ConfigKey.CATEGORICAL_FEATURES, settings.categorical().features());
         put(values, ConfigKey.STATISTICS, lower(settings.statistics()));
         put(values, ConfigKey.FORGETTING_HALF_LIFE_MS,
                 settings.forgetting() == null ? NONE : number(settings.forgetting().halfLifeMs()));
@@ -145,6 +145,16 @@ final class StateSettings {
 
     private static void put(Map<String, String> values, ConfigKey key, String value) {
         values.put(key.key(), plain(value));
+    }
+
+    /**
+     * A list of names: as written when short, else its digest after the number of names, so that a warning about
+     * two long lists still says something an operator can check ({@code 200 names, sha256:…}).
+     */
+    private static void putNames(Map<String, String> values, ConfigKey key, List<String> names) {
+        String text = String.join(",", names);
+        String plain = plain(text);
+        values.put(key.key(), plain.equals(text) ? text : names.size() + " names, " + plain);
     }
 
     /** {@code value}, or its digest when long or not one line: both sides encode alike, so equal stays equal. */
