@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.List;
@@ -180,7 +181,7 @@ final class CombinerState {
      * whether it did.
      */
     boolean sender(int partition, byte[] header) {
-        if (java.util.Arrays.equals(senders.get(partition), header)) {
+        if (Arrays.equals(senders.get(partition), header)) {
             return false;
         }
         if (header == null) {

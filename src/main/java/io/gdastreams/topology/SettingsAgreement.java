@@ -4,8 +4,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.SortedMap;
-import java.util.TreeMap;
 
 /**
  * Whether the trainer instances whose snapshots the combiner keeps run with its own state-shaping settings
@@ -22,25 +20,23 @@ record SettingsAgreement(StateSettings own) {
 
     /**
      * Why model {@code modelId} of application {@code applicationId} is held back, given the settings each partition's
-     * newest snapshot came with ({@code senders}: partition → header value), naming each differing key with the
-     * partitions that differ on it; null when every partition agrees.
+     * newest snapshot came with ({@code senders}: partition → header value, in partition order), naming each
+     * differing key with the partitions that differ on it; null when every partition agrees.
      */
     String holdReason(String modelId, String applicationId, Map<Integer, byte[]> senders) {
-        SortedMap<Integer, List<StateSettings.Difference>> differing = new TreeMap<>();
+        // Partitions with the same differences are named together (one group per odd instance, usually), in
+        // partition order: the senders are a sorted map.
+        Map<List<StateSettings.Difference>, List<Integer>> byDifference = new LinkedHashMap<>();
         senders.forEach((partition, header) -> {
             List<StateSettings.Difference> differences =
                     StateSettings.decode(header).map(own::differencesFrom).orElse(List.of());
             if (!differences.isEmpty()) {
-                differing.put(partition, differences);
+                byDifference.computeIfAbsent(differences, d -> new ArrayList<>()).add(partition);
             }
         });
-        if (differing.isEmpty()) {
+        if (byDifference.isEmpty()) {
             return null;
         }
-        // Partitions with the same differences are named together: one group per odd instance, usually.
-        Map<List<StateSettings.Difference>, List<Integer>> byDifference = new LinkedHashMap<>();
-        differing.forEach((partition, differences) ->
-                byDifference.computeIfAbsent(differences, d -> new ArrayList<>()).add(partition));
         List<String> parts = new ArrayList<>();
         byDifference.forEach((differences, partitions) -> parts.add("partition" + (partitions.size() == 1 ? " " : "s ")
                 + (partitions.size() == 1 ? partitions.get(0) : partitions) + " from an instance with "

@@ -9,8 +9,10 @@ import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.Headers;
 
@@ -83,7 +85,7 @@ final class StateSettings {
             put(values, ConfigKey.MIN_COUNT, Long.toString(fit.minCount()));
             // By label: the order the priors were written in does not change them.
             put(values, ConfigKey.PRIORS, fit.fixedPriors().isEmpty() ? NONE : String.join(",",
-                    new java.util.TreeMap<>(fit.fixedPriors()).entrySet().stream()
+                    new TreeMap<>(fit.fixedPriors()).entrySet().stream()
                             .map(e -> e.getKey() + ":" + number(e.getValue())).toList()));
             put(values, ConfigKey.CATEGORICAL_ALPHA, number(prequential.alpha()));
         }
@@ -100,14 +102,12 @@ final class StateSettings {
                 : header.value();
     }
 
-    /** The settings in {@code headers} (the last {@link #HEADER}), empty when there is none or it cannot be read. */
-    static Optional<StateSettings> read(Headers headers) {
-        return decode(headerValue(headers));
-    }
-
-    /** The settings a header value holds, empty for null or a value without one {@code key=value} line. */
+    /**
+     * The settings a header value ({@link #headerValue}, or as kept in the combiner's store) holds, empty for null or
+     * a value without one {@code key=value} line.
+     */
     static Optional<StateSettings> decode(byte[] value) {
-        if (value == null || value.length > MAX_HEADER_BYTES) {
+        if (value == null) {
             return Optional.empty();
         }
         Map<String, String> values = new LinkedHashMap<>();
@@ -140,7 +140,7 @@ final class StateSettings {
     }
 
     private static String lower(Enum<?> value) {
-        return value.name().toLowerCase(java.util.Locale.ROOT);
+        return value.name().toLowerCase(Locale.ROOT);
     }
 
     private static void put(Map<String, String> values, ConfigKey key, String value) {

@@ -114,13 +114,13 @@ class SettingsAgreementTest {
         assertEquals(List.of(new StateSettings.Difference("gda.statistics", "diagonal", "full")),
                 ours.differencesFrom(fewer));
 
-        assertTrue(StateSettings.read(new RecordHeaders()).isEmpty(), "no header: nothing known");
-        assertTrue(StateSettings.read(headers("no key value lines".getBytes(StandardCharsets.UTF_8))).isEmpty());
-        assertTrue(StateSettings.read(new RecordHeaders().add(StateSettings.HEADER, null)).isEmpty());
+        assertTrue(readHeaders(new RecordHeaders()).isEmpty(), "no header: nothing known");
+        assertTrue(readHeaders(headers("no key value lines".getBytes(StandardCharsets.UTF_8))).isEmpty());
+        assertTrue(readHeaders(new RecordHeaders().add(StateSettings.HEADER, null)).isEmpty());
         byte[] huge = new byte[StateSettings.MAX_HEADER_BYTES + 1];
         Arrays.fill(huge, (byte) 'x');
         huge[1] = '=';
-        assertTrue(StateSettings.read(headers(huge)).isEmpty(), "a header longer than any this class writes");
+        assertTrue(readHeaders(headers(huge)).isEmpty(), "a header longer than any this class writes");
         assertArrayEquals(StateSettings.of(SETTINGS).encoded(), StateSettings.of(SETTINGS).encoded());
     }
 
@@ -321,7 +321,12 @@ class SettingsAgreementTest {
     }
 
     private static StateSettings read(byte[] value) {
-        return StateSettings.read(headers(value)).orElseThrow();
+        return readHeaders(headers(value)).orElseThrow();
+    }
+
+    /** The settings the combiner reads from a record's headers. */
+    private static java.util.Optional<StateSettings> readHeaders(Headers headers) {
+        return StateSettings.decode(StateSettings.headerValue(headers));
     }
 
     private static String feature(TrainingSettings settings) {
