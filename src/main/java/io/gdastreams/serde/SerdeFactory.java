@@ -1,11 +1,15 @@
 package io.gdastreams.serde;
 
 import io.gdastreams.model.DeadLetter;
+import io.gdastreams.model.MetricsRecord;
 import io.gdastreams.model.ModelParameters;
 import io.gdastreams.model.PartialSnapshot;
 import io.gdastreams.model.PartitionProgress;
 import io.gdastreams.model.PendingEvent;
 import io.gdastreams.model.Prediction;
+import java.nio.charset.StandardCharsets;
+import org.apache.kafka.common.errors.SerializationException;
+import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.serialization.Serializer;
@@ -46,6 +50,23 @@ public final class SerdeFactory {
         Serializer<Prediction> writer = (topic, prediction) -> prediction == null ? null
                 : PredictionWriter.toBytes(prediction);
         return Serdes.serdeFrom(writer, json(Prediction.class).deserializer());
+    }
+
+    /**
+     * The metrics topic's records as {@link MetricsJson} writes and reads them; a record of another {@code type}
+     * reads as null (readers skip it), one that is not JSON or lacks a field that places it as an error.
+     */
+    public static Serde<MetricsRecord> metrics() {
+        Serializer<MetricsRecord> writer = (topic, record) -> record == null ? null
+                : MetricsJson.write(record).getBytes(StandardCharsets.UTF_8);
+        Deserializer<MetricsRecord> reader = (topic, bytes) -> {
+            try {
+                return bytes == null ? null : MetricsJson.read(new String(bytes, StandardCharsets.UTF_8)).orElse(null);
+            } catch (IllegalArgumentException e) {
+                throw new SerializationException(e.getMessage(), e);
+            }
+        };
+        return Serdes.serdeFrom(writer, reader);
     }
 
     public static Serde<PendingEvent> pendingEvent() {

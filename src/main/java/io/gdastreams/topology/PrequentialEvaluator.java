@@ -2,7 +2,6 @@ package io.gdastreams.topology;
 
 import io.gdastreams.math.PageHinkley;
 import io.gdastreams.model.MetricsRecord;
-import io.gdastreams.serde.MetricsJson;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.kafka.streams.state.KeyValueStore;
@@ -137,7 +136,7 @@ final class PrequentialEvaluator implements ProgressCounters.Tail {
      * What observing one event gave: the records for the metrics topic (JSON, in order: the window it closed, a
      * drift alarm; usually none), and whether the alarm asks for a reset.
      */
-    record Observation(List<String> records, boolean reset) {
+    record Observation(List<MetricsRecord> records, boolean reset) {
     }
 
     /** How the event being observed is scored: its posterior under a model, in the order of its labels. */
@@ -160,7 +159,7 @@ final class PrequentialEvaluator implements ProgressCounters.Tail {
     Observation observe(String label, long timestamp, CompiledModel model, Scorer scorer, long modelGeneration,
                         long ownGeneration, boolean modelWarmedUp) {
         boolean resetNow = false;
-        List<String> records = List.of();
+        List<MetricsRecord> records = List.of();
         long start = Math.floorDiv(timestamp, width) * width;
         if (open == null) {
             open = new PrequentialWindow(start);
@@ -245,8 +244,8 @@ final class PrequentialEvaluator implements ProgressCounters.Tail {
     }
 
     /** {@code generation}: the reset generation the alarm starts, or −1 when it only alerts (0 in the record). */
-    private String driftRecord(long eventTime, long generation) {
-        return MetricsJson.write(new MetricsRecord.DriftAlarm(modelId, partition, eventTime, "page-hinkley",
-                detector.alarmStatistic(), detector.lambda(), detector.delta(), Math.max(generation, 0)));
+    private MetricsRecord driftRecord(long eventTime, long generation) {
+        return new MetricsRecord.DriftAlarm(modelId, partition, eventTime, "page-hinkley",
+                detector.alarmStatistic(), detector.lambda(), detector.delta(), Math.max(generation, 0));
     }
 }

@@ -1,7 +1,6 @@
 package io.gdastreams.topology;
 
 import io.gdastreams.model.MetricsRecord;
-import io.gdastreams.serde.MetricsJson;
 import java.io.ByteArrayOutputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
@@ -104,12 +103,12 @@ final class PrequentialWindow {
     }
 
     /**
-     * The window record of the metrics topic (JSON, {@link MetricsJson}): type, model id, partition, window bounds,
-     * count, accuracy, mean log-loss and Brier score, recall and support per label, the range of model versions
-     * that scored, and the events not in the sums. Accuracy, log-loss, Brier and versions are null when nothing was
-     * scored.
+     * The window record of the metrics topic (written as JSON by serde.MetricsJson): model id, partition, window
+     * bounds, count, accuracy, mean log-loss and Brier score, recall and support per label, the range of model
+     * versions that scored, and the events not in the sums. Accuracy, log-loss, Brier and versions are null when
+     * nothing was scored.
      */
-    String toRecord(String modelId, int partition, long width) {
+    MetricsRecord.Window toRecord(String modelId, int partition, long width) {
         TreeMap<String, Double> recall = new TreeMap<>();
         TreeMap<String, Long> support = new TreeMap<>();
         perLabel.forEach((label, t) -> {
@@ -117,9 +116,9 @@ final class PrequentialWindow {
             support.put(label, t.support);
         });
         boolean scored = count > 0;
-        return MetricsJson.write(new MetricsRecord.Window(modelId, partition, start, start + width, count,
+        return new MetricsRecord.Window(modelId, partition, start, start + width, count,
                 scored ? (double) correct / count : null, scored ? logLossSum / count : null,
                 scored ? brierSum / count : null, recall, support,
-                scored ? new MetricsRecord.Versions(minVersion, maxVersion) : null, noModel, unscorable, late));
+                scored ? new MetricsRecord.Versions(minVersion, maxVersion) : null, noModel, unscorable, late);
     }
 }

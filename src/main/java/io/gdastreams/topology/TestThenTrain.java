@@ -1,5 +1,6 @@
 package io.gdastreams.topology;
 
+import io.gdastreams.model.MetricsRecord;
 import java.util.List;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
@@ -114,8 +115,8 @@ final class TestThenTrain {
         if (observation.records().isEmpty() && !observation.reset()) {
             return; // nearly every event
         }
-        for (String json : observation.records()) {
-            context.forward(new Record<>(settings.modelId(), (TrainingOutput) new TrainingOutput.Metrics(json),
+        for (MetricsRecord record : observation.records()) {
+            context.forward(new Record<>(settings.modelId(), (TrainingOutput) new TrainingOutput.Metrics(record),
                     timestamp));
         }
         if (observation.reset()) {

@@ -3,6 +3,7 @@ package io.gdastreams.topology;
 import io.gdastreams.config.ConfigKey;
 import io.gdastreams.config.ConfigValues;
 import io.gdastreams.model.DeadLetter;
+import io.gdastreams.model.MetricsRecord;
 import io.gdastreams.model.ModelParameters;
 import io.gdastreams.model.Prediction;
 import io.gdastreams.serde.SerdeFactory;
@@ -19,7 +20,7 @@ import java.util.Objects;
  */
 public record Topics(Topic<byte[], byte[]> labelled, Topic<byte[], byte[]> unlabelled,
                      Topic<String, ModelParameters> model, Topic<byte[], Prediction> predictions,
-                     Topic<byte[], DeadLetter> deadLetters, Topic<String, String> metrics) {
+                     Topic<byte[], DeadLetter> deadLetters, Topic<String, MetricsRecord> metrics) {
 
     public Topics {
         Objects.requireNonNull(labelled, "labelled");
@@ -94,10 +95,10 @@ public record Topics(Topic<byte[], byte[]> labelled, Topic<byte[], byte[]> unlab
 
     /**
      * The trainer's prequential records (gda.prequential): key = model id, value = one JSON object per window or
-     * drift, written by the trainer (docs/TRAINING.md, "Prequential evaluation"). Delete retention: a history.
+     * drift (serde.MetricsJson; docs/TRAINING.md, "Prequential evaluation"). Delete retention: a history.
      */
-    private static Topic<String, String> metricsNamed(String name) {
-        return new Topic<>(name, SerdeFactory.string(), SerdeFactory.string());
+    private static Topic<String, MetricsRecord> metricsNamed(String name) {
+        return new Topic<>(name, SerdeFactory.string(), SerdeFactory.metrics());
     }
 
     /** Dead letters: keyed like the record they reject (raw bytes), value JSON. */

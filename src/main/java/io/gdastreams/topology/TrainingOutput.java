@@ -1,6 +1,7 @@
 package io.gdastreams.topology;
 
 import io.gdastreams.model.DeadLetter;
+import io.gdastreams.model.MetricsRecord;
 import io.gdastreams.model.ModelParameters;
 
 /** What the training processors emit; {@link TrainingTopology} routes each kind to its topic. */
@@ -14,10 +15,8 @@ sealed interface TrainingOutput {
     record Model(byte[] model) implements TrainingOutput {
     }
 
-    /**
-     * A prequential record (JSON: a closed window or a drift alarm), bound for the metrics topic under the model id.
-     */
-    record Metrics(String json) implements TrainingOutput {
+    /** A prequential record (a closed window or a drift alarm), bound for the metrics topic under the model id. */
+    record Metrics(MetricsRecord record) implements TrainingOutput {
     }
 
     /** A record that could not be used, bound for the dead-letter topic under its original key. */

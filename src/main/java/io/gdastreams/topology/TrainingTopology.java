@@ -114,7 +114,7 @@ public final class TrainingTopology {
         if (settings.prequential() != null) {
             partialStats
                     .filter((modelId, out) -> out instanceof TrainingOutput.Metrics, Named.as("prequential"))
-                    .mapValues(out -> ((TrainingOutput.Metrics) out).json(), Named.as("prequential-values"))
+                    .mapValues(out -> ((TrainingOutput.Metrics) out).record(), Named.as("prequential-values"))
                     .to(topics.metrics().name(), topics.metrics().produced().withName("metrics-sink"));
         }
 

@@ -1,15 +1,19 @@
 package io.gdastreams.serde;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.gdastreams.model.MetricsRecord;
 import io.gdastreams.model.MetricsRecord.DriftAlarm;
 import io.gdastreams.model.MetricsRecord.Window;
+import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import org.apache.kafka.common.errors.SerializationException;
+import org.apache.kafka.common.serialization.Serde;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -97,5 +101,20 @@ class MetricsJsonTest {
                 "{\"type\":\"window\",\"type\":\"drift\",\"eventTime\":1}"}) {
             assertThrows(IllegalArgumentException.class, () -> MetricsJson.read(bad), bad);
         }
+    }
+
+    /** The metrics topic's serde (topology.Topics) is this codec, as UTF-8 bytes. */
+    @Test
+    void theTopicsSerdeWritesAndReadsThroughThisCodec() {
+        Serde<MetricsRecord> serde = SerdeFactory.metrics();
+        for (MetricsRecord record : new MetricsRecord[] {WINDOW, EMPTY, ALERT, RESET}) {
+            byte[] bytes = serde.serializer().serialize("t", record);
+            assertEquals(MetricsJson.write(record), new String(bytes, StandardCharsets.UTF_8));
+            assertEquals(record, serde.deserializer().deserialize("t", bytes));
+        }
+        assertNull(serde.deserializer().deserialize("t", "{\"type\":\"heartbeat\"}".getBytes(StandardCharsets.UTF_8)));
+        assertNull(serde.deserializer().deserialize("t", null));
+        assertThrows(SerializationException.class,
+                () -> serde.deserializer().deserialize("t", "not json".getBytes(StandardCharsets.UTF_8)));
     }
 }

@@ -3,13 +3,12 @@ package io.gdastreams.topology;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.gdastreams.fixtures.DriverTopics;
 import io.gdastreams.fixtures.LabelledRow;
 import io.gdastreams.model.ClassParameters;
+import io.gdastreams.model.MetricsRecord;
+import io.gdastreams.model.MetricsRecord.DriftAlarm;
 import io.gdastreams.model.ModelParameters;
-import io.gdastreams.serde.Json;
-import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -52,13 +51,6 @@ class DriftResetTopologyTest {
         }
     }
 
-    private static JsonNode parse(String json) {
-        try {
-            return Json.mapper().readTree(json);
-        } catch (IOException e) {
-            throw new AssertionError(e);
-        }
-    }
 
     @Test
     void afterTheAlarmTheModelIsTheBatchFitOfThePostResetEventsAndVersionsKeepRising() {
@@ -73,7 +65,7 @@ class DriftResetTopologyTest {
                 Instant.parse("2026-01-01T00:00:00Z"));
         TestInputTopic<byte[], byte[]> labelled = DriverTopics.input(driver, TOPICS.labelled());
         TestOutputTopic<String, ModelParameters> models = DriverTopics.output(driver, TOPICS.model());
-        TestOutputTopic<String, String> metrics = DriverTopics.output(driver, TOPICS.metrics());
+        TestOutputTopic<String, MetricsRecord> metrics = DriverTopics.output(driver, TOPICS.metrics());
 
         Random random = new Random(23);
         int swapAt = 1_500;
@@ -97,13 +89,12 @@ class DriftResetTopologyTest {
         driver.advanceWallClockTime(INTERVAL);
         published.addAll(models.readValuesToList());
 
-        List<JsonNode> drifts = metrics.readValuesToList().stream().map(DriftResetTopologyTest::parse)
-                .filter(r -> r.get("type").asText().equals("drift")).toList();
+        List<DriftAlarm> drifts = DriverTopics.driftAlarms(metrics);
         assertEquals(1, drifts.size(), "one alarm, none while the reset model is awaited: " + drifts);
-        JsonNode drift = drifts.get(0);
-        assertEquals("reset", drift.get("action").asText());
-        assertEquals(1, drift.get("resetGeneration").asLong());
-        int firedAt = (int) (drift.get("eventTime").asLong() / 1_000);
+        DriftAlarm drift = drifts.get(0);
+        assertTrue(drift.resets());
+        assertEquals(1, drift.resetGeneration());
+        int firedAt = (int) (drift.eventTime() / 1_000);
         assertTrue(firedAt >= swapAt && firedAt - swapAt <= 200, "fired at event " + firedAt);
 
         for (int v = 1; v < published.size(); v++) {

@@ -4,11 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.gdastreams.fixtures.DriverTopics;
+import io.gdastreams.model.MetricsRecord;
+import io.gdastreams.model.MetricsRecord.DriftAlarm;
 import io.gdastreams.model.ModelParameters;
-import io.gdastreams.serde.Json;
-import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -67,20 +66,12 @@ class DriftWarmUpTopologyTest {
         }
     }
 
-    private static JsonNode parse(String json) {
-        try {
-            return Json.mapper().readTree(json);
-        } catch (IOException e) {
-            throw new AssertionError(e);
-        }
-    }
-
     /** The drift records of one run over the seeded stream, with the models published. */
-    private List<JsonNode> run(PrequentialSettings prequential, List<ModelParameters> published) {
+    private List<DriftAlarm> run(PrequentialSettings prequential, List<ModelParameters> published) {
         return run(prequential, published, SEED, TOTAL);
     }
 
-    private List<JsonNode> run(PrequentialSettings prequential, List<ModelParameters> published, long seed, int total) {
+    private List<DriftAlarm> run(PrequentialSettings prequential, List<ModelParameters> published, long seed, int total) {
         Properties props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, "drift-warmup-test");
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
@@ -92,7 +83,7 @@ class DriftWarmUpTopologyTest {
                 Instant.parse("2026-01-01T00:00:00Z"));
         TestInputTopic<byte[], byte[]> labelled = DriverTopics.input(driver, TOPICS.labelled());
         TestOutputTopic<String, ModelParameters> models = DriverTopics.output(driver, TOPICS.model());
-        TestOutputTopic<String, String> metrics = DriverTopics.output(driver, TOPICS.metrics());
+        TestOutputTopic<String, MetricsRecord> metrics = DriverTopics.output(driver, TOPICS.metrics());
 
         Random random = new Random(seed);
         int nextPublish = 2 + random.nextInt(19); // the first model after 2 to 20 events
@@ -109,21 +100,20 @@ class DriftWarmUpTopologyTest {
                 nextPublish += 5 + random.nextInt(196); // then 5 to 200 events apart
             }
         }
-        List<JsonNode> drifts = metrics.readValuesToList().stream().map(DriftWarmUpTopologyTest::parse)
-                .filter(r -> r.get("type").asText().equals("drift")).toList();
+        List<DriftAlarm> drifts = DriverTopics.driftAlarms(metrics);
         driver.close();
         driver = null;
         return drifts;
     }
 
-    private static long eventOf(JsonNode drift) {
-        return drift.get("eventTime").asLong() / 1_000;
+    private static long eventOf(DriftAlarm drift) {
+        return drift.eventTime() / 1_000;
     }
 
     @Test
     void withoutTheWarmUpImmatureModelsRaiseAFalseAlarm() {
         List<ModelParameters> published = new ArrayList<>();
-        List<JsonNode> drifts = run(PrequentialSettings.defaults(Duration.ofHours(1)).withDriftReset(true)
+        List<DriftAlarm> drifts = run(PrequentialSettings.defaults(Duration.ofHours(1)).withDriftReset(true)
                 .withDriftWarmup(1), published);
         assertFalse(drifts.isEmpty(), "no alarm at all");
         long first = eventOf(drifts.get(0));
@@ -137,13 +127,13 @@ class DriftWarmUpTopologyTest {
         List<ModelParameters> published = new ArrayList<>();
         PrequentialSettings defaults = PrequentialSettings.defaults(Duration.ofHours(1)).withDriftReset(true);
         assertEquals(200, defaults.driftWarmupEvents(), "the default of gda.drift.warmup.events");
-        List<JsonNode> drifts = run(defaults, published);
+        List<DriftAlarm> drifts = run(defaults, published);
         assertEquals(1, drifts.size(), "one alarm, the swap's: " + drifts);
         long delay = eventOf(drifts.get(0)) - SWAP;
         System.out.println("DriftWarmUpTopologyTest: the swap detected " + delay + " events after it, statistic "
-                + drifts.get(0).get("statistic").asDouble());
+                + drifts.get(0).statistic());
         assertTrue(delay >= 0 && delay <= MAX_DELAY, "detected " + delay + " events after the swap");
-        assertEquals(1, drifts.get(0).get("resetGeneration").asLong());
+        assertEquals(1, drifts.get(0).resetGeneration());
         assertTrue(published.get(published.size() - 1).resetGeneration() == 1, "a model of the reset generation");
     }
 }

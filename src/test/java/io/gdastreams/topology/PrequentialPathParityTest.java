@@ -12,6 +12,7 @@ import io.gdastreams.serde.EventDecoder;
 import io.gdastreams.serde.EventFields;
 import io.gdastreams.serde.EventReader;
 import io.gdastreams.serde.Json;
+import io.gdastreams.serde.MetricsJson;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -89,7 +90,7 @@ class PrequentialPathParityTest {
             assertEquals(byName, byPoint, "records of event " + i);
             // The window and the drift state are one stored value (PrequentialStateBytes).
             assertTrue(Arrays.equals(mapPath.stateBytes(), pointPath.stateBytes()), "state after event " + i);
-            records.addAll(byPoint.records());
+            byPoint.records().forEach(r -> records.add(MetricsJson.write(r)));
             scored += posteriors[0] != null ? 1 : 0;
         }
 

@@ -31,14 +31,14 @@ class PrequentialRecordBytesTest {
         PrequentialSettings alert = PrequentialSettings.defaults(Duration.ofSeconds(1)).withDrift(0.05, 50);
         records.addAll(streamRecords(alert));
         records.addAll(streamRecords(alert.withDriftReset(true)));
-        records.add(PrequentialRestartTest.window().toRecord("m", 0, 1000));
+        records.add(MetricsJson.write(PrequentialRestartTest.window().toRecord("m", 0, 1000)));
         PrequentialWindow escaped = new PrequentialWindow(-5_000);
         escaped.add("quote \" back \\ é ✓ tab\t", true, 1e-300, 2.0, 7);
         escaped.add("zz", false, 34.538776394910684, 1.0000000000000002, Long.MAX_VALUE);
-        records.add(escaped.toRecord("model \"x\" ü", Integer.MAX_VALUE, 3_000));
+        records.add(MetricsJson.write(escaped.toRecord("model \"x\" ü", Integer.MAX_VALUE, 3_000)));
         PrequentialWindow unscored = new PrequentialWindow(0);
         unscored.noModel = 3;
-        records.add(unscored.toRecord("m", 7, 1000));
+        records.add(MetricsJson.write(unscored.toRecord("m", 7, 1000)));
         return records;
     }
 
@@ -51,7 +51,7 @@ class PrequentialRecordBytesTest {
             double[] x = e.row().x();
             PrequentialEvaluator.Observation o = evaluator.observe(e.label(), e.timestamp(), models.of(e.model()),
                     m -> m.posterior(x, new double[m.labels().size()]), 0, own, e.index() >= 30);
-            records.addAll(o.records());
+            o.records().forEach(r -> records.add(MetricsJson.write(r)));
             if (o.reset()) {
                 own++;
             }

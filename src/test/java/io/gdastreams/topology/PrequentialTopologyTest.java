@@ -5,11 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.gdastreams.fixtures.DriverTopics;
 import io.gdastreams.model.ClassParameters;
+import io.gdastreams.model.MetricsRecord;
+import io.gdastreams.model.MetricsRecord.DriftAlarm;
+import io.gdastreams.model.MetricsRecord.Window;
 import io.gdastreams.model.ModelParameters;
-import io.gdastreams.serde.Json;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -47,7 +48,7 @@ class PrequentialTopologyTest {
     private TopologyTestDriver driver;
     private TestInputTopic<byte[], byte[]> labelled;
     private TestInputTopic<String, ModelParameters> models;
-    private TestOutputTopic<String, String> metrics;
+    private TestOutputTopic<String, MetricsRecord> metrics;
 
     @AfterEach
     void close() {
@@ -91,14 +92,6 @@ class PrequentialTopologyTest {
         return 1 / (1 + Math.exp(-(2 * x - 2)));
     }
 
-    private static JsonNode parse(String json) {
-        try {
-            return Json.mapper().readTree(json);
-        } catch (IOException e) {
-            throw new AssertionError(e);
-        }
-    }
-
     @Test
     void windowsCarryHandComputedAccuracyLogLossBrierAndRecall() {
         start();
@@ -113,41 +106,39 @@ class PrequentialTopologyTest {
         send(2, "b", 900);   // older than the open window [1000, 2000): late
         send(0, "a", 2100);  // closes [1000, 2000)
 
-        List<String> records = metrics.readValuesToList();
+        List<MetricsRecord> records = metrics.readValuesToList();
         assertEquals(2, records.size(), records.toString());
-        JsonNode first = parse(records.get(0));
-        assertEquals("window", first.get("type").asText());
-        assertEquals("m", first.get("modelId").asText());
-        assertEquals(0, first.get("windowStart").asLong());
-        assertEquals(1000, first.get("windowEnd").asLong());
-        assertEquals(4, first.get("count").asLong());
-        assertEquals(1, first.get("noModel").asLong());
-        assertEquals(0, first.get("late").asLong());
-        assertEquals(0.5, first.get("accuracy").asDouble(), CLOSE);
+        Window first = (Window) records.get(0);
+        assertEquals("m", first.modelId());
+        assertEquals(0, first.windowStart());
+        assertEquals(1000, first.windowEnd());
+        assertEquals(4, first.count());
+        assertEquals(1, first.noModel());
+        assertEquals(0, first.late());
+        assertEquals(0.5, first.accuracy(), CLOSE);
         double pa0 = 1 - pB(0);
         double pb2 = pB(2);
         double pb15 = pB(1.5);
         double logLoss = (-Math.log(pa0) - Math.log(pb2) - Math.log(1 - pb15) - Math.log(1e-15)) / 4;
-        assertEquals(logLoss, first.get("logLoss").asDouble(), CLOSE);
+        assertEquals(logLoss, first.logLoss(), CLOSE);
         // Brier: Σ_k (p_k − [k = y])², with an absent true class adding its (0 − 1)².
         double brier = (2 * Math.pow(1 - pa0, 2) + 2 * Math.pow(1 - pb2, 2) + 2 * Math.pow(pb15, 2)
                 + (0.25 + 0.25 + 1)) / 4;
-        assertEquals(brier, first.get("brier").asDouble(), CLOSE);
-        assertEquals(0.5, first.get("recall").get("a").asDouble(), CLOSE);
-        assertEquals(1.0, first.get("recall").get("b").asDouble(), CLOSE);
-        assertEquals(0.0, first.get("recall").get("c").asDouble(), CLOSE);
-        assertEquals(2, first.get("support").get("a").asLong());
-        assertEquals(7, first.get("modelVersions").get(0).asLong());
-        assertEquals(7, first.get("modelVersions").get(1).asLong());
+        assertEquals(brier, first.brier(), CLOSE);
+        assertEquals(0.5, first.recall().get("a"), CLOSE);
+        assertEquals(1.0, first.recall().get("b"), CLOSE);
+        assertEquals(0.0, first.recall().get("c"), CLOSE);
+        assertEquals(2, first.support().get("a"));
+        assertEquals(new MetricsRecord.Versions(7, 7), first.modelVersions());
 
-        JsonNode second = parse(records.get(1));
-        assertEquals(1000, second.get("windowStart").asLong());
-        assertEquals(1, second.get("count").asLong());
-        assertEquals(1, second.get("late").asLong());
-        assertEquals(0, second.get("noModel").asLong());
-        assertEquals(1.0, second.get("accuracy").asDouble(), CLOSE);
-        assertEquals(-Math.log(pa0), second.get("logLoss").asDouble(), CLOSE);
-        assertEquals(2 * Math.pow(1 - pa0, 2), second.get("brier").asDouble(), CLOSE);
+        Window second = (Window) records.get(1);
+        assertEquals(1000, second.windowStart());
+        assertEquals(1, second.count());
+        assertEquals(1, second.late());
+        assertEquals(0, second.noModel());
+        assertEquals(1.0, second.accuracy(), CLOSE);
+        assertEquals(-Math.log(pa0), second.logLoss(), CLOSE);
+        assertEquals(2 * Math.pow(1 - pa0, 2), second.brier(), CLOSE);
     }
 
     @Test
@@ -161,12 +152,11 @@ class PrequentialTopologyTest {
         models.pipeInput("m", handModel(4), Instant.ofEpochMilli(20));
         send(0, "b", 30);
         send(0, "a", 1000); // closes [0, 1000)
-        JsonNode window = parse(metrics.readValue());
-        assertEquals(6, window.get("count").asLong());
-        assertEquals(0.0, window.get("accuracy").asDouble(), CLOSE);
-        assertEquals(-Math.log(pB(0)), window.get("logLoss").asDouble(), CLOSE);
-        assertEquals(3, window.get("modelVersions").get(0).asLong());
-        assertEquals(4, window.get("modelVersions").get(1).asLong());
+        Window window = (Window) metrics.readValue();
+        assertEquals(6, window.count());
+        assertEquals(0.0, window.accuracy(), CLOSE);
+        assertEquals(-Math.log(pB(0)), window.logLoss(), CLOSE);
+        assertEquals(new MetricsRecord.Versions(3, 4), window.modelVersions());
     }
 
     @Test
@@ -182,16 +172,15 @@ class PrequentialTopologyTest {
             String label = (b ^ i >= swapAt) ? "b" : "a";
             send(x, label, 1_000L * i); // one event per window: event time = 1000·i
         }
-        List<JsonNode> drifts = metrics.readValuesToList().stream().map(PrequentialTopologyTest::parse)
-                .filter(r -> r.get("type").asText().equals("drift")).toList();
+        List<DriftAlarm> drifts = DriverTopics.driftAlarms(metrics);
         assertEquals(1, drifts.size(), drifts.toString());
-        JsonNode drift = drifts.get(0);
-        long firedAt = drift.get("eventTime").asLong() / 1_000;
+        DriftAlarm drift = drifts.get(0);
+        long firedAt = drift.eventTime() / 1_000;
         // Expected delay ≈ λ/(2.3 − 0.32 − δ) ≈ 27 events (PageHinkleyTest); 100 leaves room for the noise.
         assertTrue(firedAt >= swapAt && firedAt - swapAt <= 100, "fired at event " + firedAt);
-        assertEquals("page-hinkley", drift.get("detector").asText());
-        assertEquals(50.0, drift.get("threshold").asDouble());
-        assertTrue(drift.get("statistic").asDouble() > 50.0);
+        assertEquals("page-hinkley", drift.detector());
+        assertEquals(50.0, drift.threshold());
+        assertTrue(drift.statistic() > 50.0);
     }
 
     /**
