@@ -21,6 +21,15 @@ package io.gdastreams.math;
 public record ClassSummary(String label, long count, double[] mean, double[][] scatter, double weight,
                            double squaredWeights) {
 
+    /**
+     * The relative rounding within which an effective sample size counts as the whole number it is near: W²/V of
+     * n equal weights, decayed or partly retracted, comes out a few ulps either side of n (0.9999999999999997 for
+     * one decayed event). Reaching a minimum count and having more than one effective event (the unbiased divisor)
+     * are judged with it, so that rounding neither drops a class at its minimum nor fits one of a single event;
+     * 2^-30 leaves the noise of the divisor W − V/W below a millionth of any divisor it admits.
+     */
+    static final double EFFECTIVE_SIZE_TOLERANCE = 0x1p-30;
+
     /** Unweighted statistics: W = V = n_k. */
     public ClassSummary(String label, long count, double[] mean, double[][] scatter) {
         this(label, count, mean, scatter, count, count);

@@ -147,7 +147,8 @@ public final class GaussianModel {
 
     /**
      * Rule 1's count test: n_k &lt; minCount, or for weighted statistics Kish's effective sample size W²/V &lt;
-     * minCount (n_k when every weight is 1; a class whose weight decayed or was retracted away has 0).
+     * minCount (n_k when every weight is 1; a class whose weight decayed or was retracted away has 0), up to its
+     * rounding ({@link ClassSummary#EFFECTIVE_SIZE_TOLERANCE}).
      */
     private static Optional<String> belowMinimum(ClassSummary c, long minCount) {
         if (!c.isWeighted()) {
@@ -155,8 +156,9 @@ public final class GaussianModel {
                     : Optional.empty();
         }
         double effective = c.effectiveSampleSize();
-        return effective < minCount ? Optional.of("effective sample size " + effective + " (W = " + c.weight()
-                + " over " + c.count() + " events) below minimum " + minCount) : Optional.empty();
+        return effective < minCount * (1 - ClassSummary.EFFECTIVE_SIZE_TOLERANCE) ? Optional.of("effective sample"
+                + " size " + effective + " (W = " + c.weight() + " over " + c.count() + " events) below minimum "
+                + minCount) : Optional.empty();
     }
 
     public FitOptions options() {

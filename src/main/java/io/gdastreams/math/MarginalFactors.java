@@ -36,14 +36,17 @@ final class MarginalFactors {
     }
 
     /**
-     * As {@link CompiledCovariance#logLikelihood}, for a point with at least one missing and one observed
-     * coordinate.
+     * As {@link CompiledCovariance#logLikelihood} (the shared term returned), for a point with at least one missing
+     * and one observed coordinate. Classes that share one covariance (TIED) are scored in the split form beyond
+     * {@link TiedCovariance.Compiled#SPLIT_ABOVE}, as an all-observed point is ({@link #split}).
      */
-    void logLikelihood(double[] x, double[] logLikelihood, double[] distances) {
+    double logLikelihood(double[] x, double[] logLikelihood, double[] distances) {
         Marginal marginal = marginal(missingPattern(x), x.length);
         int[] observed = marginal.observed;
         int m = observed.length;
         double[] r = new double[m];
+        double nearest = Double.POSITIVE_INFINITY;
+        int nearestClass = -1;
         for (int k = 0; k < logLikelihood.length; k++) {
             double[] mu = means[k];
             for (int i = 0; i < m; i++) {
@@ -52,11 +55,58 @@ final class MarginalFactors {
             CholeskyFactor l = marginal.perClass[k];
             l.solveLower(r);
             double q = LogGaussian.sumOfSquares(r, m);
+            if (q < nearest) {
+                nearest = q;
+                nearestClass = k;
+            }
             logLikelihood[k] = LogGaussian.of(m, l.halfLogDeterminant(), q);
             if (distances != null) {
                 distances[k] = q;
             }
         }
+        return covariances.length == 1 && logLikelihood.length > 1 && nearest > TiedCovariance.Compiled.SPLIT_ABOVE
+                && nearest < Double.POSITIVE_INFINITY ? split(x, marginal, nearestClass, nearest, logLikelihood) : 0.0;
+    }
+
+    /**
+     * The split form of {@link TiedCovariance.Compiled} over the observed coordinates O, for classes that share
+     * one Σ: with m the nearest class, w = L⁻¹(x_O − μ_m,O) and Δ_k = L⁻¹(μ_m,O − μ_k,O) (L the factor of Σ_OO),
+     * q_k = ‖w + Δ_k‖² = q_m + r_k where r_k = Δ_kᵀ(Δ_k + 2w) holds the classes' differences, which q_m's rounding
+     * swallows far out: logLikelihood[k] gets the part of r_k and −½q_m is returned as the shared term. Δ_k comes
+     * from the difference of the means, not of two far residuals. When some r_k is not finite, the one-pass values
+     * stay and nothing is shared. Distances, if asked, stay the one-pass q_k.
+     */
+    private double split(double[] x, Marginal marginal, int nearestClass, double nearest, double[] logLikelihood) {
+        int[] observed = marginal.observed;
+        int m = observed.length;
+        CholeskyFactor l = marginal.distinct[0];
+        double[] muM = means[nearestClass];
+        double[] w = new double[m];
+        for (int i = 0; i < m; i++) {
+            w[i] = x[observed[i]] - muM[observed[i]];
+        }
+        l.solveLower(w);
+        double[] parts = new double[logLikelihood.length];
+        double[] delta = new double[m];
+        for (int k = 0; k < parts.length; k++) {
+            double[] mu = means[k];
+            for (int i = 0; i < m; i++) {
+                delta[i] = muM[observed[i]] - mu[observed[i]];
+            }
+            l.solveLower(delta);
+            double r = 0.0;
+            for (int i = 0; i < m; i++) {
+                r += delta[i] * (delta[i] + 2.0 * w[i]);
+            }
+            if (!Double.isFinite(r)) {
+                return 0.0;
+            }
+            parts[k] = r;
+        }
+        for (int k = 0; k < parts.length; k++) {
+            logLikelihood[k] = LogGaussian.of(m, l.halfLogDeterminant(), parts[k]);
+        }
+        return -0.5 * nearest;
     }
 
     /**

@@ -21,8 +21,7 @@ abstract sealed class MarginalisedCompiled extends CompiledCovariance
     @Override
     final double logLikelihood(double[] x, int missing, double[] logLikelihood, double[] distances) {
         if (missing > 0) {
-            marginals().logLikelihood(x, logLikelihood, distances);
-            return 0.0;
+            return marginals().logLikelihood(x, logLikelihood, distances);
         }
         return observedLogLikelihood(x, logLikelihood, distances);
     }

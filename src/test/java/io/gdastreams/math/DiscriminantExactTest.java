@@ -126,6 +126,33 @@ class DiscriminantExactTest {
     }
 
     /**
+     * The same far TIED points with a third coordinate missing: the marginal over the two observed ones is the
+     * fixture above (Σ_OO = [[4, 2], [2, 10]], the third coordinate independent), so the same closed-form log-odds
+     * hold. The missing-coordinate path summed each class's distance in one pass: at 10^18 both classes came out at
+     * 1/2, and 10^8 out along the boundary the posterior was off by far more than the all-observed path's.
+     */
+    @Test
+    void shouldKeepTheClassesApartForTiedPointsFarOutWithAMissingCoordinate() {
+        double[][] sigma = {{4, 2, 0}, {2, 10, 0}, {0, 0, 1}};
+        ClassSummary a = new ClassSummary("a", COUNT, new double[] {0, 0, 0}, scatterOf(sigma, COUNT));
+        ClassSummary b = new ClassSummary("b", COUNT, new double[] {2, 5, 7}, scatterOf(sigma, COUNT));
+        Discriminant tied = Discriminant.compile(GaussianModel.fit(List.of(a, b),
+                FitOptions.defaults().withCovarianceType(CovarianceType.TIED)));
+
+        double t = 1e18;
+        Posterior far = tied.score(new double[] {3 * t, -t, Double.NaN});
+        assertEquals(1.0, far.probabilities()[1], "b by (15 − 8)/18·10^18 nats");
+        assertEquals(0.0, far.probabilities()[0]);
+        assertEquals(-0.5 * 106 / 36 * t * t, far.logDensity(), 1e-15 * 106 / 36 * t * t);
+
+        double[] x = {1e8 * 8 + 1 + 0.2, 1e8 * -5 + 2.5 + 0.5, Double.NaN};
+        Posterior boundary = tied.score(x);
+        assertEquals(1 / (1 + Math.exp(-25.0 / 90)), boundary.probabilities()[1], 1e-7);
+        Posterior observed = tied.score(new double[] {x[0], x[1], 3.5}); // halfway: no term of the third
+        assertEquals(observed.probabilities()[1], boundary.probabilities()[1], 1e-7);
+    }
+
+    /**
      * TIED with Σ = I and classes a = (0, 0), b = (F, 0), c = (F + 1, 0): a point beside b and c is scored as FULL
      * scores it however far class a is, p(b) = 1/(1 + e^−¼) (squared distances 5/16 and 13/16). A split measured
      * from class a, taken whenever any class was far, gave p(b) = p(c) = ½ at F = 10^8.
