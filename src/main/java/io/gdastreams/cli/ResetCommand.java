@@ -8,8 +8,11 @@ import io.gdastreams.model.ModelParameters;
 import io.gdastreams.sample.ModelSource;
 import io.gdastreams.service.ApplicationReset;
 import io.gdastreams.service.ClusterProbe;
+import io.gdastreams.service.HeldEventsOnBroker;
 import io.gdastreams.settings.AppConfig;
+import io.gdastreams.topology.InternalTopics;
 import io.gdastreams.topology.ModelSigning;
+import io.gdastreams.topology.ScoringTopology;
 import java.io.PrintWriter;
 import java.time.Clock;
 import java.time.Duration;
@@ -41,7 +44,9 @@ import picocli.CommandLine.Spec;
                         + "instead of refusing to go back below its lineage.",
                 "A dry run by default: it lists what would go. --execute removes it; every instance of the "
                         + "application must be stopped (one still in the group is refused). The labelled, "
-                        + "unlabelled, model, predictions and dead-letter topics are never touched."})
+                        + "unlabelled, model, predictions and dead-letter topics are never touched.",
+                "A scorer reset answers every event still on the unlabelled topic again, unless --keep-offsets "
+                        + "keeps its committed offsets."})
 final class ResetCommand implements Callable<Integer> {
 
     private static final int LISTED_OFFSETS = 10;
@@ -59,6 +64,12 @@ final class ResetCommand implements Callable<Integer> {
     @Option(names = "--execute", description = "Remove what the dry run lists.")
     private boolean execute;
 
+    @Option(names = "--keep-offsets", description = "With --role scoring: keep the scorer's committed offsets, so "
+            + "that it goes on after the last event it answered instead of answering every event on the unlabelled "
+            + "topic again. Refused while the scorer holds events awaiting a model (they are behind those offsets, "
+            + "in the changelog a reset deletes).")
+    private boolean keepOffsets;
+
     @Mixin
     private ConfigOptions configOptions;
 
@@ -74,6 +85,10 @@ final class ResetCommand implements Callable<Integer> {
             case "both" -> List.of(Role.TRAINING, Role.SCORING);
             default -> throw new UserError("--role must be training, scoring or both, got '" + role + "'");
         };
+        if (keepOffsets && roles.contains(Role.TRAINING)) {
+            throw new UserError("--keep-offsets is for --role scoring only: a trainer's committed offsets go with its"
+                    + " statistics (kept, the retrained trainer would skip every event before them)");
+        }
         Duration timeout = ClusterTimeout.of(timeoutSeconds);
         AppConfig config = configOptions.load(main.environment());
         PrintWriter out = spec.commandLine().getOut();
@@ -86,9 +101,13 @@ final class ResetCommand implements Callable<Integer> {
             for (Role r : roles) {
                 Properties streams = config.streamsProperties(r);
                 String applicationId = streams.getProperty("application.id");
-                plans.add(ApplicationReset.plan(admin, applicationId,
-                        ApplicationReset.stateDirectory(streams, applicationId), timeout));
+                ApplicationReset.Plan plan = ApplicationReset.plan(admin, applicationId,
+                        ApplicationReset.stateDirectory(streams, applicationId), timeout);
+                plans.add(keepOffsets ? plan.keepingOffsets() : plan);
             }
+            long held = keepOffsets ? HeldEventsOnBroker.count(admin, InternalTopics.changelog(
+                    plans.get(0).applicationId(), ScoringTopology.PENDING_STORE), config.bootstrapServers(),
+                    config.clientProperties(), timeout) : 0;
             if (execute) {
                 // Before the plan is shown as being carried out.
                 for (ApplicationReset.Plan plan : plans) {
@@ -96,6 +115,9 @@ final class ResetCommand implements Callable<Integer> {
                         throw new UserError("application '" + plan.applicationId() + "' still has " + plan.members()
                                 + " running instance(s) in its group: stop every instance of it first");
                     }
+                }
+                if (held > 0) {
+                    throw new UserError(heldEvents(held, plans.get(0), config));
                 }
             }
             ModelSigning signing = ModelSigning.parse(config.signingKeys());
@@ -112,9 +134,14 @@ final class ResetCommand implements Callable<Integer> {
                         + handedOver.trainer() + "): republished as version " + (handedOver.version() + 1)
                         + " with no trainer, so that the retrained trainer publishes above it");
             }
-            if (roles.contains(Role.SCORING)) {
+            if (keepOffsets) {
+                out.println(held > 0 ? "  scorer: " + heldEvents(held, plans.get(0), config)
+                        : "  scorer: keeps its committed offsets and goes on after the last event it answered (no"
+                        + " event awaits a model in its changelog)");
+            } else if (roles.contains(Role.SCORING)) {
                 out.println("  scorer: reads " + config.topics().unlabelled() + " from its earliest offset, so every"
-                        + " event still on it is answered again (a second prediction with the same id)");
+                        + " event still on it is answered again (a second prediction with the same id; "
+                        + "--keep-offsets keeps the offsets instead)");
             }
             out.flush();
             if (!execute) {
@@ -152,6 +179,15 @@ final class ResetCommand implements Callable<Integer> {
         return trainer.equals(newest.trainer()) ? newest : null;
     }
 
+    private static String heldEvents(long held, ApplicationReset.Plan plan, AppConfig config) {
+        return "--keep-offsets refused: scorer '" + plan.applicationId() + "' holds " + held + " event(s) awaiting a"
+                + " model in " + InternalTopics.changelog(plan.applicationId(), ScoringTopology.PENDING_STORE)
+                + ", behind its committed offsets: the reset would lose them. Start the scorer until a model"
+                + " answers them (one on " + config.topics().model() + " under '" + config.modelId() + "'), or"
+                + " reset without --keep-offsets (every event on " + config.topics().unlabelled() + " is then"
+                + " answered again)";
+    }
+
     private static void describe(ApplicationReset.Plan plan, PrintWriter out) {
         out.println("  application '" + plan.applicationId() + "':");
         out.println("    internal topics: " + (plan.internalTopics().isEmpty() ? "none"
@@ -171,7 +207,7 @@ final class ResetCommand implements Callable<Integer> {
             out.println(String.format(Locale.ROOT, "    consumer group '%s': %d member(s)%s; committed offsets of "
                     + "%d partition(s)%s", plan.applicationId(), plan.members(), plan.members() > 0
                     ? " (RUNNING: stop them before --execute)" : "", plan.committed().size(),
-                    plan.committed().isEmpty() ? "" : ": " + offsets));
+                    plan.committed().isEmpty() ? "" : ": " + offsets) + (plan.keepOffsets() ? " (kept)" : ""));
         }
         out.println("    local state: " + plan.stateDirectory() + (plan.stateExists() ? "" : " (none)"));
     }

@@ -50,10 +50,12 @@ public final class ApplicationReset {
 
     /**
      * What is there to remove. {@code committed}: partition → committed offset (empty when the group has none);
-     * {@code members}: instances still in the group.
+     * {@code members}: instances still in the group; {@code keepOffsets}: the group and its offsets stay (only a
+     * scorer's may: {@link #keepingOffsets}).
      */
     public record Plan(String applicationId, List<String> internalTopics, boolean groupExists,
-                       Map<TopicPartition, Long> committed, int members, Path stateDirectory, boolean stateExists) {
+                       Map<TopicPartition, Long> committed, int members, Path stateDirectory, boolean stateExists,
+                       boolean keepOffsets) {
 
         public Plan {
             internalTopics = List.copyOf(internalTopics);
@@ -62,7 +64,18 @@ public final class ApplicationReset {
 
         /** Nothing of the application is left to remove. */
         public boolean isEmpty() {
-            return internalTopics.isEmpty() && !groupExists && !stateExists;
+            return internalTopics.isEmpty() && (keepOffsets || !groupExists) && !stateExists;
+        }
+
+        /**
+         * This plan, keeping the group's committed offsets: the application goes on after the last input it
+         * committed instead of reading its input again. Sound only for an application whose state is not the sum
+         * of its input so far, i.e. the scorer, and only while its changelog holds no event ({@link
+         * HeldEventsOnBroker}): those are behind the committed offsets, and would be lost with the changelog.
+         */
+        public Plan keepingOffsets() {
+            return new Plan(applicationId, internalTopics, groupExists, committed, members, stateDirectory,
+                    stateExists, true);
         }
     }
 
@@ -101,16 +114,19 @@ public final class ApplicationReset {
             groupExists = false;
         }
         return new Plan(applicationId, topics, groupExists, committed, members, stateDirectory,
-                Files.exists(stateDirectory));
+                Files.exists(stateDirectory), false);
     }
 
-    /** Removes what {@code plan} lists: the group (and its offsets), the internal topics, the local state. */
+    /**
+     * Removes what {@code plan} lists: the group (and its offsets, unless the plan keeps them), the internal topics,
+     * the local state.
+     */
     public static void execute(Admin admin, Plan plan, Duration timeout) {
         if (plan.members() > 0) {
             throw new UserError("application '" + plan.applicationId() + "' still has " + plan.members()
                     + " running instance(s) in its group: stop every train/score instance of it first");
         }
-        if (plan.groupExists()) {
+        if (plan.groupExists() && !plan.keepOffsets()) {
             try {
                 await(admin.deleteConsumerGroups(List.of(plan.applicationId())).all(), timeout,
                         "delete the group " + plan.applicationId());

@@ -112,8 +112,9 @@ final class NeededTopics {
             return Optional.of(role + ": Kafka Streams cannot go on: " + root.replaceAll("\\s*Use 'org\\.apache.*$",
                     "") + " An input topic's partitions were changed: Kafka Streams keeps one task per input"
                     + " partition and cannot repartition its state. Stop every instance, reset the application"
-                    + " (`gda-streams reset --role " + role + " --execute`) and start it again (docs/RELIABILITY.md,"
-                    + " 'Topics changed under a running service')");
+                    + " (`gda-streams reset --role " + role + (role == Role.SCORING ? " --keep-offsets" : "")
+                    + " --execute`) and start it again (docs/RELIABILITY.md, 'Topics changed under a running"
+                    + " service')");
         }
         Optional<Set<String>> names = existing.names();
         if (names.isPresent() && !missing(names.get()).isEmpty()) {

@@ -7,15 +7,20 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.gdastreams.fixtures.Iris;
 import io.gdastreams.fixtures.LabelledRow;
+import io.gdastreams.it.Await;
 import io.gdastreams.it.KafkaBroker;
 import io.gdastreams.it.KafkaBrokerExtension;
 import io.gdastreams.it.UniqueNames;
 import io.gdastreams.lifecycle.ExitCodes;
 import io.gdastreams.model.ModelParameters;
+import io.gdastreams.model.Prediction;
 import io.gdastreams.reliability.HostileRecords;
 import io.gdastreams.reliability.ProductProcess;
 import io.gdastreams.reliability.ProductProcess.Command;
+import io.gdastreams.service.HeldEventsOnBroker;
+import io.gdastreams.topology.InternalTopics;
 import io.gdastreams.topology.ModelSigning;
+import io.gdastreams.topology.ScoringTopology;
 import io.gdastreams.topology.Topics;
 import io.gdastreams.topology.TrainingTopology;
 import java.io.PrintWriter;
@@ -26,13 +31,18 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
+import org.apache.kafka.clients.admin.NewPartitions;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -41,7 +51,9 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * {@code reset} on a real broker after the product's {@code train} ran: the dry run lists the internal topics, the
  * committed offsets and the local state and changes nothing; --execute removes them and hands the trainer's model
- * over with its lineage (sources, retractions); the same trainer started again retrains from zero (every event counted once, not twice) and publishes above.
+ * over with its lineage (sources, retractions); the same trainer started again retrains from zero (every event
+ * counted once, not twice) and publishes above. A scorer reset with {@code --keep-offsets} (after the unlabelled
+ * topic grew a partition, which needs one) answers no event twice, and is refused while the scorer holds events.
  */
 @ExtendWith(KafkaBrokerExtension.class)
 class ResetIT {
@@ -49,6 +61,9 @@ class ResetIT {
     private static final Duration TIMEOUT = Duration.ofSeconds(90);
     private static final int PARTITIONS = 2;
     private static final int RETRACTED = 3;
+    /** Unlabelled events held by a scorer with no model, then sent after its reset. */
+    private static final int HELD = 4;
+    private static final int AFTER = 9;
 
     @TempDir
     Path dir;
@@ -194,6 +209,107 @@ class ResetIT {
             }
             train.sigterm();
         }
+    }
+
+    /**
+     * A scorer's events held while no model existed live only in its changelog, behind its committed offsets: a reset
+     * that keeps the offsets is refused while they are there. Once a model answered them, the unlabelled topic gets a
+     * third partition (the scorer must then be reset: docs/RELIABILITY.md), the reset keeps the offsets, and the
+     * scorer started again answers the new events only: every event once, on every partition.
+     */
+    @Test
+    void aScorerResetThatKeepsItsOffsetsAnswersNoEventTwiceAndIsRefusedWhileEventsAreHeld(KafkaBroker broker)
+            throws Exception {
+        Topics topics = new Topics(UniqueNames.of("labelled"), UniqueNames.of("unlabelled"), UniqueNames.of("model"),
+                UniqueNames.of("predictions"), UniqueNames.of("dead-letters"));
+        String appId = UniqueNames.of("reset-keep");
+        String scorer = appId + "-scoring";
+        String pending = InternalTopics.changelog(scorer, ScoringTopology.PENDING_STORE);
+        Path stateDir = dir.resolve("state");
+        Map<String, String> config = ProductProcess.testConfig(broker.bootstrapServers(), topics, "iris", appId,
+                stateDir, PARTITIONS);
+        List<LabelledRow> rows = Iris.rows();
+        try (ProductProcess score = new ProductProcess(Command.SCORE, config, dir, "score");
+             ProductProcess train = new ProductProcess(Command.TRAIN, config, dir, "train");
+             KafkaProducer<byte[], byte[]> producer = broker.producer()) {
+            score.start();
+            score.awaitRunning(TIMEOUT);
+            for (int i = 0; i < HELD; i++) { // no model yet: held
+                unlabelled(producer, topics, i % PARTITIONS, "held-" + i, rows.get(i));
+            }
+            Await.until("the scorer's changelog holds the events", TIMEOUT, () -> heldOn(broker, pending) == HELD,
+                    () -> score.tails(20));
+            score.sigterm();
+
+            String[] reset = {"reset", "--config", score.configFile().toString(), "--role", "scoring",
+                "--keep-offsets"};
+            Outcome refused = run(Map.of(), concat(reset, "--execute"));
+            assertEquals(ExitCodes.USAGE, refused.code(), refused.out() + refused.err());
+            assertTrue(refused.err().contains("holds " + HELD + " event(s) awaiting a model in " + pending),
+                    refused.err());
+            assertTrue(internalTopics(broker, appId).contains(pending), "a refused reset changes nothing");
+            assertTrue(Files.exists(stateDir.resolve(scorer)));
+            Outcome trainerToo = run(Map.of(), "reset", "--config", score.configFile().toString(), "--keep-offsets");
+            assertEquals(ExitCodes.USAGE, trainerToo.code(), trainerToo.out() + trainerToo.err());
+            assertTrue(trainerToo.err().contains("--role scoring only"), trainerToo.err());
+
+            train.start();
+            for (int i = 0; i < rows.size(); i++) {
+                producer.send(new ProducerRecord<>(topics.labelled().name(), ("row-" + i).getBytes(
+                        StandardCharsets.UTF_8), HostileRecords.validEvent(rows.get(i).x(), rows.get(i).label())))
+                        .get();
+            }
+            broker.readModelsUntilAbsorbed(topics.labelled(), topics.model(), TIMEOUT, train::assertAlive);
+            train.sigterm();
+            score.start();
+            broker.readUntil(topics.predictions(), records -> records.size() >= HELD, TIMEOUT);
+            score.sigterm();
+            assertEquals(0, heldOn(broker, pending), "answered, the held events left the changelog");
+            Map<TopicPartition, OffsetAndMetadata> committed = broker.admin().listConsumerGroupOffsets(scorer)
+                    .partitionsToOffsetAndMetadata().get();
+
+            broker.admin().createPartitions(Map.of(topics.unlabelled().name(),
+                    NewPartitions.increaseTo(PARTITIONS + 1))).all().get();
+            Outcome dry = run(Map.of(), reset);
+            assertEquals(ExitCodes.OK, dry.code(), dry.out() + dry.err());
+            assertTrue(dry.out().contains("(kept)") && dry.out().contains("keeps its committed offsets"), dry.out());
+            Outcome done = run(Map.of(), concat(reset, "--execute"));
+            assertEquals(ExitCodes.OK, done.code(), done.out() + done.err());
+            Await.until("the scorer's changelog deleted", TIMEOUT, () -> {
+                try {
+                    return !internalTopics(broker, appId).contains(pending);
+                } catch (Exception e) {
+                    throw new AssertionError(e);
+                }
+            }, done::out);
+            assertFalse(Files.exists(stateDir.resolve(scorer)), "local state gone");
+            assertEquals(committed, broker.admin().listConsumerGroupOffsets(scorer).partitionsToOffsetAndMetadata()
+                    .get(), "the committed offsets are kept");
+
+            score.start();
+            for (int i = 0; i < AFTER; i++) { // on every partition, the new one too
+                unlabelled(producer, topics, i % (PARTITIONS + 1), "after-" + i, rows.get(HELD + i));
+            }
+            List<ConsumerRecord<byte[], Prediction>> answers = broker.readUntil(topics.predictions(),
+                    records -> records.size() >= HELD + AFTER, TIMEOUT);
+            score.assertAlive();
+            Map<String, Long> perKey = answers.stream().collect(Collectors.groupingBy(
+                    r -> new String(r.key(), StandardCharsets.UTF_8), TreeMap::new, Collectors.counting()));
+            assertEquals(HELD + AFTER, perKey.size(), "every event answered: " + perKey);
+            assertTrue(perKey.values().stream().allMatch(n -> n == 1), "no event answered twice: " + perKey);
+            score.sigterm();
+        }
+    }
+
+    private static void unlabelled(KafkaProducer<byte[], byte[]> producer, Topics topics, int partition, String key,
+                                   LabelledRow row) throws Exception {
+        producer.send(new ProducerRecord<>(topics.unlabelled().name(), partition, key.getBytes(StandardCharsets.UTF_8),
+                HostileRecords.validEvent(row.x(), row.label()))).get();
+    }
+
+    private static long heldOn(KafkaBroker broker, String changelog) {
+        return HeldEventsOnBroker.count(broker.admin(), changelog, broker.bootstrapServers(), new Properties(),
+                TIMEOUT);
     }
 
     private static Set<String> internalTopics(KafkaBroker broker, String appId) throws Exception {

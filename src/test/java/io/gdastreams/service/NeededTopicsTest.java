@@ -1,6 +1,7 @@
 package io.gdastreams.service;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.gdastreams.config.ConfigKey;
 import io.gdastreams.config.Role;
@@ -80,6 +81,10 @@ class NeededTopicsTest {
                 + " repartition its state. Stop every instance, reset the application (`gda-streams reset --role"
                 + " training --execute`) and start it again (docs/RELIABILITY.md, 'Topics changed under a running"
                 + " service')"), training.permanent(new StreamsException(repartitioned), all));
+        // A scorer keeps its offsets through the reset, so that it does not answer every event again.
+        assertTrue(NeededTopics.of(Role.SCORING, config, () -> clock[0]).permanent(new StreamsException(
+                repartitioned), all).orElseThrow().contains("(`gda-streams reset --role scoring --keep-offsets"
+                + " --execute`)"));
 
         MissingSourceTopicException missing = new MissingSourceTopicException("One or more source topics were"
                 + " missing during rebalance");

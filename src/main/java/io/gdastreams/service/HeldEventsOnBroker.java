@@ -1,0 +1,119 @@
+package io.gdastreams.service;
+
+import io.gdastreams.lifecycle.RunFailure;
+import io.gdastreams.lifecycle.UserError;
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.stream.Collectors;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.ListOffsetsOptions;
+import org.apache.kafka.clients.admin.ListOffsetsResult.ListOffsetsResultInfo;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.IsolationLevel;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+
+/**
+ * How many events a stopped scorer holds, read from the changelog of its pending store on the broker: the keys
+ * whose last committed value is not a tombstone (an entry is deleted when its event is answered). A reset that keeps
+ * the scorer's committed offsets deletes that changelog, so it must know: those events are behind the committed
+ * offsets and live nowhere else.
+ *
+ * <p>Read as a restore reads it (read_committed, from the beginning to the last stable offset). Records past the
+ * last stable offset belong to a transaction still open (a scorer stopped in the middle of a commit, until its
+ * transaction times out): what they hold cannot be known yet, so that is an error that says to wait.
+ */
+public final class HeldEventsOnBroker {
+
+    private HeldEventsOnBroker() {
+    }
+
+    /**
+     * The number of held events on {@code changelog} (0 when the topic does not exist).
+     *
+     * @throws UserError  when a transaction is still open on it
+     * @throws RunFailure when the broker does not answer within {@code timeout}
+     */
+    public static long count(Admin admin, String changelog, String bootstrapServers, Properties client,
+                             Duration timeout) {
+        Set<TopicPartition> partitions;
+        Map<TopicPartition, ListOffsetsResultInfo> stable;
+        Map<TopicPartition, ListOffsetsResultInfo> ends;
+        try {
+            if (!admin.listTopics().names().get(timeout.toMillis(), TimeUnit.MILLISECONDS).contains(changelog)) {
+                return 0;
+            }
+            partitions = admin.describeTopics(List.of(changelog)).allTopicNames()
+                    .get(timeout.toMillis(), TimeUnit.MILLISECONDS).get(changelog).partitions().stream()
+                    .map(p -> new TopicPartition(changelog, p.partition())).collect(Collectors.toSet());
+            Map<TopicPartition, OffsetSpec> latest = partitions.stream()
+                    .collect(Collectors.toMap(p -> p, p -> OffsetSpec.latest()));
+            stable = admin.listOffsets(latest, new ListOffsetsOptions(IsolationLevel.READ_COMMITTED)).all()
+                    .get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            ends = admin.listOffsets(latest, new ListOffsetsOptions(IsolationLevel.READ_UNCOMMITTED)).all()
+                    .get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (ExecutionException e) {
+            throw new RunFailure("cannot read " + changelog + ": " + e.getCause().getMessage(), e.getCause());
+        } catch (TimeoutException e) {
+            throw new RunFailure("cannot read " + changelog + ": no answer within " + timeout.toSeconds() + " s", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new RunFailure("interrupted while reading " + changelog, e);
+        }
+        for (TopicPartition p : partitions) {
+            if (stable.get(p).offset() < ends.get(p).offset()) {
+                throw new UserError(p + " has a transaction still open from offset " + stable.get(p).offset()
+                        + " (a scorer stopped in the middle of a commit): the events it holds cannot be read until"
+                        + " the transaction times out (transaction.timeout.ms); run reset again then");
+            }
+        }
+        return read(partitions, stable, bootstrapServers, client, timeout);
+    }
+
+    private static long read(Set<TopicPartition> partitions, Map<TopicPartition, ListOffsetsResultInfo> stable,
+                             String bootstrapServers, Properties client, Duration timeout) {
+        Properties properties = new Properties();
+        properties.putAll(client);
+        properties.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        properties.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        properties.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+        properties.put(ConsumerConfig.CLIENT_ID_CONFIG, "gda-streams-reset-held-events");
+        Map<TopicPartition, Set<ByteBuffer>> held = new HashMap<>();
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(properties, new ByteArrayDeserializer(),
+                new ByteArrayDeserializer())) {
+            consumer.assign(partitions);
+            consumer.seekToBeginning(partitions);
+            long deadline = System.nanoTime() + timeout.toNanos();
+            Set<TopicPartition> unread = new HashSet<>(partitions);
+            while (!unread.isEmpty()) {
+                unread.removeIf(p -> consumer.position(p) >= stable.get(p).offset());
+                if (System.nanoTime() > deadline) {
+                    throw new RunFailure("cannot read " + unread + " to its end within " + timeout.toSeconds()
+                            + " s");
+                }
+                for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(200))) {
+                    Set<ByteBuffer> keys = held.computeIfAbsent(new TopicPartition(record.topic(),
+                            record.partition()), p -> new HashSet<>());
+                    if (record.value() == null) {
+                        keys.remove(ByteBuffer.wrap(record.key()));
+                    } else {
+                        keys.add(ByteBuffer.wrap(record.key()));
+                    }
+                }
+            }
+        }
+        return held.values().stream().mapToLong(Set::size).sum();
+    }
+}
