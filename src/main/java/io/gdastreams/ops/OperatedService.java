@@ -10,6 +10,7 @@ import io.gdastreams.service.StreamsApp;
 import io.gdastreams.settings.AppConfig;
 import io.gdastreams.settings.HttpSecurity;
 import io.gdastreams.topology.LiveScoring;
+import io.gdastreams.topology.ScorerFit;
 import io.gdastreams.topology.TrainingSettings;
 import io.gdastreams.topology.TrainingTopology;
 import java.io.IOException;
@@ -52,6 +53,7 @@ public final class OperatedService {
         Supplier<Optional<ModelParameters>> inForce = () -> scoring.get() == null ? Optional.empty()
                 : scoring.get().modelInForce();
         OpsMetrics metrics = new OpsMetrics(inForce, Clock.systemUTC());
+        metrics.scorerFit(ScorerFit.of(config.scoringSettings()));
         scoring.set(new LiveScoring(config.scoringSettings(), metrics));
         return run(Role.SCORING, scoring.get()::topology, config, out, metrics,
                 new Health(Role.SCORING, inForce, scoring.get()::notScoring), scoring.get());

@@ -4,6 +4,7 @@ import io.gdastreams.model.ModelParameters;
 import io.gdastreams.model.Prediction;
 import io.gdastreams.service.StreamsApp;
 import io.gdastreams.topology.DeadLetterCategory;
+import io.gdastreams.topology.ScorerFit;
 import io.gdastreams.topology.StreamObserver;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
@@ -124,6 +125,17 @@ final class OpsMetrics implements StreamObserver {
                     .description("1 while this process's model combiner holds the next version back (trainer;"
                             + " see /health/ready), else 0").register(registry);
         }
+    }
+
+    /**
+     * States a scorer's fit as {@code gda_scoring_fit_info{covariance, estimator, fit} 1}: instances of one
+     * application whose {@code fit} differs give other probabilities for the same model version (an alert:
+     * {@code count(count by (fit) (gda_scoring_fit_info)) > 1}).
+     */
+    void scorerFit(ScorerFit fit) {
+        Gauge.builder("gda.scoring.fit.info", () -> 1).tag("covariance", fit.covariance())
+                .tag("estimator", fit.estimator()).tag("fit", fit.digest())
+                .description("this scorer's fit options (fit: a digest of every one of them); 1").register(registry);
     }
 
     /**

@@ -77,19 +77,28 @@ final class StateSettings {
             put(values, ConfigKey.DRIFT_DELTA, number(prequential.driftDelta()));
             put(values, ConfigKey.DRIFT_LAMBDA, number(prequential.driftLambda()));
             put(values, ConfigKey.DRIFT_WARMUP_EVENTS, Long.toString(prequential.driftWarmupEvents()));
-            FitOptions fit = prequential.fitOptions();
-            put(values, ConfigKey.COVARIANCE, lower(fit.covarianceType()));
-            put(values, ConfigKey.ESTIMATOR, lower(fit.estimator()));
-            put(values, ConfigKey.REG_PARAM, number(fit.regParam()));
-            put(values, ConfigKey.VARIANCE_FLOOR, number(fit.varianceFloor()));
-            put(values, ConfigKey.MIN_COUNT, Long.toString(fit.minCount()));
-            // By label: the order the priors were written in does not change them.
-            put(values, ConfigKey.PRIORS, fit.fixedPriors().isEmpty() ? NONE : String.join(",",
-                    new TreeMap<>(fit.fixedPriors()).entrySet().stream()
-                            .map(e -> e.getKey() + ":" + number(e.getValue())).toList()));
-            put(values, ConfigKey.CATEGORICAL_ALPHA, number(prequential.alpha()));
+            values.putAll(fitValues(prequential.fitOptions(), prequential.alpha()));
         }
         return new StateSettings(values);
+    }
+
+    /**
+     * What turns statistics into probabilities: the fit options and the categorical smoothing α, as
+     * {@code key=value} texts in a fixed order (the test-then-train scorer's here, a scorer's in {@link ScorerFit}).
+     */
+    static Map<String, String> fitValues(FitOptions fit, double alpha) {
+        Map<String, String> values = new LinkedHashMap<>();
+        put(values, ConfigKey.COVARIANCE, lower(fit.covarianceType()));
+        put(values, ConfigKey.ESTIMATOR, lower(fit.estimator()));
+        put(values, ConfigKey.REG_PARAM, number(fit.regParam()));
+        put(values, ConfigKey.VARIANCE_FLOOR, number(fit.varianceFloor()));
+        put(values, ConfigKey.MIN_COUNT, Long.toString(fit.minCount()));
+        // By label: the order the priors were written in does not change them.
+        put(values, ConfigKey.PRIORS, fit.fixedPriors().isEmpty() ? NONE : String.join(",",
+                new TreeMap<>(fit.fixedPriors()).entrySet().stream()
+                        .map(e -> e.getKey() + ":" + number(e.getValue())).toList()));
+        put(values, ConfigKey.CATEGORICAL_ALPHA, number(alpha));
+        return values;
     }
 
     /**
@@ -139,7 +148,7 @@ final class StateSettings {
         return differences;
     }
 
-    private static String lower(Enum<?> value) {
+    static String lower(Enum<?> value) {
         return value.name().toLowerCase(Locale.ROOT);
     }
 
@@ -162,6 +171,11 @@ final class StateSettings {
         if (value.length() <= MAX_PLAIN_CHARS && value.indexOf('\n') < 0 && value.indexOf('\r') < 0) {
             return value;
         }
+        return digest(value);
+    }
+
+    /** {@code sha256:} and the first 16 hex digits of the SHA-256 of {@code value}'s UTF-8 bytes. */
+    static String digest(String value) {
         try {
             byte[] digest = MessageDigest.getInstance("SHA-256").digest(value.getBytes(StandardCharsets.UTF_8));
             return "sha256:" + HexFormat.of().formatHex(digest, 0, 8);

@@ -18,6 +18,8 @@ import io.gdastreams.model.ModelParameters;
 import io.gdastreams.reliability.HostileRecords;
 import io.gdastreams.reliability.ProductProcess;
 import io.gdastreams.serde.Json;
+import io.gdastreams.settings.AppConfig;
+import io.gdastreams.topology.ScorerFit;
 import io.gdastreams.topology.Topics;
 import io.gdastreams.topology.TrainingTopology;
 import java.net.http.HttpResponse;
@@ -210,6 +212,10 @@ class OpsEndpointIT {
             assertEquals(0, value(scoreMetrics, "gda_dead_letters_total", Map.of("reason", "schema_mismatch")));
             assertEquals(0, value(scoreMetrics, "gda_pending_events", Map.of()));
             assertEquals(last.version(), value(scoreMetrics, "gda_model_version", Map.of()));
+            // The scorer states its fit (tied here), digest and all, as score read it from its configuration file.
+            ScorerFit fit = ScorerFit.of(AppConfig.load(scorer.configFile(), Map.of()).scoringSettings());
+            assertEquals(1, value(scoreMetrics, "gda_scoring_fit_info", Map.of("covariance", "tied", "estimator",
+                    "mle", "fit", fit.digest())));
             double age = value(scoreMetrics, "gda_model_age_seconds", Map.of());
             assertTrue(age >= 0 && age < TIMEOUT.toSeconds(), "model age " + age);
             Histogram latency = (Histogram) metric(scoreMetrics, "gda_scoring_latency_seconds", Map.of());

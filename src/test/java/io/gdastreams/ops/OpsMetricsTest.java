@@ -6,9 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.gdastreams.fixtures.Iris;
 import io.gdastreams.model.ModelParameters;
 import io.gdastreams.serde.SerdeFactory;
-import io.gdastreams.service.StreamsApp;
 import io.gdastreams.model.Prediction;
+import io.gdastreams.service.StreamsApp;
 import io.gdastreams.topology.DeadLetterCategory;
+import io.gdastreams.topology.ScorerFit;
+import io.gdastreams.topology.ScoringSettings;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -96,6 +98,10 @@ class OpsMetricsTest {
             assertTrue(PrometheusText.parse(scorer.scrape().getBytes(StandardCharsets.UTF_8)).stream()
                     .noneMatch(f -> f.getName().equals(trainerOnly)), "a trainer's figure only: " + trainerOnly);
         }
+        ScorerFit fit = ScorerFit.of(ScoringSettings.defaults("m"));
+        scorer.scorerFit(fit);
+        assertTrue(scorer.scrape().contains("gda_scoring_fit_info{covariance=\"full\",estimator=\"mle\",fit=\""
+                + fit.digest() + "\"} 1"), scorer.scrape());
         scorer.close();
     }
 
