@@ -2,6 +2,7 @@ package io.gdastreams.replay;
 
 import io.gdastreams.model.Prediction;
 import io.gdastreams.replay.ReplayDataset.ScoringRow;
+import io.gdastreams.serde.UnicodeText;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -70,11 +71,6 @@ record UnscoredSummary(List<Category> categories) {
     }
 
     private static String abbreviate(String reason) {
-        if (reason.length() <= MAX_REASON_CHARS) {
-            return reason;
-        }
-        int end = Character.isHighSurrogate(reason.charAt(MAX_REASON_CHARS - 4)) ? MAX_REASON_CHARS - 4
-                : MAX_REASON_CHARS - 3;
-        return reason.substring(0, end) + "...";
+        return UnicodeText.cut(reason, MAX_REASON_CHARS);
     }
 }

@@ -337,11 +337,6 @@ public final class EventDecoder {
     }
 
     private static String abbreviate(String text) {
-        if (text.length() <= 64) {
-            return text;
-        }
-        // Never cut between the two halves of a surrogate pair: the reason itself must be valid Unicode.
-        int end = Character.isHighSurrogate(text.charAt(60)) ? 60 : 61;
-        return text.substring(0, end) + "...";
+        return UnicodeText.cut(text, 64);
     }
 }

@@ -26,4 +26,17 @@ public final class UnicodeText {
         }
         return null;
     }
+
+    /**
+     * {@code text} when at most {@code maxChars} long, else its start and "..." in {@code maxChars} in all, never cut
+     * between the two halves of a surrogate pair (then one char shorter): a reason or name shortened for an answer,
+     * a dead letter or a log must stay valid Unicode, whatever the input it quotes.
+     */
+    public static String cut(String text, int maxChars) {
+        if (text.length() <= maxChars) {
+            return text;
+        }
+        int end = maxChars - 3;
+        return text.substring(0, Character.isHighSurrogate(text.charAt(end - 1)) ? end - 1 : end) + "...";
+    }
 }

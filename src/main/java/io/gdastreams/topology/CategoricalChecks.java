@@ -2,6 +2,7 @@ package io.gdastreams.topology;
 
 import io.gdastreams.config.ConfigKey;
 import io.gdastreams.model.LabelledEvent;
+import io.gdastreams.serde.UnicodeText;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -37,7 +38,7 @@ final class CategoricalChecks {
     String missing(LabelledEvent event) {
         List<String> missing = settings.features().stream().filter(f -> !event.categories().containsKey(f)).toList();
         String names = missing.toString();
-        return "categorical feature(s) missing: " + (names.length() <= 200 ? names : names.substring(0, 197) + "...")
+        return "categorical feature(s) missing: " + UnicodeText.cut(names, 200)
                 + " (" + ConfigKey.CATEGORICAL_FEATURES.key() + ")";
     }
 

@@ -10,6 +10,7 @@ import io.gdastreams.math.Posterior;
 import io.gdastreams.model.ModelParameters;
 import io.gdastreams.model.Prediction;
 import io.gdastreams.serde.PosteriorWriter;
+import io.gdastreams.serde.UnicodeText;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -116,7 +117,7 @@ final class CompiledModel {
     }
 
     private static String abbreviate(String text, int max) {
-        return text.length() <= max ? text : text.substring(0, max - 3) + "...";
+        return UnicodeText.cut(text, max);
     }
 
     String modelId() {
@@ -241,8 +242,7 @@ final class CompiledModel {
         if (resolved.mismatch() != null) {
             String feature = resolved.mismatch()[0];
             return new ScoringOutcome.Unscored(id, new UnscoredReason.InvalidEvent("feature '"
-                    + (feature.length() <= UnscoredReason.MAX_NAME_CHARS ? feature
-                            : feature.substring(0, UnscoredReason.MAX_NAME_CHARS - 3) + "...")
+                    + UnicodeText.cut(feature, UnscoredReason.MAX_NAME_CHARS)
                     + "' is " + resolved.mismatch()[1]), ScoringOutcome.ModelStamp.of(this));
         }
         if (resolved.unknown() != null) {

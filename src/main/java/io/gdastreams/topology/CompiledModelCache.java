@@ -3,6 +3,7 @@ package io.gdastreams.topology;
 import io.gdastreams.math.DecisionRule;
 import io.gdastreams.math.FitOptions;
 import io.gdastreams.model.ModelParameters;
+import io.gdastreams.serde.UnicodeText;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
@@ -165,8 +166,7 @@ final class CompiledModelCache {
         // The reason can quote bytes of the record (a parser error names the token): no control characters in
         // logs and answers.
         String printable = reason.replaceAll("\\p{Cntrl}", "?");
-        String shortReason = printable.length() <= MAX_REASON_CHARS ? printable
-                : printable.substring(0, MAX_REASON_CHARS - 3) + "...";
+        String shortReason = UnicodeText.cut(printable, MAX_REASON_CHARS);
         lastInvalid = source + ": " + shortReason;
         CompiledModel inForceNow = current;
         LOG.warn("Rejecting invalid record for model '{}' at {}: {}; {}", modelId, source, shortReason,

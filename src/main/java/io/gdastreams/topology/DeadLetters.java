@@ -1,6 +1,7 @@
 package io.gdastreams.topology;
 
 import io.gdastreams.model.DeadLetter;
+import io.gdastreams.serde.UnicodeText;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Base64;
@@ -26,8 +27,7 @@ final class DeadLetters {
     }
 
     static DeadLetter of(String reason, String topic, int partition, long offset, byte[] key, byte[] value) {
-        String text = reason.length() <= MAX_REASON_CHARS ? reason
-                : reason.substring(0, MAX_REASON_CHARS - 3) + "...";
+        String text = UnicodeText.cut(reason, MAX_REASON_CHARS);
         text += truncation("key", key, MAX_KEPT_KEY_BYTES) + truncation("value", value, MAX_KEPT_VALUE_BYTES);
         return new DeadLetter(text, topic, partition, offset, base64(key, MAX_KEPT_KEY_BYTES),
                 base64(value, MAX_KEPT_VALUE_BYTES));

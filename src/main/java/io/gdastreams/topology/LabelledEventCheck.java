@@ -3,6 +3,7 @@ package io.gdastreams.topology;
 import io.gdastreams.model.LabelledEvent;
 import io.gdastreams.serde.Decoded;
 import io.gdastreams.serde.EventDecoder;
+import io.gdastreams.serde.UnicodeText;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -106,6 +107,6 @@ final class LabelledEventCheck {
 
     private static String abbreviate(List<String> names) {
         String text = names.toString();
-        return text.length() <= 200 ? text : text.substring(0, 197) + "...";
+        return UnicodeText.cut(text, 200);
     }
 }

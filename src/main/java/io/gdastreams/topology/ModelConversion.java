@@ -72,7 +72,24 @@ public final class ModelConversion {
             }
             summaries.add(classSummary(c, d));
         }
+        checkTotals(summaries);
         return summaries;
+    }
+
+    /**
+     * The priors divide by the total count: past a long it wrapped. (The total weight cannot overflow: each class's
+     * is below 1.4e154, or its square, V, would, which {@link #classSummary} refuses; a forged effectiveCount of
+     * 1e308 was scored with every prior 0 and probabilities summing to 0.) No trainer gets near either.
+     */
+    private static void checkTotals(List<ClassSummary> summaries) {
+        long count = 0;
+        for (ClassSummary c : summaries) {
+            try {
+                count = Math.addExact(count, c.count());
+            } catch (ArithmeticException e) {
+                throw new IllegalArgumentException("the counts of the model's classes sum past " + Long.MAX_VALUE);
+            }
+        }
     }
 
     /**
@@ -212,6 +229,10 @@ public final class ModelConversion {
             }
             // V = W²/n_eff; a class of no weight (or no effective sample) has V = 0 and is excluded by the fit.
             double squaredWeights = ess > 0 ? w * w / ess : 0.0;
+            if (!Double.isFinite(squaredWeights)) {
+                throw new IllegalArgumentException(where + "effectiveCount " + w + " is too large (its square"
+                        + " overflows)");
+            }
             summary = ClassSummary.ofMleCovariance(c.label(), c.count(), mean.clone(), covariance, w,
                     squaredWeights);
         } else {

@@ -1,6 +1,7 @@
 package io.gdastreams.topology;
 
 import io.gdastreams.math.Exclusion;
+import io.gdastreams.serde.UnicodeText;
 import java.util.List;
 import java.util.stream.Collectors;
 
@@ -105,7 +106,7 @@ sealed interface UnscoredReason permits UnscoredReason.DeadLettered, UnscoredRea
         @Override
         public String text() {
             String shown = names.stream().limit(MAX_NAMES_SHOWN)
-                    .map(n -> n.length() <= MAX_NAME_CHARS ? n : n.substring(0, MAX_NAME_CHARS - 3) + "...")
+                    .map(n -> UnicodeText.cut(n, MAX_NAME_CHARS))
                     .collect(Collectors.joining(", "));
             return PREFIX + (names.size() <= MAX_NAMES_SHOWN ? shown
                     : shown + " and " + (names.size() - MAX_NAMES_SHOWN) + " more");

@@ -101,6 +101,22 @@ class EventDecoderTextTest {
         assertEquals("unpaired surrogate U+DE00 at index 0", UnicodeText.problem("\ude00\ud83d"));
     }
 
+    /** Shortened texts keep a pair whole or drop it whole, wherever the cut falls (every name length around it). */
+    @Test
+    void shouldCutTextsShortWithoutSplittingAPair() {
+        assertEquals("abc", UnicodeText.cut("abc", 5));
+        assertEquals("abcdefgh", UnicodeText.cut("abcdefgh", 8));
+        assertEquals("abcde...", UnicodeText.cut("abcdefghi", 8));
+        for (int before = 0; before < 12; before++) {
+            String text = "a".repeat(before) + PAIR + "tail" + PAIR;
+            for (int max = 4; max <= text.length(); max++) {
+                String cut = UnicodeText.cut(text, max);
+                assertNull(UnicodeText.problem(cut), before + " / " + max + ": " + cut);
+                assertTrue(cut.length() <= max && cut.length() >= max - 1 || cut.equals(text), cut);
+            }
+        }
+    }
+
     @Test
     void shouldRefuseAnIdWithAnUnpairedSurrogateAndEchoNoneOfIt() {
         // The answer echoes the id, as UTF-8: the lone surrogate would be lost there, as in a label.

@@ -161,8 +161,15 @@ class ModelCombinerTest {
         assertArrayEquals(before.classes().get(0).mean(), again.classes().get(0).mean(), 0.0);
     }
 
+    /**
+     * A newer snapshot of a partition that has applied fewer events than the kept one was written by no trainer task
+     * (a task that lost its state stops at its start, "Guards against lost state"): refused and dead-lettered, so
+     * the model does not go back, and the trainer goes on. Kept, it made the combiner stop rather than publish a
+     * model whose count went back, and its store held it again at every start (a forged record stopped the trainer
+     * for good).
+     */
     @Test
-    void shouldStopRatherThanPublishAModelWhoseCountWentBack() {
+    void shouldRefuseASnapshotWhoseCountWentBackAndGoOn() {
         MockProcessorContext<String, TrainingOutput> context = context();
         TrainingSettings settings = TrainingSettings.defaults(Topics.defaults()).withModelId("m");
         List<String> features = List.of("a", "b");
@@ -178,9 +185,15 @@ class ModelCombinerTest {
         context.setCurrentSystemTimeMs(5000);
         context.setRecordMetadata(PARTIALS, 0, 1);
 
-        TrainingStateException e = assertThrows(TrainingStateException.class,
-                () -> combiner.process(new Record<>("m", shrunk, 5000L)));
-        assertTrue(e.getMessage().contains("the total count would go back from 2 (version 1) to 1"), e.getMessage());
+        context.resetForwards();
+        combiner.process(new Record<>("m", shrunk, 5000L));
+        String refused = ((TrainingOutput.Rejected) context.forwarded().get(0).record().value()).deadLetter().reason();
+        assertTrue(refused.startsWith("partial snapshot of partition 0 up to offset 3 has applied 1 events,"
+                + " fewer than the 2 of the kept one"), refused);
+        context.resetForwards();
+        lastPunctuator(context).punctuate(10_000);
+        assertTrue(models(context).stream().allMatch(m -> m.totalCount() == 2), "no model goes back: "
+                + models(context));
     }
 
     @Test

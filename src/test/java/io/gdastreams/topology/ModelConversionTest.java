@@ -67,4 +67,37 @@ class ModelConversionTest {
         assertTrue(e.getMessage().endsWith("negative variance -4.0 of feature 1"), e.getMessage());
         assertEquals(1, ModelConversion.classSummaries(model(new double[][] {{1, 0}, {0, 0}})).size());
     }
+
+    private static ModelParameters twoClasses(ClassParameters a, ClassParameters b) {
+        return new ModelParameters("m", 1, List.of("x"), 4, List.of(a, b), Map.of(), "2026-01-01T00:00:00Z");
+    }
+
+    /**
+     * The priors divide by the total count and weight: a forged model of effective counts 1e308 (finite, but V = W²/n_eff
+     * and their sum are not) was scored with every prior 0 and probabilities summing to 0; counts summing past a
+     * long wrapped.
+     */
+    @Test
+    void shouldRefuseTotalsThePriorsCannotDivideBy() {
+        double[][] one = {{1}};
+        ClassParameters huge = new ClassParameters("a", 3, 0.5, new double[] {0}, one, 1e308, 3.0);
+        ClassParameters hugeToo = new ClassParameters("b", 3, 0.5, new double[] {3}, one, 1e308, 3.0);
+        IllegalArgumentException weights = assertThrows(IllegalArgumentException.class,
+                () -> ModelConversion.classSummaries(twoClasses(huge, hugeToo)));
+        assertTrue(weights.getMessage().endsWith("effectiveCount 1.0E308 is too large (its square overflows)"),
+                weights.getMessage());
+        IllegalArgumentException square = assertThrows(IllegalArgumentException.class,
+                () -> ModelConversion.classSummaries(twoClasses(new ClassParameters("a", 3, 0.5, new double[] {0},
+                        one, 1e200, 3.0), hugeToo)));
+        assertTrue(square.getMessage().contains("too large"), square.getMessage());
+        IllegalArgumentException counts = assertThrows(IllegalArgumentException.class,
+                () -> ModelConversion.classSummaries(twoClasses(
+                        new ClassParameters("a", 5_000_000_000_000_000_000L, 0.5, new double[] {0}, one),
+                        new ClassParameters("b", 5_000_000_000_000_000_000L, 0.5, new double[] {3}, one))));
+        assertTrue(counts.getMessage().contains("sum past 9223372036854775807"), counts.getMessage());
+        // Large but summable: taken.
+        assertEquals(2, ModelConversion.classSummaries(twoClasses(
+                new ClassParameters("a", 3, 0.5, new double[] {0}, one, 1e150, 3.0),
+                new ClassParameters("b", 3, 0.5, new double[] {3}, one, 1e150, 3.0))).size());
+    }
 }

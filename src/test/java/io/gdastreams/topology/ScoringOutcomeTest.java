@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import io.gdastreams.math.Exclusion;
 import io.gdastreams.model.Prediction;
+import io.gdastreams.serde.UnicodeText;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -56,6 +57,16 @@ class ScoringOutcomeTest {
         }
         assertEquals("unknown feature(s): " + "n".repeat(61) + "..., f1, f2, f3, f4, f5, f6, f7, f8, f9 and 2 more",
                 new UnscoredReason.UnknownFeatures(names).text());
+    }
+
+    /** The audit's event: a feature name whose cut fell between the halves of an emoji; the reason stays Unicode. */
+    @Test
+    void shouldShortenNamesWithoutSplittingASurrogatePair() {
+        String name = "a".repeat(UnscoredReason.MAX_NAME_CHARS - 4) + "\ud83d\ude00tail";
+        String text = new UnscoredReason.UnknownFeatures(List.of(name)).text();
+        assertNull(UnicodeText.problem(text), text);
+        assertEquals(UnscoredReason.UnknownFeatures.PREFIX + "a".repeat(UnscoredReason.MAX_NAME_CHARS - 4) + "...",
+                text, "the pair dropped whole, one char short of the bound");
     }
 
     @Test

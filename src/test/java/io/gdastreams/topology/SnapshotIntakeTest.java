@@ -70,6 +70,42 @@ class SnapshotIntakeTest {
         assertEquals(0, older.partition());
     }
 
+    /**
+     * The audit's forged record: newer (a far offset) but holding fewer events than the kept snapshot, or of an
+     * older reset generation. Kept, it took the model below the published one and the trainer stopped at every
+     * start; refused as a conflict (warned, dead-lettered), the kept snapshot stays.
+     */
+    @Test
+    void shouldRefuseANewerSnapshotThatHoldsLessThanTheKeptOne() {
+        PartialSnapshot kept = snapshot(0, AB, new double[][] {{1, 2}, {3, 4}, {5, 6}});
+        state.keep(kept, encode(kept));
+        PartialSnapshot forged = new PartialSnapshot(MODEL_ID, new PartitionProgress(0, 1_000_000_000_000L, 2, 0, AB),
+                snapshot(0, AB, new double[][] {{1, 1}, {2, 3}}).classes());
+        SnapshotIntake.Refused fewer = assertInstanceOf(SnapshotIntake.Refused.class,
+                intake.judge(TOPIC, encode(forged), state));
+        assertEquals("partial snapshot of partition 0 up to offset 1000000000000 has applied 2 events, fewer than the"
+                + " 3 of the kept one up to offset 3: a trainer task's applied events never shrink", fewer.reason());
+        assertTrue(fewer.conflict());
+        assertNull(fewer.current(), "it tells nothing of who trains the partition");
+
+        PartialSnapshot reset = new PartialSnapshot(MODEL_ID, new PartitionProgress(0, 5, 5, 0, AB),
+                snapshot(0, AB, new double[][] {{9, 9}}).classes(), new TreeMap<>(),
+                new io.gdastreams.model.ResetGeneration(2, 4));
+        assertInstanceOf(SnapshotIntake.Accepted.class, intake.judge(TOPIC, encode(reset), state),
+                "a reset: one event in the new generation, the old three (and one more) dropped");
+        state.keep(reset, encode(reset));
+        PartialSnapshot back = new PartialSnapshot(MODEL_ID, new PartitionProgress(0, 9, 6, 0, AB),
+                snapshot(0, AB, new double[][] {{1, 2}, {3, 4}, {5, 6}, {7, 8}, {9, 9}, {1, 1}}).classes());
+        SnapshotIntake.Refused older = assertInstanceOf(SnapshotIntake.Refused.class,
+                intake.judge(TOPIC, encode(back), state));
+        assertTrue(older.reason().endsWith("is of reset generation 0, below the 2 of the kept one up to offset 5: no"
+                + " trainer task goes back a generation"), older.reason());
+        PartialSnapshot more = snapshot(0, AB, new double[][] {{1, 2}, {3, 4}, {5, 6}, {7, 8}, {9, 9}, {1, 1}});
+        assertInstanceOf(SnapshotIntake.Accepted.class, intake.judge(TOPIC, encode(new PartialSnapshot(MODEL_ID,
+                new PartitionProgress(0, 11, 10, 0, AB), more.classes(), new TreeMap<>(),
+                new io.gdastreams.model.ResetGeneration(2, 4))), state), "six in the generation, four dropped");
+    }
+
     @Test
     void shouldRefuseAnUnreadableOrNullRecordAsDamagedNotAsAConflict() {
         SnapshotIntake.Refused garbage = assertInstanceOf(SnapshotIntake.Refused.class,
