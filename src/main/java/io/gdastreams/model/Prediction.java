@@ -46,11 +46,12 @@ import java.util.function.Consumer;
  * {@code diag} simply Σ_k p(k | x_O) μ_kj), unless {@code gda.output.imputed=false}. It lists the first missing
  * features in model order, at most 256 and 4096 characters of names in all; {@code otherImputed} counts the rest.
  * Categorical features are imputed apart, as text, in {@code imputedCategories}: feature → the value
- * argmax_v Σ_k p(k | x_O) θ_kv (θ the scorer's smoothed table; ties to the first value in the model's vocabulary,
- * which is in String order), e.g. {@code "imputed": {"income": 33516.9}, "imputedCategories": {"student": "No"}};
- * p(k | x_O) there, and in the conditional means above, is the posterior of everything observed, continuous and
- * categorical. A categorical value the model never saw counts as missing: it is named in {@code unseenValues} and
- * imputed. At most 8 are listed (model order); {@code otherImputedCategories} counts the rest.
+ * argmax_v Σ_k p(k | x_O) θ_kv (θ the scorer's smoothed table; ties, within 2^-36 relative for the sums'
+ * rounding, to the first value of the model's vocabulary, in String order), e.g.
+ * {@code "imputed": {"income": 33516.9}, "imputedCategories": {"student": "No"}}; p(k | x_O) there, and in the
+ * conditional means above, is the posterior of everything observed, continuous and categorical. A categorical
+ * value the model never saw counts as missing: it is named in {@code unseenValues} and imputed. At most 8 are
+ * listed (model order); {@code otherImputedCategories} counts the rest.
  * With {@code gda.output.explain=true}:
  * <pre>{@code
  * "tailProbability": 0.93,

@@ -335,10 +335,11 @@ final class CompiledModel {
             prediction = prediction.withTailProbability(tail);
         }
         if (extras.explain()) {
-            // The explained classes are the most probable of the listed ones: the same ranking, cut shorter.
+            // The explained classes are the most probable of the listed ones: the same ranking, cut shorter, the
+            // predicted class first among them as among the listed (a decision rule may pick one outside the top).
             int explained = Math.min(listed, PredictionDetails.MAX_EXPLAINED_CLASSES);
             prediction = prediction.withExplanation(PredictionDetails.explanation(labels, evidence,
-                    TopClasses.of(labels, posterior.probabilities(), explained).probabilities().keySet()));
+                    TopClasses.of(labels, posterior.probabilities(), explained, chosen).probabilities().keySet()));
         }
         return new ScoringOutcome.Scored(prediction);
     }

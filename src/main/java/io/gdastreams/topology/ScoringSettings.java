@@ -177,6 +177,10 @@ public record ScoringSettings(Topics topics, String modelId, FitOptions fitOptio
         return with(b -> b.extras = value);
     }
 
+    public ScoringSettings withDecisionRule(DecisionRule value) {
+        return with(b -> b.decisionRule = value);
+    }
+
     public ScoringSettings withCategorical(CategoricalSettings value) {
         return with(b -> b.categorical = value);
     }

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.gdastreams.fixtures.Iris;
 import io.gdastreams.math.CovarianceType;
+import io.gdastreams.math.DecisionRule;
 import io.gdastreams.math.Estimator;
 import io.gdastreams.math.FitOptions;
 import io.gdastreams.model.Prediction;
@@ -170,6 +171,25 @@ class ScoringExtrasTest {
             assertEquals(List.of("versicolor", "virginica"), List.copyOf(p.probabilities().keySet()));
             assertEquals(List.copyOf(p.probabilities().keySet()), List.copyOf(p.explanation().classes().keySet()));
             assertEquals(1, p.otherClasses());
+        }
+    }
+
+    /**
+     * A decision rule may predict a class outside the most probable ones: it is listed (TopClasses keeps it), and
+     * explained, ahead of the others. At top-k 1 with "virginica at 0.2", the row (6.3, 2.8, 5.0, 1.6), of p = 0.66
+     * versicolor and 0.34 virginica, lists and explains virginica alone (it explained versicolor, unlisted).
+     */
+    @Test
+    void shouldExplainTheClassTheDecisionRulePredictsAsItIsListed() {
+        try (ScoringHarness harness = harness(ScoringSettings.defaults(MODEL_ID).withExtras(EXPLAIN)
+                .withOutputTopK(1).withDecisionRule(new DecisionRule.Threshold("virginica", 0.2)))) {
+            Prediction p = scoreOne(harness, Map.of("sepal_length", 6.3, "sepal_width", 2.8, "petal_length", 5.0,
+                    "petal_width", 1.6));
+            assertEquals("virginica", p.label());
+            assertEquals(List.of("virginica"), List.copyOf(p.probabilities().keySet()));
+            double virginica = p.probabilities().get("virginica");
+            assertTrue(virginica >= 0.2 && virginica < 0.5, "p(virginica) = " + virginica + ": not the argmax");
+            assertEquals(List.of("virginica"), List.copyOf(p.explanation().classes().keySet()));
         }
     }
 
