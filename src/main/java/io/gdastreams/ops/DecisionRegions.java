@@ -35,8 +35,23 @@ final class DecisionRegions {
     private DecisionRegions() {
     }
 
-    /** The request's answer as a JSON-ready map; IllegalArgumentException when the request is not answerable. */
-    static Map<String, Object> of(ModelParameters model, FitOptions options, DecisionRule rule, String x, String y,
+    /**
+     * A model fitted with the process's fit options and compiled, as the scorer does; the same for every request
+     * of one model version ({@link PerModel}). {@code fitted} has no class when none can be scored.
+     */
+    record Fitted(GaussianModel fitted, Discriminant discriminant, FitOptions options) {
+    }
+
+    static Fitted fit(ModelParameters model, FitOptions options) {
+        GaussianModel fitted = GaussianModel.fit(ModelConversion.classSummaries(model), options);
+        return new Fitted(fitted, fitted.labels().isEmpty() ? null : Discriminant.compile(fitted), options);
+    }
+
+    /**
+     * The request's answer as a JSON-ready map; IllegalArgumentException when the request is not answerable,
+     * IllegalStateException when no class can be scored. {@code fit}: {@code model}'s ({@link #fit}).
+     */
+    static Map<String, Object> of(ModelParameters model, Fitted fit, DecisionRule rule, String x, String y,
                                   int cells) {
         List<String> features = model.features();
         for (String feature : new String[] {x, y}) {
@@ -51,11 +66,11 @@ final class DecisionRegions {
         if (cells < 2 || cells > MAX_CELLS) {
             throw new IllegalArgumentException("cells must be within [2, " + MAX_CELLS + "]");
         }
-        GaussianModel fitted = GaussianModel.fit(ModelConversion.classSummaries(model), options);
-        if (fitted.labels().isEmpty()) {
+        GaussianModel fitted = fit.fitted();
+        if (fit.discriminant() == null) {
             throw new IllegalStateException("no class of the model can be scored under the fit options");
         }
-        PlaneClassifier plane = new PlaneClassifier(Discriminant.compile(fitted), features, x, y, rule);
+        PlaneClassifier plane = new PlaneClassifier(fit.discriminant(), features, x, y, rule);
         double[] extent = plane.classExtent(fitted, FRAME_SIGMAS);
         PlaneClassifier.pad(extent, FRAME_PAD);
         int[][] grid = plane.grid(extent, cells, cells);
@@ -63,7 +78,7 @@ final class DecisionRegions {
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("modelId", model.modelId());
         body.put("version", model.version());
-        body.put("covariance", options.covarianceType().name().toLowerCase(Locale.ROOT));
+        body.put("covariance", fit.options().covarianceType().name().toLowerCase(Locale.ROOT));
         if (plane.rule() != null) {
             body.put("decision", plane.rule());
         }

@@ -35,6 +35,10 @@ final class OpsRoutes {
      * {@code /health/*} and {@code /metrics} need the token too (they are open by default, for probes and scrapers).
      */
     private final boolean protectMetrics;
+    /** What the model routes serve of the model in force, made once per model ({@link PerModel}). */
+    private final PerModel<byte[]> published = new PerModel<>(ModelDocument::published);
+    private final PerModel<Optional<byte[]>> tiedForm;
+    private final PerModel<DecisionRegions.Fitted> regionsFit;
 
     OpsRoutes(Health health, OpsMetrics metrics, String modelId, Supplier<Optional<ModelParameters>> model,
               FitOptions fitOptions, DecisionRule decisionRule, LiveScoring scoring, boolean protectMetrics) {
@@ -46,6 +50,8 @@ final class OpsRoutes {
         this.fitOptions = fitOptions;
         this.decisionRule = decisionRule;
         this.scoring = scoring;
+        this.tiedForm = new PerModel<>(m -> ModelDocument.withTiedForm(m, fitOptions));
+        this.regionsFit = new PerModel<>(m -> DecisionRegions.fit(m, fitOptions));
         this.history = new DashboardHistory(() -> DashboardSummary.sample(role(), modelId, metrics,
                 System.currentTimeMillis()));
     }
@@ -117,12 +123,12 @@ final class OpsRoutes {
             return OpsServer.Reply.error(404, "no model '" + modelId + "' yet");
         }
         if (covariance == null) {
-            return new OpsServer.Reply(200, OpsServer.JSON, ModelDocument.published(current.get()));
+            return new OpsServer.Reply(200, OpsServer.JSON, published.of(current.get()));
         }
         if (!covariance.equals("tied")) {
             return OpsServer.Reply.error(400, "covariance=tied is the scorer form served (linear discriminants)");
         }
-        return ModelDocument.withTiedForm(current.get(), fitOptions)
+        return tiedForm.of(current.get())
                 .map(bytes -> new OpsServer.Reply(200, OpsServer.JSON, bytes))
                 .orElseGet(() -> OpsServer.Reply.error(409, "no class of the model can be scored under the fit"
                         + " options (gda.min.count, estimator)"));
@@ -170,8 +176,8 @@ final class OpsRoutes {
             return OpsServer.Reply.error(404, "no model '" + modelId + "' yet");
         }
         try {
-            return OpsServer.Reply.json(200, DecisionRegions.of(current.get(), fitOptions, decisionRule, x, y,
-                    cells));
+            return OpsServer.Reply.json(200, DecisionRegions.of(current.get(), regionsFit.of(current.get()),
+                    decisionRule, x, y, cells));
         } catch (IllegalArgumentException e) {
             return OpsServer.Reply.error(400, e.getMessage());
         } catch (IllegalStateException e) {

@@ -45,7 +45,14 @@ public record HttpSecurity(Optional<String> token, boolean protectMetrics, Optio
                     ConfigKey.HTTP_TLS_KEYSTORE_PASSWORD_FILE).orElse("").toCharArray();
             tls = Optional.of(new Tls(Path.of(keystore), config.raw(ConfigKey.HTTP_TLS_KEYSTORE_TYPE), password));
         }
-        return new HttpSecurity(token, config.booleanValue(ConfigKey.HTTP_PROTECT_METRICS), tls);
+        boolean protectMetrics = config.booleanValue(ConfigKey.HTTP_PROTECT_METRICS);
+        if (protectMetrics && token.isEmpty()) {
+            // Asked to guard health and metrics with a token there is none of: served open, it was ignored unsaid.
+            throw new ConfigException(ConfigKey.HTTP_PROTECT_METRICS.key() + "=true guards /health/* and /metrics"
+                    + " with the bearer token, but none is set: set GDA_HTTP_TOKEN or "
+                    + ConfigKey.HTTP_TOKEN_FILE.key() + " (docs/SECURITY.md)");
+        }
+        return new HttpSecurity(token, protectMetrics, tls);
     }
 
 }

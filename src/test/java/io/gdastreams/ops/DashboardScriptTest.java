@@ -62,7 +62,7 @@ class DashboardScriptTest {
         OpsMetrics metrics = new OpsMetrics(() -> Optional.of(model),
                 Clock.fixed(Instant.parse("2026-11-29T12:00:05Z"), ZoneOffset.UTC));
         String summary = Json.mapper().writeValueAsString(DashboardSummary.of(Role.SCORING, "m", metrics, 0L, null));
-        String regions = Json.mapper().writeValueAsString(DecisionRegions.of(model, QDA,
+        String regions = Json.mapper().writeValueAsString(DecisionRegions.of(model, DecisionRegions.fit(model, QDA),
                 new DecisionRule.MostProbable(), "a", "b", CELLS));
         metrics.close();
         try (Context js = Context.newBuilder("js").option("engine.WarnInterpreterOnly", "false").build()) {

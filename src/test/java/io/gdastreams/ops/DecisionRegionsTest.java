@@ -29,11 +29,12 @@ class DecisionRegionsTest {
                     new ClassParameters("right", 10, 0.5, new double[] {2, 0, -5}, IDENTITY, null, null)),
             Map.of(), "2026-11-25T12:00:00Z", "t", List.of());
     private static final FitOptions QDA = new FitOptions(CovarianceType.FULL, Estimator.MLE, 0, 1e-9, 2);
+    private static final DecisionRegions.Fitted FITTED = DecisionRegions.fit(MODEL, QDA);
     private static final DecisionRule ARGMAX = new DecisionRule.MostProbable();
 
     @Test
     void shouldSplitThePlaneAtTheHandBoundaryWithTheOtherFeatureMarginalised() {
-        Map<String, Object> body = DecisionRegions.of(MODEL, QDA, ARGMAX, "a", "b", 10);
+        Map<String, Object> body = DecisionRegions.of(MODEL, FITTED, ARGMAX, "a", "b", 10);
         assertEquals(List.of("left", "right"), body.get("labels"));
         assertEquals(-3.32, (double) body.get("xMin"), EXACT);
         assertEquals(5.32, (double) body.get("xMax"), EXACT);
@@ -54,25 +55,25 @@ class DecisionRegionsTest {
      */
     @Test
     void shouldDrawTheRegionsOfTheScorersDecisionRule() {
-        Map<String, Object> body = DecisionRegions.of(MODEL, QDA, new DecisionRule.Threshold("right", 0.1), "a", "b",
+        Map<String, Object> body = DecisionRegions.of(MODEL, FITTED, new DecisionRule.Threshold("right", 0.1), "a", "b",
                 10);
         assertEquals("threshold right:0.1", body.get("decision"));
         for (int[] row : (int[][]) body.get("cells")) {
             assertArrayEquals(new int[] {0, 0, 0, 0, 1, 1, 1, 1, 1, 1}, row);
         }
         // Predicting "left" costs 9 when the truth is "right": predict right when 9·p(right) > p(left), p > 0.1.
-        Map<String, Object> costs = DecisionRegions.of(MODEL, QDA, new DecisionRule.MinimumExpectedCost(
+        Map<String, Object> costs = DecisionRegions.of(MODEL, FITTED, new DecisionRule.MinimumExpectedCost(
                 Map.of("right", Map.of("left", 9.0))), "a", "b", 10);
         assertEquals("minimum expected cost", costs.get("decision"));
         for (int[] row : (int[][]) costs.get("cells")) {
             assertArrayEquals(new int[] {0, 0, 0, 0, 1, 1, 1, 1, 1, 1}, row);
         }
-        assertEquals(null, DecisionRegions.of(MODEL, QDA, ARGMAX, "a", "b", 10).get("decision"));
+        assertEquals(null, DecisionRegions.of(MODEL, FITTED, ARGMAX, "a", "b", 10).get("decision"));
     }
 
     @Test
     void shouldPutRowZeroAtTheTopOfTheYAxis() {
-        int[][] cells = (int[][]) DecisionRegions.of(MODEL, QDA, ARGMAX, "b", "a", 10).get("cells");
+        int[][] cells = (int[][]) DecisionRegions.of(MODEL, FITTED, ARGMAX, "b", "a", 10).get("cells");
         for (int row = 0; row < 10; row++) {
             int expected = row < 5 ? 1 : 0; // a decreases downwards: the top half is a > 1, "right"
             for (int value : cells[row]) {
@@ -83,11 +84,11 @@ class DecisionRegionsTest {
 
     @Test
     void shouldRefuseWhatItCannotDrawAndBoundTheGrid() {
-        assertThrows(IllegalArgumentException.class, () -> DecisionRegions.of(MODEL, QDA, ARGMAX, "a", "a", 10));
-        assertThrows(IllegalArgumentException.class, () -> DecisionRegions.of(MODEL, QDA, ARGMAX, "a", "z", 10));
-        assertThrows(IllegalArgumentException.class, () -> DecisionRegions.of(MODEL, QDA, ARGMAX, null, "b", 10));
-        assertThrows(IllegalArgumentException.class, () -> DecisionRegions.of(MODEL, QDA, ARGMAX, "a", "b", 1));
+        assertThrows(IllegalArgumentException.class, () -> DecisionRegions.of(MODEL, FITTED, ARGMAX, "a", "a", 10));
+        assertThrows(IllegalArgumentException.class, () -> DecisionRegions.of(MODEL, FITTED, ARGMAX, "a", "z", 10));
+        assertThrows(IllegalArgumentException.class, () -> DecisionRegions.of(MODEL, FITTED, ARGMAX, null, "b", 10));
+        assertThrows(IllegalArgumentException.class, () -> DecisionRegions.of(MODEL, FITTED, ARGMAX, "a", "b", 1));
         assertThrows(IllegalArgumentException.class,
-                () -> DecisionRegions.of(MODEL, QDA, ARGMAX, "a", "b", DecisionRegions.MAX_CELLS + 1));
+                () -> DecisionRegions.of(MODEL, FITTED, ARGMAX, "a", "b", DecisionRegions.MAX_CELLS + 1));
     }
 }

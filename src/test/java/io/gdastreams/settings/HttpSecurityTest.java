@@ -34,6 +34,16 @@ class HttpSecurityTest {
         assertFalse(security.protectMetrics());
     }
 
+    /** Health and metrics guarded by a token there is none of: refused (exit 2), not served open unsaid. */
+    @Test
+    void shouldRefuseToProtectMetricsWithoutAToken() throws IOException {
+        Path file = properties("gda.http.port=0\ngda.http.protect-metrics=true\n");
+        ConfigException e = assertThrows(ConfigException.class, () -> AppConfig.load(file, Map.of()).httpSecurity());
+        assertEquals("gda.http.protect-metrics=true guards /health/* and /metrics with the bearer token, but none is"
+                + " set: set GDA_HTTP_TOKEN or gda.http.token.file (docs/SECURITY.md)", e.getMessage());
+        assertTrue(AppConfig.load(file, Map.of("GDA_HTTP_TOKEN", TOKEN)).httpSecurity().protectMetrics());
+    }
+
     @Test
     void shouldTakeTheTokenFromTheEnvironment() {
         assertEquals(TOKEN, AppConfig.load(null, Map.of("GDA_HTTP_TOKEN", TOKEN)).httpSecurity().token()
