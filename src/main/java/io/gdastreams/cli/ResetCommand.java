@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
+import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -66,8 +67,8 @@ final class ResetCommand implements Callable<Integer> {
 
     @Option(names = "--keep-offsets", description = "With --role scoring: keep the scorer's committed offsets, so "
             + "that it goes on after the last event it answered instead of answering every event on the unlabelled "
-            + "topic again. Refused while the scorer holds events awaiting a model (they are behind those offsets, "
-            + "in the changelog a reset deletes).")
+            + "topic again. Events it holds awaiting a model (in the changelog a reset deletes) are read again: "
+            + "their partitions go back to the earliest of them.")
     private boolean keepOffsets;
 
     @Mixin
@@ -101,13 +102,16 @@ final class ResetCommand implements Callable<Integer> {
             for (Role r : roles) {
                 Properties streams = config.streamsProperties(r);
                 String applicationId = streams.getProperty("application.id");
-                ApplicationReset.Plan plan = ApplicationReset.plan(admin, applicationId,
-                        ApplicationReset.stateDirectory(streams, applicationId), timeout);
-                plans.add(keepOffsets ? plan.keepingOffsets() : plan);
+                plans.add(ApplicationReset.plan(admin, applicationId,
+                        ApplicationReset.stateDirectory(streams, applicationId), timeout));
             }
-            long held = keepOffsets ? HeldEventsOnBroker.count(admin, InternalTopics.changelog(
-                    plans.get(0).applicationId(), ScoringTopology.PENDING_STORE), config.bootstrapServers(),
-                    config.clientProperties(), timeout) : 0;
+            // Read only while no instance runs: a running scorer's open transactions would read as a stopped one's.
+            HeldEventsOnBroker.Held held = keepOffsets && plans.get(0).members() == 0 ? HeldEventsOnBroker.read(
+                    admin, InternalTopics.changelog(plans.get(0).applicationId(), ScoringTopology.PENDING_STORE),
+                    config.bootstrapServers(), config.clientProperties(), timeout) : HeldEventsOnBroker.Held.NONE;
+            if (keepOffsets) {
+                plans.set(0, plans.get(0).keepingOffsets(held.earliest()));
+            }
             if (execute) {
                 // Before the plan is shown as being carried out.
                 for (ApplicationReset.Plan plan : plans) {
@@ -116,8 +120,8 @@ final class ResetCommand implements Callable<Integer> {
                                 + " running instance(s) in its group: stop every instance of it first");
                     }
                 }
-                if (held > 0) {
-                    throw new UserError(heldEvents(held, plans.get(0), config));
+                if (held.unplaced() > 0) {
+                    throw new UserError(unplaced(held, plans.get(0)));
                 }
             }
             ModelSigning signing = ModelSigning.parse(config.signingKeys());
@@ -135,9 +139,7 @@ final class ResetCommand implements Callable<Integer> {
                         + " with no trainer, so that the retrained trainer publishes above it");
             }
             if (keepOffsets) {
-                out.println(held > 0 ? "  scorer: " + heldEvents(held, plans.get(0), config)
-                        : "  scorer: keeps its committed offsets and goes on after the last event it answered (no"
-                        + " event awaits a model in its changelog)");
+                out.println("  scorer: " + keptOffsets(plans.get(0), held, config));
             } else if (roles.contains(Role.SCORING)) {
                 out.println("  scorer: reads " + config.topics().unlabelled() + " from its earliest offset, so every"
                         + " event still on it is answered again (a second prediction with the same id; "
@@ -179,13 +181,39 @@ final class ResetCommand implements Callable<Integer> {
         return trainer.equals(newest.trainer()) ? newest : null;
     }
 
-    private static String heldEvents(long held, ApplicationReset.Plan plan, AppConfig config) {
-        return "--keep-offsets refused: scorer '" + plan.applicationId() + "' holds " + held + " event(s) awaiting a"
-                + " model in " + InternalTopics.changelog(plan.applicationId(), ScoringTopology.PENDING_STORE)
-                + ", behind its committed offsets: the reset would lose them. Start the scorer until a model"
-                + " answers them (one on " + config.topics().model() + " under '" + config.modelId() + "'), or"
-                + " reset without --keep-offsets (every event on " + config.topics().unlabelled() + " is then"
-                + " answered again)";
+    /** What --keep-offsets does to the scorer, for the plan's listing. */
+    private static String keptOffsets(ApplicationReset.Plan plan, HeldEventsOnBroker.Held held, AppConfig config) {
+        if (plan.members() > 0) {
+            return "keeps its committed offsets; the events it holds are read once every instance has stopped";
+        }
+        if (held.unplaced() > 0) {
+            return unplaced(held, plan);
+        }
+        if (plan.committed().isEmpty()) {
+            return "has no committed offset to keep: reads " + config.topics().unlabelled() + " from its earliest"
+                    + " offset";
+        }
+        if (held.count() == 0) {
+            return "keeps its committed offsets and goes on after the last event it answered (no event awaits a"
+                    + " model in its changelog)";
+        }
+        Map<TopicPartition, Long> earliest = new TreeMap<>(ApplicationReset.BY_PARTITION);
+        earliest.putAll(plan.rewind());
+        StringBuilder back = new StringBuilder();
+        earliest.forEach((p, offset) -> back.append(back.length() == 0 ? "" : ", ").append(p).append(" at ")
+                .append(offset));
+        return "keeps its committed offsets but for the " + held.count() + " event(s) it holds awaiting a model,"
+                + " which go with its changelog: their partitions go back to the earliest of them (" + back
+                + "), to be read and held again; what it answered after them there (unscored past gda.pending.max,"
+                + " or dead-lettered) is answered again";
+    }
+
+    private static String unplaced(HeldEventsOnBroker.Held held, ApplicationReset.Plan plan) {
+        return "--keep-offsets refused: scorer '" + plan.applicationId() + "' holds " + held.unplaced() + " event(s)"
+                + " awaiting a model whose source offsets are not known (kept by an earlier release, or damaged) in "
+                + InternalTopics.changelog(plan.applicationId(), ScoringTopology.PENDING_STORE) + ": the reset would"
+                + " lose them. Reset without --keep-offsets (every event on the unlabelled topic is then answered"
+                + " again)";
     }
 
     private static void describe(ApplicationReset.Plan plan, PrintWriter out) {

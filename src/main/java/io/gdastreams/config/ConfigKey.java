@@ -127,7 +127,7 @@ public enum ConfigKey {
     HTTP_TOKEN_FILE("gda.http.token.file", "", ValueType.OPTIONAL_TEXT,
             "file holding the bearer token (instead of GDA_HTTP_TOKEN); empty = none"),
     HTTP_PROTECT_METRICS("gda.http.protect-metrics", "false", ValueType.BOOLEAN,
-            "with a token: require it on /health/* and /metrics too"),
+            "require the token on /health/* and /metrics too (refused without a token)"),
     HTTP_TLS_KEYSTORE("gda.http.tls.keystore", "", ValueType.OPTIONAL_TEXT,
             "keystore with the endpoint's key and certificate: serve HTTPS; empty = plain HTTP"),
     HTTP_TLS_KEYSTORE_TYPE("gda.http.tls.keystore.type", "PKCS12", ValueType.NAME,

@@ -30,6 +30,15 @@ public record ClassSummary(String label, long count, double[] mean, double[][] s
      */
     static final double EFFECTIVE_SIZE_TOLERANCE = 0x1p-30;
 
+    /**
+     * Whether a class of sample size {@code sampleSize} (its count, or its effective sample size W²/V when weighted)
+     * reaches {@code minCount}, up to the rounding of W²/V ({@link #EFFECTIVE_SIZE_TOLERANCE}): the one test of
+     * {@code gda.min.count}, for the scorer's fit, the trainer's reset gate and the drift test's warm-up alike.
+     */
+    public static boolean reaches(double sampleSize, long minCount) {
+        return sampleSize >= minCount * (1 - EFFECTIVE_SIZE_TOLERANCE);
+    }
+
     /** Unweighted statistics: W = V = n_k. */
     public ClassSummary(String label, long count, double[] mean, double[][] scatter) {
         this(label, count, mean, scatter, count, count);

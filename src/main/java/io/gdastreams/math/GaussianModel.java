@@ -156,7 +156,7 @@ public final class GaussianModel {
                     : Optional.empty();
         }
         double effective = c.effectiveSampleSize();
-        return effective < minCount * (1 - ClassSummary.EFFECTIVE_SIZE_TOLERANCE) ? Optional.of("effective sample"
+        return !ClassSummary.reaches(effective, minCount) ? Optional.of("effective sample"
                 + " size " + effective + " (W = " + c.weight() + " over " + c.count() + " events) below minimum "
                 + minCount) : Optional.empty();
     }

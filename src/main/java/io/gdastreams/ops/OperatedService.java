@@ -61,12 +61,13 @@ public final class OperatedService {
 
     private static int run(Role role, Supplier<Topology> topology, AppConfig config, PrintWriter out,
                            OpsMetrics metrics, Health health, LiveScoring scoring) {
-        // The routes before the socket: a configuration they refuse must not leave a bound port behind.
-        OpsRoutes routes = config.httpPort().isEmpty() ? null : new OpsRoutes(health, metrics, config.modelId(),
-                metrics::currentModel, config.scoringSettings().fitOptions(), config.scoringSettings().decisionRule(),
-                scoring, config.httpSecurity().protectMetrics());
+        OpsRoutes routes = null;
         OpsServer server;
         try {
+            // The routes before the socket: a configuration they refuse must not leave a bound port behind.
+            routes = config.httpPort().isEmpty() ? null : new OpsRoutes(health, metrics, config.modelId(),
+                    metrics::currentModel, config.scoringSettings().fitOptions(),
+                    config.scoringSettings().decisionRule(), scoring, config.httpSecurity().protectMetrics());
             server = routes == null ? null : openServer(config);
         } catch (RuntimeException e) {
             if (routes != null) {

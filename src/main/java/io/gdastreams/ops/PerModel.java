@@ -2,6 +2,7 @@ package io.gdastreams.ops;
 
 import io.gdastreams.model.ModelParameters;
 import java.lang.ref.SoftReference;
+import java.lang.ref.WeakReference;
 import java.util.function.Function;
 
 /**
@@ -14,8 +15,11 @@ import java.util.function.Function;
 final class PerModel<T> {
 
     private final Function<ModelParameters, T> make;
-    /** Guarded by this: the model {@link #value} was made from (compared by identity: one object per version). */
-    private ModelParameters model;
+    /**
+     * Guarded by this: the model {@link #value} was made from (compared by identity: one object per version), held
+     * weakly so that a model no longer in force is not kept alive for a route nobody asks again.
+     */
+    private WeakReference<ModelParameters> model = new WeakReference<>(null);
     private SoftReference<T> value;
 
     PerModel(Function<ModelParameters, T> make) {
@@ -24,10 +28,10 @@ final class PerModel<T> {
 
     /** The value of {@code current}: the one made before when {@code current} is the same model, else made now. */
     synchronized T of(ModelParameters current) {
-        T kept = current == model && value != null ? value.get() : null;
+        T kept = current == model.get() && value != null ? value.get() : null;
         if (kept == null) {
             kept = make.apply(current);
-            model = current;
+            model = new WeakReference<>(current);
             value = new SoftReference<>(kept);
         }
         return kept;

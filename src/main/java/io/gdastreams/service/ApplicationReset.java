@@ -47,19 +47,23 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 public final class ApplicationReset {
 
     private static final String DEFAULT_STATE_DIR = "kafka-streams";
+    /** Topic, then partition number: how offsets are listed. */
+    public static final java.util.Comparator<TopicPartition> BY_PARTITION = (a, b) -> a.topic().equals(b.topic())
+            ? Integer.compare(a.partition(), b.partition()) : a.topic().compareTo(b.topic());
 
     /**
      * What is there to remove. {@code committed}: partition → committed offset (empty when the group has none);
      * {@code members}: instances still in the group; {@code keepOffsets}: the group and its offsets stay (only a
-     * scorer's may: {@link #keepingOffsets}).
+     * scorer's may: {@link #keepingOffsets}), but for the partitions of {@code rewind}, moved back to those offsets.
      */
     public record Plan(String applicationId, List<String> internalTopics, boolean groupExists,
                        Map<TopicPartition, Long> committed, int members, Path stateDirectory, boolean stateExists,
-                       boolean keepOffsets) {
+                       boolean keepOffsets, Map<TopicPartition, Long> rewind) {
 
         public Plan {
             internalTopics = List.copyOf(internalTopics);
             committed = Map.copyOf(committed);
+            rewind = Map.copyOf(rewind);
         }
 
         /** Nothing of the application is left to remove. */
@@ -70,12 +74,13 @@ public final class ApplicationReset {
         /**
          * This plan, keeping the group's committed offsets: the application goes on after the last input it
          * committed instead of reading its input again. Sound only for an application whose state is not the sum
-         * of its input so far, i.e. the scorer, and only while its changelog holds no event ({@link
-         * HeldEventsOnBroker}): those are behind the committed offsets, and would be lost with the changelog.
+         * of its input so far, i.e. the scorer, whose only state is the events it holds awaiting a model ({@link
+         * HeldEventsOnBroker}): those are behind the committed offsets and would go with the changelog, so the
+         * partitions in {@code earliestHeld} are moved back to their earliest held event, and read again.
          */
-        public Plan keepingOffsets() {
+        public Plan keepingOffsets(Map<TopicPartition, Long> earliestHeld) {
             return new Plan(applicationId, internalTopics, groupExists, committed, members, stateDirectory,
-                    stateExists, true);
+                    stateExists, true, earliestHeld);
         }
     }
 
@@ -95,8 +100,7 @@ public final class ApplicationReset {
         topics.retainAll(await(admin.listTopics().names(), timeout, "list the topics"));
         boolean groupExists = false;
         int members = 0;
-        Map<TopicPartition, Long> committed = new TreeMap<>((a, b) -> a.topic().equals(b.topic())
-                ? Integer.compare(a.partition(), b.partition()) : a.topic().compareTo(b.topic()));
+        Map<TopicPartition, Long> committed = new TreeMap<>(BY_PARTITION);
         try {
             ConsumerGroupDescription group = await(admin.describeConsumerGroups(List.of(applicationId))
                     .describedGroups().get(applicationId), timeout, "describe the group " + applicationId);
@@ -114,7 +118,7 @@ public final class ApplicationReset {
             groupExists = false;
         }
         return new Plan(applicationId, topics, groupExists, committed, members, stateDirectory,
-                Files.exists(stateDirectory), false);
+                Files.exists(stateDirectory), false, Map.of());
     }
 
     /**
@@ -133,6 +137,13 @@ public final class ApplicationReset {
             } catch (GroupMissing e) {
                 // Gone meanwhile: what was to be removed is removed.
             }
+        }
+        if (!plan.rewind().isEmpty()) {
+            // Before the changelog that holds those events goes: a failure here leaves them where they were.
+            Map<TopicPartition, OffsetAndMetadata> back = new TreeMap<>(BY_PARTITION);
+            plan.rewind().forEach((partition, offset) -> back.put(partition, new OffsetAndMetadata(offset)));
+            await(admin.alterConsumerGroupOffsets(plan.applicationId(), back).all(), timeout,
+                    "move the offsets of " + plan.applicationId() + " back to its held events");
         }
         if (!plan.internalTopics().isEmpty()) {
             await(admin.deleteTopics(plan.internalTopics()).all(), timeout, "delete the internal topics");

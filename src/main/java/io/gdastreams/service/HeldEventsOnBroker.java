@@ -2,6 +2,8 @@ package io.gdastreams.service;
 
 import io.gdastreams.lifecycle.RunFailure;
 import io.gdastreams.lifecycle.UserError;
+import io.gdastreams.model.PendingEvent;
+import io.gdastreams.serde.SerdeFactory;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.HashMap;
@@ -24,12 +26,13 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.Deserializer;
 
 /**
- * How many events a stopped scorer holds, read from the changelog of its pending store on the broker: the keys
- * whose last committed value is not a tombstone (an entry is deleted when its event is answered). A reset that keeps
- * the scorer's committed offsets deletes that changelog, so it must know: those events are behind the committed
- * offsets and live nowhere else.
+ * The events a stopped scorer holds, read from the changelog of its pending store on the broker: the keys whose last
+ * committed value is not a tombstone (an entry is deleted when its event is answered), and where each came from. A
+ * reset that keeps the scorer's committed offsets deletes that changelog, so it must know: those events are behind
+ * the committed offsets and live nowhere else, and the reset moves the offsets back to the earliest of them.
  *
  * <p>Read as a restore reads it (read_committed, from the beginning to the last stable offset). Records past the
  * last stable offset belong to a transaction still open (a scorer stopped in the middle of a commit, until its
@@ -41,19 +44,32 @@ public final class HeldEventsOnBroker {
     }
 
     /**
-     * The number of held events on {@code changelog} (0 when the topic does not exist).
+     * What a changelog holds: {@code count} events, the earliest source offset of those held per input partition,
+     * and how many are {@code unplaced} (entries of an older release, which did not keep their source).
+     */
+    public record Held(long count, Map<TopicPartition, Long> earliest, long unplaced) {
+
+        public static final Held NONE = new Held(0, Map.of(), 0);
+
+        public Held {
+            earliest = Map.copyOf(earliest);
+        }
+    }
+
+    /**
+     * The events held on {@code changelog} (none when the topic does not exist).
      *
      * @throws UserError  when a transaction is still open on it
      * @throws RunFailure when the broker does not answer within {@code timeout}
      */
-    public static long count(Admin admin, String changelog, String bootstrapServers, Properties client,
-                             Duration timeout) {
+    public static Held read(Admin admin, String changelog, String bootstrapServers, Properties client,
+                            Duration timeout) {
         Set<TopicPartition> partitions;
         Map<TopicPartition, ListOffsetsResultInfo> stable;
         Map<TopicPartition, ListOffsetsResultInfo> ends;
         try {
             if (!admin.listTopics().names().get(timeout.toMillis(), TimeUnit.MILLISECONDS).contains(changelog)) {
-                return 0;
+                return Held.NONE;
             }
             partitions = admin.describeTopics(List.of(changelog)).allTopicNames()
                     .get(timeout.toMillis(), TimeUnit.MILLISECONDS).get(changelog).partitions().stream()
@@ -82,7 +98,7 @@ public final class HeldEventsOnBroker {
         return read(partitions, stable, bootstrapServers, client, timeout);
     }
 
-    private static long read(Set<TopicPartition> partitions, Map<TopicPartition, ListOffsetsResultInfo> stable,
+    private static Held read(Set<TopicPartition> partitions, Map<TopicPartition, ListOffsetsResultInfo> stable,
                              String bootstrapServers, Properties client, Duration timeout) {
         Properties properties = new Properties();
         properties.putAll(client);
@@ -90,7 +106,7 @@ public final class HeldEventsOnBroker {
         properties.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         properties.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
         properties.put(ConsumerConfig.CLIENT_ID_CONFIG, "gda-streams-reset-held-events");
-        Map<TopicPartition, Set<ByteBuffer>> held = new HashMap<>();
+        Map<ByteBuffer, byte[]> held = new HashMap<>(); // changelog keys (per partition: sequences) → entry
         try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(properties, new ByteArrayDeserializer(),
                 new ByteArrayDeserializer())) {
             consumer.assign(partitions);
@@ -104,16 +120,41 @@ public final class HeldEventsOnBroker {
                             + " s");
                 }
                 for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(200))) {
-                    Set<ByteBuffer> keys = held.computeIfAbsent(new TopicPartition(record.topic(),
-                            record.partition()), p -> new HashSet<>());
+                    // The sequence keys restart in each task: the changelog partition makes them unique.
+                    ByteBuffer key = ByteBuffer.allocate(4 + record.key().length).putInt(record.partition())
+                            .put(record.key()).flip();
                     if (record.value() == null) {
-                        keys.remove(ByteBuffer.wrap(record.key()));
+                        held.remove(key);
                     } else {
-                        keys.add(ByteBuffer.wrap(record.key()));
+                        held.put(key, record.value());
                     }
                 }
             }
         }
-        return held.values().stream().mapToLong(Set::size).sum();
+        return sources(held.values());
+    }
+
+    /** What the live entries {@code entries} (pending-store values) hold, and where they came from. */
+    static Held sources(Iterable<byte[]> entries) {
+        Deserializer<PendingEvent> reader = SerdeFactory.pendingEvent().deserializer();
+        Map<TopicPartition, Long> earliest = new HashMap<>();
+        long count = 0;
+        long unplaced = 0;
+        for (byte[] entry : entries) {
+            count++;
+            PendingEvent event;
+            try {
+                event = reader.deserialize(null, entry);
+            } catch (RuntimeException e) {
+                unplaced++; // damaged: the scorer dead-letters it on release; its source is not known here
+                continue;
+            }
+            if (event.topic() == null || event.partition() == null || event.offset() == null) {
+                unplaced++;
+            } else {
+                earliest.merge(new TopicPartition(event.topic(), event.partition()), event.offset(), Math::min);
+            }
+        }
+        return new Held(count, earliest, unplaced);
     }
 }

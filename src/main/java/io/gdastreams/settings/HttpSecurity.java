@@ -50,7 +50,7 @@ public record HttpSecurity(Optional<String> token, boolean protectMetrics, Optio
             // Asked to guard health and metrics with a token there is none of: served open, it was ignored unsaid.
             throw new ConfigException(ConfigKey.HTTP_PROTECT_METRICS.key() + "=true guards /health/* and /metrics"
                     + " with the bearer token, but none is set: set GDA_HTTP_TOKEN or "
-                    + ConfigKey.HTTP_TOKEN_FILE.key() + " (docs/SECURITY.md)");
+                    + ConfigKey.HTTP_TOKEN_FILE.key() + " (README, 'Operating: the HTTP endpoint')");
         }
         return new HttpSecurity(token, protectMetrics, tls);
     }

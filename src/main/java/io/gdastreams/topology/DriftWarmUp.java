@@ -1,5 +1,6 @@
 package io.gdastreams.topology;
 
+import io.gdastreams.math.ClassSummary;
 import io.gdastreams.model.ClassParameters;
 import io.gdastreams.model.ModelParameters;
 
@@ -33,7 +34,7 @@ record DriftWarmUp(long events, long minCount) {
             return false;
         }
         for (ClassParameters c : model.classes()) {
-            if (c.sampleSize() < minCount) {
+            if (!ClassSummary.reaches(c.sampleSize(), minCount)) {
                 return false;
             }
         }

@@ -1,5 +1,6 @@
 package io.gdastreams.topology;
 
+import io.gdastreams.math.ClassSummary;
 import io.gdastreams.model.ClassParameters;
 import io.gdastreams.model.ModelParameters;
 import java.util.Map;
@@ -43,7 +44,7 @@ record ResetGate(String modelId, long minCount) {
         Map<String, Double> short_ = new TreeMap<>();
         for (String label : labels) {
             double size = sizes.getOrDefault(label, 0.0);
-            if (size < minCount) {
+            if (!ClassSummary.reaches(size, minCount)) {
                 short_.put(label, size);
             }
         }

@@ -125,19 +125,14 @@ final class SnapshotIntake {
     /**
      * Why {@code newer} (of a larger next offset) cannot follow {@code kept} in its partition, or null. A task's
      * applied events (its classes' counts, twice their retractions and what its resets dropped: the decoder holds
-     * them equal) only grow, and its reset generation never goes back; a snapshot that holds less was written by no
-     * trainer task (by hand, or forged on the internal topic). Kept, it
-     * made the model go back below the published one, and the trainer stopped at every start to keep the published
-     * model from going backwards, since the combiner's store held it again.
+     * them equal) only grow with its offset, replays under at-least-once included (the events re-read are applied
+     * again); a snapshot that holds less was written by no trainer task (by hand, or forged on the internal topic).
+     * Kept, it made the model go back below the published one, and the trainer stopped at every start to keep the
+     * published model from going backwards, since the combiner's store held it again. (Its reset generation is not
+     * judged here: under at-least-once a task restored to before its drift alarm may replay without it.)
      */
     static String regression(PartialSnapshot newer, PartialSnapshot kept) {
         int partition = newer.progress().partition();
-        if (newer.generation().number() < kept.generation().number()) {
-            return "partial snapshot of partition " + partition + " up to offset " + newer.progress().nextOffset()
-                    + " is of reset generation " + newer.generation().number() + ", below the "
-                    + kept.generation().number() + " of the kept one up to offset " + kept.progress().nextOffset()
-                    + ": no trainer task goes back a generation";
-        }
         if (newer.progress().applied() < kept.progress().applied()) {
             return "partial snapshot of partition " + partition + " up to offset " + newer.progress().nextOffset()
                     + " has applied " + newer.progress().applied() + " events, fewer than the "

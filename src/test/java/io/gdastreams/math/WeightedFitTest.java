@@ -115,6 +115,28 @@ class WeightedFitTest {
         }
     }
 
+    /**
+     * TIED pools the divisors: two classes of one weighted event each (one of them retracted down to it) add two
+     * noises of either sign, and the pooled covariance was that noise's scatter over that noise's divisor
+     * (variance 16 from nothing). Left out as FULL leaves them out; a third class of two events gives a divisor of
+     * its own, and all are fitted on it.
+     */
+    @Test
+    void tiedHasNoUnbiasedCovarianceOfClassesOfOneWeightedEventEach() {
+        RunningGaussian single = new RunningGaussian(1);
+        single.update(new double[] {1}, 25.50764750491643);
+        RunningGaussian retracted = new RunningGaussian(1);
+        retracted.update(new double[] {3}, 0.1);
+        retracted.update(new double[] {5}, 0.07);
+        retracted.retract(new double[] {5}, 0.07);
+        List<ClassSummary> ones = List.of(ClassSummary.of("s", single), ClassSummary.of("r", retracted));
+        GaussianModel tied = GaussianModel.fit(ones, options(CovarianceType.TIED, Estimator.UNBIASED, 1));
+        assertEquals(List.of(), tied.labels(), "no divisor but rounding: " + tied.excluded());
+        GaussianModel withPlain = GaussianModel.fit(List.of(ones.get(0), ones.get(1), plain()),
+                options(CovarianceType.TIED, Estimator.UNBIASED, 1));
+        assertEquals(3, withPlain.labels().size());
+    }
+
     /** Barely above one event, but well above rounding: x = 0 (w 1), x = 1 (w 1e-6) is fitted, S/(W − V/W). */
     @Test
     void aClassJustAboveOneEffectiveEventIsFitted() {

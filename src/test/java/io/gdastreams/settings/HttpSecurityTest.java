@@ -40,7 +40,8 @@ class HttpSecurityTest {
         Path file = properties("gda.http.port=0\ngda.http.protect-metrics=true\n");
         ConfigException e = assertThrows(ConfigException.class, () -> AppConfig.load(file, Map.of()).httpSecurity());
         assertEquals("gda.http.protect-metrics=true guards /health/* and /metrics with the bearer token, but none is"
-                + " set: set GDA_HTTP_TOKEN or gda.http.token.file (docs/SECURITY.md)", e.getMessage());
+                + " set: set GDA_HTTP_TOKEN or gda.http.token.file (README, 'Operating: the HTTP endpoint')",
+                e.getMessage());
         assertTrue(AppConfig.load(file, Map.of("GDA_HTTP_TOKEN", TOKEN)).httpSecurity().protectMetrics());
     }
 

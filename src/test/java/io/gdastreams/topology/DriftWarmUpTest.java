@@ -1,6 +1,7 @@
 package io.gdastreams.topology;
 
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -46,6 +47,26 @@ class DriftWarmUpTest {
                 2.0);
         assertFalse(WARM_UP.mature(model(List.of(plain("a", 300), decayed))));
         assertTrue(WARM_UP.mature(model(List.of(plain("a", 300), enough))));
+    }
+
+    /**
+     * Two equal decayed events have W²/V = 1.9999999999999996: the scorer scores the class at gda.min.count = 2
+     * (its rounding aside), and so the warm-up and the reset gate count it as there, the one test of the minimum
+     * (ClassSummary.reaches); a class clearly below still waits.
+     */
+    @Test
+    void theRoundingOfAnEffectiveSampleSizeIsJudgedAsTheScorerJudgesIt() {
+        ClassParameters rounded = new ClassParameters("b", 300, 0.01, new double[] {0}, new double[][] {{1}}, 3.0,
+                1.9999999999999996);
+        ClassParameters below = new ClassParameters("b", 300, 0.01, new double[] {0}, new double[][] {{1}}, 3.0,
+                1.999);
+        assertTrue(WARM_UP.mature(model(List.of(plain("a", 300), rounded))));
+        assertFalse(WARM_UP.mature(model(List.of(plain("a", 300), below))));
+        ResetGate gate = new ResetGate("m", 2);
+        ModelParameters generationOne = model(List.of(plain("a", 300), rounded)).withReset(1, 0);
+        assertNull(gate.holdReason(generationOne, null));
+        assertTrue(gate.holdReason(model(List.of(plain("a", 300), below)).withReset(1, 0), null)
+                .contains("classes {b=1.999} (effective sample sizes) are below gda.min.count = 2"));
     }
 
     @Test
