@@ -109,8 +109,11 @@ final class ResetCommand implements Callable<Integer> {
             HeldEventsOnBroker.Held held = keepOffsets && plans.get(0).members() == 0 ? HeldEventsOnBroker.read(
                     admin, InternalTopics.changelog(plans.get(0).applicationId(), ScoringTopology.PENDING_STORE),
                     config.bootstrapServers(), config.clientProperties(), timeout) : HeldEventsOnBroker.Held.NONE;
+            HeldEventsOnBroker.Rewind rewind = keepOffsets ? HeldEventsOnBroker.rewind(admin, held,
+                    config.topics().unlabelled().name(), plans.get(0).committed(), timeout)
+                    : HeldEventsOnBroker.Rewind.NONE;
             if (keepOffsets) {
-                plans.set(0, plans.get(0).keepingOffsets(held.earliest()));
+                plans.set(0, plans.get(0).keepingOffsets(rewind.offsets()));
             }
             if (execute) {
                 // Before the plan is shown as being carried out.
@@ -120,8 +123,8 @@ final class ResetCommand implements Callable<Integer> {
                                 + " running instance(s) in its group: stop every instance of it first");
                     }
                 }
-                if (held.unplaced() > 0) {
-                    throw new UserError(unplaced(held, plans.get(0)));
+                if (rewind.refusal() != null) {
+                    throw new UserError(refused(rewind, plans.get(0)));
                 }
             }
             ModelSigning signing = ModelSigning.parse(config.signingKeys());
@@ -139,7 +142,7 @@ final class ResetCommand implements Callable<Integer> {
                         + " with no trainer, so that the retrained trainer publishes above it");
             }
             if (keepOffsets) {
-                out.println("  scorer: " + keptOffsets(plans.get(0), held, config));
+                out.println("  scorer: " + keptOffsets(plans.get(0), held, rewind, config));
             } else if (roles.contains(Role.SCORING)) {
                 out.println("  scorer: reads " + config.topics().unlabelled() + " from its earliest offset, so every"
                         + " event still on it is answered again (a second prediction with the same id; "
@@ -182,16 +185,17 @@ final class ResetCommand implements Callable<Integer> {
     }
 
     /** What --keep-offsets does to the scorer, for the plan's listing. */
-    private static String keptOffsets(ApplicationReset.Plan plan, HeldEventsOnBroker.Held held, AppConfig config) {
+    private static String keptOffsets(ApplicationReset.Plan plan, HeldEventsOnBroker.Held held,
+                                      HeldEventsOnBroker.Rewind rewind, AppConfig config) {
         if (plan.members() > 0) {
             return "keeps its committed offsets; the events it holds are read once every instance has stopped";
         }
-        if (held.unplaced() > 0) {
-            return unplaced(held, plan);
+        if (rewind.refusal() != null) {
+            return refused(rewind, plan);
         }
         if (plan.committed().isEmpty()) {
             return "has no committed offset to keep: reads " + config.topics().unlabelled() + " from its earliest"
-                    + " offset";
+                    + " offset" + (held.count() == 0 ? "" : ", the " + held.count() + " event(s) it holds included");
         }
         if (held.count() == 0) {
             return "keeps its committed offsets and goes on after the last event it answered (no event awaits a"
@@ -204,16 +208,15 @@ final class ResetCommand implements Callable<Integer> {
                 .append(offset));
         return "keeps its committed offsets but for the " + held.count() + " event(s) it holds awaiting a model,"
                 + " which go with its changelog: their partitions go back to the earliest of them (" + back
-                + "), to be read and held again; what it answered after them there (unscored past gda.pending.max,"
-                + " or dead-lettered) is answered again";
+                + "), to be read and held again; what it answered after them there (unscored: past gda.pending.max"
+                + " or too large to hold; or dead-lettered) is answered again";
     }
 
-    private static String unplaced(HeldEventsOnBroker.Held held, ApplicationReset.Plan plan) {
-        return "--keep-offsets refused: scorer '" + plan.applicationId() + "' holds " + held.unplaced() + " event(s)"
-                + " awaiting a model whose source offsets are not known (kept by an earlier release, or damaged) in "
-                + InternalTopics.changelog(plan.applicationId(), ScoringTopology.PENDING_STORE) + ": the reset would"
-                + " lose them. Reset without --keep-offsets (every event on the unlabelled topic is then answered"
-                + " again)";
+    private static String refused(HeldEventsOnBroker.Rewind rewind, ApplicationReset.Plan plan) {
+        return "--keep-offsets refused: scorer '" + plan.applicationId() + "' holds events awaiting a model in "
+                + InternalTopics.changelog(plan.applicationId(), ScoringTopology.PENDING_STORE) + ", the only copy"
+                + " a reset would delete, and cannot read them again: " + rewind.refusal() + ". A reset without"
+                + " --keep-offsets answers every event still on the unlabelled topic again";
     }
 
     private static void describe(ApplicationReset.Plan plan, PrintWriter out) {

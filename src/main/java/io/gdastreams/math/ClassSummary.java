@@ -32,11 +32,21 @@ public record ClassSummary(String label, long count, double[] mean, double[][] s
 
     /**
      * Whether a class of sample size {@code sampleSize} (its count, or its effective sample size W²/V when weighted)
-     * reaches {@code minCount}, up to the rounding of W²/V ({@link #EFFECTIVE_SIZE_TOLERANCE}): the one test of
-     * {@code gda.min.count}, for the scorer's fit, the trainer's reset gate and the drift test's warm-up alike.
+     * reaches {@code minCount}, up to the rounding of W²/V ({@link #EFFECTIVE_SIZE_TOLERANCE}; a whole number, a
+     * count, is compared exactly): the one test of {@code gda.min.count}, for the scorer's fit, the trainer's reset
+     * gate and the drift test's warm-up alike.
      */
     public static boolean reaches(double sampleSize, long minCount) {
-        return sampleSize >= minCount * (1 - EFFECTIVE_SIZE_TOLERANCE);
+        return sampleSize >= minCount
+                || sampleSize != Math.rint(sampleSize) && sampleSize >= minCount * (1 - EFFECTIVE_SIZE_TOLERANCE);
+    }
+
+    /**
+     * One effective event, up to rounding: W − V/W, its unbiased divisor, is then rounding noise of about an ulp of W
+     * (one event left after retractions or decay), which no covariance may be divided by.
+     */
+    boolean isOneEffectiveEvent() {
+        return Math.abs(effectiveSampleSize() - 1) <= EFFECTIVE_SIZE_TOLERANCE;
     }
 
     /** Unweighted statistics: W = V = n_k. */

@@ -26,15 +26,17 @@ final class TiedCovariance implements CovarianceStructure {
             return fitted;
         }
         double n = 0;
+        double noise = 0; // the weight of the classes whose unbiased divisor is only rounding noise
         for (ClassSummary c : candidates) {
             n += c.weight();
+            noise += c.isOneEffectiveEvent() ? c.weight() : 0;
         }
         int k = candidates.size();
         // ΣW − Σ V_k/W_k: with every weight 1 exactly n − K.
         double divisor = estimator.pooledDivisor(candidates);
         // Only UNBIASED gets here: the MLE divisor is n ≥ K·minCount ≥ 1. Weighted, each class of one effective event
-        // adds rounding noise of either sign to it (PerClassCovariance): a divisor that is only noise is none.
-        if (!(divisor > ClassSummary.EFFECTIVE_SIZE_TOLERANCE * n)) {
+        // adds rounding noise of either sign to it (PerClassCovariance): a divisor within that noise is none.
+        if (!(divisor > ClassSummary.EFFECTIVE_SIZE_TOLERANCE * noise)) {
             for (ClassSummary c : candidates) {
                 excluded.add(new Exclusion(c.label(), "unbiased pooled covariance needs a total count above the "
                         + "number of classes (n=" + count(n) + ", K=" + k + ")"));

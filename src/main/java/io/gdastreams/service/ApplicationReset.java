@@ -143,7 +143,8 @@ public final class ApplicationReset {
             Map<TopicPartition, OffsetAndMetadata> back = new TreeMap<>(BY_PARTITION);
             plan.rewind().forEach((partition, offset) -> back.put(partition, new OffsetAndMetadata(offset)));
             await(admin.alterConsumerGroupOffsets(plan.applicationId(), back).all(), timeout,
-                    "move the offsets of " + plan.applicationId() + " back to its held events");
+                    "move the offsets of " + plan.applicationId() + " back to its held events (some may have moved:"
+                    + " run reset again before starting the scorer)");
         }
         if (!plan.internalTopics().isEmpty()) {
             await(admin.deleteTopics(plan.internalTopics()).all(), timeout, "delete the internal topics");
@@ -165,7 +166,11 @@ public final class ApplicationReset {
         }
     }
 
-    private static <T> T await(org.apache.kafka.common.KafkaFuture<T> future, Duration timeout, String what) {
+    /**
+     * {@code future}'s value within {@code timeout}, or a RunFailure that says "cannot {@code what}" and why (a group
+     * that does not exist: {@link GroupMissing}).
+     */
+    static <T> T await(org.apache.kafka.common.KafkaFuture<T> future, Duration timeout, String what) {
         try {
             return future.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
         } catch (ExecutionException e) {

@@ -12,9 +12,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ListOffsetsOptions;
@@ -57,6 +54,72 @@ public final class HeldEventsOnBroker {
     }
 
     /**
+     * Where a reset that keeps the scorer's offsets moves them so that {@code held} is read again: each partition of
+     * a held event that has a committed offset goes back to min(committed, earliest held) (one without a committed
+     * offset is read from its start anyway; under at-least-once a held event may sit above the committed offset).
+     * {@code refusal} says why that cannot keep every held event, or is null: an entry that does not say where it
+     * came from, one from another topic than {@code unlabelled} (the configuration changed), or from a partition
+     * that is gone or whose records there were deleted (retention) or never written (the topic was made again).
+     */
+    public record Rewind(Map<TopicPartition, Long> offsets, String refusal) {
+
+        public static final Rewind NONE = new Rewind(Map.of(), null);
+
+        public Rewind {
+            offsets = Map.copyOf(offsets);
+        }
+    }
+
+    /** The {@link Rewind} of {@code held} for a group with {@code committed} offsets reading {@code unlabelled}. */
+    public static Rewind rewind(Admin admin, Held held, String unlabelled, Map<TopicPartition, Long> committed,
+                                Duration timeout) {
+        if (held.unplaced() > 0) {
+            return new Rewind(Map.of(), held.unplaced() + " held event(s) do not say where they came from (kept by"
+                    + " an earlier release, or damaged)");
+        }
+        for (TopicPartition p : held.earliest().keySet()) {
+            if (!p.topic().equals(unlabelled)) {
+                return new Rewind(Map.of(), "held events came from " + p + ", not from the configured unlabelled"
+                        + " topic " + unlabelled);
+            }
+        }
+        if (held.earliest().isEmpty()) {
+            return Rewind.NONE;
+        }
+        String what = "read the offsets of " + unlabelled;
+        int partitions = ApplicationReset.await(admin.describeTopics(List.of(unlabelled)).allTopicNames(), timeout,
+                what).get(unlabelled).partitions().size();
+        Map<TopicPartition, OffsetSpec> earliest = new HashMap<>();
+        Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
+        for (TopicPartition p : held.earliest().keySet()) {
+            if (p.partition() >= partitions) {
+                return new Rewind(Map.of(), "held events came from " + p + ", which no longer exists");
+            }
+            earliest.put(p, OffsetSpec.earliest());
+            latest.put(p, OffsetSpec.latest());
+        }
+        Map<TopicPartition, ListOffsetsResultInfo> starts = ApplicationReset.await(admin.listOffsets(earliest).all(),
+                timeout, what);
+        Map<TopicPartition, ListOffsetsResultInfo> ends = ApplicationReset.await(admin.listOffsets(latest).all(),
+                timeout, what);
+        Map<TopicPartition, Long> offsets = new HashMap<>();
+        for (Map.Entry<TopicPartition, Long> e : held.earliest().entrySet()) {
+            TopicPartition p = e.getKey();
+            long offset = e.getValue();
+            if (offset < starts.get(p).offset() || offset >= ends.get(p).offset()) {
+                return new Rewind(Map.of(), "the record of a held event, " + p + " offset " + offset + ", is no longer"
+                        + " on the topic (it holds offsets " + starts.get(p).offset() + " to " + ends.get(p).offset()
+                        + "): deleted by retention, or the topic was made again");
+            }
+            Long kept = committed.get(p);
+            if (kept != null) {
+                offsets.put(p, Math.min(kept, offset));
+            }
+        }
+        return new Rewind(offsets, null);
+    }
+
+    /**
      * The events held on {@code changelog} (none when the topic does not exist).
      *
      * @throws UserError  when a transaction is still open on it
@@ -64,30 +127,19 @@ public final class HeldEventsOnBroker {
      */
     public static Held read(Admin admin, String changelog, String bootstrapServers, Properties client,
                             Duration timeout) {
-        Set<TopicPartition> partitions;
-        Map<TopicPartition, ListOffsetsResultInfo> stable;
-        Map<TopicPartition, ListOffsetsResultInfo> ends;
-        try {
-            if (!admin.listTopics().names().get(timeout.toMillis(), TimeUnit.MILLISECONDS).contains(changelog)) {
-                return Held.NONE;
-            }
-            partitions = admin.describeTopics(List.of(changelog)).allTopicNames()
-                    .get(timeout.toMillis(), TimeUnit.MILLISECONDS).get(changelog).partitions().stream()
-                    .map(p -> new TopicPartition(changelog, p.partition())).collect(Collectors.toSet());
-            Map<TopicPartition, OffsetSpec> latest = partitions.stream()
-                    .collect(Collectors.toMap(p -> p, p -> OffsetSpec.latest()));
-            stable = admin.listOffsets(latest, new ListOffsetsOptions(IsolationLevel.READ_COMMITTED)).all()
-                    .get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-            ends = admin.listOffsets(latest, new ListOffsetsOptions(IsolationLevel.READ_UNCOMMITTED)).all()
-                    .get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (ExecutionException e) {
-            throw new RunFailure("cannot read " + changelog + ": " + e.getCause().getMessage(), e.getCause());
-        } catch (TimeoutException e) {
-            throw new RunFailure("cannot read " + changelog + ": no answer within " + timeout.toSeconds() + " s", e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new RunFailure("interrupted while reading " + changelog, e);
+        String what = "read " + changelog;
+        if (!ApplicationReset.await(admin.listTopics().names(), timeout, what).contains(changelog)) {
+            return Held.NONE;
         }
+        Set<TopicPartition> partitions = ApplicationReset.await(admin.describeTopics(List.of(changelog))
+                .allTopicNames(), timeout, what).get(changelog).partitions().stream()
+                .map(p -> new TopicPartition(changelog, p.partition())).collect(Collectors.toSet());
+        Map<TopicPartition, OffsetSpec> latest = partitions.stream()
+                .collect(Collectors.toMap(p -> p, p -> OffsetSpec.latest()));
+        Map<TopicPartition, ListOffsetsResultInfo> stable = ApplicationReset.await(admin.listOffsets(latest,
+                new ListOffsetsOptions(IsolationLevel.READ_COMMITTED)).all(), timeout, what);
+        Map<TopicPartition, ListOffsetsResultInfo> ends = ApplicationReset.await(admin.listOffsets(latest,
+                new ListOffsetsOptions(IsolationLevel.READ_UNCOMMITTED)).all(), timeout, what);
         for (TopicPartition p : partitions) {
             if (stable.get(p).offset() < ends.get(p).offset()) {
                 throw new UserError(p + " has a transaction still open from offset " + stable.get(p).offset()

@@ -255,6 +255,13 @@ class ResetIT {
                     .partitionsToOffsetAndMetadata().get();
             assertEquals(HELD / PARTITIONS, beforeRewind.get(new TopicPartition(topics.unlabelled().name(), 0))
                     .offset(), "held events are committed: " + beforeRewind);
+            // Configured for another unlabelled topic, the held events could not be read again: refused, unchanged.
+            String[] elsewhere = concat(concat(concat(reset, "--set"), "gda.topic.unlabelled=elsewhere"), "--execute");
+            Outcome refused = run(Map.of(), elsewhere);
+            assertEquals(ExitCodes.USAGE, refused.code(), refused.out() + refused.err());
+            assertTrue(refused.err().contains("held events came from " + topics.unlabelled().name() + "-"),
+                    refused.err());
+            assertTrue(topicExists(broker, pending), "a refused reset changes nothing");
             Outcome rewind = run(Map.of(), concat(reset, "--execute"));
             assertEquals(ExitCodes.OK, rewind.code(), rewind.out() + rewind.err());
             assertTrue(rewind.out().contains("but for the " + HELD + " event(s) it holds awaiting a model")
