@@ -19,13 +19,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Properties;
-import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.common.TopicPartition;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -201,13 +198,9 @@ final class ResetCommand implements Callable<Integer> {
             return "keeps its committed offsets and goes on after the last event it answered (no event awaits a"
                     + " model in its changelog)";
         }
-        Map<TopicPartition, Long> earliest = new TreeMap<>(ApplicationReset.BY_PARTITION);
-        earliest.putAll(plan.rewind());
-        StringBuilder back = new StringBuilder();
-        earliest.forEach((p, offset) -> back.append(back.length() == 0 ? "" : ", ").append(p).append(" at ")
-                .append(offset));
         return "keeps its committed offsets but for the " + held.count() + " event(s) it holds awaiting a model,"
-                + " which go with its changelog: their partitions go back to the earliest of them (" + back
+                + " which go with its changelog: their partitions go back to the earliest of them ("
+                + ApplicationReset.listed(plan.rewind(), Integer.MAX_VALUE)
                 + "), to be read and held again; what it answered after them there (unscored: past gda.pending.max"
                 + " or too large to hold; or dead-lettered) is answered again";
     }
@@ -226,15 +219,7 @@ final class ResetCommand implements Callable<Integer> {
         if (!plan.groupExists()) {
             out.println("    consumer group: none");
         } else {
-            StringBuilder offsets = new StringBuilder();
-            int listed = 0;
-            for (Map.Entry<TopicPartition, Long> e : plan.committed().entrySet()) {
-                if (listed++ == LISTED_OFFSETS) {
-                    offsets.append(", …");
-                    break;
-                }
-                offsets.append(listed == 1 ? "" : ", ").append(e.getKey()).append(" at ").append(e.getValue());
-            }
+            String offsets = ApplicationReset.listed(plan.committed(), LISTED_OFFSETS);
             out.println(String.format(Locale.ROOT, "    consumer group '%s': %d member(s)%s; committed offsets of "
                     + "%d partition(s)%s", plan.applicationId(), plan.members(), plan.members() > 0
                     ? " (RUNNING: stop them before --execute)" : "", plan.committed().size(),

@@ -42,11 +42,12 @@ public record ClassSummary(String label, long count, double[] mean, double[][] s
     }
 
     /**
-     * One effective event, up to rounding: W − V/W, its unbiased divisor, is then rounding noise of about an ulp of W
-     * (one event left after retractions or decay), which no covariance may be divided by.
+     * More than one effective event, beyond rounding: the unbiased divisor W − V/W = W (1 − 1/n_eff) is then a
+     * number, not rounding noise of about an ulp of W (one event left after retractions or decay), which no
+     * covariance may be divided by.
      */
-    boolean isOneEffectiveEvent() {
-        return Math.abs(effectiveSampleSize() - 1) <= EFFECTIVE_SIZE_TOLERANCE;
+    boolean hasUnbiasedDivisor() {
+        return effectiveSampleSize() > 1 + EFFECTIVE_SIZE_TOLERANCE;
     }
 
     /** Unweighted statistics: W = V = n_k. */

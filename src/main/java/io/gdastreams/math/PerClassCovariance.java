@@ -15,11 +15,10 @@ sealed interface PerClassCovariance extends CovarianceStructure permits FullCova
 
     @Override
     default Optional<String> exclusion(ClassSummary c, Estimator estimator) {
-        // Only UNBIASED gets here: the MLE divisor is n_k ≥ minCount ≥ 1.
-        // W − V/W = W (1 − 1/n_eff): at an effective sample size of 1 (one event, or one left after retractions or
-        // decay) it is rounding noise of either sign, a few ulps of W, which divided a scatter of noise into a
-        // covariance of noise (one weight in 25 made such a class win every point near it).
-        if (c.isWeighted() ? !(estimator.divisor(c) > ClassSummary.EFFECTIVE_SIZE_TOLERANCE * c.weight())
+        // Only UNBIASED can fail here: the MLE divisor is W, n_k ≥ minCount ≥ 1 unweighted.
+        // Weighted, at one effective event the divisor is rounding noise of either sign, which divided a scatter of
+        // noise into a covariance of noise (one weight in 25 made such a class win every point near it).
+        if (c.isWeighted() ? estimator == Estimator.UNBIASED && !c.hasUnbiasedDivisor()
                 : estimator.divisor(c.count(), 1) <= 0) {
             return Optional.of(c.isWeighted()
                     ? "unbiased covariance needs an effective sample size above 1, got " + c.effectiveSampleSize()

@@ -29,7 +29,7 @@ final class TiedCovariance implements CovarianceStructure {
         double noise = 0; // the weight of the classes whose unbiased divisor is only rounding noise
         for (ClassSummary c : candidates) {
             n += c.weight();
-            noise += c.isOneEffectiveEvent() ? c.weight() : 0;
+            noise += c.hasUnbiasedDivisor() ? 0 : c.weight();
         }
         int k = candidates.size();
         // ΣW − Σ V_k/W_k: with every weight 1 exactly n − K.

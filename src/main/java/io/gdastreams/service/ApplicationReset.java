@@ -48,8 +48,28 @@ public final class ApplicationReset {
 
     private static final String DEFAULT_STATE_DIR = "kafka-streams";
     /** Topic, then partition number: how offsets are listed. */
-    public static final java.util.Comparator<TopicPartition> BY_PARTITION = (a, b) -> a.topic().equals(b.topic())
+    private static final java.util.Comparator<TopicPartition> BY_PARTITION = (a, b) -> a.topic().equals(b.topic())
             ? Integer.compare(a.partition(), b.partition()) : a.topic().compareTo(b.topic());
+
+    /** {@code offsets} in listing order ({@link #BY_PARTITION}), unmodifiable. */
+    private static Map<TopicPartition, Long> sorted(Map<TopicPartition, Long> offsets) {
+        Map<TopicPartition, Long> sorted = new TreeMap<>(BY_PARTITION);
+        sorted.putAll(offsets);
+        return java.util.Collections.unmodifiableMap(sorted);
+    }
+
+    /** "labelled-0 at 75, labelled-1 at 75": the first {@code limit} of {@code offsets}, then "…" if there are more. */
+    public static String listed(Map<TopicPartition, Long> offsets, int limit) {
+        StringBuilder text = new StringBuilder();
+        int listed = 0;
+        for (Map.Entry<TopicPartition, Long> e : sorted(offsets).entrySet()) {
+            if (listed++ == limit) {
+                return text.append(", …").toString();
+            }
+            text.append(listed == 1 ? "" : ", ").append(e.getKey()).append(" at ").append(e.getValue());
+        }
+        return text.toString();
+    }
 
     /**
      * What is there to remove. {@code committed}: partition → committed offset (empty when the group has none);
@@ -62,8 +82,8 @@ public final class ApplicationReset {
 
         public Plan {
             internalTopics = List.copyOf(internalTopics);
-            committed = Map.copyOf(committed);
-            rewind = Map.copyOf(rewind);
+            committed = sorted(committed);
+            rewind = sorted(rewind);
         }
 
         /** Nothing of the application is left to remove. */
@@ -100,7 +120,7 @@ public final class ApplicationReset {
         topics.retainAll(await(admin.listTopics().names(), timeout, "list the topics"));
         boolean groupExists = false;
         int members = 0;
-        Map<TopicPartition, Long> committed = new TreeMap<>(BY_PARTITION);
+        Map<TopicPartition, Long> committed = new TreeMap<>(BY_PARTITION); // filled in the callback below
         try {
             ConsumerGroupDescription group = await(admin.describeConsumerGroups(List.of(applicationId))
                     .describedGroups().get(applicationId), timeout, "describe the group " + applicationId);
@@ -139,7 +159,8 @@ public final class ApplicationReset {
             }
         }
         if (!plan.rewind().isEmpty()) {
-            // Before the changelog that holds those events goes: a failure here leaves them where they were.
+            // Before the changelog that holds those events goes: after a failure here the changelog still holds
+            // them, though some offsets may have moved (so the message asks for the reset again).
             Map<TopicPartition, OffsetAndMetadata> back = new TreeMap<>(BY_PARTITION);
             plan.rewind().forEach((partition, offset) -> back.put(partition, new OffsetAndMetadata(offset)));
             await(admin.alterConsumerGroupOffsets(plan.applicationId(), back).all(), timeout,

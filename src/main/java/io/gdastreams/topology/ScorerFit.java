@@ -1,7 +1,7 @@
 package io.gdastreams.topology;
 
+import io.gdastreams.config.ConfigKey;
 import java.util.Map;
-import java.util.stream.Collectors;
 
 /**
  * What, besides the model, decides a scorer's probabilities: its fit options and categorical smoothing α (the keys a
@@ -20,9 +20,8 @@ public record ScorerFit(String covariance, String estimator, String digest, Stri
     /** The fit of a scorer configured with {@code settings}. */
     public static ScorerFit of(ScoringSettings settings) {
         Map<String, String> values = StateSettings.fitValues(settings.fitOptions(), settings.categorical().alpha());
-        String text = values.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue())
-                .collect(Collectors.joining("\n"));
-        return new ScorerFit(StateSettings.lower(settings.fitOptions().covarianceType()),
-                StateSettings.lower(settings.fitOptions().estimator()), StateSettings.digest(text), text);
+        String text = StateSettings.lines(values);
+        return new ScorerFit(values.get(ConfigKey.COVARIANCE.key()), values.get(ConfigKey.ESTIMATOR.key()),
+                StateSettings.digest(text), text);
     }
 }

@@ -131,9 +131,14 @@ final class StateSettings {
 
     /** The header value: one {@code key=value} line per key. */
     byte[] encoded() {
+        return lines(values).getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** {@code values} as text, one {@code key=value} line each, in their order. */
+    static String lines(Map<String, String> values) {
         StringBuilder text = new StringBuilder();
         values.forEach((key, value) -> text.append(key).append('=').append(value).append('\n'));
-        return text.toString().getBytes(StandardCharsets.UTF_8);
+        return text.toString();
     }
 
     /** The keys both carry on which {@code theirs} differs from these settings, in key order. */
@@ -148,7 +153,7 @@ final class StateSettings {
         return differences;
     }
 
-    static String lower(Enum<?> value) {
+    private static String lower(Enum<?> value) {
         return value.name().toLowerCase(Locale.ROOT);
     }
 

@@ -35,7 +35,7 @@ class ScorerFitTest {
         assertEquals("full", defaults.covariance());
         assertEquals("mle", defaults.estimator());
         assertEquals("gda.covariance=full\ngda.estimator=mle\ngda.reg.param=0\ngda.variance.floor=1.0E-9\n"
-                + "gda.min.count=2\ngda.priors=none\ngda.categorical.alpha=1", defaults.text());
+                + "gda.min.count=2\ngda.priors=none\ngda.categorical.alpha=1\n", defaults.text());
         assertEquals(StateSettings.digest(defaults.text()), defaults.digest());
         assertEquals(23, defaults.digest().length(), "sha256: and 16 hex digits");
 
