@@ -62,6 +62,11 @@ final class ScoringHarness implements AutoCloseable {
         events.pipeInput(key == null ? null : key.getBytes(StandardCharsets.UTF_8), value);
     }
 
+    /** Sends an event keyed by {@code key}'s bytes as they are (a serialised number, say). */
+    void sendKeyBytes(byte[] key, byte[] value) {
+        events.pipeInput(key, value);
+    }
+
     /** Sends an event keyed by the UTF-8 bytes of {@code key}, with record headers {@code headers}. */
     void send(String key, byte[] value, org.apache.kafka.common.header.Headers headers) {
         events.pipeInput(new org.apache.kafka.streams.test.TestRecord<>(key.getBytes(StandardCharsets.UTF_8), value,

@@ -272,6 +272,35 @@ class ScoringTopologyTest {
         }
     }
 
+    /**
+     * A record key that is not text (here two serialised longs: −1, whose eight 0xFF bytes are no UTF-8 at all, and
+     * 42, which is UTF-8 of seven NULs and '*') stands in for a missing id as its UTF-8 decoding, each malformed byte
+     * a U+FFFD; the prediction keeps the key's own bytes, so a consumer joins on the key, not on the id.
+     */
+    @Test
+    void shouldKeepTheBytesOfAKeyThatIsNotTextAndDecodeItAsTheId() throws Exception {
+        byte[] minusOne = java.nio.ByteBuffer.allocate(Long.BYTES).putLong(-1L).array();
+        byte[] fortyTwo = java.nio.ByteBuffer.allocate(Long.BYTES).putLong(42L).array();
+        Map<String, Object> event = Map.of("features", Iris.rows().get(0).features(Iris.FEATURES));
+        byte[] value = io.gdastreams.serde.Json.mapper().writeValueAsBytes(event);
+        try (ScoringHarness h = harness(settings(), "binary-keys")) {
+            h.publish(irisModel(1));
+            h.sendKeyBytes(minusOne, value);
+            h.sendKeyBytes(fortyTwo, value);
+            var out = h.predictionRecords();
+            assertEquals(2, out.size());
+            assertTrue(java.util.Arrays.equals(minusOne, out.get(0).key()), "the key's bytes, not its decoding");
+            assertTrue(java.util.Arrays.equals(fortyTwo, out.get(1).key()));
+            assertEquals("\uFFFD".repeat(8), out.get(0).value().id());
+            assertEquals("\0".repeat(7) + "*", out.get(1).value().id());
+            for (var record : out) {
+                assertEquals(Status.SCORED, record.value().status());
+                assertEquals("setosa", record.value().label());
+            }
+            assertTrue(h.deadLetters().isEmpty());
+        }
+    }
+
     @Test
     void shouldDeadLetterMalformedJsonAndStillScoreTheNextEvent() {
         byte[] bad = "{\"features\": {\"sepal_length\": 5.1,".getBytes(StandardCharsets.UTF_8);
