@@ -115,8 +115,12 @@ public enum ConfigKey {
     APPLICATION_ID("gda.application.id", "gda-streams", ValueType.NAME,
             "Kafka Streams application.id base: <id>-training, <id>-scoring"),
     HTTP_PORT("gda.http.port", "", ValueType.OPTIONAL_PORT,
-            "train/score: port of the HTTP endpoint (health, metrics, models, score); empty = no endpoint, 0 = any"
-                    + " free port"),
+            "train/score: port of the HTTP endpoint (health, metrics, models, score, dashboard); empty = no endpoint,"
+                    + " 0 = any free port"),
+    HTTP_MANAGEMENT_PORT("gda.http.management-port", "", ValueType.OPTIONAL_PORT,
+            "train/score: port of a second listener, on gda.http.host, that serves /health/* and /metrics only (then"
+                    + " not on gda.http.port): probes and scrapers apart from the other clients; empty = none, 0 ="
+                    + " any free port"),
     HTTP_HOST("gda.http.host", "127.0.0.1", ValueType.NAME,
             "train/score: address the HTTP endpoint binds (0.0.0.0 = every interface)"),
     HTTP_MAX_REQUEST_BYTES("gda.http.max-request-bytes", "1048576", ValueType.POSITIVE_INT,

@@ -31,8 +31,20 @@ final class EndpointSocket {
     private EndpointSocket() {
     }
 
+    /** The endpoint's listener: {@link OpsServer#THREADS} workers. */
     static OpsServer open(String host, int port, int maxRequestBytes, HttpSecurity security)
             throws IOException, GeneralSecurityException {
+        return open(host, port, maxRequestBytes, security, OpsServer.THREADS, "gda-http");
+    }
+
+    /** The management listener (health and metrics): {@link OpsServer#MANAGEMENT_THREADS} workers of its own. */
+    static OpsServer openManagement(String host, int port, HttpSecurity security)
+            throws IOException, GeneralSecurityException {
+        return open(host, port, 0, security, OpsServer.MANAGEMENT_THREADS, "gda-http-management");
+    }
+
+    private static OpsServer open(String host, int port, int maxRequestBytes, HttpSecurity security, int threads,
+                                  String threadName) throws IOException, GeneralSecurityException {
         setIfAbsent("sun.net.httpserver.maxReqTime", MAX_REQ_SECONDS);
         setIfAbsent("sun.net.httpserver.maxRspTime", MAX_RSP_SECONDS);
         InetSocketAddress address = new InetSocketAddress(host, port);
@@ -45,7 +57,7 @@ final class EndpointSocket {
         } else {
             server = HttpServer.create(address, BACKLOG);
         }
-        return new OpsServer(server, maxRequestBytes, guard);
+        return new OpsServer(server, maxRequestBytes, guard, threads, threadName);
     }
 
     private static SSLContext sslContext(HttpSecurity.Tls tls) throws IOException, GeneralSecurityException {

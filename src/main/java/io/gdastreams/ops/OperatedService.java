@@ -1,8 +1,6 @@
 package io.gdastreams.ops;
 
 import io.gdastreams.config.Role;
-import io.gdastreams.lifecycle.FileProblem;
-import io.gdastreams.lifecycle.UserError;
 import io.gdastreams.model.ModelParameters;
 import io.gdastreams.service.GroupCommittedInput;
 import io.gdastreams.service.ServiceRunner;
@@ -13,9 +11,7 @@ import io.gdastreams.topology.LiveScoring;
 import io.gdastreams.topology.ScorerFit;
 import io.gdastreams.topology.TrainingSettings;
 import io.gdastreams.topology.TrainingTopology;
-import java.io.IOException;
 import java.io.PrintWriter;
-import java.security.GeneralSecurityException;
 import java.time.Clock;
 import java.util.List;
 import java.util.Optional;
@@ -61,14 +57,15 @@ public final class OperatedService {
 
     private static int run(Role role, Supplier<Topology> topology, AppConfig config, PrintWriter out,
                            OpsMetrics metrics, Health health, LiveScoring scoring) {
+        boolean http = config.httpPort().isPresent() || config.httpManagementPort().isPresent();
         OpsRoutes routes = null;
-        OpsServer server;
+        Endpoints endpoints;
         try {
-            // The routes before the socket: a configuration they refuse must not leave a bound port behind.
-            routes = config.httpPort().isEmpty() ? null : new OpsRoutes(health, metrics, config.modelId(),
-                    metrics::currentModel, config.scoringSettings().fitOptions(),
-                    config.scoringSettings().decisionRule(), scoring, config.httpSecurity().protectMetrics());
-            server = routes == null ? null : openServer(config);
+            // The routes before the sockets: a configuration they refuse must not leave a bound port behind.
+            routes = !http ? null : new OpsRoutes(health, metrics, config.modelId(), metrics::currentModel,
+                    config.scoringSettings().fitOptions(), config.scoringSettings().decisionRule(), scoring,
+                    config.httpSecurity().protectMetrics());
+            endpoints = routes == null ? null : Endpoints.open(config, routes);
         } catch (RuntimeException e) {
             if (routes != null) {
                 routes.close();
@@ -77,18 +74,14 @@ public final class OperatedService {
             throw e;
         }
         try (ProgressLog progress = new ProgressLog(role, metrics)) {
-            if (server != null) {
-                routes.install(server).start();
-                out.printf("%s: HTTP endpoint on %s (/ dashboard, /health/live, /health/ready, /metrics, /models/%s%s)"
-                        + "%s%n", role, server.url(), config.modelId(), scoring != null ? ", POST /score" : "",
-                        server.hasToken() ? "; bearer token required" : "");
-                server.exposure().ifPresent(warning -> out.printf("%s: WARNING: %s%n", role, warning));
-                out.flush();
+            if (endpoints != null) {
+                endpoints.start(role, config.modelId(), scoring != null, out);
             }
             List<String> idle = HttpSecurity.keysWithoutEndpoint(config);
             if (!idle.isEmpty()) {
                 // A token file or keystore named but never read would otherwise look accepted.
-                out.printf("%s: note: %s set but gda.http.port is not: no HTTP endpoint, so %s%n", role,
+                out.printf("%s: note: %s set but neither gda.http.port nor gda.http.management-port is: no HTTP"
+                        + " endpoint, so %s%n", role,
                         String.join(", ", idle), idle.size() == 1 ? "it has no effect" : "they have no effect");
                 out.flush();
             }
@@ -96,32 +89,16 @@ public final class OperatedService {
             Consumer<StreamsApp> onStart = app -> {
                 health.follow(app);
                 metrics.follow(app::restoring, app::heldInputs);
-                if (server != null) {
+                if (endpoints != null) {
                     metrics.bind(app.kafkaStreams());
                 }
             };
             return ServiceRunner.run(role, topology, config, out, onStart, metrics);
         } finally {
-            if (server != null) {
-                routes.close();
-                server.close();
+            if (endpoints != null) {
+                endpoints.close();
             }
             metrics.close();
-        }
-    }
-
-    private static OpsServer openServer(AppConfig config) {
-        HttpSecurity security = config.httpSecurity();
-        try {
-            return EndpointSocket.open(config.httpHost(), config.httpPort().getAsInt(), config.httpMaxRequestBytes(),
-                    security);
-        } catch (IOException | GeneralSecurityException | RuntimeException e) {
-            // The message of a keystore error names the file or the algorithm, never the password.
-            throw new UserError("cannot serve HTTP" + (security.tls().isPresent() ? "S" : "") + " on "
-                    + config.httpHost() + ":" + config.httpPort().getAsInt()
-                    + " (gda.http.host, gda.http.port, gda.http.tls.*): " + (e instanceof IOException io
-                    ? FileProblem.reason(io) + (io instanceof java.nio.file.FileSystemException f ? " (" + f.getFile()
-                    + ")" : "") : e.getMessage()), e);
         }
     }
 }

@@ -71,10 +71,20 @@ final class OpsRoutes {
      * sends it with each data request), and so do health and metrics unless {@code protectMetrics}.
      */
     OpsServer install(OpsServer server) {
+        return installApi(installOperational(server));
+    }
+
+    /** Health and metrics only: the management listener's routes ({@code gda.http.management-port}). */
+    OpsServer installOperational(OpsServer server) {
         operational(server, "/health/live", get(r -> health(health.live())));
         operational(server, "/health/ready", get(r -> health(health.ready())));
         operational(server, "/metrics", get(r -> new OpsServer.Reply(200, PROMETHEUS_TEXT,
                 OpsServer.utf8(metrics.scrape()))));
+        return server;
+    }
+
+    /** Everything but health and metrics: the model, {@code /score} (scorer) and the dashboard. */
+    OpsServer installApi(OpsServer server) {
         server.guarded(MODELS, get(this::model));
         if (scoring != null) {
             server.guarded("/score", this::score);

@@ -28,12 +28,16 @@ import org.slf4j.LoggerFactory;
  * configuration). The JDK server reads a request's line, headers and body on a worker thread, so a client that
  * sends them slowly holds one for up to the request time limit ({@link EndpointSocket}): with two workers, two such
  * clients kept every answer, health probes included, waiting 30 s. Sixteen idle threads cost nothing the stream
- * threads would miss (they go after a minute of no requests) and take that many slow clients to stall probes.
+ * threads would miss (they go after a minute of no requests) and take that many slow clients to stall probes; where
+ * clients cannot be trusted, probes go to a listener of their own ({@code gda.http.management-port},
+ * {@value #MANAGEMENT_THREADS} threads), which those clients cannot reach.
  */
 final class OpsServer implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(OpsServer.class);
     static final int THREADS = 16;
+    /** Workers of the management listener: probes and scrapes, a few requests a minute. */
+    static final int MANAGEMENT_THREADS = 4;
     static final String JSON = "application/json";
 
     /** One request, as a route sees it. */
@@ -80,16 +84,17 @@ final class OpsServer implements AutoCloseable {
     private final BearerGuard guard;
 
     /**
-     * Binds {@code host}:{@code port} (0: any free port); nothing is served before {@link #start()}. With a
-     * {@code guard}, the routes registered by {@link #guarded} need its token.
+     * Serves with {@code server} (bound, not started) on {@code threads} workers named {@code threadName}; nothing
+     * is served before {@link #start()}. With a {@code guard}, the routes registered by {@link #guarded} need its
+     * token.
      */
-    OpsServer(HttpServer server, int maxRequestBytes, BearerGuard guard) {
+    OpsServer(HttpServer server, int maxRequestBytes, BearerGuard guard, int threads, String threadName) {
         this.server = server;
         this.maxRequestBytes = maxRequestBytes;
         this.guard = guard;
-        ThreadPoolExecutor pool = new ThreadPoolExecutor(THREADS, THREADS, 60, TimeUnit.SECONDS,
+        ThreadPoolExecutor pool = new ThreadPoolExecutor(threads, threads, 60, TimeUnit.SECONDS,
                 new LinkedBlockingQueue<>(), r -> {
-                    Thread t = new Thread(r, "gda-http");
+                    Thread t = new Thread(r, threadName);
                     t.setDaemon(true);
                     return t;
                 });

@@ -191,6 +191,14 @@ public final class AppConfig implements ConfigValues {
         return value(ConfigKey.HTTP_PORT, java.util.OptionalInt.class);
     }
 
+    /**
+     * Port of the management listener (health and metrics only, then not on {@link #httpPort}); empty: none (0: any
+     * free port).
+     */
+    public java.util.OptionalInt httpManagementPort() {
+        return value(ConfigKey.HTTP_MANAGEMENT_PORT, java.util.OptionalInt.class);
+    }
+
     /** Address the HTTP endpoint binds. */
     public String httpHost() {
         return string(ConfigKey.HTTP_HOST);

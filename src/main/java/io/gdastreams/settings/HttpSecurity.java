@@ -24,11 +24,12 @@ public record HttpSecurity(Optional<String> token, boolean protectMetrics, Optio
     }
 
     /**
-     * The {@code gda.http.*} keys set to other than their default while {@code gda.http.port} is unset: without a
-     * port there is no endpoint, so they do nothing (and a secret file they name is not read); empty otherwise.
+     * The {@code gda.http.*} keys set to other than their default while neither {@code gda.http.port} nor
+     * {@code gda.http.management-port} is set: without a port there is no endpoint, so they do nothing (and a secret
+     * file they name is not read); empty otherwise.
      */
     public static List<String> keysWithoutEndpoint(AppConfig config) {
-        if (config.httpPort().isPresent()) {
+        if (config.httpPort().isPresent() || config.httpManagementPort().isPresent()) {
             return List.of();
         }
         return Arrays.stream(ConfigKey.values())

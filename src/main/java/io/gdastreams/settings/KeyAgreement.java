@@ -37,6 +37,14 @@ final class KeyAgreement {
                     ConfigKey.COVARIANCE) + "): set " + ConfigKey.COVARIANCE.key() + "=diag or "
                     + ConfigKey.STATISTICS.key() + "=full");
         }
+        if (config.httpPort().isPresent() && config.httpPort().equals(config.httpManagementPort())
+                && config.httpPort().getAsInt() != 0) {
+            throw new ConfigException(ConfigKey.HTTP_MANAGEMENT_PORT.key() + " (" + config.origin(
+                    ConfigKey.HTTP_MANAGEMENT_PORT) + ") and " + ConfigKey.HTTP_PORT.key() + " (" + config.origin(
+                    ConfigKey.HTTP_PORT) + ") are both " + config.httpPort().getAsInt() + ": the management listener"
+                    + " needs a port of its own (or leave " + ConfigKey.HTTP_MANAGEMENT_PORT.key() + " unset to serve"
+                    + " health and metrics on " + ConfigKey.HTTP_PORT.key() + ")");
+        }
         if (kafka.containsKey("application.id")) {
             throw new ConfigException("application.id is derived from " + ConfigKey.APPLICATION_ID.key()
                     + " (training and scoring need different ids); set " + ConfigKey.APPLICATION_ID.key()
