@@ -106,4 +106,9 @@ abstract sealed class CompiledCovariance
     int cachedPatterns() {
         return 0;
     }
+
+    /** Bytes of the cached sub-factors (0 when the form needs none). */
+    long cachedPatternBytes() {
+        return 0;
+    }
 }

@@ -5,13 +5,17 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Scores points with missing coordinates against full covariance matrices (FULL and TIED), and imputes their
  * missing coordinates: the marginal of a Gaussian over the observed coordinates O is the Gaussian of the sub-vector
  * and sub-matrix Σ_OO, and the conditional mean of the missing ones needs Σ_OO⁻¹ too. The Cholesky factor of Σ_OO is
  * computed once per missing-value pattern and cached (thread-safe, at most
- * {@value Discriminant#MAX_CACHED_PATTERNS} patterns; beyond that they are computed per call).
+ * {@value Discriminant#MAX_CACHED_PATTERNS} patterns and {@value Discriminant#MAX_CACHED_PATTERN_BYTES} bytes of
+ * factors; beyond that they are computed per call). The bytes matter as much as the count: a pattern costs one m × m
+ * factor per distinct covariance (m observed coordinates), so 1024 patterns of a model with 20 classes at d = 128
+ * would hold 2.5 GiB, and which patterns come is the input's choice.
  *
  * <p>The classes may share covariances: {@code covarianceOf[k]} names the matrix of class k, so a pooled matrix is
  * factorised once per pattern, not once per class.
@@ -24,6 +28,7 @@ final class MarginalFactors {
     private final int[] covarianceOf;
     private final ConcurrentMap<MissingPattern, Marginal> cache = new ConcurrentHashMap<>();
     private final AtomicInteger cacheSlots = new AtomicInteger();
+    private final AtomicLong cacheBytes = new AtomicLong();
 
     /**
      * {@code means} (K × d), {@code covariances} and {@code covarianceOf} (K indices into {@code covariances}): none
@@ -165,19 +170,32 @@ final class MarginalFactors {
         return cache.size();
     }
 
+    /** Bytes of factors the cached patterns hold (as counted against the bound). */
+    long bytes() {
+        return cacheBytes.get();
+    }
+
+    /** What one pattern with {@code m} observed coordinates holds: an m × m factor per distinct covariance. */
+    private long cachedBytes(int m) {
+        return (long) covariances.length * m * m * Double.BYTES + (long) m * Integer.BYTES;
+    }
+
     private Marginal marginal(MissingPattern pattern, int d) {
         Marginal marginal = cache.get(pattern);
         if (marginal == null) {
             marginal = new Marginal(pattern.observedIndices(d));
-            // Reserve a slot first: checking size() and then inserting lets concurrent callers overshoot the bound.
-            if (cacheSlots.incrementAndGet() <= Discriminant.MAX_CACHED_PATTERNS) {
-                Marginal raced = cache.putIfAbsent(pattern, marginal);
-                if (raced != null) {
-                    marginal = raced;
-                    cacheSlots.decrementAndGet();
-                }
-            } else {
+            long bytes = cachedBytes(marginal.observed.length);
+            // Reserve a slot and the bytes first: checking size() and then inserting lets concurrent callers overshoot
+            // the bounds.
+            boolean reserved = cacheSlots.incrementAndGet() <= Discriminant.MAX_CACHED_PATTERNS;
+            reserved = cacheBytes.addAndGet(bytes) <= Discriminant.MAX_CACHED_PATTERN_BYTES && reserved;
+            Marginal raced = reserved ? cache.putIfAbsent(pattern, marginal) : null;
+            if (raced != null) {
+                marginal = raced;
+            }
+            if (!reserved || raced != null) {
                 cacheSlots.decrementAndGet();
+                cacheBytes.addAndGet(-bytes);
             }
         }
         return marginal;

@@ -39,4 +39,9 @@ abstract sealed class MarginalisedCompiled extends CompiledCovariance
     final int cachedPatterns() {
         return marginals().size();
     }
+
+    @Override
+    final long cachedPatternBytes() {
+        return marginals().bytes();
+    }
 }

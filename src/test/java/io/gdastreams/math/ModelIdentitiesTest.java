@@ -209,6 +209,43 @@ class ModelIdentitiesTest {
                 new int[] {0, 1}), FitOptions.defaults())).linear().isEmpty());
     }
 
+    /**
+     * The cache is bounded by bytes as well as by count: at d = 64 with ten classes a pattern missing two coordinates
+     * holds ten 62 × 62 factors (300 KiB), so 1024 of them held 300 MiB (a scorer ran out of memory on input whose
+     * missing features varied). Scores past the bound are computed per call, bit for bit those of a fresh model.
+     */
+    @Test
+    void shouldBoundThePatternCacheByBytesAndScoreTheSamePastIt() {
+        int d = 64;
+        int classes = 10;
+        SplittableRandom random = new SplittableRandom(SEED + 4);
+        GaussianModel model = GroupScoreTest.model(CovarianceType.FULL, classes, d, random);
+        Discriminant discriminant = Discriminant.compile(model);
+        long perPattern = (long) classes * (d - 2) * (d - 2) * Double.BYTES + (long) (d - 2) * Integer.BYTES;
+        long fits = Discriminant.MAX_CACHED_PATTERN_BYTES / perPattern;
+        int patterns = (int) fits + 40;
+        double[][] xs = GroupScoreTest.points(patterns, d, random);
+        for (int i = 0; i < patterns; i++) {
+            xs[i][i % d] = Double.NaN;
+            xs[i][(i / d + i % d + 1) % d] = Double.NaN; // pairs (i mod d, ·) all distinct for i < d(d−1)
+        }
+        Posterior[] first = new Posterior[patterns];
+        for (int i = 0; i < patterns; i++) {
+            first[i] = discriminant.score(xs[i]);
+        }
+        assertEquals(fits, discriminant.cachedPatterns(), "as many patterns as the bytes allow");
+        assertEquals(fits * perPattern, discriminant.cachedPatternBytes());
+        assertTrue(discriminant.cachedPatternBytes() <= Discriminant.MAX_CACHED_PATTERN_BYTES);
+        for (int i = patterns - 1; i >= 0; i--) {
+            Posterior again = discriminant.score(xs[i]);
+            Posterior fresh = Discriminant.compile(model).score(xs[i]);
+            assertArrayEquals(fresh.probabilities(), again.probabilities(), 0.0);
+            assertArrayEquals(first[i].probabilities(), again.probabilities(), 0.0);
+            assertEquals(fresh.logDensity(), again.logDensity(), 0.0);
+        }
+        assertEquals(fits, discriminant.cachedPatterns());
+    }
+
     @Test
     void shouldBoundThePatternCacheAndScoreTheSameConcurrently() throws Exception {
         int d = 16;
