@@ -27,23 +27,13 @@ import java.util.Optional;
  * class for DIAG; then K exponentials and one logarithm for the posterior. {@link #score(double[], double[],
  * double[])} writes into the caller's array and allocates nothing (per-thread working space, see
  * {@link ScoringScratch}); the forms that return a {@link Posterior} allocate it and its two K-arrays. For a
- * partial pattern the factors of the sub-matrices are computed once per pattern and cached (thread-safe, at
- * most {@value #MAX_CACHED_PATTERNS} patterns and {@value #MAX_CACHED_PATTERN_BYTES} bytes of factors per compiled
- * model; beyond that they are computed per call).
+ * partial pattern the factors of the sub-matrices are computed once per pattern and cached ({@link MarginalFactors}).
  *
  * <p>Always finite: a log-likelihood that underflows to −∞ (a point astronomically far from a class) is
  * reported as −{@link Double#MAX_VALUE}; if that happens for every class the point carries no usable
  * information and the probabilities are the priors.
  */
 public final class Discriminant {
-
-    /** Upper bound on the number of missing-value patterns whose sub-factors are cached. */
-    public static final int MAX_CACHED_PATTERNS = 1024;
-    /**
-     * Upper bound on the bytes of sub-factors cached per compiled model (64 MiB): at d = 16 every pattern the count
-     * allows fits (1024 × 3 classes × 2 KiB = 6 MiB), at d = 128 with 20 classes a few dozen do.
-     */
-    public static final long MAX_CACHED_PATTERN_BYTES = 64L << 20;
 
     private final GaussianModel model;
     private final int d;
@@ -324,7 +314,7 @@ public final class Discriminant {
         return covariance.cachedPatterns();
     }
 
-    /** Bytes of the sub-factors cached for those patterns (at most {@link #MAX_CACHED_PATTERN_BYTES}). */
+    /** Bytes of the sub-factors cached for those patterns (bounded: {@link MarginalFactors}). */
     public long cachedPatternBytes() {
         return covariance.cachedPatternBytes();
     }

@@ -12,7 +12,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * missing coordinates: the marginal of a Gaussian over the observed coordinates O is the Gaussian of the sub-vector
  * and sub-matrix Σ_OO, and the conditional mean of the missing ones needs Σ_OO⁻¹ too. The Cholesky factor of Σ_OO is
  * computed once per missing-value pattern and cached (thread-safe, at most
- * {@value Discriminant#MAX_CACHED_PATTERNS} patterns and {@value Discriminant#MAX_CACHED_PATTERN_BYTES} bytes of
+ * {@value #MAX_CACHED_PATTERNS} patterns and {@value #MAX_CACHED_PATTERN_BYTES} bytes of
  * factors; beyond that they are computed per call). The bytes matter as much as the count: a pattern costs one m × m
  * factor per distinct covariance (m observed coordinates), so 1024 patterns of a model with 20 classes at d = 128
  * would hold 2.5 GiB, and which patterns come is the input's choice.
@@ -21,6 +21,14 @@ import java.util.concurrent.atomic.AtomicLong;
  * factorised once per pattern, not once per class.
  */
 final class MarginalFactors {
+
+    /** Upper bound on the number of missing-value patterns whose sub-factors are cached. */
+    static final int MAX_CACHED_PATTERNS = 1024;
+    /**
+     * Upper bound on the bytes of sub-factors cached per compiled model (64 MiB): at d = 16 every pattern the count
+     * allows fits (1024 × 3 classes × 2 KiB = 6 MiB), at d = 128 with 20 classes a few dozen do.
+     */
+    static final long MAX_CACHED_PATTERN_BYTES = 64L << 20;
 
     private final double[][] means;
     /** The distinct covariance matrices, d × d each. */
@@ -187,8 +195,8 @@ final class MarginalFactors {
             long bytes = cachedBytes(marginal.observed.length);
             // Reserve a slot and the bytes first: checking size() and then inserting lets concurrent callers overshoot
             // the bounds.
-            boolean reserved = cacheSlots.incrementAndGet() <= Discriminant.MAX_CACHED_PATTERNS;
-            reserved = cacheBytes.addAndGet(bytes) <= Discriminant.MAX_CACHED_PATTERN_BYTES && reserved;
+            boolean reserved = cacheSlots.incrementAndGet() <= MAX_CACHED_PATTERNS;
+            reserved = cacheBytes.addAndGet(bytes) <= MAX_CACHED_PATTERN_BYTES && reserved;
             Marginal raced = reserved ? cache.putIfAbsent(pattern, marginal) : null;
             if (raced != null) {
                 marginal = raced;

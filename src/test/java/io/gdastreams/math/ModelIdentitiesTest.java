@@ -222,7 +222,7 @@ class ModelIdentitiesTest {
         GaussianModel model = GroupScoreTest.model(CovarianceType.FULL, classes, d, random);
         Discriminant discriminant = Discriminant.compile(model);
         long perPattern = (long) classes * (d - 2) * (d - 2) * Double.BYTES + (long) (d - 2) * Integer.BYTES;
-        long fits = Discriminant.MAX_CACHED_PATTERN_BYTES / perPattern;
+        long fits = MarginalFactors.MAX_CACHED_PATTERN_BYTES / perPattern;
         int patterns = (int) fits + 40;
         double[][] xs = GroupScoreTest.points(patterns, d, random);
         for (int i = 0; i < patterns; i++) {
@@ -235,7 +235,7 @@ class ModelIdentitiesTest {
         }
         assertEquals(fits, discriminant.cachedPatterns(), "as many patterns as the bytes allow");
         assertEquals(fits * perPattern, discriminant.cachedPatternBytes());
-        assertTrue(discriminant.cachedPatternBytes() <= Discriminant.MAX_CACHED_PATTERN_BYTES);
+        assertTrue(discriminant.cachedPatternBytes() <= MarginalFactors.MAX_CACHED_PATTERN_BYTES);
         for (int i = patterns - 1; i >= 0; i--) {
             Posterior again = discriminant.score(xs[i]);
             Posterior fresh = Discriminant.compile(model).score(xs[i]);
@@ -274,7 +274,7 @@ class ModelIdentitiesTest {
         for (int i = 0; i < points; i++) {
             expected[i] = fresh.score(xs[i]);
         }
-        assertEquals(Discriminant.MAX_CACHED_PATTERNS, fresh.cachedPatterns());
+        assertEquals(MarginalFactors.MAX_CACHED_PATTERNS, fresh.cachedPatterns());
 
         ExecutorService pool = Executors.newFixedThreadPool(4);
         try {
@@ -296,6 +296,6 @@ class ModelIdentitiesTest {
         } finally {
             pool.shutdownNow();
         }
-        assertTrue(discriminant.cachedPatterns() <= Discriminant.MAX_CACHED_PATTERNS);
+        assertTrue(discriminant.cachedPatterns() <= MarginalFactors.MAX_CACHED_PATTERNS);
     }
 }
