@@ -24,6 +24,9 @@ import org.apache.kafka.streams.state.KeyValueStore;
  */
 final class HeldEvents {
 
+    /** Entries read from the store at a time while releasing (the store is not changed under an open iterator). */
+    private static final int RELEASE_CHUNK = 64;
+
     private final KeyValueStore<Long, PendingEvent> store;
     private final StreamObserver observer;
     private final String taskId;
@@ -62,26 +65,36 @@ final class HeldEvents {
     }
 
     /**
-     * Hands every held event to {@code answer}, oldest first, deleting each from the store after it was answered;
-     * returns how many there were.
+     * Hands the held events to {@code answer}, oldest first, deleting each from the store after it was answered, until
+     * none is left or {@link System#nanoTime()} has passed {@code deadline} (at least one is answered); returns how
+     * many were. The rest stay held, in order, for the next call.
      */
-    int release(Consumer<PendingEvent> answer) {
-        if (count == 0) {
-            return 0;
-        }
-        List<KeyValue<Long, PendingEvent>> held = new ArrayList<>();
-        try (KeyValueIterator<Long, PendingEvent> it = store.all()) {
-            while (it.hasNext()) {
-                held.add(it.next());
+    int release(Consumer<PendingEvent> answer, long deadline) {
+        int released = 0;
+        while (count > 0) {
+            List<KeyValue<Long, PendingEvent>> chunk = new ArrayList<>(RELEASE_CHUNK);
+            try (KeyValueIterator<Long, PendingEvent> it = store.all()) {
+                while (it.hasNext() && chunk.size() < RELEASE_CHUNK) {
+                    chunk.add(it.next());
+                }
+            }
+            if (chunk.isEmpty()) {
+                count = 0; // the store is the truth (see the class comment)
+                break;
+            }
+            for (KeyValue<Long, PendingEvent> entry : chunk) {
+                answer.accept(entry.value);
+                store.delete(entry.key);
+                count--;
+                released++;
+                if (System.nanoTime() - deadline > 0) {
+                    observer.pendingEvents(taskId, count);
+                    return released;
+                }
             }
         }
-        for (KeyValue<Long, PendingEvent> entry : held) {
-            answer.accept(entry.value);
-            store.delete(entry.key);
-        }
-        count = 0;
-        observer.pendingEvents(taskId, 0);
-        return held.size();
+        observer.pendingEvents(taskId, count);
+        return released;
     }
 
     /** The task leaves this process (its held events stay in the store and its changelog). */

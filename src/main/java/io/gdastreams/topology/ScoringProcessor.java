@@ -61,6 +61,8 @@ final class ScoringProcessor implements Processor<byte[], byte[], byte[], Object
      * 1 MiB. Larger events get an unscored "no model yet" answer at once.
      */
     static final int MAX_HELD_VALUE_BYTES = DeadLetters.MAX_KEPT_VALUE_BYTES;
+    /** Time one call spends releasing held events (a fraction of exactly-once's 10 s transaction timeout). */
+    static final long RELEASE_BUDGET_NANOS = 250_000_000L;
 
     private final ScoringSettings settings;
     /** {@code settings.categorical().features()} as a set, for the decoder. */
@@ -76,12 +78,22 @@ final class ScoringProcessor implements Processor<byte[], byte[], byte[], Object
     private HeldEvents held;
     /** Writes this task's common scored predictions into one reused buffer (ScoringTopology.predictionOutput). */
     private final PosteriorWriter posteriorWriter = new PosteriorWriter();
+    private final long releaseBudgetNanos;
+    /** Held events released since the model that scores them came (logged once they are all answered). */
+    private long releasedInDrain;
 
     ScoringProcessor(ScoringSettings settings, CompiledModelCache cache) {
         this(settings, cache, StreamObserver.NONE);
     }
 
     ScoringProcessor(ScoringSettings settings, CompiledModelCache cache, StreamObserver observer) {
+        this(settings, cache, observer, RELEASE_BUDGET_NANOS);
+    }
+
+    /** {@code releaseBudgetNanos}: the time one call spends releasing held events (tests: 0, one event a call). */
+    ScoringProcessor(ScoringSettings settings, CompiledModelCache cache, StreamObserver observer,
+                     long releaseBudgetNanos) {
+        this.releaseBudgetNanos = releaseBudgetNanos;
         this.settings = settings;
         this.intake = new EventIntake(settings);
         this.categoricalSet = intake.categorical();
@@ -194,7 +206,12 @@ final class ScoringProcessor implements Processor<byte[], byte[], byte[], Object
         String id = checked.id();
         if (model.isPresent()) {
             releasePending(model.get());
-            return intake.score(model.get(), checked);
+            if (held.count() == 0 || record.value().length > MAX_HELD_VALUE_BYTES) {
+                return intake.score(model.get(), checked);
+            }
+            // Events still held from before the model came are answered first: this one waits behind them (their
+            // number only shrinks, each call releasing one at least), unless it is too large to hold.
+            return pending(record, id);
         }
         // A model in force that cannot score is named with its excluded classes, as its own answers would be.
         ScoringOutcome.ModelStamp notHeld = inForce.map(CompiledModel::stampWithExclusions).orElse(stamp);
@@ -206,6 +223,10 @@ final class ScoringProcessor implements Processor<byte[], byte[], byte[], Object
             return new ScoringOutcome.Unscored(id, new UnscoredReason.NoModelHoldFull(cache.absence(),
                     settings.maxPending()), notHeld);
         }
+        return pending(record, id);
+    }
+
+    private ScoringOutcome.Pending pending(Record<byte[], byte[]> record, String id) {
         Optional<RecordMetadata> source = context.recordMetadata();
         return new ScoringOutcome.Pending(new PendingEvent(record.key(), id, null, record.timestamp(),
                 source.map(RecordMetadata::topic).orElse(null), source.map(RecordMetadata::partition).orElse(null),
@@ -253,7 +274,12 @@ final class ScoringProcessor implements Processor<byte[], byte[], byte[], Object
                 model.modelId(), model.version(), model.unscorable().exclusions(), settings.maxPending()));
     }
 
-    /** Scores every held event, oldest first, with their original keys and timestamps. */
+    /**
+     * Scores the held events, oldest first, with their original keys and timestamps, for at most the release
+     * budget a call: up to {@code gda.pending.max} events each scored by a large model could outlast the transaction
+     * timeout of exactly-once (10 s), whose abort would bring them back to be released again, and again. The rest
+     * follow at the next record or punctuation, after a commit asked for here.
+     */
     private void releasePending(CompiledModel model) {
         int released = held.release(event -> {
             ScoringOutcome.Answer answer;
@@ -273,10 +299,14 @@ final class ScoringProcessor implements Processor<byte[], byte[], byte[], Object
             answer.deadLetterReason().ifPresent(reason -> context.forward(new Record<byte[], Object>(key,
                     HeldEvents.deadLetter(event, reason), event.timestamp(), headers),
                     ScoringTopology.DEAD_LETTERS_SINK));
-        });
-        if (released > 0) {
-            LOG.info("Scored {} held events with model '{}' version {}", released, model.modelId(),
+        }, System.nanoTime() + releaseBudgetNanos);
+        releasedInDrain += released;
+        if (held.count() > 0) {
+            context.commit(); // end the transaction that holds these answers before scoring more
+        } else if (releasedInDrain > 0) {
+            LOG.info("Scored {} held events with model '{}' version {}", releasedInDrain, model.modelId(),
                     model.version());
+            releasedInDrain = 0;
         }
     }
 

@@ -55,6 +55,48 @@ class ScoringProcessorTest {
         assertEquals(List.of("setosa", "versicolor", "virginica"), out.stream().map(Prediction::label).toList());
     }
 
+    /**
+     * Held events are released a time budget at a time (here 0: one event a call), so that thousands scored by a large
+     * model do not outlast exactly-once's transaction timeout; a commit is asked after each partial release, and an
+     * event that comes meanwhile waits behind the held ones: the answers keep the arrival order.
+     */
+    @Test
+    void shouldReleaseHeldEventsABudgetAtATimeAndKeepTheirOrder() throws Exception {
+        ScoringSettings settings = ScoringSettings.defaults(ScoringFixtures.MODEL_ID).withMaxPending(3);
+        CompiledModelCache cache = CompiledModelCache.of(settings);
+        MockProcessorContext<byte[], Object> context = context();
+        ScoringProcessor processor = new ScoringProcessor(settings, cache, StreamObserver.NONE, 0L);
+        processor.init(context);
+        List<LabelledRow> rows = Iris.rows();
+        int[] rowOf = {0, 50, 100, 1, 51};
+        for (int e = 0; e < 3; e++) {
+            send(processor, context, e, rows.get(rowOf[e]).features(Iris.FEATURES));
+        }
+        assertTrue(context.forwarded().isEmpty());
+
+        cache.offer(irisModel(1), "test");
+        send(processor, context, 3, rows.get(rowOf[3]).features(Iris.FEATURES));
+        assertEquals(List.of("e0"), ids(context), "one held event released; e3 waits behind e1 and e2");
+        assertTrue(context.committed(), "a commit asked after a partial release");
+        send(processor, context, 4, rows.get(rowOf[4]).features(Iris.FEATURES));
+        assertEquals(List.of("e0", "e1"), ids(context), "held events never exceed the bound of 3 meanwhile");
+        var punctuator = context.scheduledPunctuators().get(context.scheduledPunctuators().size() - 1);
+        for (int tick = 1; tick <= 3; tick++) {
+            punctuator.getPunctuator().punctuate(tick * 1_000L);
+        }
+        List<Prediction> out = context.forwarded().stream().map(f -> (Prediction) f.record().value()).toList();
+        assertEquals(List.of("e0", "e1", "e2", "e3", "e4"), out.stream().map(Prediction::id).toList());
+        assertTrue(out.stream().allMatch(p -> p.status() == Status.SCORED), out.toString());
+        assertEquals(List.of("setosa", "versicolor", "virginica", "setosa", "versicolor"),
+                out.stream().map(Prediction::label).toList());
+        send(processor, context, 5, rows.get(2).features(Iris.FEATURES));
+        assertEquals(6, context.forwarded().size(), "nothing held: scored at once");
+    }
+
+    private static List<String> ids(MockProcessorContext<byte[], Object> context) {
+        return context.forwarded().stream().map(f -> ((Prediction) f.record().value()).id()).toList();
+    }
+
     private static MockProcessorContext<byte[], Object> context() {
         Properties props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, "scoring-processor-test");
