@@ -27,13 +27,12 @@ public final class ShutdownSequence implements AutoCloseable {
         return resource;
     }
 
-    /** Closes {@code resource} now (if still registered) and forgets it. */
-    public void close(AutoCloseable resource) {
-        boolean registered;
-        synchronized (this) {
-            registered = resources.remove(resource);
-        }
-        if (registered) {
+    /**
+     * Closes {@code resource} now (if still registered) and forgets it. Under the lock: a Ctrl-C meanwhile must not
+     * release what was registered before it (the state directory, the broker) while it is still closing.
+     */
+    public synchronized void close(AutoCloseable resource) {
+        if (resources.remove(resource)) {
             closeQuietly(resource);
         }
     }

@@ -130,6 +130,9 @@ public final class ServiceRunner {
         long runningSince = 0;
         try {
             while (!stopped.await(1, TimeUnit.SECONDS)) {
+                if (interrupted.get()) {
+                    break; // the shutdown hook is closing the client: its NOT_RUNNING is no failure
+                }
                 KafkaStreams.State state = app.get().state();
                 // A restore judged not reading is restarted one check later, and only if it still stands where it
                 // was judged: one that was about to move when the broker was asked is left alone.
@@ -137,7 +140,7 @@ public final class ServiceRunner {
                 ServiceWatch.Look look = watch.look(app.get(), state);
                 lastJudged = look.judged();
                 if (look.endBecause().isPresent()) {
-                    Runtime.getRuntime().removeShutdownHook(hook);
+                    unhook(hook);
                     app.get().close();
                     throw new RunFailure(look.endBecause().get());
                 }
@@ -158,7 +161,7 @@ public final class ServiceRunner {
                 AuthorizationException denied = StreamsApp.causeOfType(cause, AuthorizationException.class);
                 if (denied != null) {
                     // An ACL does not appear by itself: starting again would only repeat the refusal.
-                    Runtime.getRuntime().removeShutdownHook(hook);
+                    unhook(hook);
                     app.get().close();
                     throw new RunFailure(AccessCheck.refusal(role, StreamsApp.applicationId(properties), accesses,
                             denied), cause);
@@ -166,14 +169,14 @@ public final class ServiceRunner {
                 Optional<String> permanent = notReading ? Optional.empty() : watch.permanent(cause);
                 if (permanent.isPresent()) {
                     // A topic gone or repartitioned does not come back by itself: starting again would only repeat it.
-                    Runtime.getRuntime().removeShutdownHook(hook);
+                    unhook(hook);
                     app.get().close();
                     throw new RunFailure(permanent.get(), cause);
                 }
                 boolean lostState = StreamsApp.lostTrainingState(cause);
                 if (lostState && (rebuilds >= MAX_STATE_REBUILDS
                         || StreamsApp.stateConflictsWithConfiguration(cause))) {
-                    Runtime.getRuntime().removeShutdownHook(hook);
+                    unhook(hook);
                     app.get().close();
                     throw new RunFailure(role + " stopped (" + state + ")"
                             + (cause == null ? "" : ": " + StreamsApp.rootMessage(cause)), cause);
@@ -210,7 +213,7 @@ public final class ServiceRunner {
                         next = newClient(role, topology.get(), properties, clients, old, lostState, cause, interrupted);
                     } catch (RunFailure stuck) {
                         // Closing the stuck client again on the way out would only wait another close timeout.
-                        Runtime.getRuntime().removeShutdownHook(hook);
+                        unhook(hook);
                         throw stuck;
                     }
                     if (next == null) {
@@ -227,6 +230,18 @@ public final class ServiceRunner {
             Thread.currentThread().interrupt();
         }
         return interrupted.get() ? ExitCodes.OK : ExitCodes.FAILURE;
+    }
+
+    /**
+     * Takes the shutdown hook back before a failure ends the run (it would close the client again). Once a shutdown
+     * has begun the JDK refuses (IllegalStateException); the hook is then running and closes the client itself.
+     */
+    private static void unhook(Thread hook) {
+        try {
+            Runtime.getRuntime().removeShutdownHook(hook);
+        } catch (IllegalStateException shutdownInProgress) {
+            // nothing to take back
+        }
     }
 
     /**
