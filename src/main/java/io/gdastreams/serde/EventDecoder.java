@@ -120,7 +120,13 @@ public final class EventDecoder {
             return Decoded.failed("retract must be true or false, got " + abbreviate(retractNode.toString()));
         }
         boolean retract = retractNode != null && retractNode.booleanValue();
-        return Decoded.ok(new LabelledEvent(features.value(), label, categories, weight, retract));
+        JsonNode offsetNode = root.value().get(RetractsOffsetField.NAME);
+        String offsetProblem = offsetNode == null ? null : RetractsOffsetField.problem(offsetNode, retract);
+        if (offsetProblem != null) {
+            return Decoded.failed(offsetProblem);
+        }
+        long retractsOffset = offsetNode == null ? LabelledEvent.NO_OFFSET : offsetNode.longValue();
+        return Decoded.ok(new LabelledEvent(features.value(), label, categories, weight, retract, retractsOffset));
     }
 
     /** Why {@code node} cannot be a sample weight ({@link #isWeight}), or null. */

@@ -141,7 +141,8 @@ public final class EventReader {
                         retract = value == JsonToken.VALUE_TRUE;
                     }
                     default -> {
-                        if (!EventTokens.skippable(field, value, out, p)) {
+                        // A retraction that names its event's offset is rare: the decoder reads and checks it.
+                        if (field.equals(RetractsOffsetField.NAME) || !EventTokens.skippable(field, value, out, p)) {
                             return false;
                         }
                     }

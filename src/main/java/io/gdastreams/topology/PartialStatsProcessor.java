@@ -132,10 +132,10 @@ final class PartialStatsProcessor implements Processor<byte[], byte[], String, T
         // One read of the model topic's store per event: its generation, bounds and (under test-then-train) the
         // model the event is tested with all come from this record.
         PublishedRecord published = publishedModel.refresh();
-        testThenTrain.followPublishedGeneration(state);
+        testThenTrain.followPublishedGeneration(state, source.offset());
         Refusal refusal;
         try {
-            refusal = apply(record.value(), record.timestamp(), published);
+            refusal = apply(record.value(), record.timestamp(), source.offset(), published);
         } catch (StreamsException | TrainingStateException e) {
             throw e; // the store and Kafka Streams' own failures (a migrated or corrupted task) are not the event's
         } catch (RuntimeException e) {
@@ -160,10 +160,10 @@ final class PartialStatsProcessor implements Processor<byte[], byte[], String, T
 
     /**
      * Applies one event to its class statistics; returns why it cannot be applied, or null when it was.
-     * {@code timestamp}: the record's timestamp, the event time of forgetting; {@code published}: the model topic's
-     * record this event is checked and tested against.
+     * {@code timestamp}: the record's timestamp, the event time of forgetting; {@code offset}: its input offset;
+     * {@code published}: the model topic's record this event is checked and tested against.
      */
-    private Refusal apply(byte[] value, long timestamp, PublishedRecord published) {
+    private Refusal apply(byte[] value, long timestamp, long offset, PublishedRecord published) {
         List<String> known = state.progress().features();
         // Under test-then-train, the model this event is tested with (null: none yet, or no test-then-train).
         CompiledModel tested = testThenTrain.modelInForce(published);
@@ -174,8 +174,9 @@ final class PartialStatsProcessor implements Processor<byte[], byte[], String, T
         if (!known.isEmpty() && (tested == null || testThenTrain.testsPoints(tested, known))) {
             if (readerFor(known).readLabelled(value, fields)) {
                 double[] x = fields.point();
+                // The reader leaves an event with a retractsOffset to the decoder: this one names none.
                 return applyPoint(fields.label(), x, categoricalSet.isEmpty() ? null : fields.categories(),
-                        fields.weight(), fields.retract(), known, timestamp, tested,
+                        fields.weight(), fields.retract(), LabelledEvent.NO_OFFSET, known, timestamp, offset, tested,
                         model -> testThenTrain.pointPosterior(model, x));
             }
         }
@@ -185,7 +186,8 @@ final class PartialStatsProcessor implements Processor<byte[], byte[], String, T
         }
         LabelledEvent event = checked.event();
         return applyPoint(event.label(), checked.point(), checked.values(), event.weight(), event.retract(),
-                checked.schema(), timestamp, tested, model -> model.posterior(event.features(), event.categories()));
+                event.retractsOffset(), checked.schema(), timestamp, offset, tested,
+                model -> model.posterior(event.features(), event.categories()));
     }
 
     /** The reader of events of {@code schema}, made once per schema (and again after init). */
@@ -201,11 +203,13 @@ final class PartialStatsProcessor implements Processor<byte[], byte[], String, T
     /**
      * Applies one read event (its {@code point} in {@code schema} order, its categorical {@code values} in their
      * configured order or null when none is configured); under test-then-train it is first tested with
-     * {@code tested} (null: no model yet) by {@code scorer}. Returns why it cannot be applied, or null when it was.
+     * {@code tested} (null: no model yet) by {@code scorer}. A retraction naming {@code retractsOffset} is first
+     * checked against the partition's reset generation ({@link RetractionScope}). Returns why it cannot be applied,
+     * or null when it was.
      */
     private Refusal applyPoint(String label, double[] point, String[] values, double weight, boolean retract,
-                               List<String> schema, long timestamp, CompiledModel tested,
-                               PrequentialEvaluator.Scorer scorer) {
+                               long retractsOffset, List<String> schema, long timestamp, long offset,
+                               CompiledModel tested, PrequentialEvaluator.Scorer scorer) {
         boolean weighted = weight != LabelledEvent.DEFAULT_WEIGHT || retract;
         // Kafka Streams' default extractor refuses a record without a valid timestamp before this; kept so that an
         // extractor that lets one through cannot turn a missing event time into a weight.
@@ -214,7 +218,10 @@ final class PartialStatsProcessor implements Processor<byte[], byte[], String, T
                     + " but " + ConfigKey.FORGETTING_HALF_LIFE_MS.key() + " weighs events by it");
         }
         if (retract) {
-            String refused = state.retract(label, point, values, weight, timestamp, settings.forgetting());
+            String refused = RetractionScope.refusal(retractsOffset, offset, state);
+            if (refused == null) {
+                refused = state.retract(label, point, values, weight, timestamp, settings.forgetting());
+            }
             return refused == null ? null : new Refusal(DeadLetterCategory.INVALID_EVENT, refused);
         }
         String overSize = publishedModel.sizeLimit(label, schema, state.classes().keySet());
@@ -233,7 +240,7 @@ final class PartialStatsProcessor implements Processor<byte[], byte[], String, T
             }
         }
         if (testThenTrain.evaluates()) {
-            testThenTrain.testBeforeTraining(label, tested, scorer, timestamp, state);
+            testThenTrain.testBeforeTraining(label, tested, scorer, timestamp, offset, state);
         }
         if (weighted || settings.forgetting() != null) {
             state.updateWeighted(label, point, values, weight, timestamp, settings.forgetting());

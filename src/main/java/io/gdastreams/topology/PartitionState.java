@@ -7,6 +7,7 @@ import io.gdastreams.math.Statistics;
 import io.gdastreams.model.PartitionProgress;
 import io.gdastreams.model.ResetGeneration;
 import io.gdastreams.serde.Json;
+import io.gdastreams.topology.PartitionStateReader.StoredGeneration;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
@@ -39,8 +40,9 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * drift test), so that test-then-train adds no write per event of its own; {@code schema} → the
  * feature names as a JSON array, written when the schema is fixed; {@code categories:<label>} →
  * {@link CategoryCounts#toBytes()}, only when categorical features are configured (a store written without them
- * has no such key, and loads as before); {@code generation} → the {@link ResetGeneration} (16 bytes: number,
- * dropped events), only after a drift reset, and then applied = dropped + Σ (count + 2·retractions). A class
+ * has no such key, and loads as before); {@code generation} → the {@link ResetGeneration} and the input offset it
+ * began at (24 bytes: number, dropped events, start offset; 16 without the start offset from earlier releases), only
+ * after a drift reset, and then applied = dropped + Σ (count + 2·retractions). A class
  * touched by a weight, a retraction or forgetting is stored in the weighted form of {@link RunningGaussian} (its
  * version 2); the progress counts every applied event, so the check on load is applied = Σ (count +
  * 2·retractions) over the classes. Not thread-safe (one stream thread owns a task).
@@ -67,7 +69,8 @@ final class PartitionState {
     private final Statistics statistics;
     private final CategoryVocabulary vocabulary;
     private PartitionProgress progress;
-    private ResetGeneration generation = ResetGeneration.NONE;
+    /** The reset generation and the input offset at which this partition began it. */
+    private StoredGeneration generation = StoredGeneration.NONE;
     /** The schema entry holds {@code progress.features()}. */
     private boolean schemaPersisted;
     /**
@@ -286,16 +289,25 @@ final class PartitionState {
 
     /** The reset generation the classes belong to. */
     ResetGeneration generation() {
-        return generation;
+        return generation.generation();
+    }
+
+    /** The input offset at which this partition began its generation, or {@link StoredGeneration#UNKNOWN_START}. */
+    long generationStart() {
+        return generation.startOffset();
     }
 
     /**
-     * Starts reset generation {@code number} (above the current one): every class statistic and category count is
-     * deleted from the store and the events they absorbed are counted as dropped, so that the next event applied
-     * is the first of the new statistics. The schema and the progress stay.
+     * Starts reset generation {@code number} (above the current one) at input offset {@code startOffset}: the class
+     * statistics and category counts are deleted from the store and their events counted as dropped, so that the next
+     * event applied (that offset's, or a later one) is the first of the new statistics. Schema and progress stay.
      */
-    void startGeneration(long number) {
-        generation = generation.next(number, progress.applied());
+    void startGeneration(long number, long startOffset) {
+        if (startOffset < 0) {
+            throw new IllegalArgumentException("negative start offset " + startOffset);
+        }
+        generation = new StoredGeneration(generation.generation().next(number,
+                progress.applied()), startOffset);
         for (String label : classes.keySet()) {
             store.delete(CLASS_KEY_PREFIX + label);
         }

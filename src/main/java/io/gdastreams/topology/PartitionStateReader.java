@@ -36,7 +36,25 @@ final class PartitionStateReader {
      */
     record Contents(PartitionProgress progress, boolean schemaPersisted, boolean earlierLayout,
                     SortedMap<String, RunningGaussian> classes, SortedMap<String, CategoryCounts> categories,
-                    ResetGeneration generation, byte[] progressTail) {
+                    StoredGeneration generation, byte[] progressTail) {
+    }
+
+    /**
+     * The {@link PartitionState#GENERATION_KEY} entry: the reset generation and the input offset at which this
+     * partition began it, {@link #UNKNOWN_START} when not known (generation 0, or a value written by a release
+     * before the start offset was kept).
+     */
+    record StoredGeneration(ResetGeneration generation, long startOffset) {
+
+        /** The start offset of a generation not known. */
+        static final long UNKNOWN_START = -1;
+        static final StoredGeneration NONE = new StoredGeneration(ResetGeneration.NONE, UNKNOWN_START);
+
+        StoredGeneration {
+            if (startOffset < UNKNOWN_START) {
+                throw new IllegalArgumentException("negative start offset " + startOffset);
+            }
+        }
     }
 
     private PartitionStateReader() {
@@ -54,13 +72,13 @@ final class PartitionStateReader {
         }
         byte[] counters = null;
         List<String> schema = null;
-        ResetGeneration generation = ResetGeneration.NONE;
+        StoredGeneration storedGeneration = StoredGeneration.NONE;
         for (KeyValue<String, byte[]> entry : entries) {
             if (PartitionState.PROGRESS_KEY.equals(entry.key)) {
                 counters = entry.value;
             } else if (PartitionState.GENERATION_KEY.equals(entry.key)) {
                 try {
-                    generation = decodeGeneration(entry.value);
+                    storedGeneration = decodeGeneration(entry.value);
                 } catch (RuntimeException e) {
                     throw damaged(partition, "unreadable reset generation: " + e.getMessage());
                 }
@@ -121,6 +139,7 @@ final class PartitionStateReader {
             }
         }
         checkCategories(partition, classes, categories, categoricalFeatures);
+        ResetGeneration generation = storedGeneration.generation();
         long classTotal = generation.dropped()
                 + classes.values().stream().mapToLong(RunningGaussian::events).sum();
         if (classTotal != progress.applied()) {
@@ -132,21 +151,27 @@ final class PartitionStateReader {
                     + (generation.dropped() > 0 ? " (" + generation.dropped() + " dropped by resets included)" : ""));
         }
         boolean earlierLayout = counters != null && ProgressCounters.isEarlierLayout(counters);
-        return new Contents(progress, schemaPersisted, earlierLayout, classes, categories, generation,
+        return new Contents(progress, schemaPersisted, earlierLayout, classes, categories, storedGeneration,
                 progressTail);
     }
 
-    /** The {@link PartitionState#GENERATION_KEY} entry: 16 bytes, the generation and the dropped events. */
-    static ResetGeneration decodeGeneration(byte[] bytes) {
-        if (bytes.length != 2 * Long.BYTES) {
-            throw new IllegalArgumentException("expected 16 bytes, got " + bytes.length);
+    /**
+     * The {@link PartitionState#GENERATION_KEY} entry: 24 bytes, the generation, the dropped events and the start
+     * offset (−1: unknown); or 16 bytes, without the start offset (written by earlier releases: then unknown).
+     */
+    static StoredGeneration decodeGeneration(byte[] bytes) {
+        if (bytes.length != 2 * Long.BYTES && bytes.length != 3 * Long.BYTES) {
+            throw new IllegalArgumentException("expected 24 (or 16) bytes, got " + bytes.length);
         }
         ByteBuffer buffer = ByteBuffer.wrap(bytes);
-        return new ResetGeneration(buffer.getLong(), buffer.getLong());
+        ResetGeneration generation = new ResetGeneration(buffer.getLong(), buffer.getLong());
+        return new StoredGeneration(generation, buffer.hasRemaining() ? buffer.getLong()
+                : StoredGeneration.UNKNOWN_START);
     }
 
-    static byte[] encodeGeneration(ResetGeneration generation) {
-        return ByteBuffer.allocate(2 * Long.BYTES).putLong(generation.number()).putLong(generation.dropped()).array();
+    static byte[] encodeGeneration(StoredGeneration stored) {
+        return ByteBuffer.allocate(3 * Long.BYTES).putLong(stored.generation().number())
+                .putLong(stored.generation().dropped()).putLong(stored.startOffset()).array();
     }
 
     /**

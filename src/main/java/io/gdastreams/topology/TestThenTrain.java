@@ -105,10 +105,11 @@ final class TestThenTrain {
      * latest published model ({@link #modelInForce}; not this partition's state) by {@code scorer}, and forwards the
      * window it closes and a drift alarm, if any. Its log-loss feeds the drift test only when {@code compiled} has
      * warmed up ({@link DriftWarmUp}). An alarm under {@code gda.drift.action=reset} starts the next
-     * reset generation of {@code state} here, so that this event is the first of the new statistics.
+     * reset generation of {@code state} here, at the event's input {@code offset}, so that this event is the first of
+     * the new statistics.
      */
     void testBeforeTraining(String label, CompiledModel compiled, PrequentialEvaluator.Scorer scorer, long timestamp,
-                            PartitionState state) {
+                            long offset, PartitionState state) {
         long own = state.generation().number();
         PrequentialEvaluator.Observation observation = evaluator.observe(label, timestamp, compiled, scorer,
                 publishedModel.generation(), own, model.warmedUp(compiled));
@@ -122,7 +123,7 @@ final class TestThenTrain {
         if (observation.reset()) {
             LOG.info("Drift in partition {} of model '{}' at event time {}: starting reset generation {}",
                     context.taskId().partition(), settings.modelId(), timestamp, own + 1);
-            state.startGeneration(own + 1);
+            state.startGeneration(own + 1, offset);
         }
     }
 
@@ -130,13 +131,15 @@ final class TestThenTrain {
      * A model this application published of a newer reset generation than {@code state}'s statistics means another
      * partition's drift test fired: this partition drops its statistics of the old regime too, so that the
      * combiner's next models count its events again. Its drift test restarts: the model in force is the new one.
+     * The new generation begins at {@code offset}, the input offset of the record about to be read: every event it
+     * applies from then on is of the new generation.
      */
-    void followPublishedGeneration(PartitionState state) {
+    void followPublishedGeneration(PartitionState state, long offset) {
         long published = publishedModel.generation();
         if (published > state.generation().number()) {
             LOG.info("Partition {} of model '{}' takes up reset generation {} from the published model",
                     context.taskId().partition(), settings.modelId(), published);
-            state.startGeneration(published);
+            state.startGeneration(published, offset);
             if (evaluator != null) {
                 evaluator.restartDetector();
             }

@@ -1,17 +1,22 @@
 package io.gdastreams.topology;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.gdastreams.fixtures.DriverTopics;
 import io.gdastreams.math.RunningGaussian;
 import io.gdastreams.model.ClassParameters;
+import io.gdastreams.model.LabelledEvent;
 import io.gdastreams.model.ModelParameters;
 import io.gdastreams.model.PartialSnapshot;
 import io.gdastreams.model.PartitionProgress;
 import io.gdastreams.model.ResetGeneration;
 import io.gdastreams.serde.SerdeFactory;
+import io.gdastreams.topology.PartitionStateReader.StoredGeneration;
+import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -34,9 +39,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Reset generations outside the drift test: a partition's state keeps its generation across a reload, the partial
- * snapshot carries it (layout version 4), and the combiner merges only the partitions of the newest generation,
- * holding the first model of a generation until every class has gda.min.count again. Hand values throughout.
+ * Reset generations outside the drift test: a partition's state keeps its generation and the offset it began at
+ * across a reload (and reads the 16-byte entry of an earlier release, start unknown), {@link RetractionScope} decides
+ * which retractions a generation takes, the partial snapshot carries the generation (layout version 4), and the
+ * combiner merges only the partitions of the newest generation, holding the first model of a generation until every
+ * class has gda.min.count again. Hand values throughout.
  */
 class ResetGenerationTest {
 
@@ -78,7 +85,7 @@ class ResetGenerationTest {
             state.update("a", new double[] {xs[i]});
             state.setProgress(state.progress().afterRecord(i, true));
         }
-        state.startGeneration(1);
+        state.startGeneration(1, 3);
         state.update("b", new double[] {10});
         state.setProgress(state.progress().afterRecord(3, true));
 
@@ -87,7 +94,81 @@ class ResetGenerationTest {
         assertEquals(List.of("b"), List.copyOf(reloaded.classes().keySet()));
         assertEquals(4, reloaded.progress().applied());
         assertEquals(10.0, reloaded.classes().get("b").mean()[0]);
-        assertThrows(IllegalArgumentException.class, () -> reloaded.startGeneration(1), "generations only rise");
+        assertThrows(IllegalArgumentException.class, () -> reloaded.startGeneration(1, 4), "generations only rise");
+    }
+
+    /** A state of 3 events of class a (offsets 0 to 2), then generation 1 from offset 3, with one event of b. */
+    private static KeyValueStore<String, byte[]> resetAtOffset3() {
+        KeyValueStore<String, byte[]> store = store();
+        PartitionState state = PartitionStates.load(store, 0, List.of("x"));
+        for (int i = 0; i < 3; i++) {
+            state.update("a", new double[] {i});
+            state.setProgress(state.progress().afterRecord(i, true));
+        }
+        state.startGeneration(1, 3);
+        state.update("b", new double[] {10});
+        state.setProgress(state.progress().afterRecord(3, true));
+        return store;
+    }
+
+    @Test
+    void theGenerationEntryKeepsTheOffsetTheGenerationBeganAt() {
+        KeyValueStore<String, byte[]> store = resetAtOffset3();
+        byte[] value = store.get(PartitionState.GENERATION_KEY);
+        assertEquals(24, value.length, "number, dropped, start offset");
+        ByteBuffer buffer = ByteBuffer.wrap(value);
+        assertEquals(List.of(1L, 3L, 3L), List.of(buffer.getLong(), buffer.getLong(), buffer.getLong()));
+        PartitionState reloaded = PartitionStates.load(store, 0, List.of("x"));
+        assertEquals(new ResetGeneration(1, 3), reloaded.generation());
+        assertEquals(3, reloaded.generationStart());
+        assertEquals(StoredGeneration.UNKNOWN_START, PartitionStates.load(store(), 0, List.of("x")).generationStart(),
+                "generation 0 has no start offset");
+    }
+
+    @Test
+    void aGenerationEntryOfAnEarlierReleaseLoadsWithAnUnknownStartAndRetractionsApplyAsBefore() {
+        KeyValueStore<String, byte[]> store = resetAtOffset3();
+        // What the previous release wrote: 16 bytes, generation and dropped events.
+        store.put(PartitionState.GENERATION_KEY, ByteBuffer.allocate(16).putLong(1).putLong(3).array());
+        PartitionState reloaded = PartitionStates.load(store, 0, List.of("x"));
+        assertEquals(new ResetGeneration(1, 3), reloaded.generation());
+        assertEquals(StoredGeneration.UNKNOWN_START, reloaded.generationStart());
+        assertEquals(List.of("b"), List.copyOf(reloaded.classes().keySet()));
+        assertNull(RetractionScope.refusal(LabelledEvent.NO_OFFSET, 4, reloaded), "no offset: applied as before");
+        assertNull(RetractionScope.refusal(0, 4, reloaded), "which events were dropped is not known: as before");
+        assertNotNull(RetractionScope.refusal(4, 4, reloaded), "not an earlier event");
+        // The next reset writes the current form.
+        reloaded.startGeneration(2, 4);
+        assertEquals(24, store.get(PartitionState.GENERATION_KEY).length);
+        assertEquals(4, PartitionStates.load(store, 0, List.of("x")).generationStart());
+
+        store.put(PartitionState.GENERATION_KEY, new byte[20]);
+        TrainingStateException damaged = assertThrows(TrainingStateException.class,
+                () -> PartitionStates.load(store, 0, List.of("x")));
+        assertTrue(damaged.getMessage().contains("unreadable reset generation: expected 24 (or 16) bytes, got 20"),
+                damaged.getMessage());
+    }
+
+    @Test
+    void aRetractionAfterAResetMustNameAnEventOfItsGeneration() {
+        KeyValueStore<String, byte[]> store = store();
+        PartitionState state = PartitionStates.load(store, 0, List.of("x"));
+        // Generation 0: with or without an offset, as before; an offset not before its own is refused.
+        assertNull(RetractionScope.refusal(LabelledEvent.NO_OFFSET, 5, state));
+        assertNull(RetractionScope.refusal(0, 5, state));
+        assertEquals("retraction: retractsOffset 5 is not before the retraction's own offset 5 (a retraction can"
+                + " only take back an earlier event of its partition)", RetractionScope.refusal(5, 5, state));
+        assertNotNull(RetractionScope.refusal(6, 5, state));
+
+        PartitionState reset = PartitionStates.load(resetAtOffset3(), 0, List.of("x"));
+        assertEquals("retraction: its event (offset 2) was dropped by the drift reset to generation 1, which began at"
+                + " offset 3 (partition 0)", RetractionScope.refusal(2, 5, reset));
+        assertEquals("retraction without retractsOffset after a drift reset (partition 0 is in generation 1, which"
+                + " began at offset 3): whether its event was dropped cannot be told; give the original's offset",
+                RetractionScope.refusal(LabelledEvent.NO_OFFSET, 5, reset));
+        assertNull(RetractionScope.refusal(3, 5, reset), "the first event of the generation is held");
+        assertNull(RetractionScope.refusal(4, 5, reset));
+        assertNotNull(RetractionScope.refusal(5, 5, reset));
     }
 
     private static PartialSnapshot snapshot(int partition, long nextOffset, ResetGeneration generation,

@@ -142,6 +142,11 @@ public final class TrainingFixtures {
      * magnitude; covariances relative to the correlation scale sqrt(Σ_ii Σ_jj), the natural unit of Σ_ij.
      */
     public static void assertModelEquals(Map<String, Expected> expected, ModelParameters model) {
+        assertModelEquals(expected, model, RELATIVE_TOLERANCE);
+    }
+
+    /** As {@link #assertModelEquals(Map, ModelParameters)}, within {@code tolerance} relative to each scale. */
+    public static void assertModelEquals(Map<String, Expected> expected, ModelParameters model, double tolerance) {
         assertEquals(List.copyOf(expected.keySet()), model.classes().stream().map(ClassParameters::label).toList(),
                 "class labels");
         long total = expected.values().stream().mapToLong(Expected::count).sum();
@@ -151,23 +156,24 @@ public final class TrainingFixtures {
             Expected e = expected.get(actual.label());
             String where = "class " + actual.label();
             assertEquals(e.count(), actual.count(), where + " count");
-            assertRelative(e.prior(), actual.prior(), Math.abs(e.prior()), where + " prior");
+            assertRelative(e.prior(), actual.prior(), Math.abs(e.prior()), tolerance, where + " prior");
             for (int i = 0; i < names.size(); i++) {
                 double mu = e.mean().get(names.get(i));
-                assertRelative(mu, actual.mean()[i], Math.abs(mu), where + " mean " + names.get(i));
+                assertRelative(mu, actual.mean()[i], Math.abs(mu), tolerance, where + " mean " + names.get(i));
                 for (int j = 0; j < names.size(); j++) {
                     double sij = e.cov().get(names.get(i)).get(names.get(j));
                     double scale = Math.sqrt(e.cov().get(names.get(i)).get(names.get(i))
                             * e.cov().get(names.get(j)).get(names.get(j)));
-                    assertRelative(sij, actual.covariance()[i][j], scale,
+                    assertRelative(sij, actual.covariance()[i][j], scale, tolerance,
                             where + " covariance " + names.get(i) + "," + names.get(j));
                 }
             }
         }
     }
 
-    private static void assertRelative(double expected, double actual, double scale, String what) {
-        assertTrue(Math.abs(actual - expected) <= RELATIVE_TOLERANCE * scale,
+    private static void assertRelative(double expected, double actual, double scale, double tolerance,
+                                       String what) {
+        assertTrue(Math.abs(actual - expected) <= tolerance * scale,
                 what + ": expected " + expected + " got " + actual + " (relative error "
                         + Math.abs(actual - expected) / scale + ")");
     }
