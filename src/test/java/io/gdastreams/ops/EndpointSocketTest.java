@@ -11,7 +11,6 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -68,24 +67,12 @@ class EndpointSocketTest {
         try (OpsServer server = EndpointSocket.open("127.0.0.1", 0, 64, open)) {
             server.route("/health/live", r -> OpsServer.Reply.json(200, "live"));
             server.start();
-            List<Socket> slow = new ArrayList<>();
-            try {
-                for (int i = 0; i < 3; i++) {
-                    Socket socket = new Socket("127.0.0.1", server.port());
-                    socket.getOutputStream().write("GET /health/live HTTP/1.1\r\nHost: x\r\nX-Slow: "
-                            .getBytes(StandardCharsets.US_ASCII)); // and never the end of the headers
-                    socket.getOutputStream().flush();
-                    slow.add(socket);
-                }
+            try (SlowClients slow = SlowClients.hold("127.0.0.1", server.port(), 3)) {
                 Thread.sleep(200); // the server has taken them to workers
                 HttpResponse<String> probe = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(
                         "http://127.0.0.1:" + server.port() + "/health/live")).timeout(PROBE_TIMEOUT).GET().build(),
                         HttpResponse.BodyHandlers.ofString());
                 assertEquals(200, probe.statusCode());
-            } finally {
-                for (Socket socket : slow) {
-                    socket.close();
-                }
             }
         }
     }

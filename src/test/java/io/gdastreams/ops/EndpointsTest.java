@@ -12,14 +12,12 @@ import io.gdastreams.settings.AppConfig;
 import io.gdastreams.settings.ConfigException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -103,15 +101,7 @@ class EndpointsTest {
             endpoints.start(Role.TRAINING, MODEL_ID, false, new PrintWriter(text));
             URI api = URI.create(line(API, text.toString()).group(1));
             String management = line(MANAGEMENT, text.toString()).group(1);
-            List<Socket> slow = new ArrayList<>();
-            try {
-                for (int i = 0; i < OpsServer.THREADS + 4; i++) {
-                    Socket socket = new Socket(api.getHost(), api.getPort());
-                    socket.getOutputStream().write("GET / HTTP/1.1\r\nHost: x\r\nX-Slow: "
-                            .getBytes(StandardCharsets.US_ASCII)); // and never the end of the headers
-                    socket.getOutputStream().flush();
-                    slow.add(socket);
-                }
+            try (SlowClients slow = SlowClients.hold(api.getHost(), api.getPort(), OpsServer.THREADS + 4)) {
                 Thread.sleep(200); // the endpoint has taken them to its workers
                 HttpResponse<String> held = null;
                 try {
@@ -123,10 +113,6 @@ class EndpointsTest {
                 assertEquals(null, held, "the endpoint answered although every worker was held: the test proves"
                         + " nothing");
                 assertEquals(200, status(management + "/health/live"));
-            } finally {
-                for (Socket socket : slow) {
-                    socket.close();
-                }
             }
         }
     }

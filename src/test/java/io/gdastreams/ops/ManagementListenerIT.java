@@ -10,7 +10,6 @@ import io.gdastreams.it.KafkaBroker;
 import io.gdastreams.it.KafkaBrokerExtension;
 import io.gdastreams.reliability.ProductProcess;
 import io.gdastreams.topology.Topics;
-import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -19,7 +18,6 @@ import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
@@ -89,15 +87,7 @@ class ManagementListenerIT {
             assertTrue(new String(scored.body(), StandardCharsets.UTF_8).contains("\"label\":\"setosa\""),
                     new String(scored.body(), StandardCharsets.UTF_8));
 
-            List<Socket> slow = new ArrayList<>();
-            try {
-                for (int i = 0; i < OpsServer.THREADS + 4; i++) {
-                    Socket socket = new Socket(api.getHost(), api.getPort());
-                    socket.getOutputStream().write("GET / HTTP/1.1\r\nHost: x\r\nX-Slow: "
-                            .getBytes(StandardCharsets.US_ASCII)); // and never the end of the headers
-                    socket.getOutputStream().flush();
-                    slow.add(socket);
-                }
+            try (SlowClients slow = SlowClients.hold(api.getHost(), api.getPort(), OpsServer.THREADS + 4)) {
                 Thread.sleep(500); // the endpoint has taken them to its workers
                 HttpResponse<byte[]> held = null;
                 try {
@@ -109,10 +99,6 @@ class ManagementListenerIT {
                 assertNull(held, "the endpoint answered although every worker was held: the test proves nothing");
                 assertEquals(200, get(management.resolve("/health/ready")).statusCode());
                 assertEquals(200, get(management.resolve("/metrics")).statusCode());
-            } finally {
-                for (Socket socket : slow) {
-                    socket.close();
-                }
             }
             scorer.assertAlive();
         }

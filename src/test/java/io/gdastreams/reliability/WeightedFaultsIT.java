@@ -8,7 +8,6 @@ import io.gdastreams.model.CategoricalTable;
 import io.gdastreams.model.ClassParameters;
 import io.gdastreams.model.DeadLetter;
 import io.gdastreams.model.ModelParameters;
-import io.gdastreams.reliability.ProductProcess.Command;
 import io.gdastreams.topology.Topics;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -60,232 +59,194 @@ class WeightedFaultsIT {
     void shouldTrainWeightedRetractedForgottenCategoricalEventsExactlyUnderFaults() throws Exception {
         System.out.println("WeightedFaultsIT: logs in " + dir + ", seed " + SEED);
         Topics topics = new Topics("w-labelled", "w-unlabelled", "w-model", "w-predictions", "w-dead-letters");
-        try (FaultInjectionBroker broker = FaultInjectionBroker.start()) {
-            Map<String, ProductProcess> trainers = new TreeMap<>();
-            for (String instance : List.of("a", "b")) {
-                Map<String, String> config = ProductProcess.testConfig(broker.bootstrapServers(), topics, MODEL_ID,
-                        "wfaults", dir.resolve("state-" + instance), PARTITIONS);
-                config.putAll(FaultPlan.ci().streamsOverrides());
-                config.put("gda.restore.patience.ms", "60000");
-                config.put("gda.broker.timeout.ms", "60000");
-                config.put("gda.forgetting.half-life.ms", Double.toString(HALF_LIFE_MS));
-                config.put("gda.categorical.features", "colour");
-                trainers.put(instance, new ProductProcess(Command.TRAIN, config, dir, "training-" + instance));
-            }
-            for (ProductProcess p : trainers.values()) {
-                p.start();
-                p.awaitRunning(Duration.ofSeconds(90));
-            }
-            List<Add> adds = new ArrayList<>();
-            Set<String> retracted = new HashSet<>();
-            long[] hostile = new long[1];
-            long[] sent = new long[1];
-            AtomicBoolean stop = new AtomicBoolean();
-            Throwable[] failure = new Throwable[1];
-            Thread producerThread;
-            try (KafkaProducer<byte[], byte[]> producer = broker.producer()) {
-                Random random = new Random(SEED);
-                long base = System.currentTimeMillis() - 600_000;
-                producerThread = new Thread(() -> {
-                    try {
-                        for (long i = 0; !stop.get(); i++) {
-                            long t = base + i * 3 - (random.nextInt(10) == 0 ? random.nextInt(1500) : 0);
-                            ProducerRecord<byte[], byte[]> record;
-                            if (i % HOSTILE_EVERY == HOSTILE_EVERY - 1) {
-                                record = new ProducerRecord<>(topics.labelled().name(), null, t,
-                                        bytes("h-" + i), bytes("{\"features\": {\"x\": 1.0, \"label\": " + i));
-                                hostile[0]++;
-                            } else if (i % 6 == 5 && adds.size() > 20 && random.nextBoolean()) {
-                                // retract a random earlier add that is not yet retracted
-                                Add victim = null;
-                                for (int tries = 0; tries < 10 && victim == null; tries++) {
-                                    Add c = adds.get(random.nextInt(adds.size()));
-                                    if (!retracted.contains(c.key())) {
-                                        victim = c;
-                                    }
-                                }
-                                if (victim == null) {
-                                    continue;
-                                }
-                                retracted.add(victim.key());
-                                record = new ProducerRecord<>(topics.labelled().name(), null, victim.t(),
-                                        bytes(victim.key()), bytes(json(victim, true)));
-                            } else {
-                                int k = random.nextInt(LABELS.size());
-                                double[] x = {random.nextGaussian() + 4 * k, 2 * random.nextGaussian() - 3 * k,
-                                        random.nextGaussian() * (1 + k) + k * k};
-                                String colour = COLOURS.get(Math.min(COLOURS.size() - 1,
-                                        (int) Math.abs(random.nextGaussian() * (k + 1))));
-                                int r = random.nextInt(100);
-                                double w = r < 2 ? 0.0 : r < 50 ? 1.0 : 0.1 + 4.9 * random.nextDouble();
-                                Add add = new Add("k-" + i, LABELS.get(k), x, colour, w, t);
-                                record = new ProducerRecord<>(topics.labelled().name(), null, t, bytes(add.key()),
-                                        bytes(json(add, false)));
-                                adds.add(add);
-                            }
-                            producer.send(record).get();
-                            sent[0]++;
-                            Thread.sleep(3);
-                        }
-                    } catch (Throwable e) {
-                        failure[0] = e;
-                    }
-                }, "labelled-producer");
-                producerThread.start();
-
-                Thread.sleep(8_000);
-                System.out.println("WeightedFaultsIT: fault: kill -9 training-a at sent=" + sent[0]);
-                trainers.get("a").sigkill();
-                Thread.sleep(2_000);
-                trainers.get("a").start();
-                Thread.sleep(8_000);
-                System.out.println("WeightedFaultsIT: fault: broker kill -9 at sent=" + sent[0]);
-                broker.killAndRestart();
-                Thread.sleep(8_000);
-                System.out.println("WeightedFaultsIT: fault: broker SIGSTOP 12 s at sent=" + sent[0]);
-                broker.pause();
-                Thread.sleep(12_000);
-                broker.resume();
-                Thread.sleep(8_000);
-                System.out.println("WeightedFaultsIT: fault: kill -9 training-b at sent=" + sent[0]);
-                trainers.get("b").sigkill();
-                Thread.sleep(2_000);
-                trainers.get("b").start();
-                Thread.sleep(5_000);
-                stop.set(true);
-                producerThread.join();
-                if (failure[0] != null) {
-                    throw new AssertionError("producer failed", failure[0]);
-                }
-            }
-            System.out.println("WeightedFaultsIT: sent " + sent[0] + " records: " + adds.size() + " adds, " + retracted.size()
-                    + " retractions, " + hostile[0] + " hostile");
-            List<ConsumerRecord<String, ModelParameters>> models;
-            try {
-                models = broker.readModelsUntilAbsorbed(topics.labelled(), topics.model(), CONVERGENCE,
-                        () -> trainers.values().forEach(ProductProcess::assertAlive));
-            } catch (AssertionError e) {
-                StringBuilder logs = new StringBuilder();
-                trainers.values().forEach(p -> logs.append(p.tails(120)));
-                throw new AssertionError(e.getMessage() + "\n" + logs, e);
-            }
-            ModelParameters model = models.get(models.size() - 1).value();
-            List<ConsumerRecord<byte[], DeadLetter>> letters = broker.readAll(topics.deadLetters(), CONVERGENCE);
-            Map<String, Integer> bySource = new TreeMap<>();
-            for (ConsumerRecord<byte[], DeadLetter> r : letters) {
-                bySource.merge(r.value().partition() + "@" + r.value().offset(), 1, Integer::sum);
-            }
-            java.util.function.Predicate<ConsumerRecord<byte[], DeadLetter>> hostileLetter = r ->
-                    r.value().keyBase64() != null && new String(java.util.Base64.getDecoder().decode(
-                            r.value().keyBase64()), StandardCharsets.UTF_8).startsWith("h-");
-            long nonHostileLetters = letters.stream().filter(hostileLetter.negate()).count();
-            letters.stream().filter(hostileLetter.negate()).limit(10)
-                    .forEach(r -> System.out.println("WeightedFaultsIT: non-hostile dead letter: " + r.value().reason()));
-            long previous = 0;
-            long previousAbsorbed = 0;
-            for (ConsumerRecord<String, ModelParameters> r : models) {
-                assertTrue(r.value().version() > previous, "versions grow: " + r.value().version());
-                assertTrue(r.value().eventsAbsorbed() >= previousAbsorbed, "absorbed never shrinks");
-                previous = r.value().version();
-                previousAbsorbed = r.value().eventsAbsorbed();
-            }
-            System.out.println("WeightedFaultsIT: model v" + model.version() + " totalCount " + model.totalCount() + " retracted "
-                    + model.retracted() + " absorbed " + model.eventsAbsorbed() + " leftOut " + model.leftOut()
-                    + "; dead letters " + letters.size() + " (" + bySource.size() + " sources, non-hostile "
-                    + nonHostileLetters + "); model records " + models.size());
-
-            // accounting
-            assertEquals(letters.size(), bySource.size(), "no record dead-lettered twice");
-            assertEquals(hostile[0], letters.size(), "exactly the hostile records dead-lettered");
-            assertEquals(adds.size() - retracted.size(), model.totalCount(), "net count");
-            assertEquals(retracted.size(), model.retracted(), "retractions");
-            assertEquals(sent[0], model.eventsAbsorbed() + letters.size(), "every record accounted for");
-
-            // exact reference
-            long tMax = adds.stream().mapToLong(Add::t).max().orElseThrow();
-            double worst = 0;
-            Map<String, ClassParameters> published = new TreeMap<>();
-            model.classes().forEach(c -> published.put(c.label(), c));
-            CategoricalTable table = model.categorical().get(0);
-            double totalW = 0;
-            Map<String, double[]> refW = new TreeMap<>();
-            for (String label : LABELS) {
-                List<Add> live = adds.stream().filter(a -> a.label().equals(label)
-                        && !retracted.contains(a.key())).toList();
-                double w = 0;
-                double v = 0;
-                double[] mean = new double[3];
-                for (Add a : live) {
-                    double wi = a.w() * Math.pow(2, -(tMax - a.t()) / HALF_LIFE_MS);
-                    w += wi;
-                    v += wi * wi;
-                    for (int j = 0; j < 3; j++) {
-                        mean[j] += wi * a.x()[j];
-                    }
-                }
-                for (int j = 0; j < 3; j++) {
-                    mean[j] /= w;
-                }
-                double[][] cov = new double[3][3];
-                for (Add a : live) {
-                    double wi = a.w() * Math.pow(2, -(tMax - a.t()) / HALF_LIFE_MS);
-                    for (int i = 0; i < 3; i++) {
-                        for (int j = 0; j < 3; j++) {
-                            cov[i][j] += wi * (a.x()[i] - mean[i]) * (a.x()[j] - mean[j]);
-                        }
-                    }
-                }
-                ClassParameters c = published.get(label);
-                assertEquals(live.size(), c.count(), label + " count");
-                worst = Math.max(worst, rel(w, c.effectiveCount(), label + " W"));
-                worst = Math.max(worst, rel(w * w / v, c.effectiveSampleSize(), label + " ESS"));
-                for (int i = 0; i < 3; i++) {
-                    double si = Math.sqrt(cov[i][i] / w);
-                    worst = Math.max(worst, abs(mean[i], c.mean()[i], si, label + " mean " + i));
-                    for (int j = 0; j < 3; j++) {
-                        double sj = Math.sqrt(cov[j][j] / w);
-                        worst = Math.max(worst, abs(cov[i][j] / w, c.covariance()[i][j], si * sj,
-                                label + " cov " + i + j));
-                    }
-                }
-                totalW += w;
-                // categorical
-                int k = model.classes().indexOf(c);
-                for (int vi = 0; vi < table.values().size(); vi++) {
-                    String colour = table.values().get(vi);
-                    long n = live.stream().filter(a -> a.colour().equals(colour)).count();
-                    double cw = live.stream().filter(a -> a.colour().equals(colour))
-                            .mapToDouble(a -> a.w() * Math.pow(2, -(tMax - a.t()) / HALF_LIFE_MS)).sum();
-                    assertEquals(n, table.counts().get(k)[vi], label + " " + colour + " count");
-                    worst = Math.max(worst, rel(cw, table.weights().get(k)[vi], label + " " + colour + " W"));
-                }
-                refW.put(label, new double[] {w});
-            }
-            for (String label : LABELS) {
-                worst = Math.max(worst, rel(refW.get(label)[0] / totalW, published.get(label).prior(),
-                        label + " prior"));
-            }
-            System.out.printf("WeightedFaultsIT: largest relative difference from the two-pass reference: %.3e%n", worst);
-            trainers.values().forEach(ProductProcess::assertAlive);
-            StringBuilder lost = new StringBuilder();
-            for (Map.Entry<String, ProductProcess> e : trainers.entrySet()) {
-                String log = e.getValue().allLogs();
-                lost.append(e.getKey()).append(": TrainingStateException ").append(count(log, "TrainingStateException"))
-                        .append(", rebuilds ").append(count(log, "rebuilding it from the changelog")).append("; ");
-            }
-            System.out.println("WeightedFaultsIT: " + lost);
-            for (ProductProcess p : trainers.values()) {
-                p.close();
-            }
+        try (FaultInjectionBroker broker = FaultInjectionBroker.start();
+             TwoTrainers trainers = new TwoTrainers("WeightedFaultsIT", broker, topics, MODEL_ID, "wfaults", dir,
+                     PARTITIONS, Map.of("gda.forgetting.half-life.ms", Double.toString(HALF_LIFE_MS),
+                             "gda.categorical.features", "colour"))) {
+            check(broker, topics, trainers);
         }
     }
 
-    private static int count(String text, String what) {
-        int n = 0;
-        for (int at = text.indexOf(what); at >= 0; at = text.indexOf(what, at + 1)) {
-            n++;
+    private void check(FaultInjectionBroker broker, Topics topics, TwoTrainers trainers) throws Exception {
+        List<Add> adds = new ArrayList<>();
+        Set<String> retracted = new HashSet<>();
+        long[] hostile = new long[1];
+        long[] sent = new long[1];
+        AtomicBoolean stop = new AtomicBoolean();
+        Throwable[] failure = new Throwable[1];
+        Thread producerThread;
+        try (KafkaProducer<byte[], byte[]> producer = broker.producer()) {
+            Random random = new Random(SEED);
+            long base = System.currentTimeMillis() - 600_000;
+            producerThread = new Thread(() -> {
+                try {
+                    for (long i = 0; !stop.get(); i++) {
+                        long t = base + i * 3 - (random.nextInt(10) == 0 ? random.nextInt(1500) : 0);
+                        ProducerRecord<byte[], byte[]> record;
+                        if (i % HOSTILE_EVERY == HOSTILE_EVERY - 1) {
+                            record = new ProducerRecord<>(topics.labelled().name(), null, t,
+                                    bytes("h-" + i), bytes("{\"features\": {\"x\": 1.0, \"label\": " + i));
+                            hostile[0]++;
+                        } else if (i % 6 == 5 && adds.size() > 20 && random.nextBoolean()) {
+                            // retract a random earlier add that is not yet retracted
+                            Add victim = null;
+                            for (int tries = 0; tries < 10 && victim == null; tries++) {
+                                Add c = adds.get(random.nextInt(adds.size()));
+                                if (!retracted.contains(c.key())) {
+                                    victim = c;
+                                }
+                            }
+                            if (victim == null) {
+                                continue;
+                            }
+                            retracted.add(victim.key());
+                            record = new ProducerRecord<>(topics.labelled().name(), null, victim.t(),
+                                    bytes(victim.key()), bytes(json(victim, true)));
+                        } else {
+                            int k = random.nextInt(LABELS.size());
+                            double[] x = {random.nextGaussian() + 4 * k, 2 * random.nextGaussian() - 3 * k,
+                                    random.nextGaussian() * (1 + k) + k * k};
+                            String colour = COLOURS.get(Math.min(COLOURS.size() - 1,
+                                    (int) Math.abs(random.nextGaussian() * (k + 1))));
+                            int r = random.nextInt(100);
+                            double w = r < 2 ? 0.0 : r < 50 ? 1.0 : 0.1 + 4.9 * random.nextDouble();
+                            Add add = new Add("k-" + i, LABELS.get(k), x, colour, w, t);
+                            record = new ProducerRecord<>(topics.labelled().name(), null, t, bytes(add.key()),
+                                    bytes(json(add, false)));
+                            adds.add(add);
+                        }
+                        producer.send(record).get();
+                        sent[0]++;
+                        Thread.sleep(3);
+                    }
+                } catch (Throwable e) {
+                    failure[0] = e;
+                }
+            }, "labelled-producer");
+            producerThread.start();
+
+            Thread.sleep(8_000);
+            trainers.killAndRestart("a", sent[0]);
+            Thread.sleep(8_000);
+            System.out.println("WeightedFaultsIT: fault: broker kill -9 at sent=" + sent[0]);
+            broker.killAndRestart();
+            Thread.sleep(8_000);
+            System.out.println("WeightedFaultsIT: fault: broker SIGSTOP 12 s at sent=" + sent[0]);
+            broker.pause();
+            Thread.sleep(12_000);
+            broker.resume();
+            Thread.sleep(8_000);
+            trainers.killAndRestart("b", sent[0]);
+            Thread.sleep(5_000);
+            stop.set(true);
+            producerThread.join();
+            if (failure[0] != null) {
+                throw new AssertionError("producer failed", failure[0]);
+            }
         }
-        return n;
+        System.out.println("WeightedFaultsIT: sent " + sent[0] + " records: " + adds.size() + " adds, " + retracted.size()
+                + " retractions, " + hostile[0] + " hostile");
+        List<ConsumerRecord<String, ModelParameters>> models = trainers.modelsOnceAbsorbed(broker, topics,
+                CONVERGENCE);
+        ModelParameters model = models.get(models.size() - 1).value();
+        List<ConsumerRecord<byte[], DeadLetter>> letters = broker.readAll(topics.deadLetters(), CONVERGENCE);
+        Map<String, Integer> bySource = new TreeMap<>();
+        for (ConsumerRecord<byte[], DeadLetter> r : letters) {
+            bySource.merge(r.value().partition() + "@" + r.value().offset(), 1, Integer::sum);
+        }
+        java.util.function.Predicate<ConsumerRecord<byte[], DeadLetter>> hostileLetter = r ->
+                r.value().keyBase64() != null && new String(java.util.Base64.getDecoder().decode(
+                        r.value().keyBase64()), StandardCharsets.UTF_8).startsWith("h-");
+        long nonHostileLetters = letters.stream().filter(hostileLetter.negate()).count();
+        letters.stream().filter(hostileLetter.negate()).limit(10)
+                .forEach(r -> System.out.println("WeightedFaultsIT: non-hostile dead letter: " + r.value().reason()));
+        long previous = 0;
+        long previousAbsorbed = 0;
+        for (ConsumerRecord<String, ModelParameters> r : models) {
+            assertTrue(r.value().version() > previous, "versions grow: " + r.value().version());
+            assertTrue(r.value().eventsAbsorbed() >= previousAbsorbed, "absorbed never shrinks");
+            previous = r.value().version();
+            previousAbsorbed = r.value().eventsAbsorbed();
+        }
+        System.out.println("WeightedFaultsIT: model v" + model.version() + " totalCount " + model.totalCount() + " retracted "
+                + model.retracted() + " absorbed " + model.eventsAbsorbed() + " leftOut " + model.leftOut()
+                + "; dead letters " + letters.size() + " (" + bySource.size() + " sources, non-hostile "
+                + nonHostileLetters + "); model records " + models.size());
+
+        // accounting
+        assertEquals(letters.size(), bySource.size(), "no record dead-lettered twice");
+        assertEquals(hostile[0], letters.size(), "exactly the hostile records dead-lettered");
+        assertEquals(adds.size() - retracted.size(), model.totalCount(), "net count");
+        assertEquals(retracted.size(), model.retracted(), "retractions");
+        assertEquals(sent[0], model.eventsAbsorbed() + letters.size(), "every record accounted for");
+
+        // exact reference
+        long tMax = adds.stream().mapToLong(Add::t).max().orElseThrow();
+        double worst = 0;
+        Map<String, ClassParameters> published = new TreeMap<>();
+        model.classes().forEach(c -> published.put(c.label(), c));
+        CategoricalTable table = model.categorical().get(0);
+        double totalW = 0;
+        Map<String, double[]> refW = new TreeMap<>();
+        for (String label : LABELS) {
+            List<Add> live = adds.stream().filter(a -> a.label().equals(label)
+                    && !retracted.contains(a.key())).toList();
+            double w = 0;
+            double v = 0;
+            double[] mean = new double[3];
+            for (Add a : live) {
+                double wi = a.w() * Math.pow(2, -(tMax - a.t()) / HALF_LIFE_MS);
+                w += wi;
+                v += wi * wi;
+                for (int j = 0; j < 3; j++) {
+                    mean[j] += wi * a.x()[j];
+                }
+            }
+            for (int j = 0; j < 3; j++) {
+                mean[j] /= w;
+            }
+            double[][] cov = new double[3][3];
+            for (Add a : live) {
+                double wi = a.w() * Math.pow(2, -(tMax - a.t()) / HALF_LIFE_MS);
+                for (int i = 0; i < 3; i++) {
+                    for (int j = 0; j < 3; j++) {
+                        cov[i][j] += wi * (a.x()[i] - mean[i]) * (a.x()[j] - mean[j]);
+                    }
+                }
+            }
+            ClassParameters c = published.get(label);
+            assertEquals(live.size(), c.count(), label + " count");
+            worst = Math.max(worst, rel(w, c.effectiveCount(), label + " W"));
+            worst = Math.max(worst, rel(w * w / v, c.effectiveSampleSize(), label + " ESS"));
+            for (int i = 0; i < 3; i++) {
+                double si = Math.sqrt(cov[i][i] / w);
+                worst = Math.max(worst, abs(mean[i], c.mean()[i], si, label + " mean " + i));
+                for (int j = 0; j < 3; j++) {
+                    double sj = Math.sqrt(cov[j][j] / w);
+                    worst = Math.max(worst, abs(cov[i][j] / w, c.covariance()[i][j], si * sj,
+                            label + " cov " + i + j));
+                }
+            }
+            totalW += w;
+            // categorical
+            int k = model.classes().indexOf(c);
+            for (int vi = 0; vi < table.values().size(); vi++) {
+                String colour = table.values().get(vi);
+                long n = live.stream().filter(a -> a.colour().equals(colour)).count();
+                double cw = live.stream().filter(a -> a.colour().equals(colour))
+                        .mapToDouble(a -> a.w() * Math.pow(2, -(tMax - a.t()) / HALF_LIFE_MS)).sum();
+                assertEquals(n, table.counts().get(k)[vi], label + " " + colour + " count");
+                worst = Math.max(worst, rel(cw, table.weights().get(k)[vi], label + " " + colour + " W"));
+            }
+            refW.put(label, new double[] {w});
+        }
+        for (String label : LABELS) {
+            worst = Math.max(worst, rel(refW.get(label)[0] / totalW, published.get(label).prior(),
+                    label + " prior"));
+        }
+        System.out.printf("WeightedFaultsIT: largest relative difference from the two-pass reference: %.3e%n", worst);
+        trainers.assertAlive();
+        System.out.println("WeightedFaultsIT: " + trainers.stateLosses());
     }
 
     private static double rel(double expected, Double actual, String what) {
