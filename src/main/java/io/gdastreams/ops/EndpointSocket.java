@@ -51,8 +51,9 @@ final class EndpointSocket {
         BearerGuard guard = security.token().map(BearerGuard::new).orElse(null); // before the port is bound
         HttpServer server;
         if (security.tls().isPresent()) {
+            SSLContext context = sslContext(security.tls().get()); // a bad keystore must not leave a port bound
             HttpsServer https = HttpsServer.create(address, BACKLOG);
-            https.setHttpsConfigurator(new HttpsConfigurator(sslContext(security.tls().get())));
+            https.setHttpsConfigurator(new HttpsConfigurator(context));
             server = https;
         } else {
             server = HttpServer.create(address, BACKLOG);

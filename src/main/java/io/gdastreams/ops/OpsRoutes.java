@@ -14,7 +14,8 @@ import java.util.function.Supplier;
 
 /**
  * The routes of the endpoint: health, metrics, the model, and (scorer) one event scored. Each takes an
- * {@link OpsServer.Request} and gives an {@link OpsServer.Reply}; {@link #install} puts them on a server.
+ * {@link OpsServer.Request} and gives an {@link OpsServer.Reply}; {@link #installOperational} and
+ * {@link #installApi} put them on a server.
  */
 final class OpsRoutes {
 
@@ -66,15 +67,9 @@ final class OpsRoutes {
     }
 
     /**
-     * Puts the routes on {@code server}. With a token, the model, {@code /score} and the dashboard's data
-     * ({@code /api/*}) need it; the page and its script stay open (static, no data: the page asks for the token and
-     * sends it with each data request), and so do health and metrics unless {@code protectMetrics}.
+     * Health and metrics (on the endpoint, or alone on the management listener: {@code gda.http.management-port}):
+     * open for probes and scrapers unless {@code protectMetrics}, then they need the token.
      */
-    OpsServer install(OpsServer server) {
-        return installApi(installOperational(server));
-    }
-
-    /** Health and metrics only: the management listener's routes ({@code gda.http.management-port}). */
     OpsServer installOperational(OpsServer server) {
         operational(server, "/health/live", get(r -> health(health.live())));
         operational(server, "/health/ready", get(r -> health(health.ready())));
@@ -83,7 +78,11 @@ final class OpsRoutes {
         return server;
     }
 
-    /** Everything but health and metrics: the model, {@code /score} (scorer) and the dashboard. */
+    /**
+     * Everything but health and metrics: the model, {@code /score} (scorer) and the dashboard. With a token, the model,
+     * {@code /score} and the dashboard's data ({@code /api/*}) need it; the page and its script stay open (static, no
+     * data: the page asks for the token and sends it with each data request).
+     */
     OpsServer installApi(OpsServer server) {
         server.guarded(MODELS, get(this::model));
         if (scoring != null) {

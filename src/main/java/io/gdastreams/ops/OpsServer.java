@@ -30,7 +30,7 @@ import org.slf4j.LoggerFactory;
  * clients kept every answer, health probes included, waiting 30 s. Sixteen idle threads cost nothing the stream
  * threads would miss (they go after a minute of no requests) and take that many slow clients to stall probes; where
  * clients cannot be trusted, probes go to a listener of their own ({@code gda.http.management-port},
- * {@value #MANAGEMENT_THREADS} threads), which those clients cannot reach.
+ * {@value #MANAGEMENT_THREADS} threads) whose port is not exposed to those clients.
  */
 final class OpsServer implements AutoCloseable {
 

@@ -8,6 +8,7 @@ import io.gdastreams.serde.EventDecoder;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.Headers;
@@ -17,7 +18,8 @@ import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 
 /**
- * The events a scoring task holds while no model exists, in arrival order, in its changelog-backed store
+ * The events a scoring task holds while no model can score them (and those that arrive while they are released),
+ * in arrival order, in its changelog-backed store
  * ({@link ScoringTopology#PENDING_STORE}), with their number kept for the bound and the observer. Kafka Streams
  * re-initialises a resumed task on the same processor instance, so the count is always taken from the store
  * ({@link #open}), never carried over: otherwise held events would be counted twice and never drain to zero.
@@ -66,14 +68,17 @@ final class HeldEvents {
 
     /**
      * Hands the held events to {@code answer}, oldest first, deleting each from the store after it was answered, until
-     * none is left or {@link System#nanoTime()} has passed {@code deadline} (at least one is answered); returns how
-     * many were. The rest stay held, in order, for the next call.
+     * none is left or {@code enough} says so (asked after each event: at least one is answered); returns how many
+     * were. The rest stay held, in order, for the next call.
      */
-    int release(Consumer<PendingEvent> answer, long deadline) {
+    int release(Consumer<PendingEvent> answer, BooleanSupplier enough) {
         int released = 0;
+        // Past the entries released: a scan from the start would step over their deletes. Sequences are non-negative
+        // (their big-endian bytes sort as numbers only then: SerdeFactory.sequence).
+        long from = 0;
         while (count > 0) {
             List<KeyValue<Long, PendingEvent>> chunk = new ArrayList<>(RELEASE_CHUNK);
-            try (KeyValueIterator<Long, PendingEvent> it = store.all()) {
+            try (KeyValueIterator<Long, PendingEvent> it = store.range(from, Long.MAX_VALUE)) {
                 while (it.hasNext() && chunk.size() < RELEASE_CHUNK) {
                     chunk.add(it.next());
                 }
@@ -85,9 +90,10 @@ final class HeldEvents {
             for (KeyValue<Long, PendingEvent> entry : chunk) {
                 answer.accept(entry.value);
                 store.delete(entry.key);
+                from = entry.key + 1;
                 count--;
                 released++;
-                if (System.nanoTime() - deadline > 0) {
+                if (enough.getAsBoolean()) {
                     observer.pendingEvents(taskId, count);
                     return released;
                 }

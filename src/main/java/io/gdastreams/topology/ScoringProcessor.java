@@ -61,8 +61,6 @@ final class ScoringProcessor implements Processor<byte[], byte[], byte[], Object
      * 1 MiB. Larger events get an unscored "no model yet" answer at once.
      */
     static final int MAX_HELD_VALUE_BYTES = DeadLetters.MAX_KEPT_VALUE_BYTES;
-    /** Time one call spends releasing held events (a fraction of exactly-once's 10 s transaction timeout). */
-    static final long RELEASE_BUDGET_NANOS = 250_000_000L;
 
     private final ScoringSettings settings;
     /** {@code settings.categorical().features()} as a set, for the decoder. */
@@ -78,7 +76,8 @@ final class ScoringProcessor implements Processor<byte[], byte[], byte[], Object
     private HeldEvents held;
     /** Writes this task's common scored predictions into one reused buffer (ScoringTopology.predictionOutput). */
     private final PosteriorWriter posteriorWriter = new PosteriorWriter();
-    private final long releaseBudgetNanos;
+    /** The time this task's stream thread may spend releasing held events now. */
+    private final ReleaseBudget releaseBudget;
     /** Held events released since the model that scores them came (logged once they are all answered). */
     private long releasedInDrain;
 
@@ -87,13 +86,13 @@ final class ScoringProcessor implements Processor<byte[], byte[], byte[], Object
     }
 
     ScoringProcessor(ScoringSettings settings, CompiledModelCache cache, StreamObserver observer) {
-        this(settings, cache, observer, RELEASE_BUDGET_NANOS);
+        this(settings, cache, observer, ReleaseBudget.perStreamThread());
     }
 
-    /** {@code releaseBudgetNanos}: the time one call spends releasing held events (tests: 0, one event a call). */
+    /** {@code releaseBudget}: the time held events may be released in (tests: a clock of their own). */
     ScoringProcessor(ScoringSettings settings, CompiledModelCache cache, StreamObserver observer,
-                     long releaseBudgetNanos) {
-        this.releaseBudgetNanos = releaseBudgetNanos;
+                     ReleaseBudget releaseBudget) {
+        this.releaseBudget = releaseBudget;
         this.settings = settings;
         this.intake = new EventIntake(settings);
         this.categoricalSet = intake.categorical();
@@ -206,11 +205,12 @@ final class ScoringProcessor implements Processor<byte[], byte[], byte[], Object
         String id = checked.id();
         if (model.isPresent()) {
             releasePending(model.get());
-            if (held.count() == 0 || record.value().length > MAX_HELD_VALUE_BYTES) {
+            if (held.count() == 0 || held.count() >= settings.maxPending()
+                    || record.value().length > MAX_HELD_VALUE_BYTES) {
                 return intake.score(model.get(), checked);
             }
-            // Events still held from before the model came are answered first: this one waits behind them (their
-            // number only shrinks, each call releasing one at least), unless it is too large to hold.
+            // Events still held from before the model came are answered first: this one waits behind them while the
+            // hold has room (else it is answered now, as one too large to hold), so the hold never grows past it.
             return pending(record, id);
         }
         // A model in force that cannot score is named with its excluded classes, as its own answers would be.
@@ -275,13 +275,31 @@ final class ScoringProcessor implements Processor<byte[], byte[], byte[], Object
     }
 
     /**
-     * Scores the held events, oldest first, with their original keys and timestamps, for at most the release
-     * budget a call: up to {@code gda.pending.max} events each scored by a large model could outlast the transaction
-     * timeout of exactly-once (10 s), whose abort would bring them back to be released again, and again. The rest
-     * follow at the next record or punctuation, after a commit asked for here.
+     * Scores held events, oldest first, with their original keys and timestamps, for as long as the stream thread's
+     * {@link ReleaseBudget} allows; the rest follow at the next record or punctuation, after a commit asked for here.
      */
     private void releasePending(CompiledModel model) {
-        int released = held.release(event -> {
+        if (held.count() == 0 || !releaseBudget.begin()) {
+            return;
+        }
+        int released;
+        try {
+            released = release(model);
+        } finally {
+            releaseBudget.end();
+        }
+        releasedInDrain += released;
+        if (held.count() > 0) {
+            context.commit(); // end the transaction that holds these answers before scoring more
+        } else if (releasedInDrain > 0) {
+            LOG.info("Scored {} held events with model '{}' version {}", releasedInDrain, model.modelId(),
+                    model.version());
+            releasedInDrain = 0;
+        }
+    }
+
+    private int release(CompiledModel model) {
+        return held.release(event -> {
             ScoringOutcome.Answer answer;
             try {
                 UnlabelledEvent decodedEvent = HeldEvents.decoded(event, settings.maxFeatures(), categoricalSet);
@@ -299,15 +317,7 @@ final class ScoringProcessor implements Processor<byte[], byte[], byte[], Object
             answer.deadLetterReason().ifPresent(reason -> context.forward(new Record<byte[], Object>(key,
                     HeldEvents.deadLetter(event, reason), event.timestamp(), headers),
                     ScoringTopology.DEAD_LETTERS_SINK));
-        }, System.nanoTime() + releaseBudgetNanos);
-        releasedInDrain += released;
-        if (held.count() > 0) {
-            context.commit(); // end the transaction that holds these answers before scoring more
-        } else if (releasedInDrain > 0) {
-            LOG.info("Scored {} held events with model '{}' version {}", releasedInDrain, model.modelId(),
-                    model.version());
-            releasedInDrain = 0;
-        }
+        }, releaseBudget::exhausted);
     }
 
     private DeadLetter deadLetter(Record<byte[], byte[]> record, String reason) {

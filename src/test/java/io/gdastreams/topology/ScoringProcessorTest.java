@@ -56,45 +56,72 @@ class ScoringProcessorTest {
     }
 
     /**
-     * Held events are released a time budget at a time (here 0: one event a call), so that thousands scored by a large
-     * model do not outlast exactly-once's transaction timeout; a commit is asked after each partial release, and an
-     * event that comes meanwhile waits behind the held ones: the answers keep the arrival order.
+     * Held events are released within the stream thread's budget, shared by its tasks (here 0 ns a window: one event a
+     * window), so that thousands scored by a large model do not outlast exactly-once's transaction timeout; a commit is
+     * asked after a partial release. An event that comes meanwhile waits behind the held ones while the hold has room
+     * (the answers keep the arrival order), and is answered at once when it has none.
      */
     @Test
-    void shouldReleaseHeldEventsABudgetAtATimeAndKeepTheirOrder() throws Exception {
+    void shouldReleaseHeldEventsWithinTheThreadsBudgetAndKeepTheirOrder() throws Exception {
         ScoringSettings settings = ScoringSettings.defaults(ScoringFixtures.MODEL_ID).withMaxPending(3);
         CompiledModelCache cache = CompiledModelCache.of(settings);
+        long[] now = {0};
+        ReleaseBudget thread = ReleaseBudget.of(() -> now[0], 0L);
         MockProcessorContext<byte[], Object> context = context();
-        ScoringProcessor processor = new ScoringProcessor(settings, cache, StreamObserver.NONE, 0L);
+        ScoringProcessor processor = new ScoringProcessor(settings, cache, StreamObserver.NONE, thread);
         processor.init(context);
+        MockProcessorContext<byte[], Object> otherContext = context();
+        ScoringProcessor otherTask = new ScoringProcessor(settings, cache, StreamObserver.NONE, thread);
+        otherTask.init(otherContext);
         List<LabelledRow> rows = Iris.rows();
         int[] rowOf = {0, 50, 100, 1, 51};
         for (int e = 0; e < 3; e++) {
             send(processor, context, e, rows.get(rowOf[e]).features(Iris.FEATURES));
         }
+        send(otherTask, otherContext, 0, rows.get(2).features(Iris.FEATURES));
         assertTrue(context.forwarded().isEmpty());
 
         cache.offer(irisModel(1), "test");
         send(processor, context, 3, rows.get(rowOf[3]).features(Iris.FEATURES));
         assertEquals(List.of("e0"), ids(context), "one held event released; e3 waits behind e1 and e2");
         assertTrue(context.committed(), "a commit asked after a partial release");
+        lastPunctuator(otherContext).punctuate(0L);
+        assertTrue(otherContext.forwarded().isEmpty(), "the thread's budget for this window is spent");
         send(processor, context, 4, rows.get(rowOf[4]).features(Iris.FEATURES));
-        assertEquals(List.of("e0", "e1"), ids(context), "held events never exceed the bound of 3 meanwhile");
-        var punctuator = context.scheduledPunctuators().get(context.scheduledPunctuators().size() - 1);
-        for (int tick = 1; tick <= 3; tick++) {
-            punctuator.getPunctuator().punctuate(tick * 1_000L);
+        assertEquals(List.of("e0", "e4"), ids(context), "the hold is full (3): e4 is answered at once");
+        for (int window = 1; window <= 3; window++) {
+            now[0] += ReleaseBudget.WINDOW_NANOS;
+            lastPunctuator(context).punctuate(window * 1_000L);
         }
-        List<Prediction> out = context.forwarded().stream().map(f -> (Prediction) f.record().value()).toList();
-        assertEquals(List.of("e0", "e1", "e2", "e3", "e4"), out.stream().map(Prediction::id).toList());
+        List<Prediction> out = context.forwarded().stream().map(f -> prediction(f.record().value())).toList();
+        assertEquals(List.of("e0", "e4", "e1", "e2", "e3"), out.stream().map(Prediction::id).toList());
         assertTrue(out.stream().allMatch(p -> p.status() == Status.SCORED), out.toString());
-        assertEquals(List.of("setosa", "versicolor", "virginica", "setosa", "versicolor"),
+        assertEquals(List.of("setosa", "versicolor", "versicolor", "virginica", "setosa"),
                 out.stream().map(Prediction::label).toList());
+        now[0] += ReleaseBudget.WINDOW_NANOS;
+        lastPunctuator(otherContext).punctuate(5_000L);
+        assertEquals(1, otherContext.forwarded().size(), "the other task's turn in the next window");
         send(processor, context, 5, rows.get(2).features(Iris.FEATURES));
         assertEquals(6, context.forwarded().size(), "nothing held: scored at once");
     }
 
+    private static org.apache.kafka.streams.processor.Punctuator lastPunctuator(
+            MockProcessorContext<byte[], Object> context) {
+        var punctuators = context.scheduledPunctuators();
+        return punctuators.get(punctuators.size() - 1).getPunctuator();
+    }
+
     private static List<String> ids(MockProcessorContext<byte[], Object> context) {
-        return context.forwarded().stream().map(f -> ((Prediction) f.record().value()).id()).toList();
+        return context.forwarded().stream().map(f -> prediction(f.record().value()).id()).toList();
+    }
+
+    /** A forwarded prediction: the record, or the bytes the task's writer made of a common scored one. */
+    private static Prediction prediction(Object value) {
+        try {
+            return value instanceof byte[] bytes ? Json.mapper().readValue(bytes, Prediction.class) : (Prediction) value;
+        } catch (java.io.IOException e) {
+            throw new AssertionError(e);
+        }
     }
 
     private static MockProcessorContext<byte[], Object> context() {

@@ -274,8 +274,8 @@ class ScoringTopologyTest {
 
     /**
      * A record key that is not text (here two serialised longs: −1, whose eight 0xFF bytes are no UTF-8 at all, and
-     * 42, which is UTF-8 of seven NULs and '*') stands in for a missing id as its UTF-8 decoding, each malformed byte
-     * a U+FFFD; the prediction keeps the key's own bytes, so a consumer joins on the key, not on the id.
+     * 42, which is UTF-8 of seven NULs and '*') stands in for a missing id as its UTF-8 decoding, each malformed
+     * sequence a U+FFFD (here each 0xFF); the prediction keeps the key's own bytes, so a consumer joins on the key, not on the id.
      */
     @Test
     void shouldKeepTheBytesOfAKeyThatIsNotTextAndDecodeItAsTheId() throws Exception {
