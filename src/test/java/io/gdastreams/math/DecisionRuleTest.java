@@ -114,4 +114,38 @@ class DecisionRuleTest {
         }
         return p;
     }
+
+    /** The threshold class may be the first label: it is still the threshold rule, not the argmax. */
+    @Test
+    void shouldApplyAThresholdOnTheFirstClass() {
+        DecisionRule.Bound rule = new DecisionRule.Threshold("No", 0.3).bind(BINARY);
+        assertEquals("threshold No:0.3", rule.rule());
+        assertEquals(0, rule.choose(new double[] {0.4, 0.6}), "0.4 ≥ 0.3 though not the most probable");
+        assertEquals(1, rule.choose(new double[] {0.25, 0.75}));
+    }
+
+    /** The bounds of [0, 1] are thresholds: 0 always predicts the class, 1 only when it is certain. */
+    @Test
+    void shouldAcceptTheThresholdsZeroAndOne() {
+        assertEquals(1, new DecisionRule.Threshold("Yes", 0.0).bind(BINARY).choose(new double[] {1.0, 0.0}));
+        DecisionRule.Bound one = new DecisionRule.Threshold("Yes", 1.0).bind(BINARY);
+        assertEquals(0, one.choose(new double[] {1e-9, 1 - 1e-9}));
+        assertEquals(1, one.choose(new double[] {0.0, 1.0}));
+    }
+
+    /**
+     * Equal expected costs go to the class first in model order: 0–1 loss at p = (½, ½) costs ½ either way; and a
+     * cost of 0 off the diagonal (stated, not defaulted) is allowed: predicting Yes when the truth is No costs
+     * nothing, so Yes (expected cost 0·p_No + 0·p_Yes = 0) beats No (p_Yes).
+     */
+    @Test
+    void shouldBreakExpectedCostTiesTowardsTheFirstClassAndAcceptAZeroCost() {
+        DecisionRule.Bound zeroOne = new DecisionRule.MinimumExpectedCost(Map.of()).bind(BINARY);
+        assertEquals(0, zeroOne.choose(new double[] {0.5, 0.5}));
+        assertEquals(0.5, zeroOne.expectedCost(new double[] {0.5, 0.5}, 0), EXACT);
+        DecisionRule.Bound free = new DecisionRule.MinimumExpectedCost(Map.of("No", Map.of("Yes", 0.0)))
+                .bind(BINARY);
+        assertEquals(1, free.choose(new double[] {0.9, 0.1}));
+        assertEquals(0.0, free.expectedCost(new double[] {0.9, 0.1}, 1), EXACT);
+    }
 }
