@@ -1,6 +1,5 @@
 package io.gdastreams.math;
 
-import java.util.Arrays;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
@@ -54,7 +53,7 @@ final class MarginalFactors {
      * {@link TiedCovariance.Compiled#SPLIT_ABOVE}, as an all-observed point is ({@link #split}).
      */
     double logLikelihood(double[] x, double[] logLikelihood, double[] distances) {
-        Marginal marginal = marginal(missingPattern(x), x.length);
+        Marginal marginal = marginal(MissingPattern.of(x), x.length);
         int[] observed = marginal.observed;
         int m = observed.length;
         double[] r = new double[m];
@@ -131,7 +130,7 @@ final class MarginalFactors {
      */
     void addConditionalMean(double[] x, double[] weights, double[] out) {
         int d = x.length;
-        Marginal marginal = marginal(missingPattern(x), d);
+        Marginal marginal = marginal(MissingPattern.of(x), d);
         int[] observed = marginal.observed;
         int m = observed.length;
         for (int c = 0; c < covariances.length; c++) {
@@ -207,58 +206,6 @@ final class MarginalFactors {
             }
         }
         return marginal;
-    }
-
-    private static MissingPattern missingPattern(double[] x) {
-        long[] words = new long[(x.length + 63) >>> 6];
-        for (int j = 0; j < x.length; j++) {
-            if (Double.isNaN(x[j])) {
-                words[j >>> 6] |= 1L << (j & 63);
-            }
-        }
-        return new MissingPattern(words);
-    }
-
-    /** The set of missing coordinates, as a bit set. */
-    private static final class MissingPattern {
-        private final long[] words;
-        private final int hash;
-
-        MissingPattern(long[] words) {
-            this.words = words;
-            this.hash = Arrays.hashCode(words);
-        }
-
-        int[] observedIndices(int d) {
-            int count = 0;
-            for (int j = 0; j < d; j++) {
-                if (!isMissing(j)) {
-                    count++;
-                }
-            }
-            int[] observed = new int[count];
-            int i = 0;
-            for (int j = 0; j < d; j++) {
-                if (!isMissing(j)) {
-                    observed[i++] = j;
-                }
-            }
-            return observed;
-        }
-
-        private boolean isMissing(int j) {
-            return (words[j >>> 6] & (1L << (j & 63))) != 0;
-        }
-
-        @Override
-        public boolean equals(Object o) {
-            return o instanceof MissingPattern && Arrays.equals(words, ((MissingPattern) o).words);
-        }
-
-        @Override
-        public int hashCode() {
-            return hash;
-        }
     }
 
     /** Cholesky factors of the sub-matrices Σ_k,OO for one set O of observed coordinates, one per class. */
