@@ -97,6 +97,15 @@ abstract sealed class CompiledCovariance
         }
     }
 
+    /** Σ_k w_k μ_kj: the mean of coordinate j that ignores correlations ({@link Discriminant#impute}'s fallback). */
+    final double mixtureMean(double[] weights, int j) {
+        double mean = 0.0;
+        for (int k = 0; k < weights.length; k++) {
+            mean += weights[k] * means[k][j];
+        }
+        return mean;
+    }
+
     /** β_k, γ_k when the discriminant is linear in x (TIED), a copy; empty otherwise. */
     Optional<LinearDiscriminants> linear() {
         return Optional.empty();

@@ -247,20 +247,11 @@ public final class Discriminant {
         for (int j = 0; j < d; j++) {
             if (Double.isNaN(x[j])) {
                 double v = sum[j];
-                completed[j] = Double.isNaN(v) ? mixtureMean(p, j) : Math.max(-Double.MAX_VALUE,
+                completed[j] = Double.isNaN(v) ? covariance.mixtureMean(p, j) : Math.max(-Double.MAX_VALUE,
                         Math.min(Double.MAX_VALUE, v));
             }
         }
         return completed;
-    }
-
-    /** Σ_k p_k μ_kj. */
-    private double mixtureMean(double[] p, int j) {
-        double mean = 0.0;
-        for (int k = 0; k < classCount; k++) {
-            mean += p[k] * model.meanView(k)[j];
-        }
-        return mean;
     }
 
     private void checkAdded(double[] addedLogLikelihood) {
