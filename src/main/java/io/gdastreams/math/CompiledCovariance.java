@@ -39,6 +39,24 @@ abstract sealed class CompiledCovariance
      */
     abstract double logLikelihood(double[] x, int missing, double[] logLikelihood, double[] distances);
 
+    /**
+     * The rare path of a point beyond every class ({@link FarPoint}): distances[k] = D²_k / s² over the observed
+     * coordinates, from the residual x_O/s − μ_k,O/s ({@code scale} s a power of two, so that the bits are those of
+     * D²_k / s² wherever D²_k is finite), and logLikelihood[k] = log N_k(x) + ½D²_k, the rest of class k's
+     * log-likelihood. {@code x}: finite where observed, {@code missing} NaN, 0 ≤ missing &lt; d. Not on the hot path.
+     */
+    abstract void scaledDistances(double[] x, int missing, double scale, double[] distances, double[] logLikelihood);
+
+    /**
+     * For classes that share one covariance (TIED): differences[k] = D²_k − D²_m, {@code nearest} = m, from the
+     * difference of the means (as the split form takes it), exact where the one-pass distances round alike; true
+     * when written. False (nothing promised) when the classes' covariances differ, or some difference came out −∞
+     * or NaN. {@code x}, {@code missing} and {@code scale} as in {@link #scaledDistances}.
+     */
+    boolean distanceDifferences(double[] x, int missing, double scale, int nearest, double[] differences) {
+        return false;
+    }
+
     /** Points per call of {@link #observedLogJoints}. */
     static final int GROUP = 4;
 

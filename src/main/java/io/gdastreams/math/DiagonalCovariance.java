@@ -129,5 +129,25 @@ final class DiagonalCovariance implements PerClassCovariance {
             }
             return 0.0;
         }
+
+        /** The one-class loop of {@link #logLikelihood} on the scaled residual. */
+        @Override
+        void scaledDistances(double[] x, int missing, double scale, double[] distances, double[] logLikelihood) {
+            for (int k = 0; k < logLikelihood.length; k++) {
+                double[] mu = means[k];
+                double[] inv = inverseStdDevs[k];
+                double q = 0.0;
+                double halfLogDet = 0.0;
+                for (int j = 0; j < d; j++) {
+                    if (!Double.isNaN(x[j])) {
+                        double v = (x[j] / scale - mu[j] / scale) * inv[j];
+                        q += v * v;
+                        halfLogDet += logStdDevs[k][j];
+                    }
+                }
+                distances[k] = q;
+                logLikelihood[k] = LogGaussian.of(d - missing, halfLogDet, 0.0);
+            }
+        }
     }
 }

@@ -29,9 +29,10 @@ import java.util.Optional;
  * {@link ScoringScratch}); the forms that return a {@link Posterior} allocate it and its two K-arrays. For a
  * partial pattern the factors of the sub-matrices are computed once per pattern and cached ({@link MarginalFactors}).
  *
- * <p>Always finite: a log-likelihood that underflows to −∞ (a point astronomically far from a class) is
- * reported as −{@link Double#MAX_VALUE}; if that happens for every class the point carries no usable
- * information and the probabilities are the priors.
+ * <p>Always finite: a log-likelihood that underflows to −∞ (a point astronomically far from a class: its distance
+ * overflowed) is reported as −{@link Double#MAX_VALUE}, and the class has probability 0. If that happens for every
+ * class, the class nearest in Mahalanobis distance has probability 1, as it has in exact arithmetic ({@link FarPoint}:
+ * the distances taken again at a scale, ties shared), and log p(x), below −1e308, is −{@link Double#MAX_VALUE}.
  */
 public final class Discriminant {
 
@@ -100,11 +101,12 @@ public final class Discriminant {
     /**
      * The allocation-free form of {@link #score(double[], double[])}: writes p(k | x) into {@code posteriorOut}
      * (length K, overwritten) and returns log p(x) (−{@link Double#MAX_VALUE} when every class's log-joint
-     * underflowed; the probabilities are then the priors). Same inputs, checks and numbers as the allocating form;
-     * the predicted class is left to the caller (its decision rule). Allocates nothing once the calling thread has
-     * scored a model of this dimension (working space: {@link ScoringScratch}) and every coordinate is observed; a
-     * missing coordinate costs O(d) bytes for the pattern lookup. Safe to call from several threads at once. After
-     * an exception the contents of {@code posteriorOut} are unspecified (x is checked after the kernel has run).
+     * underflowed; the probabilities then go to the nearest class: {@link FarPoint}). Same inputs, checks and numbers
+     * as the allocating form; the predicted class is left to the caller (its decision rule). Allocates nothing once
+     * the calling thread has scored a model of this dimension (working space: {@link ScoringScratch}) and every
+     * coordinate is observed (and some class's distance finite); a missing coordinate costs O(d) bytes for the
+     * pattern lookup. Safe to call from several threads at once. After an exception the contents of
+     * {@code posteriorOut} are unspecified (x is checked after the kernel has run).
      */
     public double score(double[] x, double[] addedLogLikelihood, double[] posteriorOut) {
         return score(x, addedLogLikelihood, posteriorOut, null);
@@ -156,7 +158,6 @@ public final class Discriminant {
         double shared = covariance.logLikelihood(x, 0, posteriorOut, null);
         if (!covariance.addLogPriors(posteriorOut, addedLogLikelihood)) {
             int missing = missing(x);
-            // missing == 0: x is finite and a distance overflowed; the log-joints stand as computed.
             if (missing > 0) {
                 if (missing == d) {
                     java.util.Arrays.fill(posteriorOut, 0.0);
@@ -165,6 +166,11 @@ public final class Discriminant {
                     shared = covariance.logLikelihood(x, missing, posteriorOut, null);
                 }
                 covariance.addLogPriors(posteriorOut, addedLogLikelihood);
+            }
+            // x is finite where observed: a class whose distance overflowed has probability 0, as computed; if every
+            // class's did, the nearest has probability 1 and log p(x) is below −1e308.
+            if (FarPoint.posterior(covariance, x, missing, addedLogLikelihood, posteriorOut, logJointOut)) {
+                return -Double.MAX_VALUE;
             }
         }
         if (logJointOut != null) {
@@ -213,10 +219,11 @@ public final class Discriminant {
                 logLikelihood[k] = -Double.MAX_VALUE;
             }
         }
-        // The posterior from the log-joints without the shared term (TIED far out: it would swallow them).
-        double[] probabilities = relative;
-        double logDensity = normalise(probabilities) + shared;
-        return new Evidence(posterior(probabilities, logJoint, logDensity), d - missing, logPriors.clone(),
+        // The posterior from the log-joints without the shared term (TIED far out: it would swallow them), or, beyond
+        // every class, the nearest class's (as score).
+        double logDensity = FarPoint.posterior(covariance, x, missing, addedLogLikelihood, relative, null)
+                ? -Double.MAX_VALUE : normalise(relative) + shared;
+        return new Evidence(posterior(relative, logJoint, logDensity), d - missing, logPriors.clone(),
                 logLikelihood, distances);
     }
 
@@ -312,7 +319,8 @@ public final class Discriminant {
 
     /**
      * log-joints → posterior in place (one exponential per class, one logarithm: {@link LogSumExp#normalise});
-     * returns log p(x). Every log-joint −∞ (or NaN): the priors, and −{@link Double#MAX_VALUE} for log p(x).
+     * returns log p(x). Every log-joint −∞ (or NaN) still (no class can be told nearest: {@link FarPoint}): the
+     * priors, and −{@link Double#MAX_VALUE} for log p(x).
      */
     private double normalise(double[] v) {
         double logDensity = LogSumExp.normalise(v, classCount);

@@ -107,5 +107,19 @@ final class FullCovariance implements PerClassCovariance {
             }
             return 0.0;
         }
+
+        /** {@link #observedLogLikelihood} on the scaled residual. */
+        @Override
+        void observedScaledDistances(double[] x, double scale, double[] distances, double[] logLikelihood) {
+            double[] r = ScoringScratch.vector(d);
+            for (int k = 0; k < logLikelihood.length; k++) {
+                double[] mu = means[k];
+                for (int j = 0; j < d; j++) {
+                    r[j] = x[j] / scale - mu[j] / scale;
+                }
+                distances[k] = TriangularKernel.whitenInPlace(inverseFactors, k * block, r, d);
+                logLikelihood[k] = LogGaussian.of(d, halfLogDets[k], 0.0);
+            }
+        }
     }
 }

@@ -121,6 +121,64 @@ final class MarginalFactors {
         return -0.5 * nearest;
     }
 
+    /** As {@link CompiledCovariance#scaledDistances}, for a point with a missing and an observed coordinate. */
+    void scaledDistances(double[] x, double scale, double[] distances, double[] logLikelihood) {
+        Marginal marginal = marginal(MissingPattern.of(x), x.length);
+        int[] observed = marginal.observed;
+        int m = observed.length;
+        double[] r = new double[m];
+        for (int k = 0; k < logLikelihood.length; k++) {
+            double[] mu = means[k];
+            for (int i = 0; i < m; i++) {
+                r[i] = x[observed[i]] / scale - mu[observed[i]] / scale;
+            }
+            CholeskyFactor l = marginal.perClass[k];
+            l.solveLower(r);
+            distances[k] = LogGaussian.sumOfSquares(r, m);
+            logLikelihood[k] = LogGaussian.of(m, l.halfLogDeterminant(), 0.0);
+        }
+    }
+
+    /**
+     * As {@link CompiledCovariance#distanceDifferences}, for a point with a missing and an observed coordinate: when
+     * the classes share one Σ, {@link #split}'s r_k = Δ_kᵀ(Δ_k + 2w) from the scaled w/s = L⁻¹(x_O/s − μ_m,O/s), as
+     * ‖Δ_k‖² + 2s·Δ_kᵀ(w/s).
+     */
+    boolean distanceDifferences(double[] x, double scale, int nearestClass, double[] differences) {
+        if (covariances.length != 1) {
+            return false;
+        }
+        Marginal marginal = marginal(MissingPattern.of(x), x.length);
+        int[] observed = marginal.observed;
+        int m = observed.length;
+        CholeskyFactor l = marginal.distinct[0];
+        double[] muM = means[nearestClass];
+        double[] w = new double[m];
+        for (int i = 0; i < m; i++) {
+            w[i] = x[observed[i]] / scale - muM[observed[i]] / scale;
+        }
+        l.solveLower(w);
+        double[] delta = new double[m];
+        for (int k = 0; k < differences.length; k++) {
+            double[] mu = means[k];
+            for (int i = 0; i < m; i++) {
+                delta[i] = muM[observed[i]] - mu[observed[i]];
+            }
+            l.solveLower(delta);
+            double square = 0.0;
+            double cross = 0.0;
+            for (int i = 0; i < m; i++) {
+                square += delta[i] * delta[i];
+                cross += delta[i] * w[i];
+            }
+            differences[k] = square + scale * (2.0 * cross);
+            if (!(differences[k] > Double.NEGATIVE_INFINITY)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /**
      * As {@link CompiledCovariance#addConditionalMean}, for a point with at least one missing and one observed
      * coordinate, with the cached factor of Σ_OO (no factorisation per event). The classes that share a covariance

@@ -26,6 +26,29 @@ abstract sealed class MarginalisedCompiled extends CompiledCovariance
         return observedLogLikelihood(x, logLikelihood, distances);
     }
 
+    /** {@link #scaledDistances} of a point whose every coordinate is observed. */
+    abstract void observedScaledDistances(double[] x, double scale, double[] distances, double[] logLikelihood);
+
+    @Override
+    final void scaledDistances(double[] x, int missing, double scale, double[] distances, double[] logLikelihood) {
+        if (missing > 0) {
+            marginals().scaledDistances(x, scale, distances, logLikelihood);
+        } else {
+            observedScaledDistances(x, scale, distances, logLikelihood);
+        }
+    }
+
+    /** {@link #distanceDifferences} of a point whose every coordinate is observed; this default: none. */
+    boolean observedDistanceDifferences(double[] x, double scale, int nearest, double[] differences) {
+        return false;
+    }
+
+    @Override
+    final boolean distanceDifferences(double[] x, int missing, double scale, int nearest, double[] differences) {
+        return missing > 0 ? marginals().distanceDifferences(x, scale, nearest, differences)
+                : observedDistanceDifferences(x, scale, nearest, differences);
+    }
+
     @Override
     final void addConditionalMean(double[] x, int missing, double[] weights, double[] out) {
         if (missing == 0 || missing == d) {

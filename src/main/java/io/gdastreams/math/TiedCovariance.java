@@ -258,6 +258,57 @@ final class TiedCovariance implements CovarianceStructure {
             return -0.5 * nearest;
         }
 
+        /** D²_k / s² = ‖z/s − o_k/s‖², z/s = L⁻¹(x/s − μ_0/s), as {@link #observedLogLikelihood} class by class. */
+        @Override
+        void observedScaledDistances(double[] x, double scale, double[] distances, double[] logLikelihood) {
+            double[] z = scaledWhitened(x, scale);
+            for (int k = 0; k < logLikelihood.length; k++) {
+                int o = k * d;
+                double q = 0.0;
+                for (int j = 0; j < d; j++) {
+                    double v = z[j] - whitenedMeanOffsets[o + j] / scale;
+                    q += v * v;
+                }
+                distances[k] = q;
+                logLikelihood[k] = LogGaussian.of(d, factor.halfLogDeterminant(), 0.0);
+            }
+        }
+
+        /**
+         * {@link #split}'s r_k = Δ_kᵀ(Δ_k − 2w), Δ_k = o_k − o_m, w = z − o_m, from the scaled w/s as
+         * ‖Δ_k‖² − 2s·Δ_kᵀ(w/s), which holds even where q_m and w overflowed (only the product s·Δ_kᵀ(w/s) may).
+         */
+        @Override
+        boolean observedDistanceDifferences(double[] x, double scale, int nearest, double[] differences) {
+            double[] z = scaledWhitened(x, scale);
+            int m = nearest * d;
+            for (int k = 0; k < differences.length; k++) {
+                int o = k * d;
+                double square = 0.0;
+                double cross = 0.0;
+                for (int j = 0; j < d; j++) {
+                    double delta = whitenedMeanOffsets[o + j] - whitenedMeanOffsets[m + j];
+                    square += delta * delta;
+                    cross += delta * (z[j] - whitenedMeanOffsets[m + j] / scale);
+                }
+                differences[k] = square - scale * (2.0 * cross);
+                if (!(differences[k] > Double.NEGATIVE_INFINITY)) {
+                    return false;
+                }
+            }
+            return true;
+        }
+
+        /** L⁻¹(x/s − μ_0/s), a new array. */
+        private double[] scaledWhitened(double[] x, double scale) {
+            double[] z = new double[d];
+            for (int j = 0; j < d; j++) {
+                z[j] = x[j] / scale - means[0][j] / scale;
+            }
+            TriangularKernel.whitenInPlace(inverseFactor, 0, z, d);
+            return z;
+        }
+
         /** The shared Σ makes imputation's mixture linear: one triangular solve pair in all. */
         @Override
         MarginalFactors marginals() {

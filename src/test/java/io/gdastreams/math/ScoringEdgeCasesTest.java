@@ -37,11 +37,15 @@ class ScoringEdgeCasesTest {
                 .withVarianceFloor(0.0)));
     }
 
-    /** Every class's distance overflows (q = 3e600): the priors, log p(x) = −MAX_VALUE, log-joints −MAX_VALUE. */
+    /**
+     * Every class's distance overflows (q = ¼ + 2e600), by the same amount: x lies on the mirror plane x₁ = ½ of the
+     * two means, so the exact posterior is the priors (one Σ; elsewhere the nearest class takes the point:
+     * FarPointTest); log p(x) = −MAX_VALUE, log-joints −MAX_VALUE.
+     */
     @Test
-    void shouldGiveThePriorsAndTheLowestLogDensityWhenEveryClassUnderflows() {
+    void shouldGiveThePriorsAndTheLowestLogDensityWhenEveryClassUnderflowsAlike() {
         Discriminant discriminant = full(10, new double[] {0, 0, 0}, 30, new double[] {1, 0, 0});
-        double[] x = {1e300, 1e300, 1e300};
+        double[] x = {0.5, 1e300, 1e300};
         Posterior p = discriminant.score(x);
         assertArrayEquals(new double[] {0.25, 0.75}, p.probabilities(), HAND);
         assertEquals(-Double.MAX_VALUE, p.logDensity(), 0.0);
