@@ -4,9 +4,12 @@ import io.gdastreams.broker.EmbeddedBroker.BrokerException;
 import io.gdastreams.lifecycle.Directories;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.nio.file.StandardOpenOption;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -22,10 +25,14 @@ final class BrokerWorkspace {
 
     /** Prefix of the temporary directories; the owner's pid follows, so stale ones can be recognised. */
     private static final String DIRECTORY_PREFIX = "gda-streams-broker-";
+    /** In a kept directory: locked while a broker uses it (Kafka's own lock comes after the metadata log is read). */
+    static final String LOCK_FILE = "broker.lock";
 
     private final Path directory;
     /** A directory the user named (broker --data-dir): kept on exit, never treated as stale. */
     private final boolean kept;
+    /** The lock of a kept directory, held until the broker has stopped; null for a temporary one. */
+    private final FileChannel lock;
     private final Thread hook = new Thread(this::release, "embedded-broker-cleanup");
     private Process child;
     private boolean paused;
@@ -38,6 +45,7 @@ final class BrokerWorkspace {
             throw new BrokerException("cannot create a temporary directory for the broker: " + e.getMessage());
         }
         kept = false;
+        lock = null;
         Runtime.getRuntime().addShutdownHook(hook);
     }
 
@@ -53,7 +61,41 @@ final class BrokerWorkspace {
         }
         this.directory = directory;
         this.kept = true;
+        this.lock = lock(directory);
         Runtime.getRuntime().addShutdownHook(hook);
+    }
+
+    /**
+     * Locks {@code directory} for this process, before anything in it is read or written: a second broker started
+     * on it (with another --port) would otherwise rewrite its server.properties and recover the running broker's
+     * metadata log under it, which that broker does not survive.
+     */
+    private static FileChannel lock(Path directory) {
+        FileChannel channel;
+        try {
+            channel = FileChannel.open(directory.resolve(LOCK_FILE), StandardOpenOption.CREATE,
+                    StandardOpenOption.WRITE);
+        } catch (IOException e) {
+            throw new BrokerException("cannot lock the data directory " + directory + ": " + e.getMessage());
+        }
+        try {
+            if (channel.tryLock() != null) {
+                return channel;
+            }
+        } catch (IOException | OverlappingFileLockException e) {
+            // Held by this JVM, or the lock cannot be taken: either way not ours.
+        }
+        closeQuietly(channel);
+        throw new BrokerException("the data directory " + directory + " is in use by another broker (it holds "
+                + directory.resolve(LOCK_FILE) + "): stop that broker first; a directory serves one broker at a time");
+    }
+
+    private static void closeQuietly(FileChannel channel) {
+        try {
+            channel.close();
+        } catch (IOException e) {
+            LOG.debug("cannot close {}: {}", LOCK_FILE, e.getMessage());
+        }
     }
 
     boolean kept() {
@@ -140,6 +182,8 @@ final class BrokerWorkspace {
         }
         if (!kept) {
             Directories.deleteQuietly(directory);
+        } else {
+            closeQuietly(lock);
         }
     }
 
