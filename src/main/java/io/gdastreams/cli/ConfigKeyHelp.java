@@ -27,17 +27,22 @@ final class ConfigKeyHelp {
 
     /** Adds the key list to the help of each of {@link #COMMANDS}. */
     static void addTo(CommandLine main) {
-        String[] footer = footer();
         for (String command : COMMANDS) {
-            main.getSubcommands().get(command).getCommandSpec().usageMessage().footer(footer);
+            main.getSubcommands().get(command).getCommandSpec().usageMessage().footer(footer(command));
         }
     }
 
-    static String[] footer() {
+    /** Where {@code command} takes the keys from: bench from --set alone, the others from --config and GDA_* too. */
+    static String[] footer(String command) {
         List<String> lines = new ArrayList<>();
         lines.add("");
-        lines.add("Application keys, at their defaults (--set KEY=VALUE; train and score also read");
-        lines.add("them from the config file and GDA_* variables):");
+        if (command.equals("bench")) {
+            lines.add("Application keys, at their defaults (set them with --set KEY=VALUE; bench reads");
+            lines.add("no config file and no environment):");
+        } else {
+            lines.add("Application keys, at their defaults (set them with --set KEY=VALUE, in the");
+            lines.add("--config file or as GDA_* variables):");
+        }
         for (ConfigKey key : ConfigKey.values()) {
             lines.add("  " + key.key() + "=" + key.defaultValue());
             lines.addAll(wrap(key.doc()));

@@ -69,6 +69,25 @@ class MainTest {
     }
 
     /**
+     * The key list's heading says where the command takes the keys from: every command of it but bench reads the
+     * config file and GDA_* variables too (the heading once said only train and score did), bench --set alone.
+     */
+    @Test
+    void shouldSayInTheKeyListWhereEachCommandReadsTheKeys() {
+        for (String command : ConfigKeyHelp.COMMANDS) {
+            String help = run(Map.of(), command, "--help").out().replaceAll("\\s+", " ");
+            String sources = command.equals("bench")
+                    ? "(set them with --set KEY=VALUE; bench reads no config file and no environment):"
+                    : "(set them with --set KEY=VALUE, in the --config file or as GDA_* variables):";
+            String heading = help.substring(Math.max(0, help.indexOf("Application keys")));
+            assertTrue(heading.startsWith("Application keys, at their defaults " + sources),
+                    command + ": " + heading.substring(0, Math.min(heading.length(), 160)));
+        }
+        Outcome fromEnvironment = run(Map.of("GDA_MODEL_ID", "from-env"), "inspect");
+        assertOneLineUserError(fromEnvironment, "to read model 'from-env' from the topic");
+    }
+
+    /**
      * Help lines break between words only (picocli alone breaks after a '.' inside a word: "gda.", "estimator"):
      * no line is wider than 80 characters unless it is one word, and the help is the unwrapped help (picocli at a
      * width nothing needs wrapping in) with only spaces turned into line breaks.
