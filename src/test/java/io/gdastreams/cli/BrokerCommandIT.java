@@ -29,8 +29,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code broker}, {@code produce} and {@code consume} as a user runs them: the broker command in a JVM of its own
- * (from the test class path), lines piped into {@code produce} in another, read back with {@code consume}; then
- * the broker stopped with SIGTERM and started again on the same --data-dir still holds them.
+ * (from the test class path), a second one on its port or its --data-dir refused, lines piped into {@code produce}
+ * in another, read back with {@code consume}; then the broker stopped with SIGTERM and started again on the same
+ * --data-dir still holds them.
  */
 class BrokerCommandIT {
 
@@ -68,6 +69,16 @@ class BrokerCommandIT {
         assertTrue(taken.contains("gda-streams broker: port " + port + " on 127.0.0.1 is in use: stop what listens"
                 + " there or choose another --port"), taken);
         assertTrue(!taken.contains(READY), taken);
+
+        // A second broker on the same --data-dir with another port: refused before it reads or writes the directory
+        // (it used to rewrite server.properties and recover the running broker's metadata log, which killed that
+        // broker); the first one keeps serving (the records below go through it).
+        Process shared = java(List.of("broker", "--port", Integer.toString(freePort()), "--data-dir", data.toString()),
+                dir.resolve("broker-shared.log"));
+        assertEquals(ExitCodes.FAILURE, waitFor(shared), Files.readString(dir.resolve("broker-shared.log")));
+        String sharedLog = Files.readString(dir.resolve("broker-shared.log"));
+        assertTrue(sharedLog.contains("the data directory " + data + " is in use by another broker"), sharedLog);
+        assertTrue(broker.isAlive(), Files.readString(dir.resolve("broker-1.log")));
 
         Process produce = java(List.of("produce", "--bootstrap-servers", bootstrap, "--topic", "labelled-events"),
                 dir.resolve("produce-missing.log"));
