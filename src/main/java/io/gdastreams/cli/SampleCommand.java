@@ -208,7 +208,8 @@ final class SampleCommand implements Callable<Integer> {
         String categorical = sampler.categoricalFeatures().isEmpty() ? ""
                 : String.format(Locale.ROOT, " and %d categorical (alpha %s)", sampler.categoricalFeatures().size(),
                         config.doubleValue(ConfigKey.CATEGORICAL_ALPHA));
-        err.printf(Locale.ROOT, "Sampling %,d events from %s (%d classes, %d features%s; %s), seed %d%s%n", count,
+        err.printf(Locale.ROOT, "Sampling %,d event%s from %s (%d classes, %d features%s; %s), seed %d%s%n", count,
+                count == 1 ? "" : "s",
                 EventSampler.describe(sampler.model()), sampler.labels().size(), sampler.features().size(),
                 categorical, EventSampler.describeOptions(config.fitOptions()), runSeed,
                 seed == null ? " (chosen; --seed " + runSeed + " repeats this sample)" : "");

@@ -165,6 +165,9 @@ class SampleCommandTest {
         Outcome repeated = run("sample", "--model", model.toString(), "--count", "500", "--seed", m.group(1));
         assertEquals(chosen.out(), repeated.out());
         assertFalse(repeated.err().contains("repeats this sample"), repeated.err());
+        assertTrue(chosen.err().startsWith("Sampling 500 events from "), chosen.err());
+        Outcome one = run("sample", "--model", model.toString(), "--count", "1", "--seed", "3");
+        assertTrue(one.err().startsWith("Sampling 1 event from "), one.err());
         assertEquals(new String(sample("f.csv", "--seed", m.group(1)), StandardCharsets.UTF_8),
                 repeated.out(), "stdout and --output carry the same bytes");
     }
