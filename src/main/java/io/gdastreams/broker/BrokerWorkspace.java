@@ -5,6 +5,7 @@ import io.gdastreams.lifecycle.Directories;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -27,6 +28,10 @@ final class BrokerWorkspace {
     private static final String DIRECTORY_PREFIX = "gda-streams-broker-";
     /** In a kept directory: locked while a broker uses it (Kafka's own lock comes after the metadata log is read). */
     static final String LOCK_FILE = "broker.lock";
+    /** The broker's log (and metadata) directory inside a kept directory. */
+    static final String DATA = "data";
+    /** The lock file Kafka keeps in each log directory while a broker uses it. */
+    static final String KAFKA_LOCK_FILE = ".lock";
 
     private final Path directory;
     /** A directory the user named (broker --data-dir): kept on exit, never treated as stale. */
@@ -68,26 +73,55 @@ final class BrokerWorkspace {
     /**
      * Locks {@code directory} for this process, before anything in it is read or written: a second broker started
      * on it (with another --port) would otherwise rewrite its server.properties and recover the running broker's
-     * metadata log under it, which that broker does not survive.
+     * metadata log under it, which that broker does not survive. Kafka's own lock of the log directory, held by the
+     * broker's child JVM, is probed too: a parent killed outright (SIGKILL) drops its lock at once, while its child
+     * broker runs on until it notices (up to a second) and has shut down.
      */
     private static FileChannel lock(Path directory) {
+        Path file = directory.resolve(LOCK_FILE);
         FileChannel channel;
+        boolean taken;
         try {
-            channel = FileChannel.open(directory.resolve(LOCK_FILE), StandardOpenOption.CREATE,
-                    StandardOpenOption.WRITE);
-        } catch (IOException e) {
-            throw new BrokerException("cannot lock the data directory " + directory + ": " + e.getMessage());
-        }
-        try {
-            if (channel.tryLock() != null) {
-                return channel;
+            channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+            try {
+                taken = channel.tryLock() != null;
+            } catch (OverlappingFileLockException e) {
+                taken = false; // this JVM holds it
+            } catch (IOException e) {
+                closeQuietly(channel);
+                throw e;
             }
-        } catch (IOException | OverlappingFileLockException e) {
-            // Held by this JVM, or the lock cannot be taken: either way not ours.
+        } catch (IOException e) {
+            throw new BrokerException("cannot lock the data directory " + directory + " (" + file + "): "
+                    + e.getMessage());
         }
-        closeQuietly(channel);
-        throw new BrokerException("the data directory " + directory + " is in use by another broker (it holds "
-                + directory.resolve(LOCK_FILE) + "): stop that broker first; a directory serves one broker at a time");
+        Path brokerLock = directory.resolve(DATA).resolve(KAFKA_LOCK_FILE);
+        Path holder = !taken ? file : heldElsewhere(brokerLock) ? brokerLock : null;
+        if (holder != null) {
+            closeQuietly(channel);
+            throw new BrokerException("the data directory " + directory + " is in use by another broker (it holds "
+                    + holder + "): stop that broker first; a directory serves one broker at a time");
+        }
+        return channel;
+    }
+
+    /** Whether another process (or this JVM) holds a lock on {@code file}; false when it does not exist. */
+    private static boolean heldElsewhere(Path file) {
+        if (!Files.exists(file)) {
+            return false;
+        }
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE)) {
+            FileLock probe = channel.tryLock();
+            if (probe == null) {
+                return true;
+            }
+            probe.release();
+            return false;
+        } catch (OverlappingFileLockException e) {
+            return true;
+        } catch (IOException e) {
+            return false; // cannot tell: the broker's own start then fails on it, as it would without this probe
+        }
     }
 
     private static void closeQuietly(FileChannel channel) {

@@ -122,8 +122,8 @@ public final class EmbeddedBroker implements AutoCloseable {
             Path directory = workspace.directory();
             Path logFile = directory.resolve("broker.log");
             Path serverProperties = directory.resolve("server.properties");
-            String bootstrap = BrokerLauncher.configureKept(workspace, serverProperties, directory.resolve("data"),
-                    logFile, port);
+            String bootstrap = BrokerLauncher.configureKept(workspace, serverProperties,
+                    directory.resolve(BrokerWorkspace.DATA), logFile, port);
             for (int attempt = 1; ; attempt++) {
                 long logFrom = BrokerReadiness.logSize(logFile);
                 Process process = BrokerLauncher.launch(workspace, serverProperties, logFile);
@@ -177,8 +177,8 @@ public final class EmbeddedBroker implements AutoCloseable {
         workspace.clear();
         Path logFile = directory.resolve("broker.log");
         Path serverProperties = directory.resolve("server.properties");
-        String bootstrap = BrokerLauncher.configureAndFormat(workspace, serverProperties, directory.resolve("data"),
-                logFile, overrides);
+        String bootstrap = BrokerLauncher.configureAndFormat(workspace, serverProperties,
+                directory.resolve(BrokerWorkspace.DATA), logFile, overrides);
         long logFrom = BrokerReadiness.logSize(logFile);
         Process process = BrokerLauncher.launch(workspace, serverProperties, logFile, launchPrefix);
         try {

@@ -5,9 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.gdastreams.broker.EmbeddedBroker.BrokerException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -36,5 +39,23 @@ class BrokerWorkspaceTest {
         BrokerWorkspace again = new BrokerWorkspace(data);
         again.close();
         assertTrue(Files.exists(data.resolve("server.properties")), "a kept directory outlives its workspace");
+    }
+
+    /**
+     * A broker whose parent was killed outright: the parent's lock is gone, but the broker (a child JVM) still holds
+     * Kafka's lock of its log directory until it has shut down. Held here by this JVM, as a child would hold it.
+     */
+    @Test
+    void shouldRefuseADirectoryWhoseLogDirectoryABrokerStillHolds() throws Exception {
+        Path data = dir.resolve("kafka");
+        Path kafkaLock = data.resolve(BrokerWorkspace.DATA).resolve(BrokerWorkspace.KAFKA_LOCK_FILE);
+        Files.createDirectories(kafkaLock.getParent());
+        try (FileChannel channel = FileChannel.open(kafkaLock, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+             FileLock ignored = channel.lock()) {
+            BrokerException refused = assertThrows(BrokerException.class, () -> new BrokerWorkspace(data));
+            assertTrue(refused.getMessage().contains("is in use by another broker (it holds " + kafkaLock + ")"),
+                    refused.getMessage());
+        }
+        new BrokerWorkspace(data).close(); // released: the directory serves again
     }
 }
