@@ -31,8 +31,9 @@ import java.util.Optional;
  *
  * <p>Always finite: a log-likelihood that underflows to −∞ (a point astronomically far from a class: its distance
  * overflowed) is reported as −{@link Double#MAX_VALUE}, and the class has probability 0. If that happens for every
- * class, the class nearest in Mahalanobis distance has probability 1, as it has in exact arithmetic ({@link FarPoint}:
- * the distances taken again at a scale, ties shared), and log p(x), below −1e308, is −{@link Double#MAX_VALUE}.
+ * class, the class nearest in Mahalanobis distance has probability 1, as it has in exact arithmetic wherever the
+ * distances tell the classes apart ({@link FarPoint}: the distances taken again at a scale, ties shared), and
+ * log p(x), below −1e308, is −{@link Double#MAX_VALUE}.
  */
 public final class Discriminant {
 

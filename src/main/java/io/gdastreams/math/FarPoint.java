@@ -21,7 +21,10 @@ package io.gdastreams.math;
  * Classes with one covariance (TIED) need not guess: q_k − q_m is taken from the difference of the means, as TIED's
  * split form takes it ({@link CompiledCovariance#distanceDifferences}), which keeps its answer past the overflow (a
  * point far out along a direction in which the classes do not differ keeps the posterior its other coordinates
- * give). FULL classes that happen to share one matrix are not looked for: they are compared as any two classes.
+ * give). FULL classes that happen to share one matrix, and DIAG classes with equal variances along the far direction,
+ * are not looked for: they are compared as any two classes, so two of them whose means differ by less than 2⁻⁵² of x
+ * share the point (as the one-pass form, nearer in, shares it where ½q swallows their log priors). Scaled values
+ * below 2⁻¹⁰²² of s lose bits as subnormals; that changes a comparison only with variances below about 1e-290.
  *
  * <p>Never on the hot path: only once a score has found every log-joint −∞. Allocates its K-arrays.
  */
@@ -31,7 +34,7 @@ final class FarPoint {
     }
 
     /**
-     * When every one of {@code logJoints} is −∞ (not NaN) and {@code x} has an observed coordinate (finite where
+     * When every one of {@code logJoints} is −∞ or NaN and {@code x} has an observed coordinate (finite where
      * observed, {@code missing} NaN), writes the posterior into {@code logJoints} and −∞ into {@code logJointOut} (if
      * not null; log-joints below −1e308 are not representable), and returns true. Returns false, and writes nothing,
      * otherwise and when no class can be told nearest (every c_k −∞, or every scaled distance NaN or +∞): the caller
@@ -41,7 +44,8 @@ final class FarPoint {
                              double[] logJoints, double[] logJointOut) {
         int classCount = logJoints.length;
         for (double v : logJoints) {
-            if (v != Double.NEGATIVE_INFINITY) {
+            // A NaN log-joint (an added log-likelihood of NaN) is a class of probability 0, as −∞ is.
+            if (v > Double.NEGATIVE_INFINITY) {
                 return false;
             }
         }

@@ -179,6 +179,10 @@ class FarPointTest {
                 .probabilities(), 0.0);
         assertEquals(-Double.MAX_VALUE, discriminant.score(x, new double[] {minus, minus, minus}, out), 0.0);
         assertArrayEquals(PRIORS, out, RATIO);
+        // NaN takes a class out as −∞ does (as it does for a point near the classes, LogSumExp); it once gave the
+        // far point back to the priors.
+        assertEquals(-Double.MAX_VALUE, discriminant.score(x, new double[] {0, 0, Double.NaN}, out), 0.0);
+        assertArrayEquals(oneHot(1, 3), out, 0.0);
     }
 
     /**
