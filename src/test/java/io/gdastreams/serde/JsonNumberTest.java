@@ -42,7 +42,10 @@ class JsonNumberTest {
         "0.1e-347", "9.99999999999999999e347", "1e-348", "1e347", "123456789012345678e-360", "2.5e-324",
         "7.4109846876186982e-323", "4.4501477170144023e-308", "4.4501477170144022e-308", "8.98846567431158e307",
         "1.797693134862315708e308", "1.797693134862315807e308", "9007199254740993e0", "9007199254740993e1",
-        "0.500000000000000166533453693773481063544750213623046875"};
+        "0.500000000000000166533453693773481063544750213623046875",
+        // A zero with an exponent beyond the fast path's powers (±0 from the Eisel–Lemire step), and exponents of
+        // ten digits that overflow an int (4294967297 = 2^32 + 1 wraps to 1): Infinity and 0, not 10 and 0.1.
+        "0e400", "-0e400", "0.0e-400", "-0.000e999", "1e4294967297", "1e-4294967297", "-1e2147483648"};
     /** Not JSON numbers (or not only one): never read as a whole. */
     private static final String[] NOT_NUMBERS = {"", "-", "+1", "01", "-01", "00", "1.", ".5", "-.5", "1e", "1e+",
         "1E-", "--1", "NaN", "Infinity", "-Infinity", "0x10", "1_000", "1.5.3", "1e5e5", "1.e5", " 1", "1,5",
@@ -70,6 +73,59 @@ class JsonNumberTest {
         for (String text : NOT_NUMBERS) {
             byte[] b = bytes(text);
             assertFalse(number.read(b, 0) && number.end == b.length, () -> "read as a number: " + text);
+        }
+    }
+
+    /**
+     * Text that starts no JSON number is refused outright (false, not a stale {@code end} or value of the number read
+     * before): a leading zero, a point or an exponent without digits, and more than {@link JsonNumber#MAX_LENGTH}
+     * characters, also when the excess is in a long exponent.
+     */
+    @Test
+    void shouldAnswerFalseForTextThatStartsNoJsonNumberOfAtMostMaxLength() {
+        String[] refused = {"01", "-01", "00", "1.", "1.e5", "0.e5", "0.x", "-0.E1", "1e", "1e+", "1E-", "1ex", "-",
+            "-x", "+1", ".5", "x", "1" + "0".repeat(JsonNumber.MAX_LENGTH), "0." + "1".repeat(JsonNumber.MAX_LENGTH),
+            "1e" + "0".repeat(JsonNumber.MAX_LENGTH - 2) + "5"};
+        for (String text : refused) {
+            assertTrue(number.read(bytes("12.5"), 0));
+            assertFalse(number.read(bytes(text + "}"), 0), () -> "read a number from " + text);
+        }
+    }
+
+    /** A number of exactly {@link JsonNumber#MAX_LENGTH} characters is read whole, on every path to its value. */
+    @Test
+    void shouldReadNumbersOfExactlyMaxLengthCharacters() throws IOException {
+        int n = JsonNumber.MAX_LENGTH;
+        for (String text : new String[] {"1" + "2".repeat(n - 1), "-" + "9".repeat(n - 1), "0." + "3".repeat(n - 2),
+            "1e" + "0".repeat(n - 3) + "7", "2.5E-" + "0".repeat(n - 6) + "3"}) {
+            assertEquals(n, text.length());
+            check(text);
+        }
+    }
+
+    /**
+     * A fraction's digits may be loaded eight at a time: the bytes just above '9' (':' to '?') share a digit's high
+     * nibble, and must end the number as any other byte does, whichever digits precede them.
+     */
+    @Test
+    void shouldStopAtTheBytesAboveNineAfterAnyDigits() {
+        Random random = new Random(SEED + 4);
+        for (int length = 1; length <= 20; length++) {
+            for (String integerPart : new String[] {"0", "7", "-3"}) {
+                StringBuilder fraction = new StringBuilder();
+                for (int k = 0; k < length; k++) {
+                    fraction.append((char) ('6' + random.nextInt(4))); // 6 to 9: each + 6 still has nibble 3
+                }
+                String text = integerPart + "." + fraction;
+                long expected = Double.doubleToRawLongBits(Double.parseDouble(text));
+                for (char after = ':'; after <= '?'; after++) {
+                    byte[] b = bytes(text + after + "99999999");
+                    char stop = after;
+                    assertTrue(number.read(b, 0), () -> "refused " + text + stop);
+                    assertEquals(text.length(), number.end, () -> "end of " + text + stop);
+                    assertEquals(expected, Double.doubleToRawLongBits(number.value), () -> text + stop);
+                }
+            }
         }
     }
 
