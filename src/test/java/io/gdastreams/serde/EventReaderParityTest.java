@@ -75,38 +75,67 @@ class EventReaderParityTest {
             List<String> categorical = withCategories ? CATEGORICAL : List.of();
             EventReader reader = new EventReader(LAYOUT, categorical, maxFeatures);
             byte[] bytes = labelledEvent(withCategories);
-            EventFields fields = reader.newFields();
-            boolean fast = reader.readLabelled(bytes, fields);
             // The reader tries its scanner first: what the scanner accepts is what the reader returns, checked below.
             if (!withCategories && new EventScanner(LAYOUT.toArray(String[]::new), maxFeatures)
                     .readLabelled(bytes, reader.newFields())) {
                 scanned++;
             }
-            Decoded<LabelledEvent> tree = EventDecoder.decodeLabelled(bytes, maxFeatures, Set.copyOf(categorical));
-            String text = new String(bytes, StandardCharsets.UTF_8);
-            boolean layout = tree.isOk() && tree.value().features().keySet().equals(Set.copyOf(LAYOUT))
-                    && tree.value().categories().keySet().equals(Set.copyOf(categorical));
-            assertEquals(layout, fast || (layout && skippedContainer), () -> "reader and decoder disagree on " + text + " (decoder: "
-                    + (tree.isOk() ? tree.value() : tree.error()) + ")");
-            if (fast) {
-                accepted++;
-                LabelledEvent event = tree.value();
-                for (int i = 0; i < LAYOUT.size(); i++) {
-                    assertEquals(Double.doubleToRawLongBits(event.features().get(LAYOUT.get(i))),
-                            Double.doubleToRawLongBits(fields.point()[i]), text);
-                }
-                assertEquals(event.label(), fields.label(), text);
-                assertEquals(Double.doubleToRawLongBits(event.weight()), Double.doubleToRawLongBits(fields.weight()),
-                        text);
-                assertEquals(event.retract(), fields.retract(), text);
-                for (int j = 0; j < categorical.size(); j++) {
-                    assertEquals(event.categories().get(categorical.get(j)), fields.categories()[j], text);
-                }
-            }
+            accepted += checkLabelled(reader, reader.newFields(), maxFeatures, categorical, bytes) ? 1 : 0;
         }
         // The mutations leave a fair share of events valid: a reader that refused everything would fail here.
         assertTrue(accepted > EVENTS / 10, "only " + accepted + " accepted");
         assertTrue(scanned > EVENTS / 20, "only " + scanned + " scanned without Jackson");
+    }
+
+    /**
+     * As the two tests above, with one reader and one {@link EventFields} per layout for every event, as a stream
+     * task uses them: what an event leaves in the fields (its values, its count of observed features, categories)
+     * must never make the reader accept the next event, or give it a value of its own.
+     */
+    @Test
+    void shouldGiveTheDecodersAnswersWithItsFieldsReusedFromEventToEvent() {
+        int accepted = 0;
+        for (int maxFeatures : MAX_FEATURES) {
+            for (List<String> categorical : List.of(List.<String>of(), CATEGORICAL)) {
+                EventReader reader = new EventReader(LAYOUT, categorical, maxFeatures);
+                EventFields fields = reader.newFields();
+                for (int n = 0; n < EVENTS / 6; n++) {
+                    boolean withCategories = !categorical.isEmpty();
+                    boolean ok = withCategories || random.nextBoolean()
+                            ? checkLabelled(reader, fields, maxFeatures, categorical, labelledEvent(withCategories))
+                            : checkUnlabelled(reader, fields, maxFeatures, unlabelledEvent());
+                    accepted += ok ? 1 : 0;
+                }
+            }
+        }
+        assertTrue(accepted > EVENTS / 10, "only " + accepted + " accepted");
+    }
+
+    /** Whether {@code reader} accepts {@code bytes} into {@code fields}, checked against the decoder. */
+    private boolean checkLabelled(EventReader reader, EventFields fields, int maxFeatures, List<String> categorical,
+                                  byte[] bytes) {
+        boolean fast = reader.readLabelled(bytes, fields);
+        Decoded<LabelledEvent> tree = EventDecoder.decodeLabelled(bytes, maxFeatures, Set.copyOf(categorical));
+        String text = new String(bytes, StandardCharsets.UTF_8);
+        boolean layout = tree.isOk() && tree.value().features().keySet().equals(Set.copyOf(LAYOUT))
+                && tree.value().categories().keySet().equals(Set.copyOf(categorical));
+        assertEquals(layout, fast || (layout && skippedContainer), () -> "reader and decoder disagree on " + text
+                + " (decoder: " + (tree.isOk() ? tree.value() : tree.error()) + ")");
+        if (fast) {
+            LabelledEvent event = tree.value();
+            for (int i = 0; i < LAYOUT.size(); i++) {
+                assertEquals(Double.doubleToRawLongBits(event.features().get(LAYOUT.get(i))),
+                        Double.doubleToRawLongBits(fields.point()[i]), text);
+            }
+            assertEquals(event.label(), fields.label(), text);
+            assertEquals(Double.doubleToRawLongBits(event.weight()), Double.doubleToRawLongBits(fields.weight()),
+                    text);
+            assertEquals(event.retract(), fields.retract(), text);
+            for (int j = 0; j < categorical.size(); j++) {
+                assertEquals(event.categories().get(categorical.get(j)), fields.categories()[j], text);
+            }
+        }
+        return fast;
     }
 
     /**
@@ -143,30 +172,34 @@ class EventReaderParityTest {
             int maxFeatures = MAX_FEATURES[random.nextInt(MAX_FEATURES.length)];
             EventReader reader = new EventReader(LAYOUT, List.of(), maxFeatures);
             byte[] bytes = unlabelledEvent();
-            EventFields fields = reader.newFields();
-            boolean fast = reader.readUnlabelled(bytes, fields);
             if (new EventScanner(LAYOUT.toArray(String[]::new), maxFeatures).readUnlabelled(bytes, reader.newFields())) {
                 scanned++;
             }
-            Decoded<UnlabelledEvent> tree = EventDecoder.decodeUnlabelled(bytes, maxFeatures, Set.of());
-            String text = new String(bytes, StandardCharsets.UTF_8);
-            boolean layout = tree.isOk() && LAYOUT.containsAll(tree.value().features().keySet());
-            assertEquals(layout, fast || (layout && skippedContainer), () -> "reader and decoder disagree on " + text + " (decoder: "
-                    + (tree.isOk() ? tree.value() : tree.error()) + ")");
-            if (fast) {
-                accepted++;
-                Map<String, Double> features = tree.value().features();
-                for (int i = 0; i < LAYOUT.size(); i++) {
-                    Double expected = features.get(LAYOUT.get(i));
-                    assertEquals(Double.doubleToRawLongBits(expected == null ? Double.NaN : expected),
-                            Double.doubleToRawLongBits(fields.point()[i]), text);
-                }
-                assertEquals(features.size(), fields.observed(), text);
-                assertEquals(tree.value().id(), fields.id(), text);
-            }
+            accepted += checkUnlabelled(reader, reader.newFields(), maxFeatures, bytes) ? 1 : 0;
         }
         assertTrue(accepted > EVENTS / 10, "only " + accepted + " accepted");
         assertTrue(scanned > EVENTS / 20, "only " + scanned + " scanned without Jackson");
+    }
+
+    /** Whether {@code reader} accepts unlabelled {@code bytes} into {@code fields}, checked against the decoder. */
+    private boolean checkUnlabelled(EventReader reader, EventFields fields, int maxFeatures, byte[] bytes) {
+        boolean fast = reader.readUnlabelled(bytes, fields);
+        Decoded<UnlabelledEvent> tree = EventDecoder.decodeUnlabelled(bytes, maxFeatures, Set.of());
+        String text = new String(bytes, StandardCharsets.UTF_8);
+        boolean layout = tree.isOk() && LAYOUT.containsAll(tree.value().features().keySet());
+        assertEquals(layout, fast || (layout && skippedContainer), () -> "reader and decoder disagree on " + text
+                + " (decoder: " + (tree.isOk() ? tree.value() : tree.error()) + ")");
+        if (fast) {
+            Map<String, Double> features = tree.value().features();
+            for (int i = 0; i < LAYOUT.size(); i++) {
+                Double expected = features.get(LAYOUT.get(i));
+                assertEquals(Double.doubleToRawLongBits(expected == null ? Double.NaN : expected),
+                        Double.doubleToRawLongBits(fields.point()[i]), text);
+            }
+            assertEquals(features.size(), fields.observed(), text);
+            assertEquals(tree.value().id(), fields.id(), text);
+        }
+        return fast;
     }
 
     /** The bench's events (the plain JSON of the README's formats) are all read by the scanner, to the bit. */
