@@ -59,6 +59,32 @@ class PosteriorWriterTest {
         }
     }
 
+    /**
+     * Every fill of a new writer's buffer (512 bytes, then doubled), so that each part, quoted non-finite numbers
+     * included, is once written where the buffer must grow: ids of 0 to 2,100 printable characters, more than the
+     * doubled buffer holds. Then ids of nothing but a quote or a backslash, which the generator escapes.
+     */
+    @Test
+    void shouldWriteWhatPredictionWriterWritesAtEveryFillOfTheBuffer() {
+        PosteriorWriter.Template template = new PosteriorWriter.Template(List.of("a", "b"), "m", 3, null, null);
+        double[][] posteriors = {{Double.NaN, Double.NEGATIVE_INFINITY}, {0.25, 0.75}};
+        for (int length = 0; length <= 2100; length++) {
+            String id = "i".repeat(length);
+            for (double[] p : posteriors) {
+                double logDensity = length % 2 == 0 ? Double.NEGATIVE_INFINITY : Double.NaN;
+                byte[] expected = PredictionWriter.toBytes(template.prediction(id, 1, p, logDensity, true));
+                assertArrayEquals(expected, new PosteriorWriter().write(template, id, 1, p, logDensity, true),
+                        "id of " + length);
+            }
+        }
+        PosteriorWriter writer = new PosteriorWriter();
+        for (String id : new String[] {"\"", "\\", "\"\"", "\\\\", "a\"", "a\\", "\u007f", "~ "}) {
+            double[] p = {0.5, 0.5};
+            assertArrayEquals(PredictionWriter.toBytes(template.prediction(id, 0, p, -1.0, null)),
+                    writer.write(template, id, 0, p, -1.0, null), id);
+        }
+    }
+
     @Test
     void shouldBuildTheRecordOfTheCommonScoredShape() {
         PosteriorWriter.Template template = new PosteriorWriter.Template(List.of("a", "b"), "m", 7,
