@@ -25,6 +25,21 @@ class EventDecoderLimitTest {
         assertTrue(beyond.error().startsWith("feature 'x' magnitude exceeds"), beyond.error());
     }
 
+    /** A record that cannot hold an event at all is dead-lettered with what it is, for either topic. */
+    @Test
+    void shouldNameWhatARecordThatHoldsNoEventIs() {
+        String tombstone = "null value (tombstone) where an event was expected";
+        assertEquals(tombstone, EventDecoder.decodeLabelled(null).error());
+        assertEquals(tombstone, EventDecoder.decodeUnlabelled(null).error());
+        assertEquals("empty value", EventDecoder.decodeLabelled(new byte[0]).error());
+        byte[] overlong = "{\"label\": \"a##\", \"features\": {\"x\": 1}}".getBytes(StandardCharsets.UTF_8);
+        overlong[12] = (byte) 0xC0; // C0 AF: '/' in an overlong form
+        overlong[13] = (byte) 0xAF;
+        String reason = "malformed JSON: Invalid UTF-8 at byte 12: 0xC0 0xAF, an overlong encoding";
+        assertEquals(reason, EventDecoder.decodeLabelled(overlong).error());
+        assertEquals(reason, EventDecoder.decodeUnlabelled(overlong).error());
+    }
+
     @Test
     void shouldKeepStatisticsFiniteForHalfABillionEventsAtTheLimit() {
         // ±M alternating is the worst case for the scatter: it grows like n·M². Two events, then 28 merges of the

@@ -98,7 +98,10 @@ class MetricsJsonTest {
                 "{\"type\":\"window\",\"windowStart\":0,\"count\":0,\"partition\":4294967296}",
                 "{\"type\":\"drift\",\"partition\":1}",
                 "{\"type\":\"drift\",\"eventTime\":1,\"action\":\"reset\",\"resetGeneration\":-1}",
-                "{\"type\":\"window\",\"type\":\"drift\",\"eventTime\":1}"}) {
+                "{\"type\":\"window\",\"type\":\"drift\",\"eventTime\":1}",
+                // A per-label map of another JSON type: not read as no map.
+                "{\"type\":\"window\",\"windowStart\":0,\"count\":2,\"accuracy\":1.0,\"recall\":[0.5]}",
+                "{\"type\":\"window\",\"windowStart\":0,\"count\":2,\"accuracy\":1.0,\"support\":3}"}) {
             assertThrows(IllegalArgumentException.class, () -> MetricsJson.read(bad), bad);
         }
     }
