@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.gdastreams.model.ClassParameters;
 import io.gdastreams.model.ModelParameters;
 import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
@@ -17,6 +18,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** Model records are read strictly: anything Jackson would quietly convert or default is refused with a reason. */
 class ModelSerdeTest {
@@ -29,6 +31,18 @@ class ModelSerdeTest {
             + "\"covariance\":[[1.0,0.0],[0.0,1.0]]},{\"label\":\"y\",\"count\":2,\"prior\":0.5,\"mean\":[3.0,4.0],"
             + "\"covariance\":[[2.0,0.5],[0.5,2.0]]}],\"sources\":{\"0\":4},\"updatedAt\":\"2026-01-01T00:00:00Z\","
             + "\"trainer\":\"gda-streams-training\"}";
+
+    /** The optional fields of {@link #VALID}'s model after resets, retractions and left-out events, in record order. */
+    private static final Map<String, String> OPTIONAL = new LinkedHashMap<>();
+
+    static {
+        OPTIONAL.put("categorical", "\"categorical\":[{\"feature\":\"student\",\"values\":[\"No\",\"Yes\"],"
+                + "\"counts\":[[2,1],[0,1]],\"weights\":[[1.5,1.0],[0.0,0.5]]}]");
+        OPTIONAL.put("retracted", "\"retracted\":1");
+        OPTIONAL.put("resetGeneration", "\"resetGeneration\":2");
+        OPTIONAL.put("resetDropped", "\"resetDropped\":3");
+        OPTIONAL.put("leftOut", "\"leftOut\":5");
+    }
 
     private static ModelParameters read(String json) {
         return SerdeFactory.model().deserializer().deserialize(TOPIC, json.getBytes(StandardCharsets.UTF_8));
@@ -100,6 +114,104 @@ class ModelSerdeTest {
     void shouldRefuseAModelRecordThatIsNotExactlyAModel(String kind, String json) {
         SerializationException e = assertThrows(SerializationException.class, () -> read(json), kind);
         assertTrue(e.getMessage().contains(TOPIC), "the message names the topic: " + e.getMessage());
+    }
+
+    /** What makes a parsed record no model is named after the topic, as logged and answered ("no model yet"). */
+    static Stream<Arguments> unusableRecords() {
+        String tables = VALID.substring(0, VALID.length() - 1) + ",\"categorical\":[{\"feature\":\"student\","
+                + "\"values\":[\"No\",\"Yes\"],\"counts\":[[2,1],[0,1]]}]}";
+        return Stream.of(
+                Arguments.of("version 0 < 1", validWith("\"version\":3", "\"version\":0")),
+                Arguments.of("negative totalCount -1", validWith("\"totalCount\":4", "\"totalCount\":-1")),
+                Arguments.of("negative leftOut -1", validWith("\"totalCount\":4",
+                        "\"totalCount\":4,\"leftOut\":-1")),
+                Arguments.of("negative resetGeneration -2 or resetDropped 0", validWith("\"totalCount\":4",
+                        "\"totalCount\":4,\"resetGeneration\":-2")),
+                Arguments.of("totalCount + 2·retracted + resetDropped + leftOut overflows",
+                        validWith("\"totalCount\":4", "\"totalCount\":4,\"leftOut\":9223372036854775804")),
+                Arguments.of("null feature name", validWith("[\"a\",\"b\"]", "[\"a\",null]")),
+                Arguments.of("class 0 is null", validWith("\"classes\":[", "\"classes\":[null,")),
+                Arguments.of("class 'x': negative count -2", validWith("\"label\":\"x\",\"count\":2",
+                        "\"label\":\"x\",\"count\":-2")),
+                Arguments.of("class 'x': null covariance row",
+                        validWith("[[1.0,0.0],[0.0,1.0]]", "[[1.0,0.0],null]")),
+                Arguments.of("sources: offset of partition '0' is -1", validWith("{\"0\":4}", "{\"0\":-1}")),
+                Arguments.of("categorical table 0 is null",
+                        tables.replace("\"categorical\":[{", "\"categorical\":[null,{")),
+                Arguments.of("categorical feature 'student': null value", tables.replace("\"Yes\"]", "null]")),
+                Arguments.of("categorical feature 'student': null counts", tables.replace("[0,1]]", "null]")));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("unusableRecords")
+    void shouldNameWhatMakesAParsedRecordNoModel(String reason, String json) {
+        SerializationException e = assertThrows(SerializationException.class, () -> read(json), reason);
+        assertEquals("invalid model record from topic " + TOPIC + ": " + reason, e.getMessage());
+    }
+
+    /** The least values a model may hold: version 1, no events, a class of none, offset 0, weights of 0. */
+    @Test
+    void shouldReadTheLeastValidValues() {
+        ModelParameters model = read(VALID.replace("\"version\":3", "\"version\":1")
+                .replace("\"totalCount\":4", "\"totalCount\":0")
+                .replace("\"label\":\"x\",\"count\":2", "\"label\":\"x\",\"count\":0")
+                .replace("\"covariance\":[[2.0,0.5],[0.5,2.0]]",
+                        "\"covariance\":[[2.0,0.5],[0.5,2.0]],\"effectiveCount\":0.0,\"effectiveSampleSize\":0.0")
+                .replace("{\"0\":4}", "{\"0\":0}"));
+        assertEquals(1L, model.version());
+        assertEquals(0L, model.totalCount());
+        assertEquals(0L, model.classes().get(0).count());
+        assertEquals(0.0, model.classes().get(1).effectiveCount());
+        assertEquals(0.0, model.classes().get(1).effectiveSampleSize());
+        assertEquals(Map.of("0", 0L), model.sources());
+    }
+
+    /** A record with every optional field reads as written, and writes back byte for byte. */
+    @Test
+    void shouldReadARecordWithEveryOptionalField() {
+        String json = withOptional(null);
+        ModelParameters model = read(json);
+        assertEquals(List.of("student"), model.categoricalFeatures());
+        assertArrayEquals(new double[] {1.5, 1.0}, model.categorical().get(0).weights().get(0));
+        assertEquals(List.of(1L, 2L, 3L, 5L), List.of(model.retracted(), model.resetGeneration(), model.resetDropped(),
+                model.leftOut()));
+        assertEquals(json, new String(SerdeFactory.model().serializer().serialize(TOPIC, model),
+                StandardCharsets.UTF_8));
+    }
+
+    /** A record written before one optional field existed reads with that field's default, the others as given. */
+    @ParameterizedTest
+    @ValueSource(strings = {"categorical", "retracted", "resetGeneration", "resetDropped", "leftOut"})
+    void shouldReadARecordLackingAnyOneOptionalField(String lacking) {
+        ModelParameters model = read(withOptional(lacking));
+        assertEquals(lacking.equals("categorical") ? 0 : 1, model.categorical().size());
+        assertEquals(lacking.equals("retracted") ? 0L : 1L, model.retracted());
+        assertEquals(lacking.equals("resetGeneration") ? 0L : 2L, model.resetGeneration());
+        assertEquals(lacking.equals("resetDropped") ? 0L : 3L, model.resetDropped());
+        assertEquals(lacking.equals("leftOut") ? 0L : 5L, model.leftOut());
+    }
+
+    /** A category table without weights (an unweighted table, as written before weights) has its counts as weights. */
+    @Test
+    void shouldReadATableWithoutWeightsAsUnweighted() {
+        String json = withOptional(null).replace(",\"weights\":[[1.5,1.0],[0.0,0.5]]", "");
+        ModelParameters model = read(json);
+        assertNull(model.categorical().get(0).weights());
+        assertArrayEquals(new long[] {0, 1}, model.categorical().get(0).counts().get(1));
+        assertEquals(5L, model.leftOut());
+    }
+
+    /**
+     * {@link #VALID} with weighted classes (which carry their weights) and every optional field but {@code lacking}
+     * (null: all of them), so that the one field missing is the first fault the strict read meets.
+     */
+    private static String withOptional(String lacking) {
+        String weighted = VALID
+                .replace("[0.0,1.0]]}", "[0.0,1.0]],\"effectiveCount\":1.5,\"effectiveSampleSize\":1.25}")
+                .replace("[0.5,2.0]]}", "[0.5,2.0]],\"effectiveCount\":2.5,\"effectiveSampleSize\":2.25}");
+        StringBuilder json = new StringBuilder(weighted.substring(0, weighted.length() - 1));
+        OPTIONAL.forEach((field, text) -> json.append(field.equals(lacking) ? "" : "," + text));
+        return json.append('}').toString();
     }
 
     @Test
