@@ -92,20 +92,11 @@ final class MarginalFactors {
         int[] observed = marginal.observed;
         int m = observed.length;
         CholeskyFactor l = marginal.distinct[0];
-        double[] muM = means[nearestClass];
-        double[] w = new double[m];
-        for (int i = 0; i < m; i++) {
-            w[i] = x[observed[i]] - muM[observed[i]];
-        }
-        l.solveLower(w);
+        double[] w = whitenedResidual(x, 1.0, observed, nearestClass, l);
         double[] parts = new double[logLikelihood.length];
         double[] delta = new double[m];
         for (int k = 0; k < parts.length; k++) {
-            double[] mu = means[k];
-            for (int i = 0; i < m; i++) {
-                delta[i] = muM[observed[i]] - mu[observed[i]];
-            }
-            l.solveLower(delta);
+            whitenedMeanDifference(nearestClass, k, observed, l, delta);
             double r = 0.0;
             for (int i = 0; i < m; i++) {
                 r += delta[i] * (delta[i] + 2.0 * w[i]);
@@ -152,19 +143,10 @@ final class MarginalFactors {
         int[] observed = marginal.observed;
         int m = observed.length;
         CholeskyFactor l = marginal.distinct[0];
-        double[] muM = means[nearestClass];
-        double[] w = new double[m];
-        for (int i = 0; i < m; i++) {
-            w[i] = x[observed[i]] / scale - muM[observed[i]] / scale;
-        }
-        l.solveLower(w);
+        double[] w = whitenedResidual(x, scale, observed, nearestClass, l);
         double[] delta = new double[m];
         for (int k = 0; k < differences.length; k++) {
-            double[] mu = means[k];
-            for (int i = 0; i < m; i++) {
-                delta[i] = muM[observed[i]] - mu[observed[i]];
-            }
-            l.solveLower(delta);
+            whitenedMeanDifference(nearestClass, k, observed, l, delta);
             double square = 0.0;
             double cross = 0.0;
             for (int i = 0; i < m; i++) {
@@ -177,6 +159,30 @@ final class MarginalFactors {
             }
         }
         return true;
+    }
+
+    /**
+     * w = L⁻¹(x_O/s − μ_m,O/s), a new array ({@code scale} s a power of two; 1 gives the bits of x_O − μ_m,O): the
+     * whitened residual from the nearest class m that {@link #split} and {@link #distanceDifferences} share.
+     */
+    private double[] whitenedResidual(double[] x, double scale, int[] observed, int nearestClass, CholeskyFactor l) {
+        double[] muM = means[nearestClass];
+        double[] w = new double[observed.length];
+        for (int i = 0; i < w.length; i++) {
+            w[i] = x[observed[i]] / scale - muM[observed[i]] / scale;
+        }
+        l.solveLower(w);
+        return w;
+    }
+
+    /** delta ← Δ_k = L⁻¹(μ_m,O − μ_k,O), m the nearest class. */
+    private void whitenedMeanDifference(int nearestClass, int k, int[] observed, CholeskyFactor l, double[] delta) {
+        double[] muM = means[nearestClass];
+        double[] mu = means[k];
+        for (int i = 0; i < observed.length; i++) {
+            delta[i] = muM[observed[i]] - mu[observed[i]];
+        }
+        l.solveLower(delta);
     }
 
     /**
