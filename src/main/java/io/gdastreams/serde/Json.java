@@ -62,6 +62,8 @@ public final class Json {
                 .enable(DeserializationFeature.FAIL_ON_NULL_CREATOR_PROPERTIES)
                 .disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT)
                 .disable(MapperFeature.ALLOW_COERCION_OF_SCALARS)
+                // ...but a model record's optional fields, absent, have a meaning: read them as that in one pass.
+                .addModule(OptionalModelFields.module())
                 .build();
         strict.getFactory().configure(JsonParser.Feature.INCLUDE_SOURCE_IN_LOCATION, false);
         // ALLOW_COERCION_OF_SCALARS covers text to number; these cover number and boolean to text ("label": 5).

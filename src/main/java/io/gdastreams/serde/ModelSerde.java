@@ -3,11 +3,7 @@ package io.gdastreams.serde;
 import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonMappingException;
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectReader;
-import com.fasterxml.jackson.databind.exc.MismatchedInputException;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.gdastreams.model.CategoricalTable;
 import io.gdastreams.model.ClassParameters;
 import io.gdastreams.model.ModelParameters;
@@ -33,7 +29,8 @@ import org.apache.kafka.common.serialization.Serializer;
  * {@code resetDropped} (the reset generation of its statistics, the events resets dropped): a model without them is
  * of generation 0 and dropped none; and per
  * class {@code effectiveCount} with {@code effectiveSampleSize} (both or neither): a class without them is
- * unweighted (W = V = count), as every class was before sample weights and forgetting existed.
+ * unweighted (W = V = count), as every class was before sample weights and forgetting existed. The strict mapper
+ * fills them in where it builds the record ({@link OptionalModelFields}), so a record is read once.
  *
  * <p>A null value (a tombstone) reads as null; the JSON literal {@code null} is invalid.
  */
@@ -41,17 +38,6 @@ public final class ModelSerde implements Serde<ModelParameters> {
 
     private final JsonSerde<ModelParameters> json = new JsonSerde<>(ModelParameters.class, Json.strictMapper());
     private static final ObjectReader READER = Json.strictMapper().readerFor(ModelParameters.class);
-    /** The field a model record may leave out. */
-    private static final String OPTIONAL = "categorical";
-    /** Another: the retractions absorbed, 0 when left out. */
-    private static final String OPTIONAL_RETRACTED = "retracted";
-    private static final String OPTIONAL_RESET_GENERATION = "resetGeneration";
-    private static final String OPTIONAL_RESET_DROPPED = "resetDropped";
-    private static final String OPTIONAL_LEFT_OUT = "leftOut";
-    /** The field a category table may leave out: an unweighted table, whose weights are its counts. */
-    private static final String OPTIONAL_TABLE_WEIGHTS = "weights";
-    /** The fields a class may leave out, together: an unweighted class, whose weights are its count. */
-    private static final List<String> OPTIONAL_CLASS_FIELDS = List.of("effectiveCount", "effectiveSampleSize");
 
     @Override
     public Serializer<ModelParameters> serializer() {
@@ -84,7 +70,7 @@ public final class ModelSerde implements Serde<ModelParameters> {
         }
         ModelParameters model;
         try {
-            model = readStrictly(bytes);
+            model = READER.readValue(bytes);
         } catch (IOException e) {
             throw new IllegalArgumentException(describe(e), e);
         }
@@ -93,79 +79,6 @@ public final class ModelSerde implements Serde<ModelParameters> {
             throw new IllegalArgumentException(problem);
         }
         return model;
-    }
-
-    /**
-     * The strict read; a record that fails only for want of the optional {@code categorical} is read again with
-     * none. Jackson reports a missing creator property when the object ends, after any other fault in it, so every
-     * other fault keeps its first message.
-     */
-    private static ModelParameters readStrictly(byte[] bytes) throws IOException {
-        try {
-            return READER.readValue(bytes);
-        } catch (MismatchedInputException e) {
-            if (!missesAnOptionalField(e)) {
-                throw e;
-            }
-            JsonNode tree = Json.strictMapper().readTree(bytes);
-            if (!(tree instanceof ObjectNode object)) {
-                throw e;
-            }
-            if (!object.has(OPTIONAL)) {
-                object.set(OPTIONAL, object.arrayNode());
-            }
-            if (!object.has(OPTIONAL_RETRACTED)) {
-                object.put(OPTIONAL_RETRACTED, 0L);
-            }
-            if (!object.has(OPTIONAL_RESET_GENERATION)) {
-                object.put(OPTIONAL_RESET_GENERATION, 0L);
-            }
-            if (!object.has(OPTIONAL_LEFT_OUT)) {
-                object.put(OPTIONAL_LEFT_OUT, 0L);
-            }
-            if (!object.has(OPTIONAL_RESET_DROPPED)) {
-                object.put(OPTIONAL_RESET_DROPPED, 0L);
-            }
-            if (object.get(OPTIONAL) instanceof ArrayNode tables) {
-                for (JsonNode t : tables) {
-                    // Absent: unweighted, the weights are the counts (CategoricalTable then drops them again).
-                    if (t instanceof ObjectNode table && table.has("counts") && !table.has(OPTIONAL_TABLE_WEIGHTS)) {
-                        table.set(OPTIONAL_TABLE_WEIGHTS, table.get("counts"));
-                    }
-                }
-            }
-            if (object.get("classes") instanceof ArrayNode classes) {
-                for (JsonNode c : classes) {
-                    // Both absent: unweighted, W = V = count. One alone stays missing and fails the read again.
-                    if (c instanceof ObjectNode cls && cls.has("count")
-                            && OPTIONAL_CLASS_FIELDS.stream().noneMatch(cls::has)) {
-                        OPTIONAL_CLASS_FIELDS.forEach(field -> cls.set(field, cls.get("count")));
-                    }
-                }
-            }
-            return READER.readValue(object);
-        }
-    }
-
-    /**
-     * Whether Jackson stopped at a missing optional field: {@code categorical} at the top ($.categorical), or a
-     * class's weight ($.classes[i].effectiveCount).
-     */
-    private static boolean missesAnOptionalField(MismatchedInputException e) {
-        String message = String.valueOf(e.getOriginalMessage());
-        if (e.getPath().size() == 1) {
-            return message.startsWith("Missing creator property '" + OPTIONAL + "'")
-                    || message.startsWith("Missing creator property '" + OPTIONAL_RETRACTED + "'")
-                    || message.startsWith("Missing creator property '" + OPTIONAL_RESET_GENERATION + "'")
-                    || message.startsWith("Missing creator property '" + OPTIONAL_RESET_DROPPED + "'")
-                    || message.startsWith("Missing creator property '" + OPTIONAL_LEFT_OUT + "'");
-        }
-        if (e.getPath().size() == 3 && OPTIONAL.equals(e.getPath().get(0).getFieldName())) {
-            return message.startsWith("Missing creator property '" + OPTIONAL_TABLE_WEIGHTS + "'");
-        }
-        return e.getPath().size() == 3 && "classes".equals(e.getPath().get(0).getFieldName())
-                && OPTIONAL_CLASS_FIELDS.stream().anyMatch(f -> message.startsWith("Missing creator property '"
-                        + f + "'"));
     }
 
     /**
