@@ -230,6 +230,12 @@ class TrainingTopologyTest {
         assertEquals(2, model.classes().get(0).count());
         assertArrayEquals(new double[] {3, 4, 5, 6}, model.classes().get(0).mean(), HAND_TOLERANCE);
         assertEquals(4.0, model.classes().get(0).covariance()[0][3], HAND_TOLERANCE); // (±2)(±2), MLE
+        // Event 0 saved the schema [] and event 1 changed it: what the task reloads from its store must be [a..d].
+        PartitionState reloaded = PartitionStates.load(driver.getKeyValueStore(TrainingTopology.CLASS_STATS_STORE), 0,
+                List.of());
+        assertEquals(List.of("a", "b", "c", "d"), reloaded.progress().features());
+        assertEquals(2, reloaded.classes().get("x").count());
+        assertArrayEquals(new double[] {3, 4, 5, 6}, reloaded.classes().get("x").mean(), HAND_TOLERANCE);
     }
 
     @Test
