@@ -270,4 +270,35 @@ class DriftResetRetractionTopologyTest {
         expected.add(rows.get(before + 2));
         TrainingFixtures.assertModelEquals(TrainingFixtures.twoPassMle(FEATURES, expected), last, DOWNDATE_TOLERANCE);
     }
+
+    @Test
+    void aPartitionWhoseFirstEventFollowsAPublishedResetBeginsItsGenerationAtOffsetZero() {
+        start(true);
+        DriverTopics.input(driver, TrainingTopology.partials(APP_ID))
+                .pipeInput("m", generationOneSnapshotOfPartition1());
+        driver.advanceWallClockTime(INTERVAL);
+        driver.advanceWallClockTime(INTERVAL);
+        assertTrue(models.readValuesToList().stream().anyMatch(m -> m.resetGeneration() == 1),
+                "a model of generation 1 was published");
+
+        // Partition 0 has read nothing yet: it takes up generation 1 at its first record, offset 0, dropping nothing.
+        sendSwappingStream(3); // offsets 0 to 2
+        retract(0, 0L); // offset 3: the first event of the generation is held, applied
+        retract(1, null); // offset 4: no offset after a reset
+
+        List<DeadLetter> dead = letters.readValuesToList();
+        assertEquals(List.of(4L), dead.stream().map(DeadLetter::offset).toList());
+        assertEquals("retraction without retractsOffset after a drift reset (partition 0 is in generation 1, which"
+                + " began at offset 0): whether its event was dropped cannot be told; give the original's offset",
+                dead.get(0).reason());
+        ModelParameters last = lastModel();
+        assertEquals(1, last.resetGeneration());
+        assertEquals(1, last.retracted());
+        assertEquals(5, last.resetDropped(), "partition 1's 5 dropped events, none of partition 0");
+        assertEquals(Long.valueOf(5), last.sources().get("0"));
+        List<LabelledRow> expected = new ArrayList<>(PARTITION_1_ROWS);
+        expected.add(rows.get(1));
+        expected.add(rows.get(2));
+        TrainingFixtures.assertModelEquals(TrainingFixtures.twoPassMle(FEATURES, expected), last, DOWNDATE_TOLERANCE);
+    }
 }
