@@ -1,26 +1,22 @@
 package io.gdastreams.topology;
 
+import static io.gdastreams.topology.ScoringContexts.context;
+import static io.gdastreams.topology.ScoringContexts.lastPunctuator;
+import static io.gdastreams.topology.ScoringContexts.prediction;
 import static io.gdastreams.topology.ScoringFixtures.irisModel;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.gdastreams.fixtures.Iris;
 import io.gdastreams.fixtures.LabelledRow;
-import io.gdastreams.model.PendingEvent;
 import io.gdastreams.model.Prediction;
 import io.gdastreams.model.Prediction.Status;
 import io.gdastreams.serde.Json;
-import io.gdastreams.serde.SerdeFactory;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
-import org.apache.kafka.streams.StreamsConfig;
-import org.apache.kafka.streams.processor.TaskId;
 import org.apache.kafka.streams.processor.api.MockProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
-import org.apache.kafka.streams.state.KeyValueStore;
-import org.apache.kafka.streams.state.Stores;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -105,40 +101,8 @@ class ScoringProcessorTest {
         assertEquals(6, context.forwarded().size(), "nothing held: scored at once");
     }
 
-    private static org.apache.kafka.streams.processor.Punctuator lastPunctuator(
-            MockProcessorContext<byte[], Object> context) {
-        var punctuators = context.scheduledPunctuators();
-        return punctuators.get(punctuators.size() - 1).getPunctuator();
-    }
-
     private static List<String> ids(MockProcessorContext<byte[], Object> context) {
         return context.forwarded().stream().map(f -> prediction(f.record().value()).id()).toList();
-    }
-
-    /** A forwarded prediction: the record, or the bytes the task's writer made of a common scored one. */
-    private static Prediction prediction(Object value) {
-        try {
-            return value instanceof byte[] bytes ? Json.mapper().readValue(bytes, Prediction.class) : (Prediction) value;
-        } catch (java.io.IOException e) {
-            throw new AssertionError(e);
-        }
-    }
-
-    private static MockProcessorContext<byte[], Object> context() {
-        Properties props = new Properties();
-        props.put(StreamsConfig.APPLICATION_ID_CONFIG, "scoring-processor-test");
-        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
-        MockProcessorContext<byte[], Object> context = new MockProcessorContext<>(props, new TaskId(0, 0), null);
-        KeyValueStore<Long, PendingEvent> pending = Stores.keyValueStoreBuilder(
-                Stores.inMemoryKeyValueStore(ScoringTopology.PENDING_STORE), SerdeFactory.sequence(),
-                SerdeFactory.pendingEvent()).withLoggingDisabled().build();
-        pending.init(context.getStateStoreContext(), pending);
-        context.addStateStore(pending);
-        var models = Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(ScoringTopology.MODEL_STORE),
-                SerdeFactory.string(), SerdeFactory.model()).withLoggingDisabled().build();
-        models.init(context.getStateStoreContext(), models);
-        context.addStateStore(models);
-        return context;
     }
 
     private static void send(ScoringProcessor processor, MockProcessorContext<byte[], Object> context, int offset,
