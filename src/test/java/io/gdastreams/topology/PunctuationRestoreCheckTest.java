@@ -1,0 +1,122 @@
+package io.gdastreams.topology;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.gdastreams.fixtures.DriverTopics;
+import io.gdastreams.model.ModelParameters;
+import io.gdastreams.serde.SerdeFactory;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.OptionalLong;
+import java.util.Properties;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.TestOutputTopic;
+import org.apache.kafka.streams.TopologyTestDriver;
+import org.apache.kafka.streams.processor.TaskId;
+import org.apache.kafka.streams.processor.api.MockProcessorContext;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.Stores;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A training task whose first use of its state is the publish tick (no record came since it started): the state
+ * must be checked against the group's committed offset of the labelled topic ({@link RestoreCheck}) as before a
+ * record. A tick has no source topic of its own (Kafka Streams gives a punctuation a record context without one,
+ * a bare processor context may give none at all): the check must still ask about the labelled topic, else a stale
+ * store would be sent to the combiner as the partition's state.
+ */
+class PunctuationRestoreCheckTest {
+
+    private static final Topics TOPICS = Topics.defaults();
+    private static final Duration INTERVAL = Duration.ofSeconds(1);
+    /** The group's committed offset on partition 0 of the labelled topic; an empty store reaches offset 0. */
+    private static final long COMMITTED = 3;
+
+    @TempDir
+    Path stateDir;
+
+    private TopologyTestDriver driver;
+    /** The topics the check asked about. */
+    private final List<String> asked = new ArrayList<>();
+
+    @AfterEach
+    void close() {
+        if (driver != null) {
+            driver.close();
+        }
+    }
+
+    /** A group that committed {@link #COMMITTED} on partition 0 of the labelled topic, with records before it. */
+    private final CommittedInput.Source group = configs -> new CommittedInput() {
+        @Override
+        public OptionalLong committedOffset(String topic, int partition) {
+            asked.add(topic);
+            return TOPICS.labelled().name().equals(topic) && partition == 0 ? OptionalLong.of(COMMITTED)
+                    : OptionalLong.empty();
+        }
+
+        @Override
+        public boolean hasRecords(String topic, int partition, long from, long to) {
+            return from < to;
+        }
+    };
+
+    private static void assertStale(Throwable thrown) {
+        Throwable cause = thrown;
+        while (cause != null && !(cause instanceof TrainingStateException)) {
+            cause = cause.getCause();
+        }
+        assertTrue(cause != null, "a TrainingStateException: " + thrown);
+        assertTrue(cause.getMessage().contains(TOPICS.labelled().name() + "-0 reaches offset 0 but the consumer group"
+                + " committed offset " + COMMITTED), cause.getMessage());
+    }
+
+    @Test
+    void theFirstTickOfATopologyTaskChecksItsStateAgainstTheLabelledTopic() {
+        Properties props = new Properties();
+        props.put(StreamsConfig.APPLICATION_ID_CONFIG, "punctuation-restore-test");
+        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
+        props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
+        TrainingSettings settings = TrainingSettings.defaults(TOPICS).withModelId("m").withPublishInterval(INTERVAL);
+        driver = new TopologyTestDriver(TrainingTopology.build(settings, group), props,
+                Instant.parse("2026-01-01T00:00:00Z"));
+        TestOutputTopic<String, ModelParameters> models = DriverTopics.output(driver, TOPICS.model());
+
+        assertStale(assertThrows(RuntimeException.class, () -> driver.advanceWallClockTime(INTERVAL)));
+        assertEquals(List.of(TOPICS.labelled().name()), asked);
+        assertTrue(models.isEmpty(), "nothing published from the stale state");
+    }
+
+    @Test
+    void aTickWithoutRecordMetadataChecksTheLabelledTopic() {
+        Properties props = new Properties();
+        props.put(StreamsConfig.APPLICATION_ID_CONFIG, "punctuation-restore-test");
+        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
+        MockProcessorContext<String, TrainingOutput> context = new MockProcessorContext<>(props, new TaskId(0, 0),
+                null);
+        context.setCurrentSystemTimeMs(0L);
+        for (String name : List.of(TrainingTopology.CLASS_STATS_STORE, TrainingTopology.PUBLISHED_STORE)) {
+            KeyValueStore<String, byte[]> store = Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(name),
+                    SerdeFactory.string(), SerdeFactory.rawBytes()).withLoggingDisabled().build();
+            store.init(context.getStateStoreContext(), store);
+            context.addStateStore(store);
+        }
+        PartialStatsProcessor processor = new PartialStatsProcessor(TrainingSettings.defaults(TOPICS)
+                .withModelId("m").withPublishInterval(INTERVAL), group);
+        processor.init(context);
+        long tick = INTERVAL.toMillis();
+        context.setCurrentSystemTimeMs(tick);
+
+        assertStale(assertThrows(RuntimeException.class,
+                () -> context.scheduledPunctuators().get(0).getPunctuator().punctuate(tick)));
+        assertEquals(List.of(TOPICS.labelled().name()), asked);
+        assertTrue(context.forwarded().isEmpty(), "no snapshot of the stale state");
+    }
+}
