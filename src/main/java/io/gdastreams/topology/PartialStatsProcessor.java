@@ -135,7 +135,11 @@ final class PartialStatsProcessor implements Processor<byte[], byte[], String, T
         testThenTrain.followPublishedGeneration(state, source.offset());
         Refusal refusal;
         try {
-            refusal = apply(record.value(), record.timestamp(), source.offset(), published);
+            // Forgetting weighs the event by its own time, which it may lack (RecordTimestamps); the rest takes the
+            // time it is processed under.
+            long eventTime = settings.forgetting() != null ? RecordTimestamps.own(record.timestamp(), record.headers())
+                    : record.timestamp();
+            refusal = apply(record.value(), eventTime, source.offset(), published);
         } catch (StreamsException | TrainingStateException e) {
             throw e; // the store and Kafka Streams' own failures (a migrated or corrupted task) are not the event's
         } catch (RuntimeException e) {
@@ -211,8 +215,7 @@ final class PartialStatsProcessor implements Processor<byte[], byte[], String, T
                                long retractsOffset, List<String> schema, long timestamp, long offset,
                                CompiledModel tested, PrequentialEvaluator.Scorer scorer) {
         boolean weighted = weight != LabelledEvent.DEFAULT_WEIGHT || retract;
-        // Kafka Streams' default extractor refuses a record without a valid timestamp before this; kept so that an
-        // extractor that lets one through cannot turn a missing event time into a weight.
+        // A record without a valid timestamp (RecordTimestamps) has no time to be weighed by.
         if (settings.forgetting() != null && timestamp < 0) {
             return new Refusal(DeadLetterCategory.INVALID_EVENT, "no event time: the record timestamp is " + timestamp
                     + " but " + ConfigKey.FORGETTING_HALF_LIFE_MS.key() + " weighs events by it");

@@ -1,0 +1,136 @@
+package io.gdastreams.reliability;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+
+import io.gdastreams.fixtures.Iris;
+import io.gdastreams.fixtures.LabelledRow;
+import io.gdastreams.it.KafkaBroker;
+import io.gdastreams.it.KafkaBrokerExtension;
+import io.gdastreams.it.UniqueNames;
+import io.gdastreams.model.DeadLetter;
+import io.gdastreams.model.ModelParameters;
+import io.gdastreams.model.Prediction;
+import io.gdastreams.reliability.ProductProcess.Command;
+import io.gdastreams.topology.RecordTimestamps;
+import io.gdastreams.topology.Topics;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.header.Header;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Events without a valid timestamp (-1: the Java producer refuses to set one, but writes -1 for a record that
+ * reports it, and other clients write what they like) on both input topics, with the product's {@code train}
+ * (forgetting on) and {@code score} on a real broker: with Kafka's default extractor each stopped its service, at
+ * every restart on the same record. Now the labelled event is dead-lettered (forgetting has no time to weigh it by)
+ * and the unlabelled one scored; both services go on and every valid event is absorbed once.
+ */
+@ExtendWith(KafkaBrokerExtension.class)
+class TimelessRecordsIT {
+
+    private static final Duration TIMEOUT = Duration.ofSeconds(90);
+    private static final int MORE = 10;
+
+    @TempDir
+    Path dir;
+
+    /** A record the producer sends with timestamp -1 (RecordBatch.NO_TIMESTAMP), the one negative it passes on. */
+    private static ProducerRecord<byte[], byte[]> timeless(String topic, String key, byte[] value) {
+        return new ProducerRecord<>(topic, 0, key.getBytes(StandardCharsets.UTF_8), value) {
+            @Override
+            public Long timestamp() {
+                return -1L;
+            }
+        };
+    }
+
+    @Test
+    void recordsWithoutTimestampStopNeitherServiceAndEachIsAccountedFor(KafkaBroker broker) throws Exception {
+        Topics topics = new Topics(UniqueNames.of("labelled"), UniqueNames.of("unlabelled"), UniqueNames.of("model"),
+                UniqueNames.of("predictions"), UniqueNames.of("dead-letters"));
+        String appId = UniqueNames.of("timeless");
+        Map<String, String> config = ProductProcess.testConfig(broker.bootstrapServers(), topics, "iris", appId,
+                dir.resolve("state"), 1);
+        config.put("gda.forgetting.half-life.ms", "86400000");
+        List<LabelledRow> rows = Iris.rows();
+        try (ProductProcess train = new ProductProcess(Command.TRAIN, config, dir, "train");
+             ProductProcess score = new ProductProcess(Command.SCORE, config, dir, "score");
+             KafkaProducer<byte[], byte[]> producer = broker.producer()) {
+            train.start();
+            train.awaitRunning(TIMEOUT);
+            send(producer, topics, rows, 0, rows.size());
+            ModelParameters trained = last(broker.readModelsUntilAbsorbed(topics.labelled(), topics.model(), TIMEOUT,
+                    train::assertAlive));
+            assertEquals(150, trained.totalCount());
+            score.start();
+            score.awaitRunning(TIMEOUT);
+
+            long labelledAt = producer.send(timeless(topics.labelled().name(), "timeless",
+                    HostileRecords.validEvent(rows.get(0).x(), rows.get(0).label()))).get().offset();
+            double[] x = rows.get(0).x();
+            producer.send(timeless(topics.unlabelled().name(), "u-timeless", ("{\"features\": {\"sepal_length\": "
+                    + x[0] + ", \"sepal_width\": " + x[1] + ", \"petal_length\": " + x[2] + ", \"petal_width\": "
+                    + x[3] + "}}").getBytes(StandardCharsets.UTF_8))).get();
+
+            List<ConsumerRecord<byte[], DeadLetter>> letters;
+            try {
+                letters = broker.readUntil(topics.deadLetters(), records -> {
+                    train.assertAlive();
+                    return !records.isEmpty();
+                }, TIMEOUT);
+            } catch (AssertionError e) {
+                throw new AssertionError(e.getMessage() + "\n" + train.tails(80), e);
+            }
+            DeadLetter labelledLetter = letterFrom(letters, topics.labelled().name());
+            assertEquals(labelledAt, labelledLetter.offset());
+            assertEquals("no event time: the record timestamp is -1 but gda.forgetting.half-life.ms weighs events"
+                    + " by it", labelledLetter.reason());
+
+            List<ConsumerRecord<byte[], Prediction>> predictions = broker.readUntil(topics.predictions(), records -> {
+                score.assertAlive();
+                return !records.isEmpty();
+            }, TIMEOUT);
+            ConsumerRecord<byte[], Prediction> prediction = predictions.get(0);
+            assertEquals(Prediction.Status.SCORED, prediction.value().status(), prediction.value().reason());
+            assertEquals(rows.get(0).label(), prediction.value().label());
+            Header own = prediction.headers().lastHeader(RecordTimestamps.OWN_TIMESTAMP_HEADER);
+            assertNotNull(own, "the prediction says its event had no timestamp");
+            assertEquals("-1", new String(own.value(), StandardCharsets.US_ASCII));
+
+            send(producer, topics, rows, 0, MORE);
+            ModelParameters after = last(broker.readModelsUntilAbsorbed(topics.labelled(), topics.model(), TIMEOUT,
+                    train::assertAlive));
+            assertEquals(150 + MORE, after.totalCount(), "every valid event once, the timeless one not at all");
+            train.assertAlive();
+            score.assertAlive();
+            train.sigterm();
+            score.sigterm();
+        }
+    }
+
+    private static DeadLetter letterFrom(List<ConsumerRecord<byte[], DeadLetter>> letters, String topic) {
+        return letters.stream().map(ConsumerRecord::value).filter(l -> topic.equals(l.topic())).findFirst()
+                .orElseThrow(() -> new AssertionError("no dead letter from " + topic + ": " + letters));
+    }
+
+    private static void send(KafkaProducer<byte[], byte[]> producer, Topics topics, List<LabelledRow> rows, int from,
+                             int to) throws Exception {
+        for (int i = from; i < to; i++) {
+            producer.send(new ProducerRecord<>(topics.labelled().name(), ("row-" + i).getBytes(StandardCharsets.UTF_8),
+                    HostileRecords.validEvent(rows.get(i).x(), rows.get(i).label()))).get();
+        }
+    }
+
+    private static ModelParameters last(List<ConsumerRecord<String, ModelParameters>> records) {
+        return records.get(records.size() - 1).value();
+    }
+}
