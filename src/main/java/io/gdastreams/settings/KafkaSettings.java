@@ -1,5 +1,6 @@
 package io.gdastreams.settings;
 
+import io.gdastreams.topology.TimelessRecordInterceptor;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -13,6 +14,9 @@ final class KafkaSettings {
     private static final String PROCESSING_GUARANTEE_KEY = "processing.guarantee";
     private static final String GLOBAL_HANDLER_KEY = "processing.exception.handler.global.enabled";
     private static final String MAIN_CONSUMER_PREFIX = "main.consumer.";
+    private static final String GLOBAL_CONSUMER_PREFIX = "global.consumer.";
+    private static final String CONSUMER_PREFIX = "consumer.";
+    private static final String INTERCEPTORS_KEY = "interceptor.classes";
     private static final String BOOTSTRAP_SERVERS_KEY = "bootstrap.servers";
     private static final String STATE_DIR_KEY = "state.dir";
     private static final String POLL_MS_KEY = "poll.ms";
@@ -85,6 +89,13 @@ final class KafkaSettings {
         Properties properties = new Properties();
         properties.putAll(kafka);
         properties.put("application.id", applicationId + "-" + suffix);
+        // The consumers restamp records without a valid timestamp before Kafka Streams reads them: a global store
+        // fails on one, and the internal partials topic's source refuses it, at every start (RecordTimestamps). Added
+        // to the interceptors the configuration names for those consumers, never instead of them.
+        for (String consumer : List.of(MAIN_CONSUMER_PREFIX, GLOBAL_CONSUMER_PREFIX)) {
+            properties.put(consumer + INTERCEPTORS_KEY, withRestamping(properties.getProperty(consumer
+                    + INTERCEPTORS_KEY, properties.getProperty(CONSUMER_PREFIX + INTERCEPTORS_KEY, ""))));
+        }
         // Kafka Streams 4.3 builds a second StreamsConfig inside its partition assignor, from the main consumer's
         // configuration, which carries only consumer keys and main.consumer.* ones: without this copy that config
         // sees the global handler disabled and logs the "not enabled for the GlobalThread" warning at every start
@@ -111,6 +122,17 @@ final class KafkaSettings {
                     + "answer an event twice; exactly_once_v2 (the gda-streams default) prevents both");
         }
         return warnings;
+    }
+
+    private static String withRestamping(String interceptors) {
+        String ours = TimelessRecordInterceptor.class.getName();
+        List<String> names = new ArrayList<>(List.of(ours)); // first: the others see what Kafka Streams will
+        for (String name : interceptors.split(",")) {
+            if (!name.isBlank() && !name.trim().equals(ours)) {
+                names.add(name.trim());
+            }
+        }
+        return String.join(",", names);
     }
 
     /** The bootstrap servers, or a user error saying how to set them. */

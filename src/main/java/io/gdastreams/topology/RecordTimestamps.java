@@ -11,13 +11,16 @@ import org.apache.kafka.streams.processor.TimestampExtractor;
  * client that writes record batches itself can send -1), the partition's stream time (the wall clock before the
  * partition has one), with its own value kept in the header {@value #OWN_TIMESTAMP_HEADER}. Kafka Streams' default
  * extractor stops the task on such a record, after every restart at the same record (a crash loop); a negative
- * timestamp, which Kafka Streams would drop, is never returned.
+ * timestamp, which Kafka Streams would drop, is never returned. The topologies name it on every source they declare;
+ * in the services {@link TimelessRecordInterceptor} has restamped such a record before (wall clock), and covers the
+ * sources Kafka Streams reads without an extractor of ours.
  *
  * <p>Only what needs the event time looks at the header: the trainer under {@code gda.forgetting.half-life.ms}
  * dead-letters the event (it has no time to be weighed by). Every other use (a prediction's timestamp, a
  * test-then-train window) takes the stand-in. The header goes on with the event's other headers to its prediction or
- * dead letter. A producer's header of that name is removed (or replaced), so that it cannot make an event look
- * timeless or give it another time.
+ * dead letter. On a record without a valid timestamp the mark replaces a producer's header of that name; on another
+ * record such a header is left as sent: a negative number there makes the producer's own event timeless, anything
+ * else is not read as a time.
  */
 public final class RecordTimestamps implements TimestampExtractor {
 
@@ -27,16 +30,17 @@ public final class RecordTimestamps implements TimestampExtractor {
     @Override
     public long extract(ConsumerRecord<Object, Object> record, long partitionTime) {
         long own = record.timestamp();
-        Headers headers = record.headers();
         if (own >= 0) {
-            if (headers.lastHeader(OWN_TIMESTAMP_HEADER) != null) {
-                headers.remove(OWN_TIMESTAMP_HEADER);
-            }
             return own;
         }
-        headers.remove(OWN_TIMESTAMP_HEADER); // a producer's header of this name, or this method's, if called again
-        headers.add(OWN_TIMESTAMP_HEADER, Long.toString(own).getBytes(StandardCharsets.US_ASCII));
+        mark(record.headers(), own);
         return partitionTime >= 0 ? partitionTime : System.currentTimeMillis();
+    }
+
+    /** Keeps {@code own} (negative) in {@code headers}, replacing a producer's header of that name or an earlier mark. */
+    static void mark(Headers headers, long own) {
+        headers.remove(OWN_TIMESTAMP_HEADER);
+        headers.add(OWN_TIMESTAMP_HEADER, Long.toString(own).getBytes(StandardCharsets.US_ASCII));
     }
 
     /**
@@ -48,7 +52,11 @@ public final class RecordTimestamps implements TimestampExtractor {
         if (kept == null) {
             return timestamp;
         }
-        // Written by extract, the only writer left: every record passes it, which replaces or removes the header.
-        return Long.parseLong(new String(kept.value(), StandardCharsets.US_ASCII));
+        try {
+            long own = kept.value() == null ? 0 : Long.parseLong(new String(kept.value(), StandardCharsets.US_ASCII));
+            return own < 0 ? own : timestamp;
+        } catch (NumberFormatException e) {
+            return timestamp; // a producer's header of that name, not a timestamp
+        }
     }
 }

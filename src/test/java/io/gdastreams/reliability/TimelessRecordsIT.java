@@ -14,6 +14,7 @@ import io.gdastreams.model.Prediction;
 import io.gdastreams.reliability.ProductProcess.Command;
 import io.gdastreams.topology.RecordTimestamps;
 import io.gdastreams.topology.Topics;
+import io.gdastreams.topology.TrainingTopology;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -28,11 +29,13 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Events without a valid timestamp (-1: the Java producer refuses to set one, but writes -1 for a record that
- * reports it, and other clients write what they like) on both input topics, with the product's {@code train}
- * (forgetting on) and {@code score} on a real broker: with Kafka's default extractor each stopped its service, at
- * every restart on the same record. Now the labelled event is dead-lettered (forgetting has no time to weigh it by)
- * and the unlabelled one scored; both services go on and every valid event is absorbed once.
+ * Records without a valid timestamp (-1: the Java producer refuses to set one, but writes -1 for a record that
+ * reports it, and other clients write what they like) on every topic the services read (both inputs, the model
+ * topic, the trainer's internal partials topic), with the product's {@code train} (forgetting on) and
+ * {@code score} on a real broker: each stopped its service, at every restart on the same record (Kafka's default
+ * extractor, a global store's record, the partials topic's own extractor). Now the labelled event is dead-lettered
+ * (forgetting has no time to weigh it by), the unlabelled one scored, the model record read as any other, the
+ * partials record dead-lettered as unreadable; both services go on and every valid event is absorbed once.
  */
 @ExtendWith(KafkaBrokerExtension.class)
 class TimelessRecordsIT {
@@ -61,6 +64,7 @@ class TimelessRecordsIT {
         Map<String, String> config = ProductProcess.testConfig(broker.bootstrapServers(), topics, "iris", appId,
                 dir.resolve("state"), 1);
         config.put("gda.forgetting.half-life.ms", "86400000");
+        String partials = TrainingTopology.partials(appId + "-training").name();
         List<LabelledRow> rows = Iris.rows();
         try (ProductProcess train = new ProductProcess(Command.TRAIN, config, dir, "train");
              ProductProcess score = new ProductProcess(Command.SCORE, config, dir, "score");
@@ -74,6 +78,10 @@ class TimelessRecordsIT {
             score.start();
             score.awaitRunning(TIMEOUT);
 
+            // The model topic (both services' global stores) and the trainer's internal partials topic, too.
+            producer.send(timeless(topics.model().name(), "iris", topics.model().valueBytes(trained))).get();
+            long partialsAt = producer.send(timeless(partials, "iris", "not a snapshot".getBytes(
+                    StandardCharsets.UTF_8))).get().offset();
             long labelledAt = producer.send(timeless(topics.labelled().name(), "timeless",
                     HostileRecords.validEvent(rows.get(0).x(), rows.get(0).label()))).get().offset();
             double[] x = rows.get(0).x();
@@ -85,13 +93,14 @@ class TimelessRecordsIT {
             try {
                 letters = broker.readUntil(topics.deadLetters(), records -> {
                     train.assertAlive();
-                    return !records.isEmpty();
+                    return records.size() >= 2;
                 }, TIMEOUT);
             } catch (AssertionError e) {
                 throw new AssertionError(e.getMessage() + "\n" + train.tails(80), e);
             }
             DeadLetter labelledLetter = letterFrom(letters, topics.labelled().name());
             assertEquals(labelledAt, labelledLetter.offset());
+            assertEquals(partialsAt, letterFrom(letters, partials).offset());
             assertEquals("no event time: the record timestamp is -1 but gda.forgetting.half-life.ms weighs events"
                     + " by it", labelledLetter.reason());
 

@@ -55,19 +55,24 @@ class RecordTimestampsTest {
         assertTrue(at >= before && at <= System.currentTimeMillis(), "now, not negative: " + at);
     }
 
-    /** A producer cannot make an event timeless, or give a timeless one another time, by sending the header. */
+    /** A producer's header of that name: replaced on a record without timestamp, not read when not a negative time. */
     @Test
-    void shouldReplaceOrRemoveAProducersHeaderOfThatName() {
-        RecordHeaders forged = new RecordHeaders();
-        forged.add(HEADER, "-5".getBytes(StandardCharsets.US_ASCII));
-        extractor.extract(record(1_000, forged), -1);
-        assertNull(forged.lastHeader(HEADER));
-        assertEquals(1_000L, RecordTimestamps.own(1_000, forged));
-
+    void shouldReplaceAProducersHeaderOnATimelessRecordAndReadOnlyNegativeTimes() {
         RecordHeaders other = new RecordHeaders();
         other.add(HEADER, "12".getBytes(StandardCharsets.US_ASCII));
         extractor.extract(record(-1, other), 3);
         assertEquals("-1", header(other));
         assertEquals(1, other.toArray().length);
+
+        RecordHeaders forged = new RecordHeaders();
+        forged.add(HEADER, "soon".getBytes(StandardCharsets.US_ASCII));
+        assertEquals(1_000L, extractor.extract(record(1_000, forged), -1));
+        assertEquals(1_000L, RecordTimestamps.own(1_000, forged), "not a number");
+        RecordHeaders positive = new RecordHeaders();
+        positive.add(HEADER, "7".getBytes(StandardCharsets.US_ASCII));
+        assertEquals(1_000L, RecordTimestamps.own(1_000, positive), "not a missing time");
+        RecordHeaders empty = new RecordHeaders();
+        empty.add(HEADER, null);
+        assertEquals(1_000L, RecordTimestamps.own(1_000, empty));
     }
 }
