@@ -37,7 +37,7 @@ public final class RecordTimestamps implements TimestampExtractor {
         return partitionTime >= 0 ? partitionTime : System.currentTimeMillis();
     }
 
-    /** Keeps {@code own} (negative) in {@code headers}, replacing a producer's header of that name or an earlier mark. */
+    /** Keeps {@code own} (negative) in {@code headers}, in place of a producer's header of that name or a mark. */
     static void mark(Headers headers, long own) {
         headers.remove(OWN_TIMESTAMP_HEADER);
         headers.add(OWN_TIMESTAMP_HEADER, Long.toString(own).getBytes(StandardCharsets.US_ASCII));

@@ -85,9 +85,7 @@ class TimelessRecordsIT {
             long labelledAt = producer.send(timeless(topics.labelled().name(), "timeless",
                     HostileRecords.validEvent(rows.get(0).x(), rows.get(0).label()))).get().offset();
             double[] x = rows.get(0).x();
-            producer.send(timeless(topics.unlabelled().name(), "u-timeless", ("{\"features\": {\"sepal_length\": "
-                    + x[0] + ", \"sepal_width\": " + x[1] + ", \"petal_length\": " + x[2] + ", \"petal_width\": "
-                    + x[3] + "}}").getBytes(StandardCharsets.UTF_8))).get();
+            producer.send(timeless(topics.unlabelled().name(), "u-timeless", unlabelled(x))).get();
 
             List<ConsumerRecord<byte[], DeadLetter>> letters;
             try {
@@ -121,9 +119,32 @@ class TimelessRecordsIT {
             assertEquals(150 + MORE, after.totalCount(), "every valid event once, the timeless one not at all");
             train.assertAlive();
             score.assertAlive();
+
+            // Restarted, both read the model topic's records again into their global stores, the timeless one too.
+            train.sigterm();
+            score.sigterm();
+            train.start();
+            score.start();
+            train.awaitRunning(TIMEOUT);
+            score.awaitRunning(TIMEOUT);
+            producer.send(new ProducerRecord<>(topics.unlabelled().name(), 0, "u-after".getBytes(
+                    StandardCharsets.UTF_8), unlabelled(x))).get();
+            List<ConsumerRecord<byte[], Prediction>> all = broker.readUntil(topics.predictions(), records -> {
+                score.assertAlive();
+                return records.size() >= 2;
+            }, TIMEOUT);
+            assertEquals(Prediction.Status.SCORED, all.get(1).value().status(), all.get(1).value().reason());
+            Thread.sleep(2_000);
+            train.assertAlive();
+            score.assertAlive();
             train.sigterm();
             score.sigterm();
         }
+    }
+
+    private static byte[] unlabelled(double[] x) {
+        return ("{\"features\": {\"sepal_length\": " + x[0] + ", \"sepal_width\": " + x[1] + ", \"petal_length\": "
+                + x[2] + ", \"petal_width\": " + x[3] + "}}").getBytes(StandardCharsets.UTF_8);
     }
 
     private static DeadLetter letterFrom(List<ConsumerRecord<byte[], DeadLetter>> letters, String topic) {
