@@ -63,7 +63,7 @@ final class OptionalModelFields extends ValueInstantiators.Base {
     /** Both weights absent: an unweighted class, W = V = count (ClassParameters stores it as unweighted). */
     private static void weightsOfClass(Fields fields) throws JsonMappingException {
         if (fields.absent("effectiveCount") && fields.absent("effectiveSampleSize") && !fields.absent("count")) {
-            Double count = ((Long) fields.value("count")).doubleValue();
+            Double count = ((Number) fields.value("count")).doubleValue();
             fields.fillIfAbsent("effectiveCount", count);
             fields.fillIfAbsent("effectiveSampleSize", count);
         }
@@ -73,10 +73,7 @@ final class OptionalModelFields extends ValueInstantiators.Base {
     @SuppressWarnings("unchecked")
     private static void weightsOfTable(Fields fields) throws JsonMappingException {
         if (fields.absent("weights") && !fields.absent("counts")) {
-            List<long[]> counts = (List<long[]>) fields.value("counts");
-            if (counts == null) {
-                return; // refused as a null creator property
-            }
+            List<long[]> counts = (List<long[]>) fields.value("counts"); // not null: Jackson refuses a null one
             List<double[]> weights = new ArrayList<>(counts.size());
             for (long[] row : counts) {
                 weights.add(row == null ? null : asDoubles(row));

@@ -90,11 +90,13 @@ final class KafkaSettings {
         properties.putAll(kafka);
         properties.put("application.id", applicationId + "-" + suffix);
         // The consumers restamp records without a valid timestamp before Kafka Streams reads them: a global store
-        // fails on one, and the internal partials topic's source refuses it, at every start (RecordTimestamps). Added
+        // fails on one, and the sources refuse it, at every start (TimelessRecordInterceptor). Added
         // to the interceptors the configuration names for those consumers, never instead of them.
         for (String consumer : List.of(MAIN_CONSUMER_PREFIX, GLOBAL_CONSUMER_PREFIX)) {
+            // Kafka's precedence: the consumer's own prefix, then consumer., then the unprefixed key.
             properties.put(consumer + INTERCEPTORS_KEY, withRestamping(properties.getProperty(consumer
-                    + INTERCEPTORS_KEY, properties.getProperty(CONSUMER_PREFIX + INTERCEPTORS_KEY, ""))));
+                    + INTERCEPTORS_KEY, properties.getProperty(CONSUMER_PREFIX + INTERCEPTORS_KEY,
+                    properties.getProperty(INTERCEPTORS_KEY, "")))));
         }
         // Kafka Streams 4.3 builds a second StreamsConfig inside its partition assignor, from the main consumer's
         // configuration, which carries only consumer keys and main.consumer.* ones: without this copy that config

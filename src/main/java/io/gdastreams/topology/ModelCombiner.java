@@ -120,8 +120,9 @@ final class ModelCombiner implements Processor<String, byte[], String, TrainingO
             judgeSettings();
         }
         if (outcome instanceof SnapshotIntake.Refused refused) {
-            if (refused.otherModel() != null
-                    && record.timestamp() > startedAt + SHARED_APPLICATION_MARGIN.toMillis()) {
+            // (A snapshot without a timestamp of its own, restamped when read, is not taken for one sent since.)
+            if (refused.otherModel() != null && TimelessRecordInterceptor.own(record.timestamp(), record.headers())
+                    > startedAt + SHARED_APPLICATION_MARGIN.toMillis()) {
                 throw TrainingStateException.configurationConflict(sharedApplication(refused, record.timestamp()));
             }
             if (refused.conflict()) {

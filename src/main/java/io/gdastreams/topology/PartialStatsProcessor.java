@@ -135,10 +135,10 @@ final class PartialStatsProcessor implements Processor<byte[], byte[], String, T
         testThenTrain.followPublishedGeneration(state, source.offset());
         Refusal refusal;
         try {
-            // Forgetting weighs the event by its own time, which it may lack (RecordTimestamps); the rest takes the
-            // time it is processed under.
-            long eventTime = settings.forgetting() != null ? RecordTimestamps.own(record.timestamp(), record.headers())
-                    : record.timestamp();
+            // Forgetting weighs the event by its own time, which it may lack (TimelessRecordInterceptor); the rest
+            // takes the time it is processed under.
+            long eventTime = settings.forgetting() == null ? record.timestamp()
+                    : TimelessRecordInterceptor.own(record.timestamp(), record.headers());
             refusal = apply(record.value(), eventTime, source.offset(), published);
         } catch (StreamsException | TrainingStateException e) {
             throw e; // the store and Kafka Streams' own failures (a migrated or corrupted task) are not the event's
@@ -215,7 +215,7 @@ final class PartialStatsProcessor implements Processor<byte[], byte[], String, T
                                long retractsOffset, List<String> schema, long timestamp, long offset,
                                CompiledModel tested, PrequentialEvaluator.Scorer scorer) {
         boolean weighted = weight != LabelledEvent.DEFAULT_WEIGHT || retract;
-        // A record without a valid timestamp (RecordTimestamps) has no time to be weighed by.
+        // A record without a valid timestamp (TimelessRecordInterceptor) has no time to be weighed by.
         if (settings.forgetting() != null && timestamp < 0) {
             return new Refusal(DeadLetterCategory.INVALID_EVENT, "no event time: the record timestamp is " + timestamp
                     + " but " + ConfigKey.FORGETTING_HALF_LIFE_MS.key() + " weighs events by it");

@@ -71,10 +71,9 @@ public final class ScoringTopology {
         topology.addGlobalStore(
                 Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(MODEL_STORE), SerdeFactory.string(),
                         SerdeFactory.model()).withLoggingDisabled(),
-                MODEL_SOURCE, new RecordTimestamps(), topics.modelRecords().keyDeserializer(),
-                topics.modelRecords().valueDeserializer(),
+                MODEL_SOURCE, topics.modelRecords().keyDeserializer(), topics.modelRecords().valueDeserializer(),
                 topics.modelRecords().name(), MODEL_UPDATER, () -> new ModelStoreUpdater(cache, settings.signing()));
-        topology.addSource(Topic.RESET, EVENTS_SOURCE, new RecordTimestamps(), topics.unlabelled().keyDeserializer(),
+        topology.addSource(Topic.RESET, EVENTS_SOURCE, topics.unlabelled().keyDeserializer(),
                 topics.unlabelled().valueDeserializer(), topics.unlabelled().name());
         topology.addProcessor(SCORER, () -> new ScoringProcessor(settings, cache, observer),
                 EVENTS_SOURCE);

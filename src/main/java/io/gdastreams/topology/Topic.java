@@ -38,9 +38,9 @@ public record Topic<K, V>(String name, Serde<K> keySerde, Serde<V> valueSerde) {
      */
     public static final AutoOffsetReset RESET = AutoOffsetReset.earliest();
 
-    /** How a Kafka Streams source reads it (a record without a valid timestamp included: {@link RecordTimestamps}). */
+    /** How a Kafka Streams source reads it. */
     public Consumed<K, V> consumed() {
-        return Consumed.with(keySerde, valueSerde).withTimestampExtractor(new RecordTimestamps());
+        return Consumed.with(keySerde, valueSerde);
     }
 
     /** How a Kafka Streams sink writes it. */

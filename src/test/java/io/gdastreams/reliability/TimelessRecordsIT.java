@@ -12,7 +12,7 @@ import io.gdastreams.model.DeadLetter;
 import io.gdastreams.model.ModelParameters;
 import io.gdastreams.model.Prediction;
 import io.gdastreams.reliability.ProductProcess.Command;
-import io.gdastreams.topology.RecordTimestamps;
+import io.gdastreams.topology.TimelessRecordInterceptor;
 import io.gdastreams.topology.Topics;
 import io.gdastreams.topology.TrainingTopology;
 import java.nio.charset.StandardCharsets;
@@ -109,7 +109,7 @@ class TimelessRecordsIT {
             ConsumerRecord<byte[], Prediction> prediction = predictions.get(0);
             assertEquals(Prediction.Status.SCORED, prediction.value().status(), prediction.value().reason());
             assertEquals(rows.get(0).label(), prediction.value().label());
-            Header own = prediction.headers().lastHeader(RecordTimestamps.OWN_TIMESTAMP_HEADER);
+            Header own = prediction.headers().lastHeader(TimelessRecordInterceptor.OWN_TIMESTAMP_HEADER);
             assertNotNull(own, "the prediction says its event had no timestamp");
             assertEquals("-1", new String(own.value(), StandardCharsets.US_ASCII));
 

@@ -40,6 +40,9 @@ class ConsumerInterceptorsTest {
         StreamsConfig config = streams(Map.of("consumer.interceptor.classes", "a.Audit, b.Trace"));
         assertEquals(String.join(",", List.of(OURS, "a.Audit", "b.Trace")),
                 interceptors(config.getMainConsumerConfigs("g", "c", 0)));
+        StreamsConfig unprefixed = streams(Map.of("interceptor.classes", "u.Both"));
+        assertEquals(OURS + ",u.Both", interceptors(unprefixed.getMainConsumerConfigs("g", "c", 0)));
+        assertEquals(OURS + ",u.Both", interceptors(unprefixed.getGlobalConsumerConfigs("c")));
         StreamsConfig own = streams(Map.of("global.consumer.interceptor.classes", "c.Global," + OURS));
         assertEquals(OURS + ",c.Global", interceptors(own.getGlobalConsumerConfigs("c")));
     }

@@ -220,8 +220,16 @@ class ModelCombinerTest {
         assertEquals(List.of("partial snapshot of partition 1 is for model 'm2', this combiner builds model 'm'",
                 "partial snapshot of partition 1 is for model 'm2', this combiner builds model 'm'"), reasons);
 
-        // Written later: a trainer of model m2 runs under this application id now.
+        // Without a timestamp of its own (restamped with the time it was read, TimelessRecordInterceptor): not
+        // evidence of a trainer running now; dead-lettered.
         context.setRecordMetadata(PARTIALS, 0, 2);
+        RecordHeaders timeless = new RecordHeaders();
+        timeless.add(TimelessRecordInterceptor.OWN_TIMESTAMP_HEADER, "-1".getBytes(StandardCharsets.US_ASCII));
+        combiner.process(new Record<>("m2", otherModel, 10_000_000L + margin + 1_000, timeless));
+        assertEquals(3, context.forwarded().size());
+
+        // Written later: a trainer of model m2 runs under this application id now.
+        context.setRecordMetadata(PARTIALS, 0, 3);
         TrainingStateException stopped = assertThrows(TrainingStateException.class,
                 () -> combiner.process(new Record<>("m2", otherModel, 10_000_000L + margin + 1_000)));
         assertEquals("another trainer runs under application id 'training-test' with gda.model.id 'm2': its partial"

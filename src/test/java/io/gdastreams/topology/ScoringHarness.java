@@ -73,10 +73,9 @@ final class ScoringHarness implements AutoCloseable {
                 headers));
     }
 
-    /** Sends an event keyed by the UTF-8 bytes of {@code key}, with record timestamp {@code timestamp} (ms). */
-    void sendAt(String key, byte[] value, long timestamp) {
-        events.pipeInput(new org.apache.kafka.streams.test.TestRecord<>(key.getBytes(StandardCharsets.UTF_8), value,
-                null, java.time.Instant.ofEpochMilli(timestamp)));
+    /** The unlabelled events' input topic. */
+    TestInputTopic<byte[], byte[]> events() {
+        return events;
     }
 
     /** Prediction records emitted since the last call (a read of {@link #predictions()} takes them too). */

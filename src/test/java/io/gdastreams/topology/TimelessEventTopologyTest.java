@@ -15,7 +15,11 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Properties;
+import java.util.Optional;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.apache.kafka.common.record.TimestampType;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
@@ -26,10 +30,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * An event whose record has no valid timestamp (-1, as a client that writes its own batches can send): Kafka's
- * default extractor stopped the task on it (after every restart, the same record). Now the trainer learns from it
- * unless forgetting needs its time (then it is dead-lettered with the reason), and the scorer scores it; its outputs
- * carry its own timestamp in a header.
+ * An event whose record has no valid timestamp (-1, as a client that writes its own batches can send), as the
+ * services' consumers pass it on (TimelessRecordInterceptor: restamped, its own timestamp in a header; the driver
+ * runs no consumer): the trainer learns from it unless forgetting needs its time (then it is dead-lettered with the
+ * reason), and the scorer scores it; its outputs carry the header. Without the interceptor Kafka Streams stopped on
+ * the record, at every start (TimelessRecordsIT).
  */
 class TimelessEventTopologyTest {
 
@@ -60,11 +65,23 @@ class TimelessEventTopologyTest {
                 Instant.ofEpochMilli(T0));
     }
 
+    private static String own(Headers headers) {
+        return new String(headers.lastHeader(TimelessRecordInterceptor.OWN_TIMESTAMP_HEADER).value(),
+                StandardCharsets.US_ASCII);
+    }
+
+    private static void send(TestInputTopic<byte[], byte[]> topic, String json, long timestamp, RecordHeaders headers) {
+        byte[] value = json.getBytes(StandardCharsets.UTF_8);
+        ConsumerRecord<Object, Object> read = TimelessRecordInterceptorTest.asRead(List.of(new ConsumerRecord<>(
+                "t", 0, 0, timestamp, TimestampType.CREATE_TIME, 1, value.length, "k".getBytes(StandardCharsets.UTF_8),
+                value, headers == null ? new RecordHeaders() : headers, Optional.empty()))).get(0);
+        topic.pipeInput(new TestRecord<>((byte[]) read.key(), (byte[]) read.value(), read.headers(),
+                Instant.ofEpochMilli(read.timestamp())));
+    }
+
     private static void send(TestInputTopic<byte[], byte[]> labelled, double x, String label, long timestamp,
                              RecordHeaders headers) {
-        String json = "{\"features\":{\"x\":" + x + "},\"label\":\"" + label + "\"}";
-        labelled.pipeInput(new TestRecord<>("k".getBytes(StandardCharsets.UTF_8),
-                json.getBytes(StandardCharsets.UTF_8), headers, Instant.ofEpochMilli(timestamp)));
+        send(labelled, "{\"features\":{\"x\":" + x + "},\"label\":\"" + label + "\"}", timestamp, headers);
     }
 
     private ModelParameters lastModel() {
@@ -97,7 +114,7 @@ class TimelessEventTopologyTest {
         send(labelled, 3, "a", -1, null);
         // A valid time with a header of that name that is no time: not read as one.
         RecordHeaders forged = new RecordHeaders();
-        forged.add(RecordTimestamps.OWN_TIMESTAMP_HEADER, "later".getBytes(StandardCharsets.US_ASCII));
+        forged.add(TimelessRecordInterceptor.OWN_TIMESTAMP_HEADER, "later".getBytes(StandardCharsets.US_ASCII));
         send(labelled, 5, "a", T0, forged);
 
         List<TestRecord<byte[], DeadLetter>> letters = deadLetters.readRecordsToList();
@@ -107,8 +124,7 @@ class TimelessEventTopologyTest {
                 + " weighs events by it", letter.reason());
         assertEquals(List.of(TOPICS.labelled().name(), 0, 1L),
                 List.of(letter.topic(), letter.partition(), letter.offset()));
-        assertEquals("-1", new String(letters.get(0).headers().lastHeader(RecordTimestamps.OWN_TIMESTAMP_HEADER)
-                .value(), StandardCharsets.US_ASCII), "the dead letter says what the timestamp was");
+        assertEquals("-1", own(letters.get(0).headers()), "the dead letter says what the timestamp was");
         ModelParameters model = lastModel();
         assertEquals(2, model.totalCount(), "x = 1 and x = 5, both at T0");
         assertArrayEquals(new double[] {3}, model.classes().get(0).mean(), CLOSE);
@@ -121,14 +137,13 @@ class TimelessEventTopologyTest {
             // (A model record without timestamp fails inside the driver's global store before any extractor: the
             // services' consumers restamp it, TimelessRecordInterceptor; TimelessRecordsIT shows it on a broker.)
             harness.publish(ScoringFixtures.irisModel(1));
-            harness.sendAt("k", "{\"features\":{\"sepal_length\":5.0,\"sepal_width\":3.4,\"petal_length\":1.5,"
-                    .concat("\"petal_width\":0.2}}").getBytes(StandardCharsets.UTF_8), -1);
+            send(harness.events(), "{\"features\":{\"sepal_length\":5.0,\"sepal_width\":3.4,\"petal_length\":1.5,"
+                    + "\"petal_width\":0.2}}", -1, null);
             var records = harness.predictionRecords();
             assertEquals(1, records.size());
             assertEquals(Prediction.Status.SCORED, records.get(0).value().status(), records.get(0).value().reason());
             assertEquals("setosa", records.get(0).value().label());
-            assertEquals("-1", new String(records.get(0).headers().lastHeader(RecordTimestamps.OWN_TIMESTAMP_HEADER)
-                    .value(), StandardCharsets.US_ASCII));
+            assertEquals("-1", own(records.get(0).headers()));
         }
     }
 }
