@@ -66,7 +66,8 @@ class ModelConversionChecksTest {
     @Test
     void shouldRefuseANonFiniteMeanAndARaggedCovariance() {
         ModelParameters nan = new ModelParameters("m", 1, List.of("x", "y"), 1,
-                List.of(new ClassParameters("a", 1, 1.0, new double[] {0, Double.NaN}, new double[][] {{1, 0}, {0, 1}})),
+                List.of(new ClassParameters("a", 1, 1.0, new double[] {0, Double.NaN},
+                        new double[][] {{1, 0}, {0, 1}})),
                 Map.of(), "2026-01-01T00:00:00Z");
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> ModelConversion.classSummaries(nan));
