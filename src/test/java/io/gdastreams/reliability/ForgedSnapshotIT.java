@@ -58,9 +58,9 @@ class ForgedSnapshotIT {
              KafkaProducer<byte[], byte[]> producer = broker.producer()) {
             train.start();
             train.awaitRunning(TIMEOUT);
-            send(producer, topics, rows, 0, rows.size());
-            ModelParameters trained = last(broker.readModelsUntilAbsorbed(topics.labelled(), topics.model(), TIMEOUT,
-                    train::assertAlive));
+            TrainingRuns.send(producer, topics, rows, 0, rows.size());
+            ModelParameters trained = TrainingRuns.lastModel(broker.readModelsUntilAbsorbed(topics.labelled(),
+                    topics.model(), TIMEOUT, train::assertAlive));
             assertEquals(150, trained.totalCount());
 
             RunningGaussian ahead = new RunningGaussian(trained.features().size());
@@ -79,9 +79,9 @@ class ForgedSnapshotIT {
             DeadLetter letter = letters.get(letters.size() - 1).value();
             assertEquals(TrainingTopology.partials(appId + "-training").name(), letter.topic());
 
-            send(producer, topics, rows, 0, MORE);
-            ModelParameters after = last(broker.readModelsUntilAbsorbed(topics.labelled(), topics.model(), TIMEOUT,
-                    train::assertAlive));
+            TrainingRuns.send(producer, topics, rows, 0, MORE);
+            ModelParameters after = TrainingRuns.lastModel(broker.readModelsUntilAbsorbed(topics.labelled(),
+                    topics.model(), TIMEOUT, train::assertAlive));
             assertEquals(150 + MORE, after.totalCount(), "the trainer went on: every event once");
             train.sigterm();
 
@@ -89,29 +89,17 @@ class ForgedSnapshotIT {
             train.start();
             List<ConsumerRecord<String, ModelParameters>> models = broker.readUntil(topics.model(), records -> {
                 train.assertAlive();
-                return records.size() > 1 && last(records).version() > after.version();
+                return records.size() > 1 && TrainingRuns.lastModel(records).version() > after.version();
             }, TIMEOUT);
             long previous = 0;
             for (ConsumerRecord<String, ModelParameters> r : models) {
                 assertTrue(r.value().eventsAbsorbed() >= previous, "no model goes back: " + r.value().version());
                 previous = r.value().eventsAbsorbed();
             }
-            assertEquals(150 + MORE, last(models).totalCount());
+            assertEquals(150 + MORE, TrainingRuns.lastModel(models).totalCount());
             Thread.sleep(2_000);
             train.assertAlive();
             train.sigterm();
         }
-    }
-
-    private static void send(KafkaProducer<byte[], byte[]> producer, Topics topics, List<LabelledRow> rows, int from,
-                             int to) throws Exception {
-        for (int i = from; i < to; i++) {
-            producer.send(new ProducerRecord<>(topics.labelled().name(), ("row-" + i).getBytes(StandardCharsets.UTF_8),
-                    HostileRecords.validEvent(rows.get(i).x(), rows.get(i).label()))).get();
-        }
-    }
-
-    private static ModelParameters last(List<ConsumerRecord<String, ModelParameters>> records) {
-        return records.get(records.size() - 1).value();
     }
 }

@@ -71,9 +71,9 @@ class TimelessRecordsIT {
              KafkaProducer<byte[], byte[]> producer = broker.producer()) {
             train.start();
             train.awaitRunning(TIMEOUT);
-            send(producer, topics, rows, 0, rows.size());
-            ModelParameters trained = last(broker.readModelsUntilAbsorbed(topics.labelled(), topics.model(), TIMEOUT,
-                    train::assertAlive));
+            TrainingRuns.send(producer, topics, rows, 0, rows.size());
+            ModelParameters trained = TrainingRuns.lastModel(broker.readModelsUntilAbsorbed(topics.labelled(),
+                    topics.model(), TIMEOUT, train::assertAlive));
             assertEquals(150, trained.totalCount());
             score.start();
             score.awaitRunning(TIMEOUT);
@@ -113,9 +113,9 @@ class TimelessRecordsIT {
             assertNotNull(own, "the prediction says its event had no timestamp");
             assertEquals("-1", new String(own.value(), StandardCharsets.US_ASCII));
 
-            send(producer, topics, rows, 0, MORE);
-            ModelParameters after = last(broker.readModelsUntilAbsorbed(topics.labelled(), topics.model(), TIMEOUT,
-                    train::assertAlive));
+            TrainingRuns.send(producer, topics, rows, 0, MORE);
+            ModelParameters after = TrainingRuns.lastModel(broker.readModelsUntilAbsorbed(topics.labelled(),
+                    topics.model(), TIMEOUT, train::assertAlive));
             assertEquals(150 + MORE, after.totalCount(), "every valid event once, the timeless one not at all");
             train.assertAlive();
             score.assertAlive();
@@ -150,17 +150,5 @@ class TimelessRecordsIT {
     private static DeadLetter letterFrom(List<ConsumerRecord<byte[], DeadLetter>> letters, String topic) {
         return letters.stream().map(ConsumerRecord::value).filter(l -> topic.equals(l.topic())).findFirst()
                 .orElseThrow(() -> new AssertionError("no dead letter from " + topic + ": " + letters));
-    }
-
-    private static void send(KafkaProducer<byte[], byte[]> producer, Topics topics, List<LabelledRow> rows, int from,
-                             int to) throws Exception {
-        for (int i = from; i < to; i++) {
-            producer.send(new ProducerRecord<>(topics.labelled().name(), ("row-" + i).getBytes(StandardCharsets.UTF_8),
-                    HostileRecords.validEvent(rows.get(i).x(), rows.get(i).label()))).get();
-        }
-    }
-
-    private static ModelParameters last(List<ConsumerRecord<String, ModelParameters>> records) {
-        return records.get(records.size() - 1).value();
     }
 }

@@ -24,10 +24,8 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.SortedMap;
 import java.util.TreeMap;
-import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
 import org.apache.kafka.streams.TopologyTestDriver;
@@ -90,15 +88,11 @@ class CategoricalForgettingTest {
     @Test
     void theModelsCategoryTableCarriesTheBatchDecayedWeights() throws IOException {
         JsonNode golden = golden();
-        Properties props = new Properties();
-        props.put(StreamsConfig.APPLICATION_ID_CONFIG, "categorical-forgetting-test");
-        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
-        props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
         TrainingSettings settings = TrainingSettings.defaults(TOPICS).withModelId("m").withPublishInterval(INTERVAL)
                 .withCategorical(CategoricalSettings.NONE.withFeatures(List.of("colour")))
                 .withForgetting(new Forgetting(golden.get("halfLifeMs").asDouble()));
-        driver = new TopologyTestDriver(TrainingTopology.build(settings, TrainingFixtures.NO_CONSUMER_GROUP), props,
-                Instant.parse("2026-01-01T00:00:00Z"));
+        driver = TrainingFixtures.trainingDriver(settings, stateDir, "categorical-forgetting-test",
+                TrainingFixtures.DRIVER_START);
         TestInputTopic<byte[], byte[]> labelled = DriverTopics.input(driver, TOPICS.labelled());
         TestOutputTopic<String, ModelParameters> models = DriverTopics.output(driver, TOPICS.model());
         TestOutputTopic<byte[], DeadLetter> deadLetters = DriverTopics.output(driver, TOPICS.deadLetters());

@@ -13,8 +13,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
-import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
 import org.apache.kafka.streams.TopologyTestDriver;
@@ -71,14 +69,9 @@ class DriftFollowRestartTest {
      */
     @Test
     void theDriftTestRestartsWhenThePartitionTakesUpAPublishedResetGeneration() {
-        Properties props = new Properties();
-        props.put(StreamsConfig.APPLICATION_ID_CONFIG, APP_ID);
-        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
-        props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
         TrainingSettings settings = TrainingSettings.defaults(TOPICS).withModelId("m")
                 .withPrequential(PrequentialSettings.defaults(WINDOW).withDriftReset(true));
-        driver = new TopologyTestDriver(TrainingTopology.build(settings, TrainingFixtures.NO_CONSUMER_GROUP), props,
-                Instant.parse("2026-01-01T00:00:00Z"));
+        driver = TrainingFixtures.trainingDriver(settings, stateDir, APP_ID, TrainingFixtures.DRIVER_START);
         TestInputTopic<byte[], byte[]> labelled = DriverTopics.input(driver, TOPICS.labelled());
         TestInputTopic<String, ModelParameters> models = DriverTopics.input(driver, TOPICS.model());
         TestOutputTopic<String, MetricsRecord> metrics = DriverTopics.output(driver, TOPICS.metrics());

@@ -17,9 +17,7 @@ import io.gdastreams.serde.SerdeFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
-import java.util.Properties;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import org.apache.kafka.streams.StreamsConfig;
@@ -85,16 +83,11 @@ class DriftResetCategoricalTopologyTest {
 
     @Test
     void theCategoryCountsAndValuesOfAPartitionRestartWithTheGenerationItFollows() {
-        Properties props = new Properties();
-        props.put(StreamsConfig.APPLICATION_ID_CONFIG, APP_ID);
-        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
-        props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
-        props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
         // At most 2 values of student: Yes and No of the old regime would leave no room for a new one.
         TrainingSettings settings = TrainingSettings.defaults(TOPICS).withModelId("m").withPublishInterval(INTERVAL)
                 .withCategorical(CategoricalSettings.NONE.withFeatures(CATEGORICAL).withMaxValues(2));
-        driver = new TopologyTestDriver(TrainingTopology.build(settings, TrainingFixtures.NO_CONSUMER_GROUP), props,
-                Instant.parse("2026-01-01T00:00:00Z"));
+        driver = TrainingFixtures.trainingDriver(settings, stateDir, APP_ID,
+                TrainingFixtures.DRIVER_START, StreamsConfig.EXACTLY_ONCE_V2);
         TestInputTopic<byte[], byte[]> labelled = DriverTopics.input(driver, TOPICS.labelled());
         TestOutputTopic<String, ModelParameters> models = DriverTopics.output(driver, TOPICS.model());
         TestOutputTopic<byte[], DeadLetter> letters = DriverTopics.output(driver, TOPICS.deadLetters());

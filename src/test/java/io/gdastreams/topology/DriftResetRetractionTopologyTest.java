@@ -20,7 +20,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Properties;
 import java.util.Random;
 import java.util.SortedMap;
 import java.util.TreeMap;
@@ -80,17 +79,12 @@ class DriftResetRetractionTopologyTest {
     }
 
     private void start(boolean driftReset) {
-        Properties props = new Properties();
-        props.put(StreamsConfig.APPLICATION_ID_CONFIG, APP_ID);
-        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
-        props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
-        props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
         TrainingSettings settings = TrainingSettings.defaults(TOPICS).withModelId("m").withPublishInterval(INTERVAL);
         if (driftReset) {
             settings = settings.withPrequential(PrequentialSettings.defaults(Duration.ofHours(1)).withDriftReset(true));
         }
-        driver = new TopologyTestDriver(TrainingTopology.build(settings, TrainingFixtures.NO_CONSUMER_GROUP), props,
-                Instant.parse("2026-01-01T00:00:00Z"));
+        driver = TrainingFixtures.trainingDriver(settings, stateDir, APP_ID,
+                TrainingFixtures.DRIVER_START, StreamsConfig.EXACTLY_ONCE_V2);
         labelled = DriverTopics.input(driver, TOPICS.labelled());
         models = DriverTopics.output(driver, TOPICS.model());
         metrics = DriverTopics.output(driver, TOPICS.metrics());
@@ -237,17 +231,22 @@ class DriftResetRetractionTopologyTest {
         return SerdeFactory.partialSnapshot().serializer().serialize(null, snapshot);
     }
 
-    @Test
-    void aPartitionThatFollowsAResetFromTheModelTopicBeginsItsGenerationAtTheRecordItFollowsAt() {
-        start(true);
-        int before = 60;
-        sendSwappingStream(before);
+    /** Pipes in the snapshot of partition 1 in generation 1 and publishes: a model of generation 1 comes out. */
+    private void publishGenerationOneOfPartition1() {
         DriverTopics.input(driver, TrainingTopology.partials(APP_ID))
                 .pipeInput("m", generationOneSnapshotOfPartition1());
         driver.advanceWallClockTime(INTERVAL);
         driver.advanceWallClockTime(INTERVAL);
         assertTrue(models.readValuesToList().stream().anyMatch(m -> m.resetGeneration() == 1),
                 "a model of generation 1 was published");
+    }
+
+    @Test
+    void aPartitionThatFollowsAResetFromTheModelTopicBeginsItsGenerationAtTheRecordItFollowsAt() {
+        start(true);
+        int before = 60;
+        sendSwappingStream(before);
+        publishGenerationOneOfPartition1();
         letters.readValuesToList();
 
         sendSwappingStream(3); // offsets 60 to 62: partition 0 takes up generation 1 at offset 60
@@ -274,12 +273,7 @@ class DriftResetRetractionTopologyTest {
     @Test
     void aPartitionWhoseFirstEventFollowsAPublishedResetBeginsItsGenerationAtOffsetZero() {
         start(true);
-        DriverTopics.input(driver, TrainingTopology.partials(APP_ID))
-                .pipeInput("m", generationOneSnapshotOfPartition1());
-        driver.advanceWallClockTime(INTERVAL);
-        driver.advanceWallClockTime(INTERVAL);
-        assertTrue(models.readValuesToList().stream().anyMatch(m -> m.resetGeneration() == 1),
-                "a model of generation 1 was published");
+        publishGenerationOneOfPartition1();
 
         // Partition 0 has read nothing yet: it takes up generation 1 at its first record, offset 0, dropping nothing.
         sendSwappingStream(3); // offsets 0 to 2

@@ -12,8 +12,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.Properties;
-import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
 import org.apache.kafka.streams.TopologyTestDriver;
@@ -50,14 +48,10 @@ class ForgettingEpochStartTest {
 
     @Test
     void anEventAtTimestampZeroIsAppliedWithItsDecayedWeight() {
-        Properties props = new Properties();
-        props.put(StreamsConfig.APPLICATION_ID_CONFIG, "forgetting-epoch-test");
-        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
-        props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
         TrainingSettings settings = TrainingSettings.defaults(TOPICS).withModelId("m").withPublishInterval(INTERVAL)
                 .withForgetting(new Forgetting(HALF_LIFE_MS));
-        driver = new TopologyTestDriver(TrainingTopology.build(settings, TrainingFixtures.NO_CONSUMER_GROUP), props,
-                Instant.parse("2026-01-01T00:00:00Z"));
+        driver = TrainingFixtures.trainingDriver(settings, stateDir, "forgetting-epoch-test",
+                TrainingFixtures.DRIVER_START);
         TestInputTopic<byte[], byte[]> labelled = DriverTopics.input(driver, TOPICS.labelled());
         TestOutputTopic<String, ModelParameters> models = DriverTopics.output(driver, TOPICS.model());
         TestOutputTopic<byte[], DeadLetter> deadLetters = DriverTopics.output(driver, TOPICS.deadLetters());

@@ -18,7 +18,6 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.Random;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TestInputTopic;
@@ -87,15 +86,11 @@ class ModelSizeBoundTest {
         // Room for exactly three classes at d = 4.
         long limit = ModelSizeBound.HEADER_BYTES + 40 + 3 * ModelSizeBound.classBytes(4) + 10;
         assertEquals(3, ModelSizeBound.maxClasses(features, limit));
-        Properties props = new Properties();
-        props.put(StreamsConfig.APPLICATION_ID_CONFIG, "size-test");
-        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
-        props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
-        props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
         Topics topics = Topics.defaults();
         TrainingSettings settings = TrainingSettings.defaults(topics).withModelId("m")
                 .withPublishInterval(Duration.ofSeconds(1)).withMaxModelBytes(limit);
-        try (TopologyTestDriver driver = new TopologyTestDriver(TrainingTopology.build(settings, TrainingFixtures.NO_CONSUMER_GROUP), props)) {
+        try (TopologyTestDriver driver = TrainingFixtures.trainingDriver(settings, stateDir, "size-test", null,
+                StreamsConfig.EXACTLY_ONCE_V2)) {
             TestInputTopic<byte[], byte[]> labelled = DriverTopics.input(driver, topics.labelled());
             var models = DriverTopics.output(driver, topics.model());
             var deadLetters = DriverTopics.output(driver, topics.deadLetters());

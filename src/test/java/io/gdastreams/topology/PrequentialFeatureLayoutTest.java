@@ -15,8 +15,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
-import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
 import org.apache.kafka.streams.TopologyTestDriver;
@@ -65,14 +63,10 @@ class PrequentialFeatureLayoutTest {
     }
 
     private void start(CategoricalSettings categorical) {
-        Properties props = new Properties();
-        props.put(StreamsConfig.APPLICATION_ID_CONFIG, "prequential-layout-test");
-        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
-        props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
         TrainingSettings settings = TrainingSettings.defaults(TOPICS).withModelId("m").withCategorical(categorical)
                 .withPrequential(PrequentialSettings.defaults(WINDOW));
-        driver = new TopologyTestDriver(TrainingTopology.build(settings, TrainingFixtures.NO_CONSUMER_GROUP), props,
-                Instant.parse("2026-01-01T00:00:00Z"));
+        driver = TrainingFixtures.trainingDriver(settings, stateDir, "prequential-layout-test",
+                TrainingFixtures.DRIVER_START);
         labelled = DriverTopics.input(driver, TOPICS.labelled());
         models = DriverTopics.input(driver, TOPICS.model());
         metrics = DriverTopics.output(driver, TOPICS.metrics());

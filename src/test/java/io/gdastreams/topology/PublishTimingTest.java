@@ -17,7 +17,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
@@ -56,15 +55,9 @@ class PublishTimingTest {
     }
 
     private void start(Instant start, String guarantee) {
-        Properties props = new Properties();
-        props.put(StreamsConfig.APPLICATION_ID_CONFIG, APP_ID);
-        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
-        props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
-        props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, guarantee);
         TrainingSettings settings = TrainingSettings.defaults(TOPICS).withModelId(CombinerFixtures.MODEL_ID)
                 .withPublishInterval(INTERVAL).withFeatures(FEATURES);
-        driver = new TopologyTestDriver(TrainingTopology.build(settings, TrainingFixtures.NO_CONSUMER_GROUP), props,
-                start);
+        driver = TrainingFixtures.trainingDriver(settings, stateDir, APP_ID, start, guarantee);
         models = DriverTopics.output(driver, TOPICS.model());
     }
 

@@ -6,10 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.gdastreams.fixtures.DriverTopics;
 import io.gdastreams.model.ModelParameters;
-import io.gdastreams.serde.SerdeFactory;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalLong;
@@ -19,8 +17,6 @@ import org.apache.kafka.streams.TestOutputTopic;
 import org.apache.kafka.streams.TopologyTestDriver;
 import org.apache.kafka.streams.processor.TaskId;
 import org.apache.kafka.streams.processor.api.MockProcessorContext;
-import org.apache.kafka.streams.state.KeyValueStore;
-import org.apache.kafka.streams.state.Stores;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -80,13 +76,9 @@ class PunctuationRestoreCheckTest {
 
     @Test
     void theFirstTickOfATopologyTaskChecksItsStateAgainstTheLabelledTopic() {
-        Properties props = new Properties();
-        props.put(StreamsConfig.APPLICATION_ID_CONFIG, "punctuation-restore-test");
-        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
-        props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
         TrainingSettings settings = TrainingSettings.defaults(TOPICS).withModelId("m").withPublishInterval(INTERVAL);
-        driver = new TopologyTestDriver(TrainingTopology.build(settings, group), props,
-                Instant.parse("2026-01-01T00:00:00Z"));
+        driver = TrainingFixtures.trainingDriver(settings, group,
+                TrainingFixtures.driverProperties("punctuation-restore-test", stateDir), TrainingFixtures.DRIVER_START);
         TestOutputTopic<String, ModelParameters> models = DriverTopics.output(driver, TOPICS.model());
 
         assertStale(assertThrows(RuntimeException.class, () -> driver.advanceWallClockTime(INTERVAL)));
@@ -102,12 +94,8 @@ class PunctuationRestoreCheckTest {
         MockProcessorContext<String, TrainingOutput> context = new MockProcessorContext<>(props, new TaskId(0, 0),
                 null);
         context.setCurrentSystemTimeMs(0L);
-        for (String name : List.of(TrainingTopology.CLASS_STATS_STORE, TrainingTopology.PUBLISHED_STORE)) {
-            KeyValueStore<String, byte[]> store = Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(name),
-                    SerdeFactory.string(), SerdeFactory.rawBytes()).withLoggingDisabled().build();
-            store.init(context.getStateStoreContext(), store);
-            context.addStateStore(store);
-        }
+        CombinerFixtures.store(context, TrainingTopology.CLASS_STATS_STORE);
+        CombinerFixtures.store(context, TrainingTopology.PUBLISHED_STORE);
         PartialStatsProcessor processor = new PartialStatsProcessor(TrainingSettings.defaults(TOPICS)
                 .withModelId("m").withPublishInterval(INTERVAL), group);
         processor.init(context);

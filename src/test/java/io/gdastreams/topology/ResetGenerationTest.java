@@ -19,7 +19,6 @@ import io.gdastreams.topology.PartitionStateReader.StoredGeneration;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -211,13 +210,8 @@ class ResetGenerationTest {
 
     @Test
     void theCombinerMergesOnlyTheNewestGenerationAndHoldsItUntilEveryClassHasTheMinimumCount() {
-        Properties props = new Properties();
-        props.put(StreamsConfig.APPLICATION_ID_CONFIG, APP_ID);
-        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
-        props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
         TrainingSettings settings = TrainingSettings.defaults(TOPICS).withModelId("m").withPublishInterval(INTERVAL);
-        driver = new TopologyTestDriver(TrainingTopology.build(settings, TrainingFixtures.NO_CONSUMER_GROUP), props,
-                Instant.parse("2026-01-01T00:00:00Z"));
+        driver = TrainingFixtures.trainingDriver(settings, stateDir, APP_ID, TrainingFixtures.DRIVER_START);
         TestInputTopic<String, byte[]> partials = DriverTopics.input(driver, TrainingTopology.partials(APP_ID));
         TestOutputTopic<String, ModelParameters> models = DriverTopics.output(driver, TOPICS.model());
         var encoder = SerdeFactory.partialSnapshot().serializer();

@@ -16,9 +16,7 @@ import io.gdastreams.serde.SerdeFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
-import java.util.Properties;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import org.apache.kafka.streams.StreamsConfig;
@@ -63,13 +61,7 @@ class TrainingCategoricalTest {
     }
 
     private void start(TrainingSettings settings, String guarantee) {
-        Properties props = new Properties();
-        props.put(StreamsConfig.APPLICATION_ID_CONFIG, APP_ID);
-        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
-        props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
-        props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, guarantee);
-        driver = new TopologyTestDriver(TrainingTopology.build(settings, TrainingFixtures.NO_CONSUMER_GROUP), props,
-                Instant.parse("2026-01-01T00:00:00Z"));
+        driver = TrainingFixtures.trainingDriver(settings, stateDir, APP_ID, TrainingFixtures.DRIVER_START, guarantee);
         labelled = DriverTopics.input(driver, TOPICS.labelled());
         partialsIn = DriverTopics.input(driver, TrainingTopology.partials(APP_ID));
         models = DriverTopics.output(driver, TOPICS.model());

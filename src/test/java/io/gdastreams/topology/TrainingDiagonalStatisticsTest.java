@@ -11,10 +11,7 @@ import io.gdastreams.model.ModelParameters;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
-import java.util.Properties;
-import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
 import org.apache.kafka.streams.TopologyTestDriver;
@@ -48,14 +45,10 @@ class TrainingDiagonalStatisticsTest {
     }
 
     private ClassParameters train(Statistics statistics) {
-        Properties props = new Properties();
-        props.put(StreamsConfig.APPLICATION_ID_CONFIG, "training-diagonal-test");
-        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
-        props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.resolve(statistics.name()).toString());
         TrainingSettings settings = TrainingSettings.defaults(TOPICS).withModelId("m").withPublishInterval(INTERVAL)
                 .withStatistics(statistics);
-        driver = new TopologyTestDriver(TrainingTopology.build(settings, TrainingFixtures.NO_CONSUMER_GROUP), props,
-                Instant.parse("2026-01-01T00:00:00Z"));
+        driver = TrainingFixtures.trainingDriver(settings, stateDir.resolve(statistics.name()),
+                "training-diagonal-test", TrainingFixtures.DRIVER_START);
         labelled = DriverTopics.input(driver, TOPICS.labelled());
         models = DriverTopics.output(driver, TOPICS.model());
         // Class a: (1, 2), (3, 6), (5, 4): mean (3, 4); S = [[8, 4], [4, 8]] (S_01 = (−2)(−2) + 0·2 + 2·0).

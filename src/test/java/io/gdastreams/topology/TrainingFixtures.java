@@ -15,15 +15,19 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
 import java.util.TreeMap;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.TopologyTestDriver;
 
 /**
  * Test data and independent references for the training tests: the JSON of labelled events, the
- * numpy golden values (src/test/resources/fixtures/iris_golden.json, case 4 features / full / mle), and a plain
- * two-pass batch MLE.
+ * numpy golden values (src/test/resources/fixtures/iris_golden.json, case 4 features / full / mle), a plain
+ * two-pass batch MLE, and the TopologyTestDriver over the training topology.
  */
 public final class TrainingFixtures {
 
@@ -53,6 +57,9 @@ public final class TrainingFixtures {
         }
     };
 
+    /** The wall-clock time most topology tests start their driver at. */
+    static final Instant DRIVER_START = Instant.parse("2026-01-01T00:00:00Z");
+
     /** Agreement of streamed (Welford + Chan) and batch statistics, relative to the scale of each quantity. */
     public static final double RELATIVE_TOLERANCE = 1e-12;
 
@@ -61,6 +68,41 @@ public final class TrainingFixtures {
     }
 
     private TrainingFixtures() {
+    }
+
+    /**
+     * The properties of a topology test: {@code applicationId}, a broker address that is never reached, and the
+     * state under {@code stateDir}; Kafka Streams' defaults for the rest (at-least-once among them).
+     */
+    static Properties driverProperties(String applicationId, Path stateDir) {
+        Properties props = new Properties();
+        props.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);
+        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
+        props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
+        return props;
+    }
+
+    /**
+     * A driver over the training topology of {@code settings} with {@link #driverProperties} and no consumer group
+     * ({@link #NO_CONSUMER_GROUP}), its wall clock at {@code start} (null: now, as the driver takes it).
+     */
+    static TopologyTestDriver trainingDriver(TrainingSettings settings, Path stateDir, String applicationId,
+                                             Instant start) {
+        return trainingDriver(settings, NO_CONSUMER_GROUP, driverProperties(applicationId, stateDir), start);
+    }
+
+    /** As {@link #trainingDriver(TrainingSettings, Path, String, Instant)}, with a processing guarantee. */
+    static TopologyTestDriver trainingDriver(TrainingSettings settings, Path stateDir, String applicationId,
+                                             Instant start, String guarantee) {
+        Properties props = driverProperties(applicationId, stateDir);
+        props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, guarantee);
+        return trainingDriver(settings, NO_CONSUMER_GROUP, props, start);
+    }
+
+    /** A driver over the training topology of {@code settings} reading committed offsets from {@code input}. */
+    static TopologyTestDriver trainingDriver(TrainingSettings settings, CommittedInput.Source input, Properties props,
+                                             Instant start) {
+        return new TopologyTestDriver(TrainingTopology.build(settings, input), props, start);
     }
 
     /** The JSON of a labelled event (README, "Topics"), features in file order. */

@@ -18,7 +18,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
@@ -60,13 +59,8 @@ class TrainingIntegrityTest {
     }
 
     private void start() {
-        Properties props = new Properties();
-        props.put(StreamsConfig.APPLICATION_ID_CONFIG, APP_ID);
-        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
-        props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
-        props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
-        driver = new TopologyTestDriver(TrainingTopology.build(TrainingSettings.defaults(TOPICS).withModelId(MODEL_ID)
-                .withPublishInterval(INTERVAL), TrainingFixtures.NO_CONSUMER_GROUP), props, START);
+        driver = TrainingFixtures.trainingDriver(TrainingSettings.defaults(TOPICS).withModelId(MODEL_ID)
+                .withPublishInterval(INTERVAL), stateDir, APP_ID, START, StreamsConfig.EXACTLY_ONCE_V2);
         labelled = DriverTopics.input(driver, TOPICS.labelled());
         modelIn = DriverTopics.input(driver, TOPICS.modelRecords());
         models = DriverTopics.output(driver, TOPICS.modelRecords());

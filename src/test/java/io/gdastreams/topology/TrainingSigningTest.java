@@ -14,12 +14,9 @@ import io.gdastreams.serde.ModelSerde;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.Base64;
 import java.util.List;
-import java.util.Properties;
 import org.apache.kafka.common.header.internals.RecordHeaders;
-import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
 import org.apache.kafka.streams.TopologyTestDriver;
@@ -54,14 +51,10 @@ class TrainingSigningTest {
     }
 
     private TestOutputTopic<String, byte[]> start() {
-        Properties props = new Properties();
-        props.put(StreamsConfig.APPLICATION_ID_CONFIG, "training-signing-test");
-        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
-        props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
         TrainingSettings settings = TrainingSettings.defaults(TOPICS).withModelId("iris").withPublishInterval(INTERVAL)
                 .withSigning(ModelSigning.parse(KEYS));
-        driver = new TopologyTestDriver(TrainingTopology.build(settings, TrainingFixtures.NO_CONSUMER_GROUP), props,
-                Instant.parse("2026-01-01T00:00:00Z"));
+        driver = TrainingFixtures.trainingDriver(settings, stateDir, "training-signing-test",
+                TrainingFixtures.DRIVER_START);
         TestInputTopic<byte[], byte[]> labelled = DriverTopics.input(driver, TOPICS.labelled());
         int i = 0;
         for (LabelledRow row : Iris.rows()) {

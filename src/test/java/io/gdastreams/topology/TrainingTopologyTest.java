@@ -25,7 +25,6 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import org.apache.kafka.streams.StreamsConfig;
@@ -78,12 +77,7 @@ class TrainingTopologyTest {
     }
 
     private void start(TrainingSettings settings, String guarantee) {
-        Properties props = new Properties();
-        props.put(StreamsConfig.APPLICATION_ID_CONFIG, APP_ID);
-        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
-        props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
-        props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, guarantee);
-        driver = new TopologyTestDriver(TrainingTopology.build(settings, TrainingFixtures.NO_CONSUMER_GROUP), props, START);
+        driver = TrainingFixtures.trainingDriver(settings, stateDir, APP_ID, START, guarantee);
         labelled = DriverTopics.input(driver, TOPICS.labelled());
         partialsIn = DriverTopics.input(driver, TrainingTopology.partials(APP_ID));
         partialsOut = DriverTopics.output(driver, TrainingTopology.partials(APP_ID));
