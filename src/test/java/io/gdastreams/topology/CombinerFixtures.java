@@ -89,14 +89,20 @@ final class CombinerFixtures {
 
     /** A combiner task's context (application "training-test", task 1_0) with its two stores, at time 0. */
     static MockProcessorContext<String, TrainingOutput> context() {
+        return context("training-test", new TaskId(1, 0), TrainingTopology.COMBINER_STORE,
+                TrainingTopology.PUBLISHED_STORE);
+    }
+
+    /** The context of task {@code task} of application {@code applicationId} with empty {@code stores}, at time 0. */
+    static MockProcessorContext<String, TrainingOutput> context(String applicationId, TaskId task, String... stores) {
         Properties props = new Properties();
-        props.put(StreamsConfig.APPLICATION_ID_CONFIG, "training-test");
+        props.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
-        MockProcessorContext<String, TrainingOutput> context = new MockProcessorContext<>(props, new TaskId(1, 0),
-                null);
+        MockProcessorContext<String, TrainingOutput> context = new MockProcessorContext<>(props, task, null);
         context.setCurrentSystemTimeMs(0L);
-        store(context, TrainingTopology.COMBINER_STORE);
-        store(context, TrainingTopology.PUBLISHED_STORE);
+        for (String name : stores) {
+            store(context, name);
+        }
         return context;
     }
 

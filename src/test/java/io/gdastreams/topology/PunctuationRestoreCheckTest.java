@@ -11,8 +11,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalLong;
-import java.util.Properties;
-import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TestOutputTopic;
 import org.apache.kafka.streams.TopologyTestDriver;
 import org.apache.kafka.streams.processor.TaskId;
@@ -88,14 +86,8 @@ class PunctuationRestoreCheckTest {
 
     @Test
     void aTickWithoutRecordMetadataChecksTheLabelledTopic() {
-        Properties props = new Properties();
-        props.put(StreamsConfig.APPLICATION_ID_CONFIG, "punctuation-restore-test");
-        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
-        MockProcessorContext<String, TrainingOutput> context = new MockProcessorContext<>(props, new TaskId(0, 0),
-                null);
-        context.setCurrentSystemTimeMs(0L);
-        CombinerFixtures.store(context, TrainingTopology.CLASS_STATS_STORE);
-        CombinerFixtures.store(context, TrainingTopology.PUBLISHED_STORE);
+        MockProcessorContext<String, TrainingOutput> context = CombinerFixtures.context("punctuation-restore-test",
+                new TaskId(0, 0), TrainingTopology.CLASS_STATS_STORE, TrainingTopology.PUBLISHED_STORE);
         PartialStatsProcessor processor = new PartialStatsProcessor(TrainingSettings.defaults(TOPICS)
                 .withModelId("m").withPublishInterval(INTERVAL), group);
         processor.init(context);
