@@ -11,8 +11,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
-import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
 import org.apache.kafka.streams.TopologyTestDriver;
@@ -45,15 +43,11 @@ class BernoulliFeatureTest {
     private static final CategoricalSettings FLAG = CategoricalSettings.NONE.withFeatures(List.of("flag"));
 
     private ModelParameters train() {
-        Properties props = new Properties();
-        props.put(StreamsConfig.APPLICATION_ID_CONFIG, "bernoulli");
-        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
-        props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.resolve("training").toString());
         Topics topics = Topics.defaults();
         TrainingSettings settings = TrainingSettings.defaults(topics).withModelId("m").withFeatures(List.of("x"))
                 .withPublishInterval(Duration.ofSeconds(1)).withCategorical(FLAG);
-        try (TopologyTestDriver driver = new TopologyTestDriver(
-                TrainingTopology.build(settings, TrainingFixtures.NO_CONSUMER_GROUP), props)) {
+        try (TopologyTestDriver driver = TrainingFixtures.trainingDriver(settings, stateDir.resolve("training"),
+                "bernoulli", null)) {
             TestInputTopic<byte[], byte[]> labelled = DriverTopics.input(driver, topics.labelled());
             TestOutputTopic<String, ModelParameters> models = DriverTopics.output(driver, topics.model());
             for (String event : EVENTS) {

@@ -11,9 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Properties;
 import java.util.function.IntPredicate;
-import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
 import org.apache.kafka.streams.TopologyTestDriver;
@@ -45,16 +43,11 @@ final class DefaultDataset {
      * {@code include} accepts, with balance and income continuous and student categorical.
      */
     static ModelParameters train(List<String[]> rows, IntPredicate include, Path stateDir) {
-        Properties props = new Properties();
-        props.put(StreamsConfig.APPLICATION_ID_CONFIG, "default-data");
-        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
-        props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
         Topics topics = Topics.defaults();
         TrainingSettings settings = TrainingSettings.defaults(topics).withModelId("default")
                 .withFeatures(List.of("balance", "income")).withPublishInterval(Duration.ofSeconds(1))
                 .withCategorical(CategoricalSettings.NONE.withFeatures(List.of("student")));
-        try (TopologyTestDriver driver = new TopologyTestDriver(
-                TrainingTopology.build(settings, TrainingFixtures.NO_CONSUMER_GROUP), props)) {
+        try (TopologyTestDriver driver = TrainingFixtures.trainingDriver(settings, stateDir, "default-data", null)) {
             TestInputTopic<byte[], byte[]> labelled = DriverTopics.input(driver, topics.labelled());
             TestOutputTopic<String, ModelParameters> models = DriverTopics.output(driver, topics.model());
             for (int i = 0; i < rows.size(); i++) {

@@ -92,10 +92,7 @@ class StreamObserverTest {
     Path stateDir;
 
     private Properties props(String app) {
-        Properties props = new Properties();
-        props.put(StreamsConfig.APPLICATION_ID_CONFIG, app);
-        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
-        props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
+        Properties props = TrainingFixtures.driverProperties(app, stateDir);
         props.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, 0);
         return props;
     }
