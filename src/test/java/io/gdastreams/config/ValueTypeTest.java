@@ -57,6 +57,27 @@ class ValueTypeTest {
     }
 
     @Test
+    void shouldReadFixedPriorsInTheirOrderWithTheLastColonStartingEachProbability() {
+        Optional<Object> read = ValueType.PRIORS.parse(" Yes : 0.25, No:0.5 ,a:b:0.25 ");
+        assertEquals(Optional.of(Map.of("Yes", 0.25, "No", 0.5, "a:b", 0.25)), read);
+        assertEquals(List.of("Yes", "No", "a:b"), List.copyOf(((Map<?, ?>) read.orElseThrow()).keySet()),
+                "in the order written");
+        assertEquals(Optional.of(Map.of()), ValueType.PRIORS.parse("  "), "empty: learned priors");
+        assertEquals(Optional.of(Map.of("only", 1.0)), ValueType.PRIORS.parse("only:1"));
+        // Within the fit's tolerance of 1 (1e-9): thirds written to six digits are not.
+        assertTrue(ValueType.PRIORS.accepts("a:0.3333333333,b:0.3333333333,c:0.3333333334"));
+        assertFalse(ValueType.PRIORS.accepts("a:0.333333,b:0.333333,c:0.333333"));
+    }
+
+    @Test
+    void shouldRefuseMalformedPriors() {
+        for (String bad : List.of("Yes", "Yes:", ":1", "Yes:0,No:1", "Yes:1.5,No:-0.5", "Yes:NaN", "Yes:0.5,Yes:0.5",
+                "Yes:0.5,No:0.5,", ",Yes:1", "Yes:0.25,No:0.7", "Yes:Infinity", "Yes:one")) {
+            assertFalse(ValueType.PRIORS.accepts(bad), bad);
+        }
+    }
+
+    @Test
     void shouldRefuseValuesOutsideEachTypesRange() {
         for (String replication : List.of("0", "-2", "32768", "x")) {
             assertFalse(ValueType.REPLICATION.accepts(replication), replication);
