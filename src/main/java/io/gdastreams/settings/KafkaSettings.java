@@ -90,8 +90,8 @@ final class KafkaSettings {
         properties.putAll(kafka);
         properties.put("application.id", applicationId + "-" + suffix);
         // The consumers restamp records without a valid timestamp before Kafka Streams reads them: a global store
-        // fails on one, and the sources refuse it, at every start (TimelessRecordInterceptor). Added
-        // to the interceptors the configuration names for those consumers, never instead of them.
+        // fails on one, and the sources refuse it, at every start (TimelessRecordInterceptor). Added to the
+        // interceptors the configuration names for those consumers, never instead of them.
         for (String consumer : List.of(MAIN_CONSUMER_PREFIX, GLOBAL_CONSUMER_PREFIX)) {
             // Kafka's precedence: the consumer's own prefix, then consumer., then the unprefixed key.
             properties.put(consumer + INTERCEPTORS_KEY, withRestamping(properties.getProperty(consumer
