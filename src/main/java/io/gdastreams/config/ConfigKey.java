@@ -118,11 +118,14 @@ public enum ConfigKey {
             "train/score: port of the HTTP endpoint (health, metrics, models, score, dashboard); empty = no endpoint,"
                     + " 0 = any free port"),
     HTTP_MANAGEMENT_PORT("gda.http.management-port", "", ValueType.OPTIONAL_PORT,
-            "train/score: port of a second listener, on gda.http.host, that serves /health/* and /metrics only (then"
-                    + " not on gda.http.port): probes and scrapers apart from the other clients; empty = none, 0 ="
-                    + " any free port"),
+            "train/score: port of a second listener, on gda.http.management-host, that serves /health/* and"
+                    + " /metrics only (then not on gda.http.port): probes and scrapers apart from the other clients;"
+                    + " empty = none, 0 = any free port"),
     HTTP_HOST("gda.http.host", "127.0.0.1", ValueType.NAME,
             "train/score: address the HTTP endpoint binds (0.0.0.0 = every interface)"),
+    HTTP_MANAGEMENT_HOST("gda.http.management-host", "", ValueType.OPTIONAL_TEXT,
+            "train/score: address the management listener binds (e.g. the pod's address for the kubelet's probes"
+                    + " while the endpoint stays on loopback); empty = gda.http.host"),
     HTTP_MAX_REQUEST_BYTES("gda.http.max-request-bytes", "1048576", ValueType.POSITIVE_INT,
             "largest request body the HTTP endpoint reads (POST /score); larger: 413"),
     HTTP_TOKEN("gda.http.token", "", ValueType.OPTIONAL_TEXT,

@@ -15,7 +15,8 @@ import java.util.OptionalInt;
  * The process's HTTP listeners: the endpoint on {@code gda.http.port} (the model, {@code /score}, the dashboard, and
  * health and metrics unless there is a management listener) and the management listener on
  * {@code gda.http.management-port} (health and metrics only, on workers of its own: the endpoint's clients, however
- * slow, cannot hold up a probe there). Either, both or neither; one opened and the other refused closes the first.
+ * slow, cannot hold up a probe there), on {@code gda.http.management-host} when set. Either, both or neither; one
+ * opened and the other refused closes the first.
  */
 final class Endpoints implements AutoCloseable {
 
@@ -89,14 +90,17 @@ final class Endpoints implements AutoCloseable {
     /** The listener of {@code key} (gda.http.port or gda.http.management-port) on {@code port}. */
     private static OpsServer open(AppConfig config, ConfigKey key, int port) {
         HttpSecurity security = config.httpSecurity();
+        boolean api = key == ConfigKey.HTTP_PORT;
+        String host = api ? config.httpHost() : config.httpManagementHost();
+        ConfigKey hostKey = api || config.raw(ConfigKey.HTTP_MANAGEMENT_HOST).isBlank() ? ConfigKey.HTTP_HOST
+                : ConfigKey.HTTP_MANAGEMENT_HOST;
         try {
-            return key == ConfigKey.HTTP_PORT
-                    ? EndpointSocket.open(config.httpHost(), port, config.httpMaxRequestBytes(), security)
-                    : EndpointSocket.openManagement(config.httpHost(), port, security);
+            return api ? EndpointSocket.open(host, port, config.httpMaxRequestBytes(), security)
+                    : EndpointSocket.openManagement(host, port, security);
         } catch (IOException | GeneralSecurityException | RuntimeException e) {
             // The message of a keystore error names the file or the algorithm, never the password.
             throw new UserError("cannot serve HTTP" + (security.tls().isPresent() ? "S" : "") + " on "
-                    + config.httpHost() + ":" + port + " (" + ConfigKey.HTTP_HOST.key() + ", " + key.key()
+                    + host + ":" + port + " (" + hostKey.key() + ", " + key.key()
                     + ", gda.http.tls.*): "
                     + (e instanceof IOException io ? FileProblem.reason(io) + (io instanceof
                     java.nio.file.FileSystemException f ? " (" + f.getFile() + ")" : "") : e.getMessage()), e);

@@ -85,6 +85,11 @@ public final class OperatedService {
                         String.join(", ", idle), idle.size() == 1 ? "it has no effect" : "they have no effect");
                 out.flush();
             }
+            if (HttpSecurity.managementHostWithoutListener(config)) {
+                out.printf("%s: note: gda.http.management-host set but gda.http.management-port is not: no management"
+                        + " listener, so it has no effect%n", role);
+                out.flush();
+            }
             progress.start(config.progressInterval());
             Consumer<StreamsApp> onStart = app -> {
                 health.follow(app);

@@ -204,6 +204,12 @@ public final class AppConfig implements ConfigValues {
         return string(ConfigKey.HTTP_HOST);
     }
 
+    /** Address the management listener binds: {@code gda.http.management-host}, else {@link #httpHost()}. */
+    public String httpManagementHost() {
+        String host = string(ConfigKey.HTTP_MANAGEMENT_HOST);
+        return host.isEmpty() ? httpHost() : host;
+    }
+
     /** Largest request body the HTTP endpoint reads. */
     public int httpMaxRequestBytes() {
         return intValue(ConfigKey.HTTP_MAX_REQUEST_BYTES);

@@ -37,6 +37,16 @@ public record HttpSecurity(Optional<String> token, boolean protectMetrics, Optio
                 .map(ConfigKey::key).toList();
     }
 
+    /**
+     * Whether {@code gda.http.management-host} is set while {@code gda.http.port} is and
+     * {@code gda.http.management-port} is not: there is an endpoint but no management listener for it to place (with
+     * neither port, {@link #keysWithoutEndpoint} names it).
+     */
+    public static boolean managementHostWithoutListener(AppConfig config) {
+        return config.httpPort().isPresent() && config.httpManagementPort().isEmpty()
+                && !config.raw(ConfigKey.HTTP_MANAGEMENT_HOST).isBlank();
+    }
+
     static HttpSecurity of(AppConfig config) {
         Optional<String> token = Secrets.read(config, ConfigKey.HTTP_TOKEN, ConfigKey.HTTP_TOKEN_FILE);
         String keystore = config.raw(ConfigKey.HTTP_TLS_KEYSTORE);

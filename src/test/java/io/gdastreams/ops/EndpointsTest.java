@@ -132,6 +132,34 @@ class EndpointsTest {
         }
     }
 
+    /** 127.0.0.2 is loopback too on Linux (all of 127/8), so the two listeners can be told apart by address. */
+    @Test
+    void shouldBindTheManagementListenerOnItsOwnHostAndTheEndpointOnTheOther() throws Exception {
+        StringWriter text = new StringWriter();
+        AppConfig config = config(Map.of("gda.http.port", "0", "gda.http.management-port", "0",
+                "gda.http.management-host", "127.0.0.2"));
+        try (Endpoints endpoints = Endpoints.open(config, routes())) {
+            endpoints.start(Role.TRAINING, MODEL_ID, false, new PrintWriter(text));
+            URI api = URI.create(line(API, text.toString()).group(1));
+            URI management = URI.create(line(MANAGEMENT, text.toString()).group(1));
+            assertEquals("127.0.0.1", api.getHost(), "gda.http.host, the default");
+            assertEquals("127.0.0.2", management.getHost());
+            assertEquals(200, status(management + "/health/live"));
+            assertEquals(200, status(api + "/"));
+        }
+    }
+
+    @Test
+    void shouldNameTheManagementHostWhenItsListenerCannotBind() {
+        // 192.0.2.1 (TEST-NET-1, RFC 5737) is no address of this host: binding it fails.
+        AppConfig config = config(Map.of("gda.http.port", "0", "gda.http.management-port", "0",
+                "gda.http.management-host", "192.0.2.1"));
+        io.gdastreams.lifecycle.UserError e = assertThrows(io.gdastreams.lifecycle.UserError.class,
+                () -> Endpoints.open(config, routes()).close());
+        assertTrue(e.getMessage().startsWith("cannot serve HTTP on 192.0.2.1:0 (gda.http.management-host,"
+                + " gda.http.management-port, gda.http.tls.*): "), e.getMessage());
+    }
+
     @Test
     void shouldRefuseTheSamePortForBothListenersButNotTwoFreePorts() {
         ConfigException e = assertThrows(ConfigException.class,

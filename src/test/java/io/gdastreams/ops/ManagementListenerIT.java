@@ -30,7 +30,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The product's own {@code score} (a child JVM from the slim jar) on a real broker with the endpoint and the
- * management listener ({@code gda.http.port=0}, {@code gda.http.management-port=0}): health and metrics answer on the
+ * management listener ({@code gda.http.port=0}, {@code gda.http.management-port=0}, the latter on an address of its
+ * own, {@code gda.http.management-host=127.0.0.2}: loopback too on Linux): health and metrics answer on the
  * management listener only, the model and {@code POST /score} on the endpoint only; with every worker of the endpoint
  * held by clients that never finish their requests, the readiness probe on the management listener still answers.
  */
@@ -41,6 +42,8 @@ class ManagementListenerIT {
     private static final Duration TIMEOUT = Duration.ofSeconds(120);
     /** Far below the 30 s a probe waits behind slow clients that hold every worker, far above an answer's ms. */
     private static final Duration PROBE_TIMEOUT = Duration.ofSeconds(10);
+    /** The management listener's own address (all of 127/8 is loopback on Linux). */
+    private static final String MANAGEMENT_HOST = "127.0.0.2";
     private static final Path SERVICE_JAR = Path.of("target", "gda-streams-service.jar");
     private static final Pattern API = Pattern.compile("scoring: HTTP endpoint on (http://\\S+) ");
     private static final Pattern MANAGEMENT = Pattern.compile("scoring: management endpoint on (http://\\S+) ");
@@ -58,6 +61,7 @@ class ManagementListenerIT {
         config.put("gda.features", String.join(",", Iris.FEATURES));
         config.put("gda.http.port", "0");
         config.put("gda.http.management-port", "0");
+        config.put("gda.http.management-host", MANAGEMENT_HOST);
         List<LabelledRow> rows = Iris.rows();
         try (ProductProcess scorer = new ProductProcess(ProductProcess.Command.SCORE, config, dir, "scorer")
                 .fromJar(SERVICE_JAR);
@@ -66,6 +70,8 @@ class ManagementListenerIT {
             scorer.awaitRunning(TIMEOUT);
             URI api = URI.create(printed(API, scorer.log()));
             URI management = URI.create(printed(MANAGEMENT, scorer.log()));
+            assertEquals("127.0.0.1", api.getHost(), "gda.http.host, the default");
+            assertEquals(MANAGEMENT_HOST, management.getHost());
             producer.send(new ProducerRecord<>(topics.model().name(), MODEL_ID.getBytes(StandardCharsets.UTF_8),
                     topics.model().valueBytes(Iris.model(MODEL_ID, 1, rows)))).get();
             awaitReady(management.resolve("/health/ready"), scorer);

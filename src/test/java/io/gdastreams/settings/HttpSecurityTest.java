@@ -110,4 +110,18 @@ class HttpSecurityTest {
         Map<String, String> served = Map.of("GDA_HTTP_TOKEN_FILE", secret.toString(), "GDA_HTTP_PORT", "18080");
         assertEquals(List.of(), HttpSecurity.keysWithoutEndpoint(AppConfig.load(null, served)));
     }
+
+    @Test
+    void shouldNameAManagementHostWithoutAManagementListener() {
+        Map<String, String> host = Map.of("GDA_HTTP_MANAGEMENT_HOST", "0.0.0.0");
+        assertEquals(List.of("gda.http.management-host"), HttpSecurity.keysWithoutEndpoint(AppConfig.load(null, host)),
+                "no port at all: the general note names it");
+        assertFalse(HttpSecurity.managementHostWithoutListener(AppConfig.load(null, host)), "said once, not twice");
+        Map<String, String> apiOnly = Map.of("GDA_HTTP_MANAGEMENT_HOST", "0.0.0.0", "GDA_HTTP_PORT", "0");
+        assertTrue(HttpSecurity.managementHostWithoutListener(AppConfig.load(null, apiOnly)));
+        Map<String, String> both = Map.of("GDA_HTTP_MANAGEMENT_HOST", "0.0.0.0", "GDA_HTTP_PORT", "0",
+                "GDA_HTTP_MANAGEMENT_PORT", "0");
+        assertFalse(HttpSecurity.managementHostWithoutListener(AppConfig.load(null, both)));
+        assertFalse(HttpSecurity.managementHostWithoutListener(AppConfig.load(null, Map.of("GDA_HTTP_PORT", "0"))));
+    }
 }
