@@ -83,7 +83,11 @@ final class BenchClients implements AutoCloseable {
         List<NewTopic> plan = new ArrayList<>();
         for (String name : List.of(topics.labelled().name(), topics.unlabelled().name(),
                 topics.predictions().name(), topics.deadLetters().name(), topics.metrics().name())) {
-            plan.add(new NewTopic(name, partitions, (short) 1).configs(appendTime));
+            Map<String, String> config = new HashMap<>(appendTime);
+            if (name.equals(topics.labelled().name()) || name.equals(topics.unlabelled().name())) {
+                config.putAll(RecordSizeLimits.eventTopicConfig()); // as the services' own input topics
+            }
+            plan.add(new NewTopic(name, partitions, (short) 1).configs(config));
         }
         Map<String, String> modelConfig = new HashMap<>(appendTime);
         // As the services' own model topic (TopicProvisioner): the broker's 1 MiB default refused models beyond
@@ -92,11 +96,11 @@ final class BenchClients implements AutoCloseable {
         modelConfig.put(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT);
         plan.add(new NewTopic(topics.model().name(), 1, (short) 1).configs(modelConfig));
         try {
-            admin.createTopics(plan).all().get(callTimeout.toMillis() + POLL.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (InterruptedException | ExecutionException | TimeoutException e) {
+            // As the services create theirs: without the decompressed-size bound on a broker that does not know it.
+            TopicProvisioner.ensure(admin, plan);
+        } catch (IllegalStateException e) {
             throw failure("cannot create the topics of stage " + stage.label(), e);
         }
-        TopicProvisioner.awaitServed(admin, plan.stream().map(NewTopic::name).toList());
         return topics;
     }
 

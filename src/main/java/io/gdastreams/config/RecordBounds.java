@@ -14,6 +14,16 @@ public final class RecordBounds {
      */
     public static final int MAX_RECORD_BYTES = 64 * 1024 * 1024;
 
+    /**
+     * 1 MiB: the largest event record (key, value and headers, decompressed) the input topics gda-streams creates
+     * accept ({@code max.decompressed.message.bytes}, Kafka 4.4 brokers). Kafka's {@code max.message.bytes} bounds a
+     * record batch as it travels, compressed: without this bound, a batch of a few kilobytes can hold a record of
+     * gigabytes (zeros compress that well), and a poll of such records exhausts any heap, again after every
+     * restart. 1 MiB is what the broker's default batch limit lets through uncompressed; the scorer holds no event
+     * above 512 KiB anyway.
+     */
+    public static final int MAX_EVENT_RECORD_BYTES = 1024 * 1024;
+
     /** Key (the model id, at most a few hundred bytes), record and batch headers. */
     public static final int RECORD_FRAMING_BYTES = 64 * 1024;
 

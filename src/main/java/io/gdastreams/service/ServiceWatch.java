@@ -101,18 +101,25 @@ final class ServiceWatch {
 
     /**
      * Before Kafka Streams starts: throws {@link RunFailure} when a configured topic is missing; warns (log and
-     * {@code out}) about a model topic that deletes models.
+     * {@code out}) about a model topic that deletes models and about topics it reads without a bound on a record's
+     * decompressed size.
      */
     void atStart(PrintWriter out) {
         needed.atStart(existing).ifPresent(missing -> {
             throw new RunFailure(missing);
         });
-        ModelTopicSettings.check(client, config.topics().model().name(), config.brokerTimeout())
-                .ifPresent(warning -> {
-                    LOG.warn("{}: {}", role, warning);
-                    out.println(role + ": WARNING: " + warning);
-                    out.flush();
-                });
+        String model = config.topics().model().name();
+        ModelTopicSettings.check(client, model, config.brokerTimeout()).ifPresent(warning -> warn(out, warning));
+        String events = role == Role.TRAINING ? config.topics().labelled().name()
+                : config.topics().unlabelled().name();
+        DecompressedSizeBound.check(client, DecompressedSizeBound.wanted(events, model), config.brokerTimeout())
+                .ifPresent(warning -> warn(out, warning));
+    }
+
+    private void warn(PrintWriter out, String warning) {
+        LOG.warn("{}: {}", role, warning);
+        out.println(role + ": WARNING: " + warning);
+        out.flush();
     }
 
     /** Follows a newly started client: its held inputs are this watch's. */

@@ -18,6 +18,7 @@ import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.config.TopicConfig;
+import org.apache.kafka.common.errors.InvalidConfigurationException;
 import org.apache.kafka.common.errors.TopicAuthorizationException;
 import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.streams.StreamsConfig;
@@ -29,12 +30,16 @@ import org.slf4j.LoggerFactory;
  * partitions, the model topic with one partition and log compaction (it holds the latest model per model id).
  * The model topic gets {@code max.message.bytes} = {@link RecordSizeLimits#MAX_RECORD_BYTES} (a model at
  * d = 256 is megabytes of JSON; dead letters and predictions are kept below 1 MiB by the topologies).
- * Existing topics are left as they are.
+ * The topics the services read (labelled, unlabelled, model) also bound a record's decompressed size
+ * ({@code max.decompressed.message.bytes}: 1 MiB for events, the model bound for models), which a broker before
+ * Kafka 4.4 does not know: such a topic is then created without it, and the services' start warns about it
+ * ({@link DecompressedSizeBound}). Existing topics are left as they are.
  */
 public final class TopicProvisioner {
 
     private static final Logger LOG = LoggerFactory.getLogger(TopicProvisioner.class);
     private static final long TIMEOUT_SECONDS = 60;
+    private static final String DECOMPRESSED_KEY = TopicConfig.MAX_DECOMPRESSED_MESSAGE_BYTES_CONFIG;
 
     private TopicProvisioner() {
     }
@@ -52,10 +57,14 @@ public final class TopicProvisioner {
                                       Map<String, String> eventTopicConfig) {
         Optional<Short> replication = replicationFactor < 0 ? Optional.empty() : Optional.of(replicationFactor);
         List<NewTopic> plan = new ArrayList<>();
+        Set<String> inputs = Set.of(topics.labelled().name(), topics.unlabelled().name());
         for (String name : List.of(topics.labelled().name(), topics.unlabelled().name(),
                 topics.predictions().name(), topics.deadLetters().name(), topics.metrics().name())) {
+            Map<String, String> config = new HashMap<>(inputs.contains(name) ? RecordSizeLimits.eventTopicConfig()
+                    : Map.of());
+            config.putAll(eventTopicConfig);
             NewTopic topic = new NewTopic(name, Optional.of(partitions), replication);
-            plan.add(eventTopicConfig.isEmpty() ? topic : topic.configs(Map.copyOf(eventTopicConfig)));
+            plan.add(config.isEmpty() ? topic : topic.configs(config));
         }
         Map<String, String> modelConfig = new HashMap<>(RecordSizeLimits.largeRecordTopicConfig());
         modelConfig.put(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT);
@@ -152,6 +161,24 @@ public final class TopicProvisioner {
         return refused.isEmpty() ? names.stream().sorted().toList() : refused.stream().sorted().toList();
     }
 
+    /**
+     * {@code topic} without {@code max.decompressed.message.bytes} when {@code failure} is a broker's refusal of that
+     * key (one that does not know it: "Unknown topic config name"), else null.
+     */
+    static NewTopic withoutUnknownBound(NewTopic topic, Throwable failure) {
+        // The broker's words (LogConfig.validateNames): "Unknown topic config name: " + the key.
+        if (!(failure instanceof InvalidConfigurationException) || topic.configs() == null
+                || !topic.configs().containsKey(DECOMPRESSED_KEY) || failure.getMessage() == null
+                || !failure.getMessage().contains("Unknown topic config name: " + DECOMPRESSED_KEY)) {
+            return null;
+        }
+        Map<String, String> config = new HashMap<>(topic.configs());
+        config.remove(DECOMPRESSED_KEY);
+        NewTopic older = new NewTopic(topic.name(), Optional.of(topic.numPartitions()).filter(p -> p > 0),
+                Optional.of(topic.replicationFactor()).filter(r -> r > 0));
+        return config.isEmpty() ? older : older.configs(config);
+    }
+
     /** Creates whichever planned topics do not exist yet and waits until they are served; returns their names. */
     public static List<String> ensure(Admin admin, List<NewTopic> plan) {
         try {
@@ -164,7 +191,17 @@ public final class TopicProvisioner {
             var result = admin.createTopics(missing);
             for (NewTopic topic : missing) {
                 try {
-                    result.values().get(topic.name()).get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+                    try {
+                        result.values().get(topic.name()).get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+                    } catch (ExecutionException e) {
+                        NewTopic older = withoutUnknownBound(topic, e.getCause());
+                        if (older == null) {
+                            throw e;
+                        }
+                        LOG.warn("the cluster does not know {} (a broker before Kafka 4.4): topic {} is created"
+                                + " without a bound on a record's decompressed size", DECOMPRESSED_KEY, topic.name());
+                        admin.createTopics(List.of(older)).all().get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+                    }
                     created.add(topic.name());
                     LOG.debug("created topic {} ({} partitions)", topic.name(), topic.numPartitions());
                 } catch (ExecutionException e) {

@@ -61,8 +61,18 @@ public final class RecordSizeLimits {
         return RecordBounds.modelRecordLimit(maxRequestSize);
     }
 
-    /** Topic configuration for a topic we create that carries large records (the model). */
+    /**
+     * Topic configuration for a topic we create that carries large records (the model): batches and records, once
+     * decompressed, up to {@link #MAX_RECORD_BYTES}.
+     */
     public static Map<String, String> largeRecordTopicConfig() {
-        return Map.of(TopicConfig.MAX_MESSAGE_BYTES_CONFIG, Integer.toString(MAX_RECORD_BYTES));
+        return Map.of(TopicConfig.MAX_MESSAGE_BYTES_CONFIG, Integer.toString(MAX_RECORD_BYTES),
+                TopicConfig.MAX_DECOMPRESSED_MESSAGE_BYTES_CONFIG, Integer.toString(MAX_RECORD_BYTES));
+    }
+
+    /** Topic configuration for an input topic we create: events, once decompressed, up to 1 MiB (RecordBounds). */
+    public static Map<String, String> eventTopicConfig() {
+        return Map.of(TopicConfig.MAX_DECOMPRESSED_MESSAGE_BYTES_CONFIG,
+                Integer.toString(RecordBounds.MAX_EVENT_RECORD_BYTES));
     }
 }

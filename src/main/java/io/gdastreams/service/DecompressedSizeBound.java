@@ -1,0 +1,99 @@
+package io.gdastreams.service;
+
+import io.gdastreams.config.RecordBounds;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.Config;
+import org.apache.kafka.clients.admin.ConfigEntry;
+import org.apache.kafka.common.config.ConfigResource;
+import org.apache.kafka.common.config.TopicConfig;
+
+/**
+ * Whether the topics a service reads bound the size of a record once decompressed
+ * ({@code max.decompressed.message.bytes}, Kafka 4.4 brokers). Kafka's {@code max.message.bytes} bounds a batch as
+ * it travels, compressed, and a consumer decompresses every record it returns into memory of its own: a producer
+ * that sends a few kilobytes of compressed zeros delivers records of up to 2 GiB, and one poll of them (up to
+ * {@code max.poll.records}) exhausts the service's heap, again after every restart on the same records. Topics that
+ * {@code gda.create.topics} creates carry the bound; for others (made by hand, or on an older broker) the start says
+ * so as a warning: the service can run, and runs until such records come.
+ */
+final class DecompressedSizeBound {
+
+    private static final String KEY = TopicConfig.MAX_DECOMPRESSED_MESSAGE_BYTES_CONFIG;
+
+    private DecompressedSizeBound() {
+    }
+
+    /**
+     * The warning for the topics of {@code bounds} (topic → its {@code max.decompressed.message.bytes} entry, null
+     * when the broker does not know the key) that have no bound, each with the one to set ({@code wanted}); empty
+     * when every one is bounded (set on the topic or on the broker, to any value).
+     */
+    static Optional<String> warning(Map<String, ConfigEntry> bounds, Map<String, Integer> wanted) {
+        List<String> unknown = new ArrayList<>();
+        List<String> unbounded = new ArrayList<>();
+        bounds.forEach((topic, entry) -> {
+            if (entry == null) {
+                unknown.add(topic);
+            } else if (entry.source() == ConfigEntry.ConfigSource.DEFAULT_CONFIG) {
+                unbounded.add(topic);
+            }
+        });
+        if (unknown.isEmpty() && unbounded.isEmpty()) {
+            return Optional.empty();
+        }
+        // One cluster: its brokers all know the key or none does.
+        List<String> topics = unknown.isEmpty() ? unbounded : unknown;
+        boolean one = topics.size() == 1;
+        StringBuilder fix = new StringBuilder();
+        for (String topic : topics) {
+            fix.append(fix.isEmpty() ? "" : "; ").append("kafka-configs.sh --alter --entity-type topics --entity-name ")
+                    .append(topic).append(" --add-config ").append(KEY).append('=').append(wanted.get(topic));
+        }
+        String them = one ? "it" : "them";
+        return Optional.of((unknown.isEmpty() ? "" : "the cluster does not know " + KEY + " (brokers before Kafka"
+                + " 4.4), so ") + "the topic" + (one ? " " : "s ") + String.join(", ", topics) + (one ? " does" : " do")
+                + " not bound a record's decompressed size: a producer that compresses can send records of up to 2 GiB"
+                + " in batches of a few kilobytes, and one poll of them exhausts this service's heap, after every"
+                + " restart too; " + (unknown.isEmpty() ? "" : "on Kafka 4.4 or later, ") + "bound " + them + ": "
+                + fix + " (gda.create.topics=true creates " + them + " so)");
+    }
+
+    /** The bound each topic a service reads should have: 1 MiB for the event topic, the model bound for models. */
+    static Map<String, Integer> wanted(String eventTopic, String modelTopic) {
+        return Map.of(eventTopic, RecordBounds.MAX_EVENT_RECORD_BYTES, modelTopic, RecordBounds.MAX_RECORD_BYTES);
+    }
+
+    /** Asks the cluster through {@code client} about the topics of {@code wanted}; empty when fine or not answered. */
+    static Optional<String> check(Properties client, Map<String, Integer> wanted, Duration timeout) {
+        Admin admin = Admin.create(client);
+        try {
+            List<ConfigResource> resources = wanted.keySet().stream().sorted()
+                    .map(topic -> new ConfigResource(ConfigResource.Type.TOPIC, topic)).toList();
+            Map<ConfigResource, Config> configs = admin.describeConfigs(resources).all()
+                    .get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            Map<String, ConfigEntry> bounds = new LinkedHashMap<>();
+            for (ConfigResource resource : resources) {
+                Config config = configs.get(resource);
+                if (config != null) {
+                    bounds.put(resource.name(), config.get(KEY));
+                }
+            }
+            return warning(bounds, wanted);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return Optional.empty();
+        } catch (Exception e) {
+            return Optional.empty(); // no answer or no permission to describe the settings: nothing to say
+        } finally {
+            admin.close(Duration.ZERO);
+        }
+    }
+}

@@ -1,0 +1,153 @@
+package io.gdastreams.reliability;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.gdastreams.config.RecordBounds;
+import io.gdastreams.fixtures.Iris;
+import io.gdastreams.fixtures.LabelledRow;
+import io.gdastreams.it.KafkaBroker;
+import io.gdastreams.it.KafkaBrokerExtension;
+import io.gdastreams.it.UniqueNames;
+import io.gdastreams.model.DeadLetter;
+import io.gdastreams.model.Prediction;
+import io.gdastreams.reliability.ProductProcess.Command;
+import io.gdastreams.topology.Topics;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.InvalidRecordException;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Compressed records that decompress to far more than a batch may carry, on a real broker with the product's
+ * {@code score} (a child JVM with a 256 MiB heap). Kafka's {@code max.message.bytes} bounds a batch as sent: a
+ * producer that compresses sixty records of 8 MiB of spaces sends a few kilobytes, and before the topics carried
+ * {@code max.decompressed.message.bytes} the scorer's consumer decompressed them into more than its heap and stopped
+ * with an OutOfMemoryError, again at every restart (seen with this test). The input topics the product creates now
+ * refuse such a record at the broker (the producer is told), and records within the bound are answered as any
+ * other; a topic made by hand without the bound is named at start.
+ */
+@ExtendWith(KafkaBrokerExtension.class)
+class DecompressionBombIT {
+
+    private static final Duration TIMEOUT = Duration.ofSeconds(90);
+    /** Far above the 1 MiB bound; sixty of them are more than the scorer's 256 MiB heap. */
+    private static final int BOMB_BYTES = 8 << 20;
+    private static final int BOMBS = 60;
+    /** Within the bound (value, key and framing), above what the scorer holds (512 KiB): answered at once. */
+    private static final int LARGE_BYTES = 1_000_000;
+    private static final int LARGE = 40;
+
+    @TempDir
+    Path dir;
+
+    private static KafkaProducer<byte[], byte[]> compressingProducer(KafkaBroker broker) {
+        return new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers(),
+                ProducerConfig.COMPRESSION_TYPE_CONFIG, "zstd", ProducerConfig.MAX_REQUEST_SIZE_CONFIG, 64 << 20,
+                ProducerConfig.BUFFER_MEMORY_CONFIG, 256L << 20, ProducerConfig.LINGER_MS_CONFIG, 0),
+                new ByteArraySerializer(), new ByteArraySerializer());
+    }
+
+    private static byte[] spaces(int bytes) {
+        byte[] value = new byte[bytes];
+        Arrays.fill(value, (byte) ' ');
+        return value;
+    }
+
+    private Map<String, String> config(KafkaBroker broker, Topics topics) {
+        Map<String, String> config = ProductProcess.testConfig(broker.bootstrapServers(), topics, "iris",
+                UniqueNames.of("bomb"), dir.resolve("state"), 1);
+        config.put("gda.features", String.join(",", Iris.FEATURES));
+        return config;
+    }
+
+    private static Topics topics() {
+        return new Topics(UniqueNames.of("labelled"), UniqueNames.of("unlabelled"), UniqueNames.of("model"),
+                UniqueNames.of("predictions"), UniqueNames.of("dead-letters"));
+    }
+
+    @Test
+    void theInputTopicTheScorerCreatesRefusesRecordsThatDecompressBeyondTheBound(KafkaBroker broker) throws Exception {
+        Topics topics = topics();
+        List<LabelledRow> rows = Iris.rows();
+        try (ProductProcess score = new ProductProcess(Command.SCORE, config(broker, topics), dir, "score");
+             KafkaProducer<byte[], byte[]> producer = compressingProducer(broker)) {
+            score.start();
+            score.awaitRunning(TIMEOUT);
+            producer.send(new ProducerRecord<>(topics.model().name(), "iris".getBytes(StandardCharsets.UTF_8),
+                    topics.model().valueBytes(Iris.model("iris", 1, rows)))).get();
+            byte[] bomb = spaces(BOMB_BYTES);
+            for (int i = 0; i < BOMBS; i++) {
+                ProducerRecord<byte[], byte[]> record = new ProducerRecord<>(topics.unlabelled().name(), 0,
+                        ("bomb-" + i).getBytes(StandardCharsets.UTF_8), bomb);
+                ExecutionException refused = assertThrows(ExecutionException.class, () -> producer.send(record).get());
+                assertInstanceOf(InvalidRecordException.class, refused.getCause(), refused.toString());
+            }
+            byte[] large = spaces(LARGE_BYTES);
+            for (int i = 0; i < LARGE; i++) {
+                producer.send(new ProducerRecord<>(topics.unlabelled().name(), 0, ("large-" + i).getBytes(
+                        StandardCharsets.UTF_8), large)).get();
+            }
+            producer.send(new ProducerRecord<>(topics.unlabelled().name(), 0, "ok".getBytes(StandardCharsets.UTF_8),
+                    ("{\"features\": {\"sepal_length\": 5.1, \"sepal_width\": 3.5, \"petal_length\": 1.4,"
+                            + " \"petal_width\": 0.2}}").getBytes(StandardCharsets.UTF_8))).get();
+            List<ConsumerRecord<byte[], Prediction>> predictions;
+            try {
+                predictions = broker.readUntil(topics.predictions(), records -> {
+                    score.assertAlive();
+                    return records.size() >= LARGE + 1;
+                }, TIMEOUT);
+            } catch (AssertionError e) {
+                throw new AssertionError(e.getMessage() + "\n" + score.tails(80), e);
+            }
+            assertEquals(LARGE + 1, predictions.size());
+            for (ConsumerRecord<byte[], Prediction> p : predictions.subList(0, LARGE)) {
+                assertEquals(Prediction.Status.UNSCORED, p.value().status(), p.value().reason());
+            }
+            assertEquals("setosa", predictions.get(LARGE).value().label());
+            List<ConsumerRecord<byte[], DeadLetter>> letters = broker.readUntil(topics.deadLetters(),
+                    records -> records.size() >= LARGE, TIMEOUT);
+            assertEquals(LARGE, letters.size());
+            assertFalse(score.log().contains("decompressed size"), score.log());
+            score.assertAlive();
+            score.sigterm();
+        }
+    }
+
+    @Test
+    void aTopicWithoutTheBoundIsNamedAtStart(KafkaBroker broker) throws Exception {
+        Topics topics = topics();
+        broker.admin().createTopics(List.of(new NewTopic(topics.unlabelled().name(), Optional.of(1),
+                Optional.empty()))).all().get(30, TimeUnit.SECONDS);
+        try (ProductProcess score = new ProductProcess(Command.SCORE, config(broker, topics), dir, "score")) {
+            score.start();
+            score.awaitRunning(TIMEOUT);
+            assertTrue(score.log().contains("scoring: WARNING: the topic " + topics.unlabelled().name()
+                    + " does not bound a record's decompressed size"), score.log());
+            assertTrue(score.log().contains("--entity-name " + topics.unlabelled().name()
+                    + " --add-config max.decompressed.message.bytes=" + RecordBounds.MAX_EVENT_RECORD_BYTES),
+                    score.log());
+            assertFalse(score.log().contains("--entity-name " + topics.model().name()), "the model topic is the"
+                    + " product's own, with its bound");
+            score.sigterm();
+        }
+    }
+}
