@@ -197,6 +197,10 @@ public final class ServiceRunner {
                     out.printf("%s: Kafka Streams stopped on an error (%s); starting it again in %d s (failure %d in a"
                             + " row)%n", role, cause == null ? state : StreamsApp.rootMessage(cause),
                             backoff.toSeconds(), failures);
+                    // Out of heap on what it read: the next client reads fewer records at a time.
+                    HeapBackoff.lower(cause, properties).ifPresent(lower -> out.printf("%s: the heap did not hold"
+                            + " what the client read; the next one reads %s, until this process ends (README,"
+                            + " \"Records that decompress beyond their batch\")%n", role, lower));
                 }
                 out.flush();
                 if (stopped.await(backoff.toMillis(), TimeUnit.MILLISECONDS)) {

@@ -25,6 +25,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -42,8 +44,9 @@ import org.junit.jupiter.api.io.TempDir;
  * producer that compresses sixty records of 8 MiB of spaces sends a few kilobytes, and before the topics carried
  * {@code max.decompressed.message.bytes} the scorer's consumer decompressed them into more than its heap and stopped
  * with an OutOfMemoryError, again at every restart (seen with this test). The input topics the product creates now
- * refuse such a record at the broker (the producer is told), and records within the bound are answered as any
- * other; a topic made by hand without the bound is named at start.
+ * refuse such a record at the broker (the producer is told). Records within the bound, 300 of 1 MB, still filled
+ * a 128 MiB heap, at every restart: now the client that ran out is started again reading fewer records at a
+ * time (HeapBackoff), and every one is answered once. A topic made by hand without the bound is named at start.
  */
 @ExtendWith(KafkaBrokerExtension.class)
 class DecompressionBombIT {
@@ -54,7 +57,10 @@ class DecompressionBombIT {
     private static final int BOMBS = 60;
     /** Within the bound (value, key and framing), above what the scorer holds (512 KiB): answered at once. */
     private static final int LARGE_BYTES = 1_000_000;
-    private static final int LARGE = 40;
+    private static final int LARGE = 300;
+    /** The heap of the scorer that reads them: 300 records of 1 MB are more than twice as much. */
+    private static final String LARGE_HEAP = "128m";
+    private static final Duration LARGE_TIMEOUT = Duration.ofSeconds(180);
 
     @TempDir
     Path dir;
@@ -88,7 +94,8 @@ class DecompressionBombIT {
     void theInputTopicTheScorerCreatesRefusesRecordsThatDecompressBeyondTheBound(KafkaBroker broker) throws Exception {
         Topics topics = topics();
         List<LabelledRow> rows = Iris.rows();
-        try (ProductProcess score = new ProductProcess(Command.SCORE, config(broker, topics), dir, "score");
+        try (ProductProcess score = new ProductProcess(Command.SCORE, config(broker, topics), dir, "score")
+                .withHeap(LARGE_HEAP);
              KafkaProducer<byte[], byte[]> producer = compressingProducer(broker)) {
             score.start();
             score.awaitRunning(TIMEOUT);
@@ -114,7 +121,7 @@ class DecompressionBombIT {
                 predictions = broker.readUntil(topics.predictions(), records -> {
                     score.assertAlive();
                     return records.size() >= LARGE + 1;
-                }, TIMEOUT);
+                }, LARGE_TIMEOUT);
             } catch (AssertionError e) {
                 throw new AssertionError(e.getMessage() + "\n" + score.tails(80), e);
             }
@@ -127,6 +134,13 @@ class DecompressionBombIT {
                     records -> records.size() >= LARGE, TIMEOUT);
             assertEquals(LARGE, letters.size());
             assertFalse(score.log().contains("decompressed size"), score.log());
+            // A quarter of 128 MiB holds at most 32 records of the 1 MiB bound: so from the first failure on.
+            Matcher lowered = Pattern.compile("scoring: the heap did not hold what the client read; the next one reads"
+                    + " at most (\\d+) records a poll \\(main.consumer.max.poll.records\\) and (\\d+) buffered per"
+                    + " partition \\(buffered.records.per.partition\\)").matcher(score.log());
+            assertTrue(lowered.find(), score.log());
+            assertTrue(Integer.parseInt(lowered.group(1)) <= 32 && Integer.parseInt(lowered.group(2)) <= 32,
+                    lowered.group());
             score.assertAlive();
             score.sigterm();
         }

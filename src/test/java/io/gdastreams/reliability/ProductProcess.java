@@ -67,10 +67,10 @@ public final class ProductProcess implements AutoCloseable {
 
     /** How long a stop may take: the commands close Kafka Streams within 10 s, plus JVM exit. */
     private static final Duration STOP_TIMEOUT = Duration.ofSeconds(60);
-    private static final List<String> JVM_OPTIONS = List.of("-Xmx256m", "-XX:TieredStopAtLevel=1",
-            "-XX:+UseSerialGC");
+    private static final List<String> JVM_OPTIONS = List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC");
 
     private final Command command;
+    private String heap = "256m";
     private final Path configFile;
     private final Path logDir;
     private final String name;
@@ -129,6 +129,12 @@ public final class ProductProcess implements AutoCloseable {
         return configFile;
     }
 
+    /** Gives the child a heap of {@code size} ({@code -Xmx}; 256m unless told). */
+    public ProductProcess withHeap(String size) {
+        this.heap = size;
+        return this;
+    }
+
     /** Runs the command from {@code jar} (e.g. target/gda-streams-service.jar) instead of the test class path. */
     public ProductProcess fromJar(Path jar) {
         this.classpath = jar.toAbsolutePath().toString();
@@ -151,6 +157,7 @@ public final class ProductProcess implements AutoCloseable {
         }
         List<String> commandLine = new ArrayList<>();
         commandLine.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
+        commandLine.add("-Xmx" + heap);
         commandLine.addAll(JVM_OPTIONS);
         commandLine.addAll(KernelChoice.childJvmOptions()); // the vector kernel as in the test JVM (pom.xml argLine)
         // -Dproduct.kafka.log=info: Kafka's own loggers in the children at that level (diagnosing a fault run).
