@@ -60,7 +60,7 @@ final class ProduceCommand implements Callable<Integer> {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        spec.commandLine().getErr().println("Sent " + sent + " records to " + topic);
+        spec.commandLine().getErr().println("Sent " + sent + (sent == 1 ? " record to " : " records to ") + topic);
         spec.commandLine().getErr().flush();
         return ExitCodes.OK;
     }

@@ -128,7 +128,8 @@ public final class LineProducer {
         adminProperties.keySet().removeIf(key -> key.toString().startsWith("acks")
                 || key.toString().startsWith("enable.idempotence") || key.toString().startsWith("max.block.ms")
                 || key.toString().equals(ProducerConfig.CLIENT_ID_CONFIG));
-        try (Admin admin = Admin.create(adminProperties)) {
+        Admin admin = Admin.create(adminProperties);
+        try {
             admin.describeTopics(List.of(topic)).allTopicNames().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
         } catch (ExecutionException e) {
             if (e.getCause() instanceof UnknownTopicOrPartitionException) {
@@ -141,6 +142,9 @@ public final class LineProducer {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new RunFailure("interrupted", e);
+        } finally {
+            // A plain close waits up to Kafka's default 60 s for the call that timed out: --timeout bounds the wait.
+            admin.close(Duration.ZERO);
         }
     }
 }
