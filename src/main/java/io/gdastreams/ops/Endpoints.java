@@ -103,7 +103,9 @@ final class Endpoints implements AutoCloseable {
                     + host + ":" + port + " (" + hostKey.key() + ", " + key.key()
                     + ", gda.http.tls.*): "
                     + (e instanceof IOException io ? FileProblem.reason(io) + (io instanceof
-                    java.nio.file.FileSystemException f ? " (" + f.getFile() + ")" : "") : e.getMessage()), e);
+                    java.nio.file.FileSystemException f ? " (" + f.getFile() + ")" : "") : e.getMessage())
+                    + (e instanceof java.net.BindException && port != 0 ? "; stop what listens there, or choose another"
+                    + " port (" + key.key() + "=0: any free one)" : ""), e);
         }
     }
 }

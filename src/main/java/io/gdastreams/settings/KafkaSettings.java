@@ -123,6 +123,7 @@ final class KafkaSettings {
                     + "commit are processed again, so the model's counts may double for them and the scorer may "
                     + "answer an event twice; exactly_once_v2 (the gda-streams default) prevents both");
         }
+        warnings.addAll(KafkaValueCheck.misspelt(kafka));
         return warnings;
     }
 

@@ -1,7 +1,10 @@
 package io.gdastreams.settings;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -11,8 +14,10 @@ import org.apache.kafka.streams.StreamsConfig;
 /**
  * The Kafka keys' values checked as Kafka checks them (type and validator of each key Kafka Streams, its producer,
  * its consumers or its admin client define) when the configuration is loaded: a value Kafka would refuse is a
- * configuration error naming the key, not a stack trace from inside Kafka Streams after topics were created. Only
- * the values are checked; keys Kafka does not know are Kafka's to warn about, as before.
+ * configuration error naming the key, not a stack trace from inside Kafka Streams after topics were created. A key
+ * Kafka does not know is passed on (a serde's or an interceptor's may be among them) and, when it is a typo away
+ * from one Kafka knows, named at start as a warning ({@link #misspelt}): Kafka's clients only log unused keys at
+ * INFO, so {@code comit.interval.ms} was silently ignored.
  */
 final class KafkaValueCheck {
 
@@ -63,6 +68,28 @@ final class KafkaValueCheck {
                 }
             }
         }
+    }
+
+    /**
+     * One warning per key of {@code kafka} that no definition of its scope knows but that is a typo away from one
+     * (the suggestion keeps the key's prefix); empty otherwise.
+     */
+    static List<String> misspelt(Map<String, String> kafka) {
+        List<String> warnings = new ArrayList<>();
+        for (String setting : new TreeSet<>(kafka.keySet())) {
+            if (setting.startsWith(StreamsConfig.TOPIC_PREFIX)) {
+                continue; // a topic's settings are the broker's
+            }
+            Scope scope = SCOPES.stream().filter(s -> setting.startsWith(s.prefix())).findFirst().orElseThrow();
+            String name = setting.substring(scope.prefix().length());
+            Set<String> known = new TreeSet<>();
+            scope.definitions().forEach(definition -> known.addAll(definition.names()));
+            if (!known.contains(name)) {
+                NearestName.nearest(name, known).ifPresent(near -> warnings.add(setting + " is not a Kafka setting,"
+                        + " so Kafka ignores it; did you mean " + scope.prefix() + near + "?"));
+            }
+        }
+        return warnings;
     }
 
     private static void checkOne(String setting, String name, String value, ConfigDef.ConfigKey key) {

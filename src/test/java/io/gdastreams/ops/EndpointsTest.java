@@ -161,6 +161,20 @@ class EndpointsTest {
     }
 
     @Test
+    void shouldSayWhatToDoWhenThePortIsTaken() throws Exception {
+        try (java.net.ServerSocket taken = new java.net.ServerSocket(0, 1,
+                java.net.InetAddress.getByName("127.0.0.1"))) {
+            AppConfig config = config(Map.of("gda.http.port", Integer.toString(taken.getLocalPort())));
+            io.gdastreams.lifecycle.UserError e = assertThrows(io.gdastreams.lifecycle.UserError.class,
+                    () -> Endpoints.open(config, routes()).close());
+            assertTrue(e.getMessage().startsWith("cannot serve HTTP on 127.0.0.1:" + taken.getLocalPort()
+                    + " (gda.http.host, gda.http.port, gda.http.tls.*): "), e.getMessage());
+            assertTrue(e.getMessage().endsWith("; stop what listens there, or choose another port (gda.http.port=0:"
+                    + " any free one)"), e.getMessage());
+        }
+    }
+
+    @Test
     void shouldRefuseTheSamePortForBothListenersButNotTwoFreePorts() {
         ConfigException e = assertThrows(ConfigException.class,
                 () -> config(Map.of("gda.http.port", "8081", "gda.http.management-port", "8081")));
