@@ -83,6 +83,10 @@ public final class TopicPrinter {
             }
         } catch (org.apache.kafka.common.errors.InterruptException e) {
             Thread.currentThread().interrupt();
+        } catch (org.apache.kafka.common.errors.TimeoutException e) {
+            // As produce, inspect and sample say it.
+            throw new RunFailure("no answer from " + request.bootstrapServers() + " within "
+                    + request.timeout().toSeconds() + " s", e);
         } catch (KafkaException e) {
             throw new RunFailure("cannot read '" + request.topic() + "' on " + request.bootstrapServers() + ": "
                     + e.getMessage(), e);
