@@ -110,6 +110,9 @@ public final class ReplayDriver {
                 config = isolated(config);
                 out.println("Using the cluster at " + bootstrap + " with fresh topics "
                         + config.topics().labelled() + ", ... (this run's own)");
+                out.println("  they stay; afterwards, gda-streams reset --bootstrap-servers " + bootstrap
+                        + cleanUpSettings(config) + " --execute removes this run's internal topics and consumer"
+                        + " groups, and the cluster's own tools its topics *" + suffixOf(config));
             }
             Path stateDir = Files.createTempDirectory("gda-streams-state-");
             resources.register(() -> Directories.deleteQuietly(stateDir));
@@ -158,6 +161,22 @@ public final class ReplayDriver {
             config = config.with(key, config.raw(key) + suffix, "replay run suffix");
         }
         return config;
+    }
+
+    /** The --set options that point {@code reset} at a run's application id and topics. */
+    static String cleanUpSettings(AppConfig config) {
+        StringBuilder settings = new StringBuilder();
+        for (ConfigKey key : List.of(ConfigKey.APPLICATION_ID, ConfigKey.TOPIC_LABELLED, ConfigKey.TOPIC_UNLABELLED,
+                ConfigKey.TOPIC_MODEL)) {
+            settings.append(" --set ").append(key.key()).append('=').append(config.raw(key));
+        }
+        return settings.toString();
+    }
+
+    /** The "-replay-<hex>" a run's names end with. */
+    private static String suffixOf(AppConfig config) {
+        String id = config.raw(ConfigKey.APPLICATION_ID);
+        return id.substring(id.lastIndexOf("-replay-"));
     }
 
     private static void createTopics(AppConfig config, String bootstrap, Properties clientProperties,
