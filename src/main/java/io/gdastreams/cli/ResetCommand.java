@@ -15,6 +15,7 @@ import io.gdastreams.topology.ModelSigning;
 import io.gdastreams.topology.ScoringTopology;
 import java.io.PrintWriter;
 import java.time.Clock;
+import java.time.temporal.ChronoUnit;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -151,7 +152,9 @@ final class ResetCommand implements Callable<Integer> {
             }
             if (handedOver != null) {
                 ApplicationReset.releaseModel(config.topics().model(), handedOver, config.bootstrapServers(),
-                        config.clientProperties(), Clock.systemUTC().instant(), timeout, signing);
+                        // In milliseconds, as the trainer stamps its models.
+                        config.clientProperties(), Clock.systemUTC().instant().truncatedTo(ChronoUnit.MILLIS),
+                        timeout, signing);
             }
             for (ApplicationReset.Plan plan : plans) {
                 ApplicationReset.execute(admin, plan, timeout);
