@@ -126,6 +126,8 @@ class DecompressionBombIT {
                 throw new AssertionError(e.getMessage() + "\n" + score.tails(80), e);
             }
             assertEquals(LARGE + 1, predictions.size());
+            assertEquals(LARGE + 1, predictions.stream().map(p -> new String(p.key(), StandardCharsets.UTF_8))
+                    .distinct().count(), "one answer per record, although the records were read again");
             for (ConsumerRecord<byte[], Prediction> p : predictions.subList(0, LARGE)) {
                 assertEquals(Prediction.Status.UNSCORED, p.value().status(), p.value().reason());
             }
