@@ -80,21 +80,14 @@ final class BenchClients implements AutoCloseable {
     Topics createTopics(String prefix, int partitions, Stage stage) {
         Topics topics = topicsNamed(prefix);
         Map<String, String> appendTime = Map.of(TopicConfig.MESSAGE_TIMESTAMP_TYPE_CONFIG, "LogAppendTime");
+        // The services' own plan (TopicProvisioner): the model topic's record limits (the broker's 1 MiB default
+        // refused models beyond d ≈ 100 at K = 10) and the decompressed-size bounds; every topic stamped by the broker.
         List<NewTopic> plan = new ArrayList<>();
-        for (String name : List.of(topics.labelled().name(), topics.unlabelled().name(),
-                topics.predictions().name(), topics.deadLetters().name(), topics.metrics().name())) {
-            Map<String, String> config = new HashMap<>(appendTime);
-            if (name.equals(topics.labelled().name()) || name.equals(topics.unlabelled().name())) {
-                config.putAll(RecordSizeLimits.eventTopicConfig()); // as the services' own input topics
-            }
-            plan.add(new NewTopic(name, partitions, (short) 1).configs(config));
+        for (NewTopic topic : TopicProvisioner.plan(topics, partitions, (short) 1, appendTime)) {
+            Map<String, String> config = new HashMap<>(topic.configs()); // the model topic's lacks appendTime
+            config.putAll(appendTime);
+            plan.add(new NewTopic(topic.name(), topic.numPartitions(), (short) 1).configs(config));
         }
-        Map<String, String> modelConfig = new HashMap<>(appendTime);
-        // As the services' own model topic (TopicProvisioner): the broker's 1 MiB default refused models beyond
-        // d ≈ 100 at K = 10 and stopped the training stage with RecordTooLargeException.
-        modelConfig.putAll(RecordSizeLimits.largeRecordTopicConfig());
-        modelConfig.put(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT);
-        plan.add(new NewTopic(topics.model().name(), 1, (short) 1).configs(modelConfig));
         try {
             // As the services create theirs: without the decompressed-size bound on a broker that does not know it.
             TopicProvisioner.ensure(admin, plan);

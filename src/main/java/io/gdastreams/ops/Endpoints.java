@@ -9,6 +9,7 @@ import io.gdastreams.settings.HttpSecurity;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.security.GeneralSecurityException;
+import java.util.Optional;
 import java.util.OptionalInt;
 
 /**
@@ -87,13 +88,18 @@ final class Endpoints implements AutoCloseable {
         }
     }
 
+    /** Whether {@code e} says the port is taken (not "Cannot assign requested address": a host that is not ours). */
+    private static boolean inUse(Exception e) {
+        return e instanceof java.net.BindException && e.getMessage() != null && e.getMessage().contains("in use");
+    }
+
     /** The listener of {@code key} (gda.http.port or gda.http.management-port) on {@code port}. */
     private static OpsServer open(AppConfig config, ConfigKey key, int port) {
         HttpSecurity security = config.httpSecurity();
         boolean api = key == ConfigKey.HTTP_PORT;
-        String host = api ? config.httpHost() : config.httpManagementHost();
-        ConfigKey hostKey = api || config.raw(ConfigKey.HTTP_MANAGEMENT_HOST).isBlank() ? ConfigKey.HTTP_HOST
-                : ConfigKey.HTTP_MANAGEMENT_HOST;
+        Optional<String> own = api ? Optional.empty() : config.httpManagementHost();
+        String host = own.orElse(config.httpHost());
+        ConfigKey hostKey = own.isPresent() ? ConfigKey.HTTP_MANAGEMENT_HOST : ConfigKey.HTTP_HOST;
         try {
             return api ? EndpointSocket.open(host, port, config.httpMaxRequestBytes(), security)
                     : EndpointSocket.openManagement(host, port, security);
@@ -104,8 +110,8 @@ final class Endpoints implements AutoCloseable {
                     + ", gda.http.tls.*): "
                     + (e instanceof IOException io ? FileProblem.reason(io) + (io instanceof
                     java.nio.file.FileSystemException f ? " (" + f.getFile() + ")" : "") : e.getMessage())
-                    + (e instanceof java.net.BindException && port != 0 ? "; stop what listens there, or choose another"
-                    + " port (" + key.key() + "=0: any free one)" : ""), e);
+                    + (inUse(e) && port != 0 ? "; stop what listens there, or choose another port (" + key.key()
+                    + "=0: any free one)" : ""), e);
         }
     }
 }

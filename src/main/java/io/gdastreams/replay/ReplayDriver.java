@@ -111,8 +111,9 @@ public final class ReplayDriver {
                 out.println("Using the cluster at " + bootstrap + " with fresh topics "
                         + config.topics().labelled() + ", ... (this run's own)");
                 out.println("  they stay; afterwards, gda-streams reset --bootstrap-servers " + bootstrap
-                        + cleanUpSettings(config) + " --execute removes this run's internal topics and consumer"
-                        + " groups, and the cluster's own tools its topics *" + suffixOf(config));
+                        + cleanUpSettings(config) + " --execute (with this run's --config, for its connection"
+                        + " settings) removes this run's internal topics and consumer groups, and the cluster's own"
+                        + " tools its topics *" + suffixOf(config));
             }
             Path stateDir = Files.createTempDirectory("gda-streams-state-");
             resources.register(() -> Directories.deleteQuietly(stateDir));

@@ -1,6 +1,6 @@
 package io.gdastreams.service;
 
-import io.gdastreams.config.RecordBounds;
+import io.gdastreams.settings.RecordSizeLimits;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -63,12 +63,18 @@ final class DecompressedSizeBound {
                 + " not bound a record's decompressed size: a producer that compresses can send records of up to 2 GiB"
                 + " in batches of a few kilobytes, and one poll of them exhausts this service's heap, after every"
                 + " restart too; " + (unknown.isEmpty() ? "" : "on Kafka 4.4 or later, ") + "bound " + them + ": "
-                + fix + " (gda.create.topics=true creates " + them + " so)");
+                + fix + " (the topics gda.create.topics=true creates carry it; it leaves existing ones as they are)");
     }
 
-    /** The bound each topic a service reads should have: 1 MiB for the event topic, the model bound for models. */
+    /**
+     * The bound each topic a service reads should have, as the topics gda-streams creates carry it
+     * ({@link RecordSizeLimits}): the event topic's, the model topic's (the larger where one topic is both).
+     */
     static Map<String, Integer> wanted(String eventTopic, String modelTopic) {
-        return Map.of(eventTopic, RecordBounds.MAX_EVENT_RECORD_BYTES, modelTopic, RecordBounds.MAX_RECORD_BYTES);
+        Map<String, Integer> wanted = new LinkedHashMap<>();
+        wanted.put(eventTopic, Integer.parseInt(RecordSizeLimits.eventTopicConfig().get(KEY)));
+        wanted.merge(modelTopic, Integer.parseInt(RecordSizeLimits.largeRecordTopicConfig().get(KEY)), Math::max);
+        return wanted;
     }
 
     /** Asks the cluster through {@code client} about the topics of {@code wanted}; empty when fine or not answered. */

@@ -198,8 +198,8 @@ public final class ServiceRunner {
                             + " row)%n", role, cause == null ? state : StreamsApp.rootMessage(cause),
                             backoff.toSeconds(), failures);
                     // Out of heap on what it read: the next client reads fewer records at a time.
-                    HeapBackoff.lower(cause, properties).ifPresent(lower -> out.printf("%s: the heap did not hold"
-                            + " what the client read; the next one reads %s, until this process ends (README,"
+                    HeapBackoff.lower(cause, properties, config.partitions()).ifPresent(lower -> out.printf("%s: the"
+                            + " client ran out of heap; the next one reads %s, until this process ends (README,"
                             + " \"Records that decompress beyond their batch\")%n", role, lower));
                 }
                 out.flush();

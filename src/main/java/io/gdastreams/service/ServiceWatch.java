@@ -110,8 +110,7 @@ final class ServiceWatch {
         });
         String model = config.topics().model().name();
         ModelTopicSettings.check(client, model, config.brokerTimeout()).ifPresent(warning -> warn(out, warning));
-        String events = role == Role.TRAINING ? config.topics().labelled().name()
-                : config.topics().unlabelled().name();
+        String events = RoleAccess.inputTopic(role, config.topics());
         DecompressedSizeBound.check(client, DecompressedSizeBound.wanted(events, model), config.brokerTimeout())
                 .ifPresent(warning -> warn(out, warning));
     }

@@ -57,7 +57,7 @@ public final class TopicProvisioner {
                                       Map<String, String> eventTopicConfig) {
         Optional<Short> replication = replicationFactor < 0 ? Optional.empty() : Optional.of(replicationFactor);
         List<NewTopic> plan = new ArrayList<>();
-        Set<String> inputs = Set.of(topics.labelled().name(), topics.unlabelled().name());
+        List<String> inputs = List.of(topics.labelled().name(), topics.unlabelled().name()); // may be one topic
         for (String name : List.of(topics.labelled().name(), topics.unlabelled().name(),
                 topics.predictions().name(), topics.deadLetters().name(), topics.metrics().name())) {
             Map<String, String> config = new HashMap<>(inputs.contains(name) ? RecordSizeLimits.eventTopicConfig()

@@ -16,6 +16,7 @@ import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.Properties;
 
@@ -204,10 +205,10 @@ public final class AppConfig implements ConfigValues {
         return string(ConfigKey.HTTP_HOST);
     }
 
-    /** Address the management listener binds: {@code gda.http.management-host}, else {@link #httpHost()}. */
-    public String httpManagementHost() {
+    /** {@code gda.http.management-host}: the management listener's own address, if one is set. */
+    public Optional<String> httpManagementHost() {
         String host = string(ConfigKey.HTTP_MANAGEMENT_HOST);
-        return host.isEmpty() ? httpHost() : host;
+        return host.isEmpty() ? Optional.empty() : Optional.of(host);
     }
 
     /** Largest request body the HTTP endpoint reads. */

@@ -44,7 +44,7 @@ public record HttpSecurity(Optional<String> token, boolean protectMetrics, Optio
      */
     public static boolean managementHostWithoutListener(AppConfig config) {
         return config.httpPort().isPresent() && config.httpManagementPort().isEmpty()
-                && !config.raw(ConfigKey.HTTP_MANAGEMENT_HOST).isBlank();
+                && config.httpManagementHost().isPresent();
     }
 
     static HttpSecurity of(AppConfig config) {

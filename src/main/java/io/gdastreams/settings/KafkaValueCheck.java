@@ -85,8 +85,9 @@ final class KafkaValueCheck {
             Set<String> known = new TreeSet<>();
             scope.definitions().forEach(definition -> known.addAll(definition.names()));
             if (!known.contains(name)) {
-                NearestName.nearest(name, known).ifPresent(near -> warnings.add(setting + " is not a Kafka setting,"
-                        + " so Kafka ignores it; did you mean " + scope.prefix() + near + "?"));
+                NearestName.nearest(name, known).ifPresent(near -> warnings.add(setting + " is no key Kafka defines"
+                        + " (Kafka Streams and its clients pass it on unused, to serdes and interceptors); did you"
+                        + " mean " + scope.prefix() + near + "?"));
             }
         }
         return warnings;

@@ -40,7 +40,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Compressed records that decompress to far more than a batch may carry, on a real broker with the product's
- * {@code score} (a child JVM with a 256 MiB heap). Kafka's {@code max.message.bytes} bounds a batch as sent: a
+ * {@code score} (child JVMs with a 256 MiB heap, and 128 MiB for the records within the bound). Kafka's {@code max.message.bytes} bounds a batch as sent: a
  * producer that compresses sixty records of 8 MiB of spaces sends a few kilobytes, and before the topics carried
  * {@code max.decompressed.message.bytes} the scorer's consumer decompressed them into more than its heap and stopped
  * with an OutOfMemoryError, again at every restart (seen with this test). The input topics the product creates now
@@ -137,9 +137,9 @@ class DecompressionBombIT {
             assertEquals(LARGE, letters.size());
             assertFalse(score.log().contains("decompressed size"), score.log());
             // A quarter of 128 MiB holds at most 32 records of the 1 MiB bound: so from the first failure on.
-            Matcher lowered = Pattern.compile("scoring: the heap did not hold what the client read; the next one reads"
-                    + " at most (\\d+) records a poll \\(main.consumer.max.poll.records\\) and (\\d+) buffered per"
-                    + " partition \\(buffered.records.per.partition\\)").matcher(score.log());
+            Matcher lowered = Pattern.compile("scoring: the client ran out of heap; the next one reads at most (\\d+)"
+                    + " records a poll \\(main.consumer.max.poll.records\\), (\\d+) buffered per input partition"
+                    + " \\(buffered.records.per.partition\\)").matcher(score.log());
             assertTrue(lowered.find(), score.log());
             assertTrue(Integer.parseInt(lowered.group(1)) <= 32 && Integer.parseInt(lowered.group(2)) <= 32,
                     lowered.group());

@@ -47,7 +47,8 @@ class DecompressedSizeBoundTest {
                         + " compresses can send records of up to 2 GiB in batches of a few kilobytes, and one poll of"
                         + " them exhausts this service's heap, after every restart too; bound it: kafka-configs.sh"
                         + " --alter --entity-type topics --entity-name events --add-config"
-                        + " max.decompressed.message.bytes=1048576 (gda.create.topics=true creates it so)"),
+                        + " max.decompressed.message.bytes=1048576 (the topics gda.create.topics=true creates carry it;"
+                        + " it leaves existing ones as they are)"),
                 DecompressedSizeBound.warning(bounds(entry("2147483639", ConfigEntry.ConfigSource.DEFAULT_CONFIG),
                         entry("67108864", ConfigEntry.ConfigSource.DYNAMIC_TOPIC_CONFIG)), WANTED));
     }
@@ -61,8 +62,18 @@ class DecompressedSizeBoundTest {
                         + " them: kafka-configs.sh --alter --entity-type topics --entity-name events --add-config"
                         + " max.decompressed.message.bytes=1048576; kafka-configs.sh --alter --entity-type topics"
                         + " --entity-name models --add-config max.decompressed.message.bytes=67108864"
-                        + " (gda.create.topics=true creates them so)"),
+                        + " (the topics gda.create.topics=true creates carry it; it leaves existing ones as they are)"),
                 DecompressedSizeBound.warning(bounds(null, null), WANTED));
+    }
+
+    @Test
+    void shouldWantTheLargerBoundOfATopicThatIsBoth() {
+        assertEquals(Map.of("events", RecordBounds.MAX_EVENT_RECORD_BYTES, "models", RecordBounds.MAX_RECORD_BYTES),
+                WANTED);
+        assertEquals(Map.of("one", RecordBounds.MAX_RECORD_BYTES), DecompressedSizeBound.wanted("one", "one"));
+        Topics same = new Topics("in", "in", "models", "out", "letters");
+        assertEquals(2, TopicProvisioner.plan(same, 1, (short) -1).stream().filter(t -> t.name().equals("in"))
+                .count(), "planned twice as before, created once (the broker says it exists)");
     }
 
     @Test

@@ -22,11 +22,14 @@ class MisspeltKafkaKeyTest {
 
     @Test
     void shouldNameATypoWithTheKeyItWasMeantToBeInItsOwnScope() {
-        assertEquals(List.of("comit.interval.ms is not a Kafka setting, so Kafka ignores it; did you mean"
+        assertEquals(List.of("comit.interval.ms is no key Kafka defines (Kafka Streams and its clients pass it"
+                + " on unused, to serdes and interceptors); did you mean"
                 + " commit.interval.ms?"), warnings("comit.interval.ms=50"));
-        assertEquals(List.of("main.consumer.max.pol.records is not a Kafka setting, so Kafka ignores it; did you mean"
+        assertEquals(List.of("main.consumer.max.pol.records is no key Kafka defines (Kafka Streams and its clients pass it"
+                + " on unused, to serdes and interceptors); did you mean"
                 + " main.consumer.max.poll.records?"), warnings("main.consumer.max.pol.records=100"));
-        assertEquals(List.of("producer.linger.sm is not a Kafka setting, so Kafka ignores it; did you mean"
+        assertEquals(List.of("producer.linger.sm is no key Kafka defines (Kafka Streams and its clients pass it"
+                + " on unused, to serdes and interceptors); did you mean"
                 + " producer.linger.ms?"), warnings("producer.linger.sm=5"));
     }
 
