@@ -1,18 +1,13 @@
 package io.gdastreams.service;
 
 import io.gdastreams.settings.RecordSizeLimits;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Properties;
-import java.util.concurrent.TimeUnit;
-import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.Config;
 import org.apache.kafka.clients.admin.ConfigEntry;
-import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.config.TopicConfig;
 
 /**
@@ -77,29 +72,15 @@ final class DecompressedSizeBound {
         return wanted;
     }
 
-    /** Asks the cluster through {@code client} about the topics of {@code wanted}; empty when fine or not answered. */
-    static Optional<String> check(Properties client, Map<String, Integer> wanted, Duration timeout) {
-        Admin admin = Admin.create(client);
-        try {
-            List<ConfigResource> resources = wanted.keySet().stream().sorted()
-                    .map(topic -> new ConfigResource(ConfigResource.Type.TOPIC, topic)).toList();
-            Map<ConfigResource, Config> configs = admin.describeConfigs(resources).all()
-                    .get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-            Map<String, ConfigEntry> bounds = new LinkedHashMap<>();
-            for (ConfigResource resource : resources) {
-                Config config = configs.get(resource);
-                if (config != null) {
-                    bounds.put(resource.name(), config.get(KEY));
-                }
+    /** The warning for the topics of {@code wanted} as {@code configs} (by topic name) describe them. */
+    static Optional<String> check(Map<String, Config> configs, Map<String, Integer> wanted) {
+        Map<String, ConfigEntry> bounds = new LinkedHashMap<>();
+        wanted.keySet().stream().sorted().forEach(topic -> {
+            Config config = configs.get(topic);
+            if (config != null) {
+                bounds.put(topic, config.get(KEY));
             }
-            return warning(bounds, wanted);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return Optional.empty();
-        } catch (Exception e) {
-            return Optional.empty(); // no answer or no permission to describe the settings: nothing to say
-        } finally {
-            admin.close(Duration.ZERO);
-        }
+        });
+        return warning(bounds, wanted);
     }
 }

@@ -1,14 +1,8 @@
 package io.gdastreams.service;
 
-import java.time.Duration;
-import java.util.List;
 import java.util.Optional;
-import java.util.Properties;
-import java.util.concurrent.TimeUnit;
-import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.Config;
 import org.apache.kafka.clients.admin.ConfigEntry;
-import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.config.TopicConfig;
 
 /**
@@ -40,28 +34,14 @@ final class ModelTopicSettings {
                 + " (gda.create.topics=true creates it so)");
     }
 
-    /** Asks the cluster for the model topic's settings through {@code client}; empty when fine or not answered. */
-    static Optional<String> check(Properties client, String topic, Duration timeout) {
-        Admin admin = Admin.create(client);
-        try {
-            ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, topic);
-            Config config = admin.describeConfigs(List.of(resource)).all()
-                    .get(timeout.toMillis(), TimeUnit.MILLISECONDS).get(resource);
-            ConfigEntry policy = config.get(TopicConfig.CLEANUP_POLICY_CONFIG);
-            ConfigEntry retention = config.get(TopicConfig.RETENTION_MS_CONFIG);
-            if (policy == null || policy.value() == null) {
-                return Optional.empty();
-            }
-            long retentionMs = retention == null || retention.value() == null ? -1
-                    : Long.parseLong(retention.value());
-            return warning(topic, policy.value(), retentionMs);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+    /** The warning for the model topic {@code topic} as {@code config} describes it (null: not described). */
+    static Optional<String> check(String topic, Config config) {
+        ConfigEntry policy = config == null ? null : config.get(TopicConfig.CLEANUP_POLICY_CONFIG);
+        if (policy == null || policy.value() == null) {
             return Optional.empty();
-        } catch (Exception e) {
-            return Optional.empty(); // no answer or no permission to describe its settings: nothing to say
-        } finally {
-            admin.close(Duration.ZERO);
         }
+        ConfigEntry retention = config.get(TopicConfig.RETENTION_MS_CONFIG);
+        long retentionMs = retention == null || retention.value() == null ? -1 : Long.parseLong(retention.value());
+        return warning(topic, policy.value(), retentionMs);
     }
 }

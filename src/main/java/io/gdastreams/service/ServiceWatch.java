@@ -6,6 +6,7 @@ import io.gdastreams.settings.AppConfig;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
@@ -109,10 +110,11 @@ final class ServiceWatch {
             throw new RunFailure(missing);
         });
         String model = config.topics().model().name();
-        ModelTopicSettings.check(client, model, config.brokerTimeout()).ifPresent(warning -> warn(out, warning));
-        String events = RoleAccess.inputTopic(role, config.topics());
-        DecompressedSizeBound.check(client, DecompressedSizeBound.wanted(events, model), config.brokerTimeout())
-                .ifPresent(warning -> warn(out, warning));
+        Map<String, Integer> bounds = DecompressedSizeBound.wanted(RoleAccess.inputTopic(role, config.topics()), model);
+        TopicConfigs.describe(client, bounds.keySet(), config.brokerTimeout()).ifPresent(configs -> {
+            ModelTopicSettings.check(model, configs.get(model)).ifPresent(warning -> warn(out, warning));
+            DecompressedSizeBound.check(configs, bounds).ifPresent(warning -> warn(out, warning));
+        });
     }
 
     private void warn(PrintWriter out, String warning) {

@@ -67,6 +67,21 @@ class DecompressedSizeBoundTest {
     }
 
     @Test
+    void shouldReadTheBoundsFromTheDescribedSettingsAndSayNothingOfTopicsNotDescribed() {
+        Map<String, org.apache.kafka.clients.admin.Config> configs = Map.of(
+                "events", new org.apache.kafka.clients.admin.Config(List.of(entry("2147483639",
+                        ConfigEntry.ConfigSource.DEFAULT_CONFIG))),
+                "models", new org.apache.kafka.clients.admin.Config(List.of(entry("67108864",
+                        ConfigEntry.ConfigSource.DYNAMIC_TOPIC_CONFIG))));
+        assertEquals(true, DecompressedSizeBound.check(configs, WANTED).orElseThrow().startsWith(
+                "the topic events does not bound"));
+        assertEquals(Optional.empty(), DecompressedSizeBound.check(Map.of(), WANTED), "not described: not known");
+        assertEquals(Optional.empty(), ModelTopicSettings.check("models", null));
+        assertEquals(Optional.empty(), ModelTopicSettings.check("models", configs.get("models")),
+                "no cleanup.policy described: nothing to say");
+    }
+
+    @Test
     void shouldWantTheLargerBoundOfATopicThatIsBoth() {
         assertEquals(Map.of("events", RecordBounds.MAX_EVENT_RECORD_BYTES, "models", RecordBounds.MAX_RECORD_BYTES),
                 WANTED);
