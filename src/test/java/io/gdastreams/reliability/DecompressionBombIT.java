@@ -46,7 +46,8 @@ import org.junit.jupiter.api.io.TempDir;
  * with an OutOfMemoryError, again at every restart (seen with this test). The input topics the product creates now
  * refuse such a record at the broker (the producer is told). Records within the bound, 300 of 1 MB, still filled
  * a 128 MiB heap, at every restart: now the client that ran out is started again reading fewer records at a
- * time (HeapBackoff), and every one is answered once. A topic made by hand without the bound is named at start.
+ * time (HeapBackoff), and every one is answered once. Topics made by hand without the bound are named at start, by
+ * each service for what it reads.
  */
 @ExtendWith(KafkaBrokerExtension.class)
 class DecompressionBombIT {
@@ -149,20 +150,36 @@ class DecompressionBombIT {
     }
 
     @Test
-    void aTopicWithoutTheBoundIsNamedAtStart(KafkaBroker broker) throws Exception {
+    void topicsWithoutTheBoundAreNamedAtStartByTheServiceThatReadsThem(KafkaBroker broker) throws Exception {
         Topics topics = topics();
-        broker.admin().createTopics(List.of(new NewTopic(topics.unlabelled().name(), Optional.of(1),
-                Optional.empty()))).all().get(30, TimeUnit.SECONDS);
-        try (ProductProcess score = new ProductProcess(Command.SCORE, config(broker, topics), dir, "score")) {
+        // Made by hand, as an administrator would without the bound: both inputs and the model topic.
+        broker.admin().createTopics(List.of(new NewTopic(topics.labelled().name(), Optional.of(1), Optional.empty()),
+                new NewTopic(topics.unlabelled().name(), Optional.of(1), Optional.empty()),
+                new NewTopic(topics.model().name(), Optional.of(1), Optional.empty()).configs(Map.of(
+                        "cleanup.policy", "compact")))).all().get(30, TimeUnit.SECONDS);
+        String model = " --entity-name " + topics.model().name() + " --add-config max.decompressed.message.bytes="
+                + RecordBounds.MAX_RECORD_BYTES;
+        try (ProductProcess train = new ProductProcess(Command.TRAIN, config(broker, topics), dir, "train");
+             ProductProcess score = new ProductProcess(Command.SCORE, config(broker, topics), dir, "score")) {
+            train.start();
             score.start();
+            train.awaitRunning(TIMEOUT);
             score.awaitRunning(TIMEOUT);
-            assertTrue(score.log().contains("scoring: WARNING: the topic " + topics.unlabelled().name()
-                    + " does not bound a record's decompressed size"), score.log());
-            assertTrue(score.log().contains("--entity-name " + topics.unlabelled().name()
+            assertTrue(train.log().contains("training: WARNING: the topics " + topics.labelled().name() + ", "
+                    + topics.model().name() + " do not bound a record's decompressed size")
+                    || train.log().contains("training: WARNING: the topics " + topics.model().name() + ", "
+                    + topics.labelled().name() + " do not bound a record's decompressed size"), train.log());
+            assertTrue(train.log().contains(" --entity-name " + topics.labelled().name()
+                    + " --add-config max.decompressed.message.bytes=" + RecordBounds.MAX_EVENT_RECORD_BYTES),
+                    train.log());
+            assertTrue(train.log().contains(model), train.log());
+            assertTrue(score.log().contains(" --entity-name " + topics.unlabelled().name()
                     + " --add-config max.decompressed.message.bytes=" + RecordBounds.MAX_EVENT_RECORD_BYTES),
                     score.log());
-            assertFalse(score.log().contains("--entity-name " + topics.model().name()), "the model topic is the"
-                    + " product's own, with its bound");
+            assertTrue(score.log().contains(model), score.log());
+            assertFalse(score.log().contains(topics.labelled().name() + " --add-config"), "the scorer names what"
+                    + " it reads");
+            train.sigterm();
             score.sigterm();
         }
     }
