@@ -106,19 +106,14 @@ public final class Main implements Runnable {
         return ExitCodes.USAGE;
     }
 
-    /**
-     * Kafka's refusal of the client settings in {@code e}, if that is what it is. Asked only when the JVM is not
-     * stopping: a SIGTERM during a failing command once ended in a NoClassDefFoundError for KafkaClientSettings,
-     * loaded here for the first time, instead of "stopped by a signal" (seen once, not reproduced).
-     */
-    private static Optional<String> refusedClient(Exception e) {
-        return KafkaClientSettings.refusal(e);
-    }
-
     private static int onFailure(Exception e, CommandLine failed) {
         PrintWriter err = failed.getErr();
         String command = failed.getCommandSpec().qualifiedName();
         int code;
+        // Not looked up while the JVM stops: a SIGTERM during a failing command once ended in a NoClassDefFoundError
+        // for KafkaClientSettings, loaded here for the first time (seen once, not reproduced).
+        Optional<String> refusedClient = ShutdownSequence.jvmStopping() ? Optional.empty()
+                : KafkaClientSettings.refusal(e);
         if (ShutdownSequence.jvmStopping()) {
             // Ctrl-C or SIGTERM: the hooks stopped the topologies under the command ("training stopped
             // (PENDING_SHUTDOWN)" is their doing); the JVM exits 128 + the signal.
@@ -127,9 +122,9 @@ public final class Main implements Runnable {
         } else if (e instanceof UserError) {
             err.println(command + ": " + e.getMessage());
             code = ExitCodes.USAGE;
-        } else if (refusedClient(e).isPresent()) {
+        } else if (refusedClient.isPresent()) {
             // Before RunFailure: a command that wraps the refusal ("cannot read the model topic …") keeps its cause.
-            err.println(command + ": " + refusedClient(e).get());
+            err.println(command + ": " + refusedClient.get());
             code = ExitCodes.USAGE;
         } else if (e instanceof BrokerException || e instanceof RunFailure) {
             err.println(command + ": " + e.getMessage());

@@ -16,6 +16,7 @@ import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.errors.InvalidConfigurationException;
@@ -179,6 +180,25 @@ public final class TopicProvisioner {
         return config.isEmpty() ? older : older.configs(config);
     }
 
+    /**
+     * Waits for {@code creation} of {@code topic}; a broker that refuses it for not knowing the decompressed-size
+     * bound gets it again without ({@link #withoutUnknownBound}).
+     */
+    private static void awaitCreated(Admin admin, NewTopic topic, KafkaFuture<Void> creation)
+            throws ExecutionException, TimeoutException, InterruptedException {
+        try {
+            creation.get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        } catch (ExecutionException e) {
+            NewTopic older = withoutUnknownBound(topic, e.getCause());
+            if (older == null) {
+                throw e;
+            }
+            LOG.warn("the cluster does not know {} (a broker before Kafka 4.4): topic {} is created without a bound"
+                    + " on a record's decompressed size", DECOMPRESSED_KEY, topic.name());
+            admin.createTopics(List.of(older)).all().get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        }
+    }
+
     /** Creates whichever planned topics do not exist yet and waits until they are served; returns their names. */
     public static List<String> ensure(Admin admin, List<NewTopic> plan) {
         try {
@@ -191,17 +211,7 @@ public final class TopicProvisioner {
             var result = admin.createTopics(missing);
             for (NewTopic topic : missing) {
                 try {
-                    try {
-                        result.values().get(topic.name()).get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
-                    } catch (ExecutionException e) {
-                        NewTopic older = withoutUnknownBound(topic, e.getCause());
-                        if (older == null) {
-                            throw e;
-                        }
-                        LOG.warn("the cluster does not know {} (a broker before Kafka 4.4): topic {} is created"
-                                + " without a bound on a record's decompressed size", DECOMPRESSED_KEY, topic.name());
-                        admin.createTopics(List.of(older)).all().get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
-                    }
+                    awaitCreated(admin, topic, result.values().get(topic.name()));
                     created.add(topic.name());
                     LOG.debug("created topic {} ({} partitions)", topic.name(), topic.numPartitions());
                 } catch (ExecutionException e) {
