@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Provisions what the Testcontainers integration tests need on a machine that has no image registry:
 # a Docker engine (Debian's docker.io, started here if none answers) and the locally built
-# apache/kafka-compatible broker image (docker/test-broker/build-image.sh).
+# apache/kafka-compatible broker images (docker/test-broker/build-image.sh): one of the pom's kafka.version, one of
+# its kafka.older-broker.version.
 #
-#   provision-docker.sh up   STATE_DIR   exit 0: ready, the image name is in STATE_DIR/image
+#   provision-docker.sh up   STATE_DIR   exit 0: ready, the image names are in STATE_DIR/image and
+#                                        STATE_DIR/older-image
 #                                        exit 1: not ready, the reason is in STATE_DIR/skip-reason
 #   provision-docker.sh down STATE_DIR   stops whatever `up` started (nothing else)
 #
@@ -28,6 +30,8 @@ fail() {
   stop_started_engine
   exit 1
 }
+
+pom_property() { sed -n "s:.*<$1>\\(.*\\)</$1>.*:\\1:p" "$ROOT/pom.xml" | head -n 1; }
 
 engine_answers() { timeout 10 docker info > /dev/null 2>&1; }
 
@@ -82,13 +86,15 @@ start_engine() {
 }
 
 build_image() {
+  local kafka_version="$1" state_file="$2"
   local t0; t0="$(now)"
   local image
-  if ! image="$(timeout "$IMAGE_BUILD_TIMEOUT_S" bash "$ROOT/docker/test-broker/build-image.sh" \
-      2> "$STATE/image-build.log" < /dev/null)"; then
-    fail "broker image build failed (see $STATE/image-build.log: $(tail -n 2 "$STATE/image-build.log" | tr '\n' ' '))"
+  if ! image="$(KAFKA_VERSION="$kafka_version" timeout "$IMAGE_BUILD_TIMEOUT_S" \
+      bash "$ROOT/docker/test-broker/build-image.sh" 2> "$STATE/image-build-$kafka_version.log" < /dev/null)"; then
+    fail "broker image build (Kafka $kafka_version) failed (see $STATE/image-build-$kafka_version.log:" \
+      "$(tail -n 2 "$STATE/image-build-$kafka_version.log" | tr '\n' ' '))"
   fi
-  printf '%s\n' "$image" > "$STATE/image"
+  printf '%s\n' "$image" > "$STATE/$state_file"
   log "timing: broker image $image ready in $(elapsed "$t0") s"
 }
 
@@ -121,13 +127,15 @@ main() {
   mkdir -p "$STATE"
   case "$cmd" in
     up)
-      rm -f "$STATE/skip-reason" "$STATE/image"
+      rm -f "$STATE/skip-reason" "$STATE/image" "$STATE/older-image"
       [[ "$(id -u)" == 0 ]] || command -v dockerd > /dev/null 2>&1 || engine_answers \
         || fail "not root and no Docker engine installed"
       local t0; t0="$(now)"
       install_packages
       start_engine
-      build_image
+      build_image "$(pom_property kafka.version)" image
+      # The oldest broker line the suite runs against (OlderBrokerContainerIT): clusters are often older than the clients.
+      build_image "$(pom_property kafka.older-broker.version)" older-image
       log "timing: provisioning total $(elapsed "$t0") s"
       ;;
     down)

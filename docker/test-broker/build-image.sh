@@ -9,17 +9,19 @@
 # Prints the image name on stdout (all progress goes to stderr). Skips the build when an image built from
 # the same recipe (label io.gdastreams.recipe) is already present.
 #
-# Environment: IMAGE (default gda-streams/kafka-test:<kafka.version>), WORK_DIR (default
-# target/test-broker-image, git-ignored), JLINK_JDK (a JDK with jlink; default: the first usable of
+# Environment: KAFKA_VERSION (default: the pom's kafka.version; .ci/provision-docker.sh also builds its
+# kafka.older-broker.version), IMAGE (default gda-streams/kafka-test:<that version>), WORK_DIR (default
+# target/test-broker-image/<that version>, git-ignored), JLINK_JDK (a JDK with jlink; default: the first usable of
 # /usr/lib/jvm/java-17-openjdk-amd64, /usr/lib/jvm/temurin-25-jdk-amd64, $JAVA_HOME), MVN_OPTS (extra
 # Maven options, e.g. -o), FORCE=1 (rebuild even if up to date).
 set -euo pipefail
 
 readonly HERE="$(cd "$(dirname "$0")" && pwd)"
 readonly ROOT="$(cd "$HERE/../.." && pwd)"
-readonly KAFKA_VERSION="$(sed -n 's:.*<kafka.version>\(.*\)</kafka.version>.*:\1:p' "$ROOT/pom.xml" | head -n 1)"
+pom_property() { sed -n "s:.*<$1>\\(.*\\)</$1>.*:\\1:p" "$ROOT/pom.xml" | head -n 1; }
+readonly KAFKA_VERSION="${KAFKA_VERSION:-$(pom_property kafka.version)}"
 readonly IMAGE="${IMAGE:-gda-streams/kafka-test:${KAFKA_VERSION}}"
-readonly WORK="${WORK_DIR:-$ROOT/target/test-broker-image}"
+readonly WORK="${WORK_DIR:-$ROOT/target/test-broker-image/$KAFKA_VERSION}"
 readonly ROOTFS="$WORK/rootfs"
 readonly APP_UID=1000
 # Modules the broker's classpath uses (jdeps -s -R on kafka_2.13), plus JMX, JFR, jcmd and crypto support.
@@ -45,7 +47,8 @@ pick_jdk() {
 
 recipe_hash() {
   {
-    printf 'kafka=%s\n' "$KAFKA_VERSION"
+    printf 'kafka=%s jackson=%s scala=%s slf4j=%s\n' "$KAFKA_VERSION" "$(pom_property jackson.version)" \
+      "$(pom_property scala.version)" "$(pom_property slf4j.version)"
     cat "$JDK/release"
     (cd "$HERE" && find . -type f ! -name '*.md' -print0 | LC_ALL=C sort -z | xargs -0 sha256sum)
     sha256sum /bin/busybox "$BASH_BINARY"
@@ -80,6 +83,8 @@ mkdir -p "$ROOTFS"
 step_start
 # shellcheck disable=SC2086
 mvn -B -ntp -q -Dstyle.color=never ${MVN_OPTS:-} -f "$HERE/pom.xml" -Dkafka.version="$KAFKA_VERSION" \
+  -Djackson.version="$(pom_property jackson.version)" -Dscala.version="$(pom_property scala.version)" \
+  -Dslf4j.version="$(pom_property slf4j.version)" \
   dependency:copy-dependencies -DincludeScope=runtime -DoutputDirectory="$ROOTFS/opt/kafka/libs" >&2
 step_done "kafka jars from Maven ($(ls "$ROOTFS/opt/kafka/libs" | wc -l) jars)"
 

@@ -182,20 +182,20 @@ public final class TopicProvisioner {
 
     /**
      * Waits for {@code creation} of {@code topic}; a broker that refuses it for not knowing the decompressed-size
-     * bound gets it again without ({@link #withoutUnknownBound}).
+     * bound gets it again without ({@link #withoutUnknownBound}). Returns whether it did.
      */
-    private static void awaitCreated(Admin admin, NewTopic topic, KafkaFuture<Void> creation)
+    private static boolean awaitCreated(Admin admin, NewTopic topic, KafkaFuture<Void> creation)
             throws ExecutionException, TimeoutException, InterruptedException {
         try {
             creation.get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+            return false;
         } catch (ExecutionException e) {
             NewTopic older = withoutUnknownBound(topic, e.getCause());
             if (older == null) {
                 throw e;
             }
-            LOG.warn("the cluster does not know {} (a broker before Kafka 4.4): topic {} is created without a bound"
-                    + " on a record's decompressed size", DECOMPRESSED_KEY, topic.name());
             admin.createTopics(List.of(older)).all().get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+            return true;
         }
     }
 
@@ -209,9 +209,12 @@ public final class TopicProvisioner {
                 return created;
             }
             var result = admin.createTopics(missing);
+            List<String> unbounded = new ArrayList<>();
             for (NewTopic topic : missing) {
                 try {
-                    awaitCreated(admin, topic, result.values().get(topic.name()));
+                    if (awaitCreated(admin, topic, result.values().get(topic.name()))) {
+                        unbounded.add(topic.name());
+                    }
                     created.add(topic.name());
                     LOG.debug("created topic {} ({} partitions)", topic.name(), topic.numPartitions());
                 } catch (ExecutionException e) {
@@ -226,6 +229,10 @@ public final class TopicProvisioner {
                                 + e.getCause().getMessage(), e.getCause());
                     }
                 }
+            }
+            if (!unbounded.isEmpty()) {
+                LOG.warn("the cluster does not know {} (brokers before Kafka 4.4): created {} without a bound on a"
+                        + " record's decompressed size", DECOMPRESSED_KEY, String.join(", ", unbounded));
             }
             awaitServed(admin, missing.stream().map(NewTopic::name).toList());
             return created;

@@ -17,6 +17,11 @@ public final class BrokerImage {
     // Not GDA_*: the application treats every GDA_ variable as one of its settings and rejects unknown ones.
     public static final String ENV = "TEST_KAFKA_IMAGE";
     public static final String DEFAULT = "apache/kafka:4.4.0";
+    /** The older broker's image ({@code OlderBrokerContainerIT}): system property, then environment, then the official one. */
+    public static final String OLDER_PROPERTY = "test.kafka.older-image";
+    public static final String OLDER_ENV = "TEST_KAFKA_OLDER_IMAGE";
+    /** The pom's {@code kafka.older-broker.version}, which failsafe hands the tests. */
+    public static final String OLDER_VERSION_PROPERTY = "test.kafka.older-broker.version";
 
     private static final String OFFICIAL_REPOSITORY = "apache/kafka";
 
@@ -25,7 +30,19 @@ public final class BrokerImage {
 
     /** The configured image: system property, then environment, then {@link #DEFAULT}. */
     public static DockerImageName configured() {
-        return named(firstNonBlank(System.getProperty(PROPERTY), System.getenv(ENV), DEFAULT));
+        return named(firstNonBlank("no image name", System.getProperty(PROPERTY), System.getenv(ENV), DEFAULT));
+    }
+
+    /**
+     * The image of the oldest broker line the suite runs against: {@value #OLDER_PROPERTY}, then
+     * {@value #OLDER_ENV}, then the official image of the version in {@value #OLDER_VERSION_PROPERTY}.
+     */
+    public static DockerImageName older() {
+        String version = System.getProperty(OLDER_VERSION_PROPERTY);
+        return named(firstNonBlank("no older broker image: set " + OLDER_PROPERTY + " or " + OLDER_ENV
+                        + " (Maven's failsafe passes " + OLDER_VERSION_PROPERTY + " from the pom)",
+                System.getProperty(OLDER_PROPERTY), System.getenv(OLDER_ENV),
+                version == null || version.isBlank() ? null : OFFICIAL_REPOSITORY + ":" + version.trim()));
     }
 
     static DockerImageName named(String name) {
@@ -38,12 +55,12 @@ public final class BrokerImage {
         return OFFICIAL_REPOSITORY.equals(image.getUnversionedPart());
     }
 
-    private static String firstNonBlank(String... candidates) {
+    private static String firstNonBlank(String noneMessage, String... candidates) {
         for (String candidate : candidates) {
             if (candidate != null && !candidate.isBlank()) {
                 return candidate.trim();
             }
         }
-        throw new IllegalStateException("no image name");
+        throw new IllegalStateException(noneMessage);
     }
 }

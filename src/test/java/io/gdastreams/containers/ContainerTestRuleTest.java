@@ -68,7 +68,8 @@ class ContainerTestRuleTest {
         // The rule is not vacuous: the container ITs are among the classes it constrains.
         List<String> guarded = tests.stream().filter(HAVE_TESTS).filter(USE_TESTCONTAINERS)
                 .map(JavaClass::getSimpleName).sorted().toList();
-        assertTrue(guarded.containsAll(List.of("AppImageContainerIT", "EndToEndContainerIT", "KafkaContainerIT")),
+        assertTrue(guarded.containsAll(List.of("AppImageContainerIT", "EndToEndContainerIT", "KafkaContainerIT",
+                "OlderBrokerContainerIT")),
                 "classes seen as container tests: " + guarded);
     }
 

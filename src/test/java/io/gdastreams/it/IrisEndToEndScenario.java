@@ -80,7 +80,8 @@ public final class IrisEndToEndScenario {
         }
     }
 
-    private static void assertGolden(IrisGolden.Row row, Prediction p, String modelId, long modelVersion) {
+    /** Asserts that {@code p} answers {@code row} with its golden posteriors, stamped with the model given. */
+    public static void assertGolden(IrisGolden.Row row, Prediction p, String modelId, long modelVersion) {
         String where = "row " + row.index();
         assertTrue(p != null, where + " has a prediction");
         assertEquals(Prediction.Status.SCORED, p.status(), where + " " + p.reason());
@@ -96,7 +97,8 @@ public final class IrisEndToEndScenario {
         assertEquals(row.predictedLabel(), p.label(), where + " label");
     }
 
-    private static String key(IrisGolden.Row row) {
+    /** The record key (and id) of {@code row}'s events. */
+    public static String key(IrisGolden.Row row) {
         return "row-" + row.index();
     }
 }

@@ -1,0 +1,175 @@
+package io.gdastreams.containers;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.gdastreams.cli.Main;
+import io.gdastreams.fixtures.Iris;
+import io.gdastreams.it.IrisEndToEndScenario;
+import io.gdastreams.it.IrisGolden;
+import io.gdastreams.it.KafkaBroker;
+import io.gdastreams.it.UniqueNames;
+import io.gdastreams.lifecycle.ExitCodes;
+import io.gdastreams.model.ModelParameters;
+import io.gdastreams.model.Prediction;
+import io.gdastreams.reliability.ProductProcess;
+import io.gdastreams.reliability.ProductProcess.Command;
+import io.gdastreams.serde.SerdeFactory;
+import io.gdastreams.service.TopicProvisioner;
+import io.gdastreams.topology.Topics;
+import io.gdastreams.topology.TrainingFixtures;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.apache.kafka.clients.admin.Config;
+import org.apache.kafka.clients.admin.ConfigEntry;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.config.ConfigResource;
+import org.apache.kafka.common.config.TopicConfig;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.testcontainers.junit.jupiter.Container;
+
+/**
+ * gda-streams on the oldest broker line the suite runs against (the pom's {@code kafka.older-broker.version},
+ * {@link BrokerImage#older()}): clusters are often older than the clients, and such a broker does not know the
+ * topic config {@code max.decompressed.message.bytes} (Kafka 4.4) that the topics gda-streams creates carry. The
+ * topologies answer Iris at the golden posteriors with exactly-once; the product's {@code train} and {@code score}
+ * create their topics without the bound (each named in the log), with every other setting of the plan, say at
+ * start that the topics they read are unbounded, answer Iris at the golden posteriors too, and {@code reset} hands
+ * the trainer's model over. Needs Docker
+ * ({@link ContainerTest}).
+ */
+@ContainerTest
+class OlderBrokerContainerIT {
+
+    private static final Duration TIMEOUT = Duration.ofSeconds(90);
+    private static final String BOUND = TopicConfig.MAX_DECOMPRESSED_MESSAGE_BYTES_CONFIG;
+    private static final int PARTITIONS = IrisEndToEndScenario.PARTITIONS;
+
+    @Container
+    static final HostNetworkKafkaContainer KAFKA = new HostNetworkKafkaContainer(BrokerImage.older());
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void theTopologiesAnswerIrisAtTheGoldenPosteriors() {
+        try (ContainerBroker broker = new ContainerBroker(KAFKA)) {
+            IrisEndToEndScenario.run(broker, dir);
+        }
+    }
+
+    @Test
+    void trainAndScoreCreateTheirTopicsWithoutTheBoundAndAnswerIrisAtTheGoldenPosteriors() throws Exception {
+        Topics topics = KafkaBroker.uniqueTopics();
+        Map<String, String> config = ProductProcess.testConfig(KAFKA.getBootstrapServers(), topics, "iris",
+                UniqueNames.of("older"), dir.resolve("state"), PARTITIONS);
+        config.put("gda.features", String.join(",", Iris.FEATURES));
+        IrisGolden golden = IrisGolden.fullMle();
+        try (ContainerBroker broker = new ContainerBroker(KAFKA);
+             ProductProcess train = new ProductProcess(Command.TRAIN, config, dir, "train");
+             ProductProcess score = new ProductProcess(Command.SCORE, config, dir, "score");
+             KafkaProducer<byte[], byte[]> producer = broker.producer()) {
+            train.start();
+            train.awaitRunning(TIMEOUT);
+
+            List<NewTopic> plan = TopicProvisioner.plan(topics, PARTITIONS, (short) 1);
+            Map<String, Config> created = describe(broker, plan);
+            for (NewTopic planned : plan) {
+                Config actual = created.get(planned.name());
+                assertNull(actual.get(BOUND), "a broker that does not know the key: " + actual);
+                Map<String, String> settings = planned.configs() == null ? Map.of() : planned.configs();
+                for (Map.Entry<String, String> setting : settings.entrySet()) {
+                    if (!setting.getKey().equals(BOUND)) {
+                        ConfigEntry entry = actual.get(setting.getKey());
+                        assertNotNull(entry, planned.name() + " " + setting.getKey());
+                        assertEquals(setting.getValue(), entry.value(), planned.name() + " " + setting.getKey());
+                    }
+                }
+                assertEquals(settings.containsKey(BOUND), created(train.log()).contains(planned.name()),
+                        planned.name() + "\n" + train.log());
+            }
+            assertTrue(train.log().contains("the cluster does not know " + BOUND + " (brokers before Kafka 4.4)"),
+                    train.log());
+
+            for (IrisGolden.Row row : golden.rows()) {
+                producer.send(new ProducerRecord<>(topics.labelled().name(), row.index() % PARTITIONS,
+                        bytes(IrisEndToEndScenario.key(row)), golden.labelledJson(row))).get();
+            }
+            List<ConsumerRecord<String, ModelParameters>> models = broker.readModelsUntilAbsorbed(topics.labelled(),
+                    topics.model(), TIMEOUT, train::assertAlive);
+            ModelParameters model = models.get(models.size() - 1).value();
+            TrainingFixtures.assertModelEquals(TrainingFixtures.goldenIrisMle(), model);
+
+            // Started after the last model: its global store holds that model before the scorer runs.
+            score.start();
+            score.awaitRunning(TIMEOUT);
+            assertTrue(score.log().contains("the cluster does not know " + BOUND), score.log());
+            assertTrue(score.log().contains("--entity-name " + topics.unlabelled().name()), score.log());
+            for (IrisGolden.Row row : golden.rows()) {
+                producer.send(new ProducerRecord<>(topics.unlabelled().name(), row.index() % PARTITIONS,
+                        bytes(IrisEndToEndScenario.key(row)), golden.unlabelledJson(row, null))).get();
+            }
+            List<ConsumerRecord<String, Prediction>> predictions = broker.readUntil(topics.predictions().name(),
+                    SerdeFactory.string().deserializer(), topics.predictions().valueDeserializer(), records -> {
+                        score.assertAlive();
+                        return records.size() >= golden.rows().size();
+                    }, TIMEOUT);
+            Map<String, Prediction> byKey = new HashMap<>();
+            predictions.forEach(p -> assertNull(byKey.put(p.key(), p.value()), "a second answer to " + p.key()));
+            for (IrisGolden.Row row : golden.rows()) {
+                IrisEndToEndScenario.assertGolden(row, byKey.get(IrisEndToEndScenario.key(row)), "iris",
+                        model.version());
+            }
+            score.sigterm();
+
+            // reset's admin calls (offsets, internal topics, the hand-over) on this broker too.
+            train.sigterm();
+            StringWriter out = new StringWriter();
+            StringWriter err = new StringWriter();
+            int code = Main.run(new String[] {"reset", "--config", train.configFile().toString(), "--role",
+                "training", "--execute"}, Map.of(), new PrintWriter(out, true), new PrintWriter(err, true));
+            assertEquals(ExitCodes.OK, code, out + "\n" + err);
+            List<ConsumerRecord<String, ModelParameters>> handedOver = broker.readAll(topics.model(), TIMEOUT);
+            ModelParameters released = handedOver.get(handedOver.size() - 1).value();
+            assertEquals(model.version() + 1, released.version(), out.toString());
+            assertEquals(model.totalCount(), released.totalCount());
+            assertEquals(model.sources(), released.sources());
+        }
+    }
+
+    private static Map<String, Config> describe(ContainerBroker broker, List<NewTopic> plan) throws Exception {
+        List<ConfigResource> resources = plan.stream()
+                .map(t -> new ConfigResource(ConfigResource.Type.TOPIC, t.name())).toList();
+        Map<String, Config> byName = new HashMap<>();
+        broker.admin().describeConfigs(resources).all().get(30, TimeUnit.SECONDS)
+                .forEach((resource, config) -> byName.put(resource.name(), config));
+        return byName;
+    }
+
+    /** The topics the service's log says it created without the bound. */
+    private static List<String> created(String log) {
+        Matcher line = Pattern.compile("the cluster does not know " + BOUND + " \\(brokers before Kafka 4\\.4\\):"
+                + " created (.+) without a bound on a record's decompressed size").matcher(log);
+        assertTrue(line.find(), log);
+        return List.of(line.group(1).split(", "));
+    }
+
+    private static byte[] bytes(String text) {
+        return text.getBytes(StandardCharsets.UTF_8);
+    }
+}
