@@ -126,6 +126,7 @@ public final class ServiceRunner {
         out.flush();
         int rebuilds = 0;
         int failures = 0;
+        boolean unsupportedBefore = false;
         List<StalledRestore> lastJudged = List.of();
         long runningSince = 0;
         try {
@@ -150,6 +151,7 @@ public final class ServiceRunner {
                     if (System.nanoTime() - runningSince > RECOVERED_AFTER.toNanos()) {
                         rebuilds = 0;
                         failures = 0;
+                        unsupportedBefore = false;
                     }
                 } else {
                     runningSince = 0;
@@ -166,6 +168,12 @@ public final class ServiceRunner {
                     throw new RunFailure(AccessCheck.refusal(role, StreamsApp.applicationId(properties), accesses,
                             denied), cause);
                 }
+                if (UnsupportedByCluster.matches(cause) && unsupportedBefore) {
+                    unhook(hook);
+                    app.get().close();
+                    throw new RunFailure(UnsupportedByCluster.refusal(role, cause), cause);
+                }
+                unsupportedBefore = UnsupportedByCluster.matches(cause);
                 Optional<String> permanent = notReading ? Optional.empty() : watch.permanent(cause);
                 if (permanent.isPresent()) {
                     // A topic gone or repartitioned does not come back by itself: starting again would only repeat it.

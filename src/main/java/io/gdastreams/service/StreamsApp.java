@@ -84,8 +84,9 @@ public final class StreamsApp implements AutoCloseable {
             TrainingStateException lostState = causeOfType(e, TrainingStateException.class);
             if (lostState != null) {
                 LOG.error("{}: stopping: {}", name, lostState.getMessage());
-            } else if (causeOfType(e, AuthorizationException.class) != null) {
-                // The service ends with the refusal in one line (AccessCheck.refusal): no stack trace before it.
+            } else if (causeOfType(e, AuthorizationException.class) != null || UnsupportedByCluster.matches(e)) {
+                // The service ends with the refusal in one line (AccessCheck.refusal, UnsupportedByCluster): no stack
+                // trace before it.
                 LOG.error("{}: stream thread failed: {}; stopping the client", name, rootMessage(e));
             } else {
                 LOG.error("{}: stream thread failed; stopping the client", name, e);

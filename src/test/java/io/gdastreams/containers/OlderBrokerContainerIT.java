@@ -152,6 +152,29 @@ class OlderBrokerContainerIT {
         }
     }
 
+    /**
+     * Kafka Streams' own group protocol is not offered by this broker: the service ends after a second try with one
+     * line naming the key (it used to start the client again every few seconds for as long as it ran).
+     */
+    @Test
+    void aTrainerAskedForTheStreamsGroupProtocolEndsWithTheKeyToRemove() throws Exception {
+        Map<String, String> config = ProductProcess.testConfig(KAFKA.getBootstrapServers(), KafkaBroker.uniqueTopics(),
+                "iris", UniqueNames.of("older-streams"), dir.resolve("state"), 1);
+        config.put("gda.features", String.join(",", Iris.FEATURES));
+        config.put("group.protocol", "streams");
+        try (ProductProcess train = new ProductProcess(Command.TRAIN, config, dir, "train")) {
+            train.start();
+            assertEquals(ExitCodes.FAILURE, train.awaitOwnExit(TIMEOUT), train.log());
+            assertTrue(train.log().contains("training: the Kafka cluster does not support what this client asks of it"
+                    + " (twice in a row: UnsupportedVersionException: The cluster does not support the STREAMS group"
+                    + " protocol"), train.log());
+            assertTrue(train.log().contains("group.protocol=streams needs brokers that offer Kafka Streams' own group"
+                    + " protocol"), train.log());
+            assertEquals(1, train.log().split("starting it again", -1).length - 1, "one restart, then the end:\n"
+                    + train.log());
+        }
+    }
+
     private static Map<String, Config> describe(ContainerBroker broker, List<NewTopic> plan) throws Exception {
         List<ConfigResource> resources = plan.stream()
                 .map(t -> new ConfigResource(ConfigResource.Type.TOPIC, t.name())).toList();
