@@ -93,6 +93,7 @@ public final class OperatedService {
             progress.start(config.progressInterval());
             Consumer<StreamsApp> onStart = app -> {
                 health.follow(app);
+                progress.follow(app::runningAt);
                 metrics.follow(app::restoring, app::heldInputs);
                 if (endpoints != null) {
                     metrics.bind(app.kafkaStreams());

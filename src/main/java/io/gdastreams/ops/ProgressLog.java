@@ -8,17 +8,22 @@ import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * One line per interval ({@code gda.progress.interval.ms}, 30 s by default) that says a train or score process is
  * working: events applied (trainer) or answered (scorer) in all and per second over the interval, dead letters,
- * held events, and the model's version and age. Read from the same counters as {@code /metrics}.
+ * held events, and the model's version and age. Read from the same counters as {@code /metrics}. One more line as
+ * soon as a (re)started client first runs: a scorer restores the model topic before that, and its log's "version 1
+ * in force" line is the first record of that restore, not the model it scores with (later ones are logged at most
+ * once a minute); this line names the model in force then.
  */
 final class ProgressLog implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(ProgressLog.class);
+    private static final Duration RUNNING_CHECK = Duration.ofSeconds(1);
 
     private final Role role;
     private final boolean scorer;
@@ -26,6 +31,9 @@ final class ProgressLog implements AutoCloseable {
     private final ScheduledExecutorService timer = DaemonTimer.named("gda-progress");
     private long lastCount;
     private long lastNanos = System.nanoTime();
+    /** When the client followed first ran (wall-clock ms, 0 before), and whether that was said. */
+    private volatile LongSupplier runningAt = () -> 0;
+    private volatile boolean runningSaid = true;
 
     ProgressLog(Role role, OpsMetrics metrics) {
         this.role = role;
@@ -41,6 +49,23 @@ final class ProgressLog implements AutoCloseable {
                 LOG.warn("{}: no progress line: {}", role, e.toString());
             }
         }, interval.toMillis(), interval.toMillis(), TimeUnit.MILLISECONDS);
+        timer.scheduleWithFixedDelay(() -> runningLine().ifPresent(LOG::info), RUNNING_CHECK.toMillis(),
+                RUNNING_CHECK.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    /** Follows a newly started client: a line once it runs ({@code runningAt}: wall-clock ms, 0 before). */
+    void follow(LongSupplier runningAt) {
+        this.runningAt = runningAt;
+        this.runningSaid = false;
+    }
+
+    /** The line to log now that the client followed runs, once per client. */
+    Optional<String> runningLine() {
+        if (runningSaid || runningAt.getAsLong() == 0) {
+            return Optional.empty();
+        }
+        runningSaid = true;
+        return Optional.of(line());
     }
 
     /** The next line; the rate is over the time since the previous one. */

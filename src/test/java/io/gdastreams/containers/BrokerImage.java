@@ -17,7 +17,7 @@ public final class BrokerImage {
     // Not GDA_*: the application treats every GDA_ variable as one of its settings and rejects unknown ones.
     public static final String ENV = "TEST_KAFKA_IMAGE";
     public static final String DEFAULT = "apache/kafka:4.4.0";
-    /** The older broker's image ({@code OlderBrokerContainerIT}): system property, then environment, then the official one. */
+    /** The older broker's image ({@code OlderBrokerContainerIT}): property, then environment, then the official one. */
     public static final String OLDER_PROPERTY = "test.kafka.older-image";
     public static final String OLDER_ENV = "TEST_KAFKA_OLDER_IMAGE";
     /** The pom's {@code kafka.older-broker.version}, which failsafe hands the tests. */

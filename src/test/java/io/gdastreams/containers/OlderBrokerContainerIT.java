@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.gdastreams.cli.Main;
 import io.gdastreams.fixtures.Iris;
+import io.gdastreams.it.Await;
 import io.gdastreams.it.IrisEndToEndScenario;
 import io.gdastreams.it.IrisGolden;
 import io.gdastreams.it.KafkaBroker;
@@ -79,6 +80,8 @@ class OlderBrokerContainerIT {
         Map<String, String> config = ProductProcess.testConfig(KAFKA.getBootstrapServers(), topics, "iris",
                 UniqueNames.of("older"), dir.resolve("state"), PARTITIONS);
         config.put("gda.features", String.join(",", Iris.FEATURES));
+        // No interval's progress line within the test: the one that names the model comes when the client runs.
+        config.put("gda.progress.interval.ms", Long.toString(Duration.ofMinutes(10).toMillis()));
         IrisGolden golden = IrisGolden.fullMle();
         try (ContainerBroker broker = new ContainerBroker(KAFKA);
              ProductProcess train = new ProductProcess(Command.TRAIN, config, dir, "train");
@@ -106,18 +109,30 @@ class OlderBrokerContainerIT {
             assertTrue(train.log().contains("the cluster does not know " + BOUND + " (brokers before Kafka 4.4)"),
                     train.log());
 
-            for (IrisGolden.Row row : golden.rows()) {
-                producer.send(new ProducerRecord<>(topics.labelled().name(), row.index() % PARTITIONS,
-                        bytes(IrisEndToEndScenario.key(row)), golden.labelledJson(row))).get();
+            // In two halves, each absorbed before the next: the model topic holds more than one version.
+            List<IrisGolden.Row> rows = golden.rows();
+            List<ConsumerRecord<String, ModelParameters>> models = List.of();
+            for (List<IrisGolden.Row> half : List.of(rows.subList(0, rows.size() / 2),
+                    rows.subList(rows.size() / 2, rows.size()))) {
+                for (IrisGolden.Row row : half) {
+                    producer.send(new ProducerRecord<>(topics.labelled().name(), row.index() % PARTITIONS,
+                            bytes(IrisEndToEndScenario.key(row)), golden.labelledJson(row))).get();
+                }
+                models = broker.readModelsUntilAbsorbed(topics.labelled(), topics.model(), TIMEOUT,
+                        train::assertAlive);
             }
-            List<ConsumerRecord<String, ModelParameters>> models = broker.readModelsUntilAbsorbed(topics.labelled(),
-                    topics.model(), TIMEOUT, train::assertAlive);
             ModelParameters model = models.get(models.size() - 1).value();
             TrainingFixtures.assertModelEquals(TrainingFixtures.goldenIrisMle(), model);
+            long first = models.get(0).value().version();
+            assertTrue(first < model.version(), "versions " + first + " to " + model.version());
 
             // Started after the last model: its global store holds that model before the scorer runs.
             score.start();
             score.awaitRunning(TIMEOUT);
+            // Its restore of the model topic logs the first version in force; once running it names the last.
+            Await.until("the scorer names the model in force", TIMEOUT, () -> score.log().contains("held; 0 dead"
+                    + " letters; model 'iris' version " + model.version() + ", published"), score::log);
+            assertTrue(score.log().contains("Model 'iris' version " + first + " in force"), score.log());
             assertTrue(score.log().contains("the cluster does not know " + BOUND), score.log());
             assertTrue(score.log().contains("--entity-name " + topics.unlabelled().name()), score.log());
             for (IrisGolden.Row row : golden.rows()) {

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.gdastreams.config.Role;
 import io.gdastreams.fixtures.Iris;
+import io.gdastreams.model.ModelParameters;
 import io.gdastreams.topology.DeadLetterCategory;
 import java.time.Clock;
 import java.time.Instant;
@@ -33,6 +34,32 @@ class ProgressLogTest {
                 + " /health/ready)"), held);
         metrics.modelHeld(null);
         assertTrue(log.line().endsWith(" s ago"), log.line());
+        log.close();
+        metrics.close();
+    }
+
+    /**
+     * At a scorer's start the model topic's restore logs its first version; the line at RUNNING names the one in
+     * force.
+     */
+    @Test
+    void shouldSayOnceWhenEachClientRunsWhichModelIsInForce() {
+        ModelParameters[] inForce = {null};
+        OpsMetrics metrics = new OpsMetrics(() -> java.util.Optional.ofNullable(inForce[0]), NOW);
+        ProgressLog log = new ProgressLog(Role.SCORING, metrics);
+        assertEquals(java.util.Optional.empty(), log.runningLine(), "no client followed yet");
+        long[] runningAt = {0};
+        log.follow(() -> runningAt[0]);
+        inForce[0] = Iris.model("m", 1, Iris.rows());
+        assertEquals(java.util.Optional.empty(), log.runningLine(), "not running yet: the restore is under way");
+        inForce[0] = Iris.model("m", 13, Iris.rows());
+        runningAt[0] = NOW.millis();
+        String line = log.runningLine().orElseThrow();
+        assertTrue(line.startsWith("scoring: 0 events answered (0 scored, 0 unscored), 0.0/s; 0 held; 0 dead letters;"
+                + " model 'm' version 13, published "), line);
+        assertEquals(java.util.Optional.empty(), log.runningLine(), "once per client");
+        log.follow(() -> runningAt[0]);
+        assertTrue(log.runningLine().orElseThrow().contains("model 'm' version 13"), "a restarted client: again");
         log.close();
         metrics.close();
     }
