@@ -45,14 +45,13 @@ import org.junit.jupiter.api.io.TempDir;
 import org.testcontainers.junit.jupiter.Container;
 
 /**
- * gda-streams on the oldest broker line the suite runs against (the pom's {@code kafka.older-broker.version},
- * {@link BrokerImage#older()}): clusters are often older than the clients, and such a broker does not know the
- * topic config {@code max.decompressed.message.bytes} (Kafka 4.4) that the topics gda-streams creates carry. The
- * topologies answer Iris at the golden posteriors with exactly-once; the product's {@code train} and {@code score}
- * create their topics without the bound (each named in the log), with every other setting of the plan, say at
- * start that the topics they read are unbounded, answer Iris at the golden posteriors too, and {@code reset} hands
- * the trainer's model over. Needs Docker
- * ({@link ContainerTest}).
+ * gda-streams on an older broker line than its own clients' (the pom's {@code kafka.older-broker.version},
+ * {@link BrokerImage#older()}): clusters are often older than the clients, and such a broker does not know the topic
+ * config {@code max.decompressed.message.bytes} (Kafka 4.4) that the topics gda-streams creates carry. The topologies
+ * answer Iris at the golden posteriors with exactly-once; the product's {@code train} and {@code score} create their
+ * topics without the bound (named in one log line), with every other setting of the plan, say at start that the
+ * topics they read are unbounded, answer Iris at the golden posteriors too, and {@code reset} hands the trainer's
+ * model over; a setting the broker does not offer ends the service. Needs Docker ({@link ContainerTest}).
  */
 @ContainerTest
 class OlderBrokerContainerIT {
