@@ -103,7 +103,7 @@ final class ServiceWatch {
     /**
      * Before Kafka Streams starts: throws {@link RunFailure} when a configured topic is missing; warns (log and
      * {@code out}) about a model topic that deletes models and about topics it reads without a bound on a record's
-     * decompressed size.
+     * decompressed size, and notes the topics whose settings it may not see.
      */
     void atStart(PrintWriter out) {
         needed.atStart(existing).ifPresent(missing -> {
@@ -111,9 +111,14 @@ final class ServiceWatch {
         });
         String model = config.topics().model().name();
         Map<String, Integer> bounds = DecompressedSizeBound.wanted(RoleAccess.inputTopic(role, config.topics()), model);
-        TopicConfigs.describe(client, bounds.keySet(), config.brokerTimeout()).ifPresent(configs -> {
-            ModelTopicSettings.check(model, configs.get(model)).ifPresent(warning -> warn(out, warning));
-            DecompressedSizeBound.check(configs, bounds).ifPresent(warning -> warn(out, warning));
+        TopicConfigs.describe(client, bounds.keySet(), config.brokerTimeout()).ifPresent(described -> {
+            ModelTopicSettings.check(model, described.configs().get(model)).ifPresent(warning -> warn(out, warning));
+            DecompressedSizeBound.check(described.configs(), bounds).ifPresent(warning -> warn(out, warning));
+            described.refusalNote().ifPresent(note -> {
+                LOG.info("{}: {}", role, note);
+                out.println(role + ": note: " + note);
+                out.flush();
+            });
         });
     }
 

@@ -281,6 +281,29 @@ class AuthorizerIT {
     }
 
     /**
+     * The DESCRIBE_CONFIGS rows serve the start's checks of topic settings only: without them {@code train} runs and
+     * says which topics it could not check (before, it said nothing, as if they were fine).
+     */
+    @Test
+    void trainWithoutDescribeConfigsRunsAndNamesTheTopicsItCouldNotCheck() throws Exception {
+        Run run = newRun("noconfigs");
+        List<AclTable.Row> rows = AclTable.fromDocs().of("trainer", "provisioner");
+        List<AclTable.Row> kept = rows.stream().filter(row -> row.operation() != AclOperation.DESCRIBE_CONFIGS)
+                .toList();
+        assertEquals(rows.size() - 2, kept.size(), "the labelled and the model topic's rows left out");
+        grant(AclTable.bindings(kept, TRAINER, run.appConfig()));
+        try (ProductProcess train = process(Command.TRAIN, run.config(), "train-noconfigs", TRAINER)) {
+            train.start();
+            train.awaitRunning(TIMEOUT);
+            assertTrue(train.log().contains("training: note: no DESCRIBE_CONFIGS on topics "
+                    + run.topics().labelled().name() + ", " + run.topics().model().name() + ", so the start cannot"
+                    + " check their settings"), train.log());
+            train.assertAlive();
+            train.sigterm();
+        }
+    }
+
+    /**
      * A changelog an earlier run made is checked at start like the configured topics: without WRITE on it the scorer
      * would run until its first held event (no model yet), then stop.
      */
@@ -338,7 +361,8 @@ class AuthorizerIT {
      */
     private static void assertNoRefusal(ProductProcess process) {
         List<String> refusals = process.log().lines().filter(l -> l.contains("AUTHORIZATION_FAILED")
-                || l.contains("AuthorizationException") || l.contains("not authorised")).toList();
+                || l.contains("AuthorizationException") || l.contains("not authorised")
+                || l.contains("no DESCRIBE_CONFIGS")).toList();
         assertEquals(List.of(), refusals, "refusals in the output");
     }
 
