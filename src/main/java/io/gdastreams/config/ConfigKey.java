@@ -24,7 +24,8 @@ public enum ConfigKey {
     MODEL_ID("gda.model.id", "gda", ValueType.NAME,
             "key of the model on the model topic; several models can share the topics"),
     FEATURES("gda.features", "", ValueType.NAME_LIST,
-            "ordered feature names; empty: taken from the first valid labelled event"),
+            "ordered feature names; empty: those of the model this trainer published, else each input partition's"
+                    + " first labelled event (sorted names)"),
     TOPIC_LABELLED("gda.topic.labelled", "labelled-events", ValueType.TOPIC,
             "topic of the labelled events (training input)"),
     TOPIC_UNLABELLED("gda.topic.unlabelled", "unlabelled-events", ValueType.TOPIC,
