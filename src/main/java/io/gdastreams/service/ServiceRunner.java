@@ -141,9 +141,7 @@ public final class ServiceRunner {
                 ServiceWatch.Look look = watch.look(app.get(), state);
                 lastJudged = look.judged();
                 if (look.endBecause().isPresent()) {
-                    unhook(hook);
-                    app.get().close();
-                    throw new RunFailure(look.endBecause().get());
+                    throw ending(hook, app.get(), look.endBecause().get(), null);
                 }
                 if (state == KafkaStreams.State.RUNNING) {
                     // Running this long after a restart counts as recovered: the next failure starts afresh.
@@ -163,30 +161,22 @@ public final class ServiceRunner {
                 AuthorizationException denied = StreamsApp.causeOfType(cause, AuthorizationException.class);
                 if (denied != null) {
                     // An ACL does not appear by itself: starting again would only repeat the refusal.
-                    unhook(hook);
-                    app.get().close();
-                    throw new RunFailure(AccessCheck.refusal(role, StreamsApp.applicationId(properties), accesses,
-                            denied), cause);
+                    throw ending(hook, app.get(), AccessCheck.refusal(role, StreamsApp.applicationId(properties),
+                            accesses, denied), cause);
                 }
                 if (UnsupportedByCluster.matches(cause) && unsupportedBefore) {
-                    unhook(hook);
-                    app.get().close();
-                    throw new RunFailure(UnsupportedByCluster.refusal(role, cause), cause);
+                    throw ending(hook, app.get(), UnsupportedByCluster.refusal(role, cause), cause);
                 }
                 unsupportedBefore = UnsupportedByCluster.matches(cause);
                 Optional<String> permanent = notReading ? Optional.empty() : watch.permanent(cause);
                 if (permanent.isPresent()) {
                     // A topic gone or repartitioned does not come back by itself: starting again would only repeat it.
-                    unhook(hook);
-                    app.get().close();
-                    throw new RunFailure(permanent.get(), cause);
+                    throw ending(hook, app.get(), permanent.get(), cause);
                 }
                 boolean lostState = StreamsApp.lostTrainingState(cause);
                 if (lostState && (rebuilds >= MAX_STATE_REBUILDS
                         || StreamsApp.stateConflictsWithConfiguration(cause))) {
-                    unhook(hook);
-                    app.get().close();
-                    throw new RunFailure(role + " stopped (" + state + ")"
+                    throw ending(hook, app.get(), role + " stopped (" + state + ")"
                             + (cause == null ? "" : ": " + StreamsApp.rootMessage(cause)), cause);
                 }
                 failures++;
@@ -242,6 +232,13 @@ public final class ServiceRunner {
             Thread.currentThread().interrupt();
         }
         return interrupted.get() ? ExitCodes.OK : ExitCodes.FAILURE;
+    }
+
+    /** Ends the run on a failure: the hook taken back, {@code app} closed; the failure to throw. */
+    private static RunFailure ending(Thread hook, StreamsApp app, String message, Throwable cause) {
+        unhook(hook);
+        app.close();
+        return new RunFailure(message, cause);
     }
 
     /**
