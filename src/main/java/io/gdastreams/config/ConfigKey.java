@@ -83,7 +83,8 @@ public enum ConfigKey {
     VARIANCE_FLOOR("gda.variance.floor", "1e-9", ValueType.NON_NEGATIVE_DOUBLE,
             "scorer: relative variance floor that keeps a covariance positive definite"),
     MIN_COUNT("gda.min.count", "2", ValueType.POSITIVE_LONG,
-            "scorer: classes with fewer observations are left out"),
+            "scorer (and the trainer's prequential scoring and drift warm-up): classes with fewer observations are"
+                    + " left out"),
     PRIORS("gda.priors", "", ValueType.PRIORS,
             "scorer: LABEL:P,... fixed prior beliefs P(y=k) (sum 1) instead of the learned ones; unlisted classes"
                     + " are left out; empty: learned"),
@@ -139,9 +140,11 @@ public enum ConfigKey {
     HTTP_TLS_KEYSTORE("gda.http.tls.keystore", "", ValueType.OPTIONAL_TEXT,
             "keystore with the endpoint's key and certificate: serve HTTPS; empty = plain HTTP"),
     HTTP_TLS_KEYSTORE_TYPE("gda.http.tls.keystore.type", "PKCS12", ValueType.NAME,
-            "type of gda.http.tls.keystore (PKCS12, JKS)"),
+            "type of gda.http.tls.keystore, as Java's KeyStore names it (e.g. PKCS12, JKS); checked when the"
+                    + " listener opens"),
     HTTP_TLS_KEYSTORE_PASSWORD("gda.http.tls.keystore.password", "", ValueType.OPTIONAL_TEXT,
-            "password of the keystore; a secret: from the environment (GDA_HTTP_TLS_KEYSTORE_PASSWORD) only"),
+            "password of the keystore; a secret: from the environment (GDA_HTTP_TLS_KEYSTORE_PASSWORD) or"
+                    + " gda.http.tls.keystore.password.file only"),
     HTTP_TLS_KEYSTORE_PASSWORD_FILE("gda.http.tls.keystore.password.file", "", ValueType.OPTIONAL_TEXT,
             "file holding the keystore password (instead of the environment); empty = none"),
     BROKER_TIMEOUT_MS("gda.broker.timeout.ms", "15000", ValueType.POSITIVE_LONG,
@@ -152,7 +155,8 @@ public enum ConfigKey {
      * line (docs/SECURITY.md); or read from the file gda.model.signing.key.file.
      */
     MODEL_SIGNING_KEY("gda.model.signing.key", "", ValueType.OPTIONAL_TEXT,
-            "train/score: model signing keys id:secret[,id:secret...] (first signs, all verify); environment only"),
+            "train/score: model signing keys id:secret[,id:secret...] (first signs, all verify); from the"
+                    + " environment or gda.model.signing.key.file only"),
     MODEL_SIGNING_KEY_FILE("gda.model.signing.key.file", "", ValueType.OPTIONAL_TEXT,
             "train/score: file holding gda.model.signing.key's value instead; empty: none"),
     RESTORE_PATIENCE_MS("gda.restore.patience.ms", "300000", ValueType.POSITIVE_LONG,
