@@ -164,10 +164,11 @@ public final class ServiceRunner {
                     throw ending(hook, app.get(), AccessCheck.refusal(role, StreamsApp.applicationId(properties),
                             accesses, denied), cause);
                 }
-                if (UnsupportedByCluster.matches(cause) && unsupportedBefore) {
+                boolean unsupported = UnsupportedByCluster.matches(cause);
+                if (unsupported && unsupportedBefore) {
                     throw ending(hook, app.get(), UnsupportedByCluster.refusal(role, cause), cause);
                 }
-                unsupportedBefore = UnsupportedByCluster.matches(cause);
+                unsupportedBefore = unsupported;
                 Optional<String> permanent = notReading ? Optional.empty() : watch.permanent(cause);
                 if (permanent.isPresent()) {
                     // A topic gone or repartitioned does not come back by itself: starting again would only repeat it.

@@ -114,17 +114,22 @@ final class ServiceWatch {
         TopicConfigs.describe(client, bounds.keySet(), config.brokerTimeout()).ifPresent(described -> {
             ModelTopicSettings.check(model, described.configs().get(model)).ifPresent(warning -> warn(out, warning));
             DecompressedSizeBound.check(described.configs(), bounds).ifPresent(warning -> warn(out, warning));
-            described.refusalNote().ifPresent(note -> {
-                LOG.info("{}: {}", role, note);
-                out.println(role + ": note: " + note);
-                out.flush();
-            });
+            described.refusalNote().ifPresent(note -> say(out, "note", note));
         });
     }
 
     private void warn(PrintWriter out, String warning) {
-        LOG.warn("{}: {}", role, warning);
-        out.println(role + ": WARNING: " + warning);
+        say(out, "WARNING", warning);
+    }
+
+    /** One line on {@code out} and in the log (at WARN for a warning, else INFO): {@code <role>: <kind>: <text>}. */
+    private void say(PrintWriter out, String kind, String text) {
+        if (kind.equals("WARNING")) {
+            LOG.warn("{}: {}", role, text);
+        } else {
+            LOG.info("{}: {}", role, text);
+        }
+        out.println(role + ": " + kind + ": " + text);
         out.flush();
     }
 
