@@ -98,6 +98,9 @@ public final class OperatedService {
                 if (endpoints != null) {
                     metrics.bind(app.kafkaStreams());
                 }
+                if (scoring != null) {
+                    app.whenStarted(scoring::restored);
+                }
             };
             return ServiceRunner.run(role, topology, config, out, onStart, metrics);
         } finally {

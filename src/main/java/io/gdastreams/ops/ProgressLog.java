@@ -16,9 +16,7 @@ import org.slf4j.LoggerFactory;
  * One line per interval ({@code gda.progress.interval.ms}, 30 s by default) that says a train or score process is
  * working: events applied (trainer) or answered (scorer) in all and per second over the interval, dead letters,
  * held events, and the model's version and age. Read from the same counters as {@code /metrics}. One more line as
- * soon as a (re)started client first runs: a scorer restores the model topic before that, and its log's "version 1
- * in force" line is the first record of that restore, not the model it scores with (later ones are logged at most
- * once a minute); this line names the model in force then.
+ * soon as a (re)started client first runs, so that the log says when it began to work, and with which model.
  */
 final class ProgressLog implements AutoCloseable {
 

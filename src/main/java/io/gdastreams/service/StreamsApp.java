@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.common.TopicPartition;
@@ -46,6 +47,7 @@ public final class StreamsApp implements AutoCloseable {
     private final Path stateDir;
     private final AtomicReference<Throwable> failure = new AtomicReference<>();
     private final RestoreWatch restores = new RestoreWatch(System::nanoTime);
+    private final List<Runnable> whenStarted = new CopyOnWriteArrayList<>();
     private volatile HeldInputs inputs;
     /** Wall-clock time it first reached RUNNING, 0 before (the bench's clock starts there). */
     private volatile long runningAt;
@@ -114,8 +116,18 @@ public final class StreamsApp implements AutoCloseable {
         return properties.getProperty(StreamsConfig.APPLICATION_ID_CONFIG);
     }
 
+    /**
+     * Starts the client, then runs the tasks of {@link #whenStarted}: Kafka Streams' start returns once the
+     * topology's global stores are restored (and starts the stream threads in the background).
+     */
     public void start() {
         streams.start();
+        whenStarted.forEach(Runnable::run);
+    }
+
+    /** Runs {@code task} when {@link #start()} returns (the global stores restored); before start only. */
+    public void whenStarted(Runnable task) {
+        whenStarted.add(task);
     }
 
     /** Waits until the application first reaches RUNNING; throws {@link RunFailure} if it stops or times out. */

@@ -42,7 +42,6 @@ final class CompiledModelCache {
 
     /** Longest reason kept for the "no valid model" description (a parser message can quote a lot). */
     private static final int MAX_REASON_CHARS = 300;
-    private static final java.time.Duration IN_FORCE_LINE_INTERVAL = java.time.Duration.ofMinutes(1);
 
     /** What {@link #offer} did with a model. */
     enum Outcome {
@@ -76,14 +75,16 @@ final class CompiledModelCache {
      * readers that show it, such as the HTTP endpoint).
      */
     private volatile ModelParameters inForce;
-    /** When the last "in force" line was logged, and how many versions came in force since (logInForce). */
-    private long lastInForceLine;
-    private long versionsSinceLine;
+    private final InForceLines inForceLines;
 
-    /** @param alpha the Laplace smoothing of the category tables ({@code gda.categorical.alpha}) */
-    CompiledModelCache(String modelId, FitOptions options, int listed, boolean rejectOlderVersions,
-                       DecisionRule decisionRule, double alpha) {
+    /**
+     * @param alpha     the Laplace smoothing of the category tables ({@code gda.categorical.alpha})
+     * @param restoring whether the client has yet to restore the model topic ({@link #restored()})
+     */
+    private CompiledModelCache(String modelId, FitOptions options, int listed, boolean rejectOlderVersions,
+                               DecisionRule decisionRule, double alpha, boolean restoring) {
         this.modelId = modelId;
+        this.inForceLines = new InForceLines(modelId, InForceLines.INTERVAL, System::nanoTime, restoring);
         this.decisionRule = decisionRule;
         this.options = options;
         this.listed = listed;
@@ -97,8 +98,29 @@ final class CompiledModelCache {
      * smoothing of category tables.
      */
     static CompiledModelCache of(ScoringSettings settings) {
+        return of(settings, false);
+    }
+
+    /**
+     * As {@link #of(ScoringSettings)}, for a client that restores the model topic before it runs: the versions of
+     * that restore are not logged one by one; {@link #restored()} names the model in force after it.
+     */
+    static CompiledModelCache restoring(ScoringSettings settings) {
+        return of(settings, true);
+    }
+
+    private static CompiledModelCache of(ScoringSettings settings, boolean restoring) {
         return new CompiledModelCache(settings.modelId(), settings.fitOptions(), settings.listedClasses(),
-                settings.rejectOlderVersions(), settings.decisionRule(), settings.categorical().alpha());
+                settings.rejectOlderVersions(), settings.decisionRule(), settings.categorical().alpha(), restoring);
+    }
+
+    /**
+     * The client has restored the model topic (Kafka Streams' start returns once its global stores are): logs the
+     * model that restore put in force, if any. A no-op for a cache not made {@link #restoring}, and after the first
+     * call.
+     */
+    void restored() {
+        inForceLines.restored().ifPresent(LOG::info);
     }
 
     String modelId() {
@@ -213,7 +235,8 @@ final class CompiledModelCache {
         compilations.incrementAndGet();
         inForce = model;
         current = compiled;
-        logInForce(held == null, model.version(), source);
+        inForceLines.inForce(model.version(), source).ifPresentOrElse(LOG::info,
+                () -> LOG.debug(inForceLines.brief(model.version(), source)));
         if (compiled.canScore()) {
             unscorableReported.set(false);
         }
@@ -227,26 +250,6 @@ final class CompiledModelCache {
      */
     CompiledModel compile(ModelParameters model) {
         return CompiledModel.compile(model, options, listed, decisionRule, alpha);
-    }
-
-    /**
-     * The first model in force, then at most one line a minute: a trainer publishing every second would otherwise
-     * write 86,400 lines a day here, and the progress line names the version in force anyway.
-     */
-    private void logInForce(boolean first, long version, String source) {
-        long now = System.nanoTime();
-        synchronized (this) {
-            versionsSinceLine++;
-            if (!first && now - lastInForceLine < IN_FORCE_LINE_INTERVAL.toNanos()) {
-                LOG.debug("Model '{}' version {} in force (from {})", modelId, version, source);
-                return;
-            }
-            long count = versionsSinceLine;
-            versionsSinceLine = 0;
-            lastInForceLine = now;
-            LOG.info("Model '{}' version {} in force (from {}){}", modelId, version, source,
-                    count > 1 ? "; " + count + " versions came in force since the last such line" : "");
-        }
     }
 
     /**

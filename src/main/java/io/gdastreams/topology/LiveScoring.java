@@ -59,9 +59,17 @@ public final class LiveScoring {
      * client compiles the models its own global store replays. From now on this object answers for it.
      */
     public Topology topology() {
-        CompiledModelCache fresh = CompiledModelCache.of(settings);
+        CompiledModelCache fresh = CompiledModelCache.restoring(settings);
         cache.set(fresh);
         return ScoringTopology.build(settings, fresh, observer);
+    }
+
+    /**
+     * The client of the latest {@link #topology()} has restored the model topic (its start returned): logs the model
+     * in force then, instead of the first version of the restore and no more for a minute.
+     */
+    public void restored() {
+        cache.get().restored();
     }
 
     /** The model in force, as it was published; empty before the first valid model. */

@@ -1,6 +1,7 @@
 package io.gdastreams.containers;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -128,10 +129,15 @@ class OlderBrokerContainerIT {
             // Started after the last model: its global store holds that model before the scorer runs.
             score.start();
             score.awaitRunning(TIMEOUT);
-            // Its restore of the model topic logs the first version in force; once running it names the last.
+            // Its restore of the model topic puts every version in force in turn: the log names only the last (once
+            // the restore is over), and so does the progress line once it runs.
             Await.until("the scorer names the model in force", TIMEOUT, () -> score.log().contains("held; 0 dead"
                     + " letters; model 'iris' version " + model.version() + ", published"), score::log);
-            assertTrue(score.log().contains("Model 'iris' version " + first + " in force"), score.log());
+            assertTrue(score.log().contains("Model 'iris' version " + model.version() + " in force (from "
+                    + topics.model().name() + "-0 offset "), score.log());
+            assertTrue(score.log().contains(", the last of " + models.size() + " versions put in force while reading"
+                    + " the model topic at start"), score.log());
+            assertFalse(score.log().contains("Model 'iris' version " + first + " in force"), score.log());
             assertTrue(score.log().contains("the cluster does not know " + BOUND), score.log());
             assertTrue(score.log().contains("--entity-name " + topics.unlabelled().name()), score.log());
             for (IrisGolden.Row row : golden.rows()) {
