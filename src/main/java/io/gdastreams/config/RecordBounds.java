@@ -16,11 +16,11 @@ public final class RecordBounds {
 
     /**
      * 1 MiB: the largest event record (key, value and headers, decompressed) the input topics gda-streams creates
-     * accept ({@code max.decompressed.message.bytes}, Kafka 4.4 brokers). Kafka's {@code max.message.bytes} bounds a
-     * record batch as it travels, compressed: without this bound, a batch of a few kilobytes can hold a record of
-     * gigabytes (zeros compress that well), and a poll of such records exhausts any heap, again after every
-     * restart. 1 MiB is what the broker's default batch limit lets through uncompressed; the scorer holds no event
-     * above 512 KiB anyway.
+     * accept ({@code max.decompressed.message.bytes}, Kafka 4.4 brokers and 4.2.2). Kafka's
+     * {@code max.message.bytes} bounds a record batch as it travels, compressed: without this bound, a batch of a few
+     * kilobytes can hold a record of gigabytes (zeros compress that well), and a poll of such records exhausts any
+     * heap, again after every restart. 1 MiB is what the broker's default batch limit lets through uncompressed; the
+     * scorer holds no event above 512 KiB anyway.
      */
     public static final int MAX_EVENT_RECORD_BYTES = 1024 * 1024;
 

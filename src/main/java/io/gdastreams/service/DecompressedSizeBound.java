@@ -12,16 +12,22 @@ import org.apache.kafka.common.config.TopicConfig;
 
 /**
  * Whether the topics a service reads bound the size of a record once decompressed
- * ({@code max.decompressed.message.bytes}, Kafka 4.4 brokers). Kafka's {@code max.message.bytes} bounds a batch as
- * it travels, compressed, and a consumer decompresses every record it returns into memory of its own: a producer
- * that sends a few kilobytes of compressed zeros delivers records of up to 2 GiB, and one poll of them (up to
- * {@code max.poll.records}) exhausts the service's heap, again after every restart on the same records. Topics that
- * {@code gda.create.topics} creates carry the bound; for others (made by hand, or on an older broker) the start says
- * so as a warning: the service can run, and runs until such records come.
+ * ({@code max.decompressed.message.bytes}, which not every broker knows: {@link #WHICH_BROKERS}). Kafka's
+ * {@code max.message.bytes} bounds a batch as it travels, compressed, and a consumer decompresses every record it
+ * returns into memory of its own: a producer that sends a few kilobytes of compressed zeros delivers records of up to
+ * 2 GiB, and one poll of them (up to {@code max.poll.records}) exhausts the service's heap, again after every restart
+ * on the same records. Topics that {@code gda.create.topics} creates carry the bound; for others (made by hand, or on
+ * a broker that does not know it) the start says so as a warning: the service can run, and runs until such records
+ * come.
  */
 final class DecompressedSizeBound {
 
     private static final String KEY = TopicConfig.MAX_DECOMPRESSED_MESSAGE_BYTES_CONFIG;
+    /**
+     * Which brokers know {@link #KEY}, as OlderBrokerContainerIT found on real ones: Kafka 4.4.0 and 4.2.2 do;
+     * 3.9.1, 4.0.2, 4.1.2 and 4.3.1 do not (4.2.0, 4.2.1 and 4.3.0's clients do not define it either).
+     */
+    static final String WHICH_BROKERS = "Kafka 4.4 brokers know it, and 4.2.2 of the 4.2 line";
 
     private DecompressedSizeBound() {
     }
@@ -53,11 +59,11 @@ final class DecompressedSizeBound {
                     .append(topic).append(" --add-config ").append(KEY).append('=').append(wanted.get(topic));
         }
         String them = one ? "it" : "them";
-        return Optional.of((unknown.isEmpty() ? "" : "the cluster does not know " + KEY + " (brokers before Kafka"
-                + " 4.4), so ") + "the topic" + (one ? " " : "s ") + String.join(", ", topics) + (one ? " does" : " do")
+        return Optional.of((unknown.isEmpty() ? "" : "the cluster does not know " + KEY + " (" + WHICH_BROKERS
+                + "), so ") + "the topic" + (one ? " " : "s ") + String.join(", ", topics) + (one ? " does" : " do")
                 + " not bound a record's decompressed size: a producer that compresses can send records of up to 2 GiB"
                 + " in batches of a few kilobytes, and one poll of them exhausts this service's heap, after every"
-                + " restart too; " + (unknown.isEmpty() ? "" : "on Kafka 4.4 or later, ") + "bound " + them + ": "
+                + " restart too; " + (unknown.isEmpty() ? "" : "once the brokers know it, ") + "bound " + them + ": "
                 + fix + " (the topics gda.create.topics=true creates carry it; it leaves existing ones as they are)");
     }
 

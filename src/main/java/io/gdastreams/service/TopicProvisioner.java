@@ -32,9 +32,9 @@ import org.slf4j.LoggerFactory;
  * The model topic gets {@code max.message.bytes} = {@link RecordSizeLimits#MAX_RECORD_BYTES} (a model at
  * d = 256 is megabytes of JSON; dead letters and predictions are kept below 1 MiB by the topologies).
  * The topics the services read (labelled, unlabelled, model) also bound a record's decompressed size
- * ({@code max.decompressed.message.bytes}: 1 MiB for events, the model bound for models), which a broker before
- * Kafka 4.4 does not know: such a topic is then created without it, and the services' start warns about it
- * ({@link DecompressedSizeBound}). Existing topics are left as they are.
+ * ({@code max.decompressed.message.bytes}: 1 MiB for events, the model bound for models), which not every broker
+ * knows ({@link DecompressedSizeBound#WHICH_BROKERS}): such a topic is then created without it, and the services'
+ * start warns about it ({@link DecompressedSizeBound}). Existing topics are left as they are.
  */
 public final class TopicProvisioner {
 
@@ -231,8 +231,8 @@ public final class TopicProvisioner {
                 }
             }
             if (!unbounded.isEmpty()) {
-                LOG.warn("the cluster does not know {} (brokers before Kafka 4.4): created {} without a bound on a"
-                        + " record's decompressed size", DECOMPRESSED_KEY, String.join(", ", unbounded));
+                LOG.warn("the cluster does not know {} ({}): created {} without a bound on a record's decompressed"
+                        + " size", DECOMPRESSED_KEY, DecompressedSizeBound.WHICH_BROKERS, String.join(", ", unbounded));
             }
             awaitServed(admin, missing.stream().map(NewTopic::name).toList());
             return created;

@@ -55,12 +55,13 @@ class DecompressedSizeBoundTest {
 
     @Test
     void shouldSayWhenTheClusterDoesNotKnowTheKey() {
-        assertEquals(Optional.of("the cluster does not know max.decompressed.message.bytes (brokers before Kafka 4.4),"
-                        + " so the topics events, models do not bound a record's decompressed size: a producer that"
-                        + " compresses can send records of up to 2 GiB in batches of a few kilobytes, and one poll of"
-                        + " them exhausts this service's heap, after every restart too; on Kafka 4.4 or later, bound"
-                        + " them: kafka-configs.sh --alter --entity-type topics --entity-name events --add-config"
-                        + " max.decompressed.message.bytes=1048576; kafka-configs.sh --alter --entity-type topics"
+        assertEquals(Optional.of("the cluster does not know max.decompressed.message.bytes (Kafka 4.4 brokers know"
+                        + " it, and 4.2.2 of the 4.2 line), so the topics events, models do not bound a record's"
+                        + " decompressed size: a producer that compresses can send records of up to 2 GiB in batches"
+                        + " of a few kilobytes, and one poll of them exhausts this service's heap, after every restart"
+                        + " too; once the brokers know it, bound them: kafka-configs.sh --alter --entity-type topics"
+                        + " --entity-name events --add-config max.decompressed.message.bytes=1048576;"
+                        + " kafka-configs.sh --alter --entity-type topics"
                         + " --entity-name models --add-config max.decompressed.message.bytes=67108864"
                         + " (the topics gda.create.topics=true creates carry it; it leaves existing ones as they are)"),
                 DecompressedSizeBound.warning(bounds(null, null), WANTED));

@@ -32,7 +32,7 @@ class UnsupportedByClusterTest {
 
         assertEquals("training: the Kafka cluster does not support what this client asks of it (twice in a row: "
                 + "UnsupportedVersionException: " + STREAMS_PROTOCOL_REFUSED + "); group.protocol=streams needs brokers"
-                + " that offer Kafka Streams' own group protocol (Kafka 4.4 offers it): remove the key to use the"
+                + " that offer Kafka Streams' own group protocol (Kafka 4.2 and later do): remove the key to use the"
                 + " classic protocol (README, \"Which brokers\")", line);
     }
 
