@@ -75,6 +75,13 @@ public final class ServiceRunner {
         String bootstrap = config.bootstrapServers();
         StartupWarnings.emit(config, role.toString(), out);
         ClusterProbe.awaitReachable(bootstrap, config.clientProperties(), config.brokerTimeout());
+        var checkProperties = config.clientProperties();
+        checkProperties.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        // Before a topic is created: a protocol the cluster does not offer ends the command here.
+        UnsupportedByCluster.atStart(role, config.streamsProperties(role), checkProperties, config.brokerTimeout())
+                .ifPresent(refusal -> {
+                    throw new RunFailure(refusal);
+                });
         if (config.createTopics()) {
             var adminProperties = config.kafkaProperties();
             adminProperties.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
@@ -84,8 +91,6 @@ public final class ServiceRunner {
             }
         }
         List<RoleAccess> accesses = RoleAccess.of(role, config);
-        var checkProperties = config.clientProperties();
-        checkProperties.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         Admin admin = Admin.create(checkProperties);
         try {
             AccessCheck.verify(role, admin, accesses, config.brokerTimeout());
