@@ -25,9 +25,12 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.StreamsGroupDescription;
 import org.apache.kafka.clients.admin.StreamsGroupMemberDescription;
+import org.apache.kafka.clients.admin.StreamsGroupSubtopologyDescription;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -37,11 +40,11 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The product under Kafka Streams' own group protocol ({@code group.protocol=streams}: the broker assigns the tasks)
- * on a real Kafka 4.4 broker. Two trainers share the labelled topic's partitions; one is killed (SIGKILL) halfway
- * through Iris and the broker moves its tasks to the other once its session has timed out (45 s, the broker's
- * minimum); the model holds every row exactly once and is the golden maximum-likelihood one. A scorer under the same
- * protocol answers every row once, at the golden posteriors, with no dead letter. The protocol is otherwise tested
- * only where the broker does not offer it (OlderBrokerContainerIT in CI).
+ * on a real Kafka 4.4 broker. Two trainers share the labelled topic's four partitions (each reads some); one is
+ * killed (SIGKILL) halfway through Iris and the broker moves its tasks to the other once its session has timed out
+ * (45 s, the broker's minimum); the model holds every row exactly once and is the golden maximum-likelihood one. A
+ * scorer under the same protocol answers every row once, at the golden posteriors, with no dead letter. Where the
+ * broker does not offer the protocol: OlderBrokerContainerIT.
  */
 @ExtendWith(KafkaBrokerExtension.class)
 class StreamsGroupProtocolIT {
@@ -76,9 +79,11 @@ class StreamsGroupProtocolIT {
 
             // The broker shares the tasks out: whichever trainer is killed held some.
             String group = config.get("gda.application.id") + "-training";
-            Await.until("both trainers hold active tasks", TIMEOUT, () -> activeTasksByMember(broker, group).size() == 2
-                    && !activeTasksByMember(broker, group).containsValue(0), () -> activeTasksByMember(broker, group)
-                    .toString());
+            String labelled = topics.labelled().name();
+            Await.until("both trainers read labelled partitions", TIMEOUT, () -> {
+                Map<String, Integer> tasks = labelledTasksByMember(broker, group, labelled);
+                return tasks.size() == 2 && !tasks.containsValue(0);
+            }, () -> labelledTasksByMember(broker, group, labelled).toString());
             send(producer, topics.labelled().name(), rows.subList(0, rows.size() / 2), golden, true);
             broker.readModelsUntilAbsorbed(topics.labelled(), topics.model(), TIMEOUT, () -> {
                 killed.assertAlive();
@@ -112,19 +117,25 @@ class StreamsGroupProtocolIT {
         }
     }
 
-    /** The number of active tasks the broker assigns each member of the streams group {@code group}, by member id. */
-    private static Map<String, Integer> activeTasksByMember(KafkaBroker broker, String group) {
+    /**
+     * How many of {@code labelled}'s partitions the broker assigns each member of the streams group {@code group} as
+     * active tasks (those of the subtopology that reads it; the partials subtopology's task is not counted).
+     */
+    private static Map<String, Integer> labelledTasksByMember(KafkaBroker broker, String group, String labelled) {
         try {
             StreamsGroupDescription description = broker.admin().describeStreamsGroups(List.of(group)).all()
                     .get(30, TimeUnit.SECONDS).get(group);
+            Set<String> reading = description.subtopologies().stream()
+                    .filter(s -> s.sourceTopics().contains(labelled))
+                    .map(StreamsGroupSubtopologyDescription::subtopologyId).collect(Collectors.toSet());
             Map<String, Integer> tasks = new HashMap<>();
             for (StreamsGroupMemberDescription member : description.members()) {
                 tasks.put(member.memberId(), member.assignment().activeTasks().stream()
-                        .mapToInt(t -> t.partitions().size()).sum());
+                        .filter(t -> reading.contains(t.subtopologyId())).mapToInt(t -> t.partitions().size()).sum());
             }
             return tasks;
         } catch (Exception e) {
-            return Map.of("no description", 0);
+            return Map.of("no description: " + e, 0);
         }
     }
 
