@@ -12,7 +12,7 @@ import java.util.function.LongSupplier;
  * <p>While its client restores the model topic (at every start a scorer reads the compacted topic from the
  * beginning, and each version goes through the cache again) nothing: the first version of a restore is not the
  * model the scorer will score with, and the others are old news. When the restore is over, one line names the model
- * in force and how many versions the restore put in force before it.
+ * in force and how many versions the restore put in force, that one the last.
  *
  * <p>Returns the lines rather than logging them, so that what is said can be tested; thread-safe.
  */
