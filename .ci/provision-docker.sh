@@ -2,10 +2,10 @@
 # Provisions what the Testcontainers integration tests need on a machine that has no image registry:
 # a Docker engine (Debian's docker.io, started here if none answers) and the locally built
 # apache/kafka-compatible broker images (docker/test-broker/build-image.sh): one of the pom's kafka.version, one of
-# its kafka.older-broker.version.
+# its kafka.older-broker.version and one of its kafka.previous-broker.version.
 #
-#   provision-docker.sh up   STATE_DIR   exit 0: ready, the image names are in STATE_DIR/image and
-#                                        STATE_DIR/older-image
+#   provision-docker.sh up   STATE_DIR   exit 0: ready, the image names are in STATE_DIR/image,
+#                                        STATE_DIR/older-image and STATE_DIR/previous-image
 #                                        exit 1: not ready, the reason is in STATE_DIR/skip-reason
 #   provision-docker.sh down STATE_DIR   stops whatever `up` started (nothing else)
 #
@@ -127,7 +127,7 @@ main() {
   mkdir -p "$STATE"
   case "$cmd" in
     up)
-      rm -f "$STATE/skip-reason" "$STATE/image" "$STATE/older-image"
+      rm -f "$STATE/skip-reason" "$STATE/image" "$STATE/older-image" "$STATE/previous-image"
       [[ "$(id -u)" == 0 ]] || command -v dockerd > /dev/null 2>&1 || engine_answers \
         || fail "not root and no Docker engine installed"
       local t0; t0="$(now)"
@@ -136,6 +136,8 @@ main() {
       build_image "$(pom_property kafka.version)" image
       # The oldest broker line the suite runs against (OlderBrokerContainerIT): clusters are often older than the clients.
       build_image "$(pom_property kafka.older-broker.version)" older-image
+      # The line before the clients' own (PreviousBrokerContainerIT): the group protocol without the size bound.
+      build_image "$(pom_property kafka.previous-broker.version)" previous-image
       log "timing: provisioning total $(elapsed "$t0") s"
       ;;
     down)

@@ -24,7 +24,7 @@ final class DecompressedSizeBound {
 
     private static final String KEY = TopicConfig.MAX_DECOMPRESSED_MESSAGE_BYTES_CONFIG;
     /**
-     * Which brokers know {@link #KEY}, as OlderBrokerContainerIT found on real ones: Kafka 4.4.0 and 4.2.2 do;
+     * Which brokers know {@link #KEY}, as BrokerLineChecks found on real ones: Kafka 4.4.0 and 4.2.2 do;
      * 3.9.1, 4.0.2, 4.1.2 and 4.3.1 do not (4.2.0, 4.2.1 and 4.3.0's clients do not define it either).
      */
     static final String WHICH_BROKERS = "Kafka 4.4 brokers know it, and 4.2.2 of the 4.2 line";

@@ -22,6 +22,11 @@ public final class BrokerImage {
     public static final String OLDER_ENV = "TEST_KAFKA_OLDER_IMAGE";
     /** The pom's {@code kafka.older-broker.version}, which failsafe hands the tests. */
     public static final String OLDER_VERSION_PROPERTY = "test.kafka.older-broker.version";
+    /** The previous line's broker image ({@code PreviousBrokerContainerIT}), found as the older one is. */
+    public static final String PREVIOUS_PROPERTY = "test.kafka.previous-image";
+    public static final String PREVIOUS_ENV = "TEST_KAFKA_PREVIOUS_IMAGE";
+    /** The pom's {@code kafka.previous-broker.version}, which failsafe hands the tests. */
+    public static final String PREVIOUS_VERSION_PROPERTY = "test.kafka.previous-broker.version";
 
     private static final String OFFICIAL_REPOSITORY = "apache/kafka";
 
@@ -38,10 +43,22 @@ public final class BrokerImage {
      * {@value #OLDER_ENV}, then the official image of the version in {@value #OLDER_VERSION_PROPERTY}.
      */
     public static DockerImageName older() {
-        String version = System.getProperty(OLDER_VERSION_PROPERTY);
-        return named(firstNonBlank("no older broker image: set " + OLDER_PROPERTY + " or " + OLDER_ENV
-                        + " (Maven's failsafe passes " + OLDER_VERSION_PROPERTY + " from the pom)",
-                System.getProperty(OLDER_PROPERTY), System.getenv(OLDER_ENV),
+        return ofLine(OLDER_PROPERTY, OLDER_ENV, OLDER_VERSION_PROPERTY);
+    }
+
+    /**
+     * The image of the broker line before the clients' own: {@value #PREVIOUS_PROPERTY}, then
+     * {@value #PREVIOUS_ENV}, then the official image of the version in {@value #PREVIOUS_VERSION_PROPERTY}.
+     */
+    public static DockerImageName previous() {
+        return ofLine(PREVIOUS_PROPERTY, PREVIOUS_ENV, PREVIOUS_VERSION_PROPERTY);
+    }
+
+    private static DockerImageName ofLine(String imageProperty, String imageEnv, String versionProperty) {
+        String version = System.getProperty(versionProperty);
+        return named(firstNonBlank("no broker image: set " + imageProperty + " or " + imageEnv
+                        + " (Maven's failsafe passes " + versionProperty + " from the pom)",
+                System.getProperty(imageProperty), System.getenv(imageEnv),
                 version == null || version.isBlank() ? null : OFFICIAL_REPOSITORY + ":" + version.trim()));
     }
 

@@ -44,7 +44,7 @@ import org.junit.jupiter.api.io.TempDir;
  * killed (SIGKILL) halfway through Iris and the broker moves its tasks to the other once its session has timed out
  * (45 s, the broker's minimum); the model holds every row exactly once and is the golden maximum-likelihood one. A
  * scorer under the same protocol answers every row once, at the golden posteriors, with no dead letter. Where the
- * broker does not offer the protocol: OlderBrokerContainerIT.
+ * broker does not offer the protocol: OlderBrokerContainerIT (PreviousBrokerContainerIT, on 4.3.1, trains with it).
  */
 @ExtendWith(KafkaBrokerExtension.class)
 class StreamsGroupProtocolIT {
