@@ -70,6 +70,8 @@ final class ModelCombiner implements Processor<String, byte[], String, TrainingO
     private String disagreement;
     /** Wall-clock time this task's combiner started (init). */
     private long startedAt;
+    /** The last version this combiner published that a check found on the topic as the newest record (0: none). */
+    private long readBackVersion;
 
     /**
      * How much later than this combiner's start a snapshot of another model must be written to prove another
@@ -185,8 +187,13 @@ final class ModelCombiner implements Processor<String, byte[], String, TrainingO
             case PUBLISH -> publish(now);
             case REPUBLISH_AT_START -> republish(now, "the trainer started");
             case CHECK_TOPIC -> {
-                PublicationChecks.TopicVerdict verdict =
-                        checks.judgeTopic(topic.record(), topic.latest(), state.lastPublished().orElseThrow());
+                PublishedModel last = state.lastPublished().orElseThrow();
+                Optional<PublishedModel> latest = topic.latest();
+                PublicationChecks.TopicVerdict verdict = checks.judgeTopic(topic.record(), latest, last,
+                        readBackVersion == last.version());
+                if (latest.filter(m -> m.version() == last.version() && m.sameContent(last)).isPresent()) {
+                    readBackVersion = last.version();
+                }
                 if (verdict.conflict() != null) {
                     // Not a damaged state: rebuilding it would change nothing, so the trainer stops at once.
                     throw TrainingStateException.configurationConflict(verdict.conflict());

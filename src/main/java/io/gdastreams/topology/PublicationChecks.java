@@ -96,9 +96,12 @@ record PublicationChecks(String modelId, String applicationId) {
      * Whether the newest record under the model id ({@code record}, null if none; {@code latest} its decoding) still
      * is this trainer's {@code last} model: garbage, a tombstone, nothing, or another content of this application
      * at or above its version ask for a new version; another application's newer model is a conflict: two trainers
-     * publish one model id, and the trainer stops rather than answer it.
+     * publish one model id, and the trainer stops rather than answer it. A lower version is the topic before
+     * {@code last} was read back, unless it was ({@code lastReadBack}): then a lower version was written after it,
+     * and once compacted it is all a scorer that starts would find, so it too asks for a new version.
      */
-    TopicVerdict judgeTopic(byte[] record, Optional<PublishedModel> latest, PublishedModel last) {
+    TopicVerdict judgeTopic(byte[] record, Optional<PublishedModel> latest, PublishedModel last,
+                            boolean lastReadBack) {
         long lastVersion = last.version();
         if (latest.isEmpty()) {
             return new TopicVerdict(record == null ? "the model topic holds no record for it"
@@ -106,8 +109,14 @@ record PublicationChecks(String modelId, String applicationId) {
                     : "the newest record for it on the model topic is not a valid model", null);
         }
         PublishedModel newest = latest.get();
-        if (newest.version() < lastVersion || (newest.version() == lastVersion && newest.sameContent(last))) {
-            return TopicVerdict.FINE; // its own last model, or not read back yet
+        if (newest.version() == lastVersion && newest.sameContent(last)) {
+            return TopicVerdict.FINE; // its own last model
+        }
+        if (newest.version() < lastVersion) {
+            return !lastReadBack ? TopicVerdict.FINE // not read back yet
+                    : new TopicVerdict("the model topic's newest record is version " + newest.version() + " (by "
+                    + newest.trainer() + "), written after this trainer's last model (version " + lastVersion + ")",
+                    null);
         }
         if (newest.publishedBy(applicationId)) {
             return new TopicVerdict("the model topic holds version " + newest.version() + " that is not this"

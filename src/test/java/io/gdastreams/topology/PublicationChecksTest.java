@@ -75,29 +75,44 @@ class PublicationChecksTest {
     void shouldAskForANewVersionWhenTheTopicNoLongerHoldsTheLastModel() {
         PublishedModel last = published(3, Map.of("0", 5L), 5, APP);
         assertEquals("the model topic holds no record for it",
-                CHECKS.judgeTopic(null, Optional.empty(), last).republishReason());
+                CHECKS.judgeTopic(null, Optional.empty(), last, false).republishReason());
         assertEquals("the model topic holds a tombstone for it",
-                CHECKS.judgeTopic(new byte[0], Optional.empty(), last).republishReason());
+                CHECKS.judgeTopic(new byte[0], Optional.empty(), last, false).republishReason());
         assertEquals("the newest record for it on the model topic is not a valid model",
-                CHECKS.judgeTopic(new byte[] {'x'}, Optional.empty(), last).republishReason());
+                CHECKS.judgeTopic(new byte[] {'x'}, Optional.empty(), last, false).republishReason());
         PublishedModel sameVersionOtherContent = published(3, Map.of("0", 6L), 6, APP);
         assertEquals(new PublicationChecks.TopicVerdict("the model topic holds version 3 that is not this trainer's"
                         + " last model (version 3)", null),
-                CHECKS.judgeTopic(new byte[] {'x'}, Optional.of(sameVersionOtherContent), last));
+                CHECKS.judgeTopic(new byte[] {'x'}, Optional.of(sameVersionOtherContent), last, false));
     }
 
     @Test
     void shouldLeaveItsOwnModelAndReportAnotherApplicationsWithoutAnsweringIt() {
         PublishedModel last = published(3, Map.of("0", 5L), 5, APP);
-        assertEquals(PublicationChecks.TopicVerdict.FINE, CHECKS.judgeTopic(new byte[] {'x'}, Optional.of(last), last));
+        assertEquals(PublicationChecks.TopicVerdict.FINE, CHECKS.judgeTopic(new byte[] {'x'}, Optional.of(last), last,
+                false));
+        assertEquals(PublicationChecks.TopicVerdict.FINE, CHECKS.judgeTopic(new byte[] {'x'}, Optional.of(last), last,
+                true));
         assertEquals(PublicationChecks.TopicVerdict.FINE, CHECKS.judgeTopic(new byte[] {'x'},
-                Optional.of(published(2, Map.of(), 0, APP)), last), "not read back yet");
+                Optional.of(published(2, Map.of(), 0, APP)), last, false), "not read back yet");
         PublicationChecks.TopicVerdict other = CHECKS.judgeTopic(new byte[] {'x'},
-                Optional.of(published(4, Map.of(), 0, "other")), last);
+                Optional.of(published(4, Map.of(), 0, "other")), last, false);
         assertNull(other.republishReason());
         assertEquals("application 'other' also publishes model 'm' (version 4, above or beside this trainer's version"
                 + " 3) while this one runs: two trainers of one model id would give versions two contents and the model"
                 + " the other's events. This trainer stops; run one trainer per model id (stop the other, or give each"
                 + " its own gda.model.id)", other.conflict());
+    }
+
+    @Test
+    void shouldAskForANewVersionWhenALowerOneWasWrittenAfterItsLastModelWasReadBack() {
+        PublishedModel last = published(3, Map.of("0", 5L), 5, APP);
+        // Replayed or forged after the trainer's own record: compaction would leave it alone under the model id.
+        assertEquals(new PublicationChecks.TopicVerdict("the model topic's newest record is version 2 (by " + APP
+                        + "), written after this trainer's last model (version 3)", null),
+                CHECKS.judgeTopic(new byte[] {'x'}, Optional.of(published(2, Map.of(), 0, APP)), last, true));
+        assertEquals(new PublicationChecks.TopicVerdict("the model topic's newest record is version 1 (by other),"
+                        + " written after this trainer's last model (version 3)", null),
+                CHECKS.judgeTopic(new byte[] {'x'}, Optional.of(published(1, Map.of(), 0, "other")), last, true));
     }
 }

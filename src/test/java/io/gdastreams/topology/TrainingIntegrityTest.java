@@ -247,6 +247,37 @@ class TrainingIntegrityTest {
         assertEquals(150, after.get(0).totalCount());
     }
 
+    /**
+     * A lower version written after the trainer's last model (an old record replayed, with its signature if signed):
+     * compaction would leave only it, and a scorer that starts would go back to it. The trainer publishes its model
+     * again above its last version once it has seen its own record read back.
+     */
+    @Test
+    void shouldPublishANewVersionWhenALowerOneIsWrittenAfterItsLastModel() {
+        start();
+        pipeIris(0, 75);
+        driver.advanceWallClockTime(INTERVAL);
+        pipeIris(75, 150);
+        driver.advanceWallClockTime(INTERVAL);
+        List<ModelParameters> published = models.readValuesToList().stream().map(TrainingIntegrityTest::decode).toList();
+        ModelParameters first = published.get(0);
+        ModelParameters last = published.get(published.size() - 1);
+        assertTrue(first.version() < last.version(), published.toString());
+        driver.advanceWallClockTime(INTERVAL);
+        assertTrue(models.isEmpty(), "its last model is the topic's newest record: nothing to send");
+
+        modelIn.pipeInput(MODEL_ID, encode(first));
+        driver.advanceWallClockTime(INTERVAL);
+
+        List<ModelParameters> again = models.readValuesToList().stream().map(TrainingIntegrityTest::decode).toList();
+        assertEquals(1, again.size(), again.toString());
+        assertEquals(last.version() + 1, again.get(0).version(), "above the last version, not the replayed one");
+        assertEquals(last.sources(), again.get(0).sources());
+        assertEquals(150, again.get(0).totalCount());
+        driver.advanceWallClockTime(INTERVAL.multipliedBy(3));
+        assertTrue(models.isEmpty(), "the topic holds its model again");
+    }
+
     private static Throwable rootOf(Throwable e) {
         Throwable t = e;
         while (t.getCause() != null && !(t instanceof TrainingStateException)) {
