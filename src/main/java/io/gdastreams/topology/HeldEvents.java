@@ -5,6 +5,7 @@ import io.gdastreams.model.PendingEvent;
 import io.gdastreams.model.UnlabelledEvent;
 import io.gdastreams.serde.Decoded;
 import io.gdastreams.serde.EventDecoder;
+import io.gdastreams.serde.SerdeFactory;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -13,6 +14,7 @@ import java.util.function.Consumer;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
@@ -23,32 +25,57 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * ({@link ScoringTopology#PENDING_STORE}), with their number kept for the bound and the observer. Kafka Streams
  * re-initialises a resumed task on the same processor instance, so the count is always taken from the store
  * ({@link #open}), never carried over: otherwise held events would be counted twice and never drain to zero.
+ *
+ * <p>The store keeps the entries' bytes and this class reads them when it releases them: an entry restored from a
+ * changelog that does not read as a held event (damaged or forged; no scorer writes one) is dead-lettered then, with
+ * its bytes and the changelog it came from, rather than stop the task at every start. So is an entry under a
+ * sequence no scorer uses (negative, or at or above {@link #SEQUENCE_LIMIT}), which would otherwise never be
+ * released, or make the next sequence wrap.
  */
 final class HeldEvents {
 
     /** Entries read from the store at a time while releasing (the store is not changed under an open iterator). */
     private static final int RELEASE_CHUNK = 64;
+    /** The JSON of a held event: what the store's entries hold. */
+    private static final Serde<PendingEvent> ENTRIES = SerdeFactory.pendingEvent();
+    /** Sequences a scorer uses are below this (no task holds 2^62 events). */
+    static final long SEQUENCE_LIMIT = 1L << 62;
 
-    private final KeyValueStore<Long, PendingEvent> store;
+    private final KeyValueStore<Long, byte[]> store;
     private final StreamObserver observer;
     private final String taskId;
+    private final String applicationId;
+    private final int partition;
     private long count;
     private long nextSequence;
+    /** Entries under sequences no scorer uses, found by {@link #open}: dead-lettered at the next release. */
+    private long strays;
 
-    private HeldEvents(KeyValueStore<Long, PendingEvent> store, StreamObserver observer, String taskId) {
+    private HeldEvents(KeyValueStore<Long, byte[]> store, StreamObserver observer, String taskId,
+                       String applicationId, int partition) {
         this.store = store;
         this.observer = observer;
         this.taskId = taskId;
+        this.applicationId = applicationId;
+        this.partition = partition;
     }
 
-    /** The held events of task {@code taskId}, counted from {@code store}. */
-    static HeldEvents open(KeyValueStore<Long, PendingEvent> store, StreamObserver observer, String taskId) {
-        HeldEvents held = new HeldEvents(store, observer, taskId);
-        try (KeyValueIterator<Long, PendingEvent> it = store.all()) {
+    /**
+     * The held events of task {@code taskId} (its input partition {@code partition}) of application
+     * {@code applicationId}, counted from {@code store} (whose changelog a damaged entry's dead letter names).
+     */
+    static HeldEvents open(KeyValueStore<Long, byte[]> store, StreamObserver observer, String taskId,
+                           String applicationId, int partition) {
+        HeldEvents held = new HeldEvents(store, observer, taskId, applicationId, partition);
+        try (KeyValueIterator<Long, byte[]> it = store.all()) {
             while (it.hasNext()) {
                 long sequence = it.next().key;
                 held.count++;
-                held.nextSequence = Math.max(held.nextSequence, sequence + 1);
+                if (sequence < 0 || sequence >= SEQUENCE_LIMIT) {
+                    held.strays++;
+                } else {
+                    held.nextSequence = Math.max(held.nextSequence, sequence + 1);
+                }
             }
         }
         observer.pendingEvents(taskId, held.count);
@@ -60,7 +87,7 @@ final class HeldEvents {
     }
 
     void hold(PendingEvent event) {
-        store.put(nextSequence, event);
+        store.put(nextSequence, ENTRIES.serializer().serialize(ScoringTopology.PENDING_STORE, event));
         nextSequence++;
         count++;
         observer.pendingEvents(taskId, count);
@@ -69,26 +96,32 @@ final class HeldEvents {
     /**
      * Hands the held events to {@code answer}, oldest first, deleting each from the store after it was answered, until
      * none is left or {@code enough} says so (asked after each event: at least one is answered); returns how many
-     * were. The rest stay held, in order, for the next call.
+     * were. An entry that is not a held event goes to {@code damaged} as its dead letter instead (counted among
+     * those released). The rest stay held, in order, for the next call.
      */
-    int release(Consumer<PendingEvent> answer, BooleanSupplier enough) {
+    int release(Consumer<PendingEvent> answer, Consumer<DeadLetter> damaged, BooleanSupplier enough) {
         int released = 0;
-        // Past the entries released: a scan from the start would step over their deletes. Sequences are non-negative
-        // (their big-endian bytes sort as numbers only then: SerdeFactory.sequence).
+        if (strays > 0) {
+            // Negative sequences sort after the others (big-endian bytes: SerdeFactory.sequence): a range of their own.
+            released += releaseStrays(Long.MIN_VALUE, -1, damaged)
+                    + releaseStrays(SEQUENCE_LIMIT, Long.MAX_VALUE, damaged);
+            strays = 0;
+        }
+        // Past the entries released: a scan from the start would step over their deletes.
         long from = 0;
         while (count > 0) {
-            List<KeyValue<Long, PendingEvent>> chunk = new ArrayList<>(RELEASE_CHUNK);
-            try (KeyValueIterator<Long, PendingEvent> it = store.range(from, Long.MAX_VALUE)) {
-                while (it.hasNext() && chunk.size() < RELEASE_CHUNK) {
-                    chunk.add(it.next());
-                }
-            }
+            List<KeyValue<Long, byte[]>> chunk = chunk(from, SEQUENCE_LIMIT - 1);
             if (chunk.isEmpty()) {
                 count = 0; // the store is the truth (see the class comment)
                 break;
             }
-            for (KeyValue<Long, PendingEvent> entry : chunk) {
-                answer.accept(entry.value);
+            for (KeyValue<Long, byte[]> entry : chunk) {
+                PendingEvent event = read(entry.value);
+                if (event != null) {
+                    answer.accept(event);
+                } else {
+                    damaged.accept(damaged(entry, "does not read as a held event"));
+                }
                 store.delete(entry.key);
                 from = entry.key + 1;
                 count--;
@@ -101,6 +134,60 @@ final class HeldEvents {
         }
         observer.pendingEvents(taskId, count);
         return released;
+    }
+
+    private List<KeyValue<Long, byte[]>> chunk(long from, long to) {
+        List<KeyValue<Long, byte[]>> chunk = new ArrayList<>(RELEASE_CHUNK);
+        try (KeyValueIterator<Long, byte[]> it = store.range(from, to)) {
+            while (it.hasNext() && chunk.size() < RELEASE_CHUNK) {
+                chunk.add(it.next());
+            }
+        }
+        return chunk;
+    }
+
+    /** Dead-letters and deletes the entries under sequences {@code from} to {@code to}; returns how many. */
+    private int releaseStrays(long from, long to, Consumer<DeadLetter> damaged) {
+        int released = 0;
+        for (List<KeyValue<Long, byte[]>> chunk = chunk(from, to); !chunk.isEmpty(); chunk = chunk(from, to)) {
+            for (KeyValue<Long, byte[]> entry : chunk) {
+                damaged.accept(damaged(entry, "is under a sequence no scorer uses"));
+                store.delete(entry.key);
+                count--;
+                released++;
+            }
+        }
+        return released;
+    }
+
+    /**
+     * The held event in {@code bytes}, or null when they are not one a scorer could have written: unreadable, a
+     * negative timestamp (no record has one), a header without a name, or neither the event's value nor its features.
+     */
+    private PendingEvent read(byte[] bytes) {
+        PendingEvent event;
+        try {
+            event = bytes == null ? null : ENTRIES.deserializer().deserialize(ScoringTopology.PENDING_STORE, bytes);
+        } catch (RuntimeException e) {
+            return null;
+        }
+        if (event == null || event.timestamp() < 0 || (event.value() == null && event.features() == null)) {
+            return null;
+        }
+        if (event.headers() != null) {
+            for (PendingEvent.Header header : event.headers()) {
+                if (header == null || header.key() == null) {
+                    return null;
+                }
+            }
+        }
+        return event;
+    }
+
+    private DeadLetter damaged(KeyValue<Long, byte[]> entry, String problem) {
+        return DeadLetters.ofStoreEntry("state store " + ScoringTopology.PENDING_STORE + ": the entry under sequence "
+                + entry.key + " " + problem + " (damaged or forged in its changelog); it is not answered",
+                applicationId, ScoringTopology.PENDING_STORE, partition, Long.toString(entry.key), entry.value);
     }
 
     /** The task leaves this process (its held events stay in the store and its changelog). */

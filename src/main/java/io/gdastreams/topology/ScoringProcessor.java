@@ -105,7 +105,7 @@ final class ScoringProcessor implements Processor<byte[], byte[], byte[], Object
         this.context = context;
         adoptStoredModel(context);
         held = HeldEvents.open(context.getStateStore(ScoringTopology.PENDING_STORE), observer,
-                context.taskId().toString());
+                context.taskId().toString(), context.applicationId(), context.taskId().partition());
         context.schedule(settings.pendingCheckInterval(), PunctuationType.WALL_CLOCK_TIME, now -> releasePending());
     }
 
@@ -317,6 +317,11 @@ final class ScoringProcessor implements Processor<byte[], byte[], byte[], Object
             answer.deadLetterReason().ifPresent(reason -> context.forward(new Record<byte[], Object>(key,
                     HeldEvents.deadLetter(event, reason), event.timestamp(), headers),
                     ScoringTopology.DEAD_LETTERS_SINK));
+        }, letter -> {
+            LOG.error(letter.reason());
+            observer.deadLettered(DeadLetterCategory.INVALID_STATE);
+            context.forward(new Record<byte[], Object>(null, letter, context.currentSystemTimeMs()),
+                    ScoringTopology.DEAD_LETTERS_SINK);
         }, releaseBudget::exhausted);
     }
 

@@ -16,6 +16,7 @@ import io.gdastreams.serde.SerdeFactory;
 import io.gdastreams.topology.ScoringSettings;
 import io.gdastreams.topology.ScoringTopology;
 import io.gdastreams.topology.Topics;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -133,7 +134,7 @@ class ScoringHostileInputTest {
     @Test
     void shouldReadAndReleaseHeldEntriesOfTheOlderFormWithoutSource() {
         byte[] oldForm = ("{\"key\": \"b2xk\", \"id\": \"old\", \"features\": {\"colour\": 1.0},"
-                + " \"timestamp\": 42}").getBytes(java.nio.charset.StandardCharsets.UTF_8);
+                + " \"timestamp\": 42}").getBytes(StandardCharsets.UTF_8);
         PendingEvent held = SerdeFactory.pendingEvent().deserializer().deserialize("changelog", oldForm);
         assertEquals(new String(held.key()), "old");
         assertEquals(Map.of("colour", 1.0), held.features());
@@ -141,9 +142,9 @@ class ScoringHostileInputTest {
         assertEquals(null, held.value());
         assertEquals(null, held.headers(), "entries from before headers were kept have none");
         try (Driver d = new Driver(false)) {
-            KeyValueStore<Long, PendingEvent> store = d.driver.getKeyValueStore(ScoringTopology.PENDING_STORE);
+            KeyValueStore<Long, byte[]> store = d.driver.getKeyValueStore(ScoringTopology.PENDING_STORE);
             // As restored from a changelog written by an earlier version, next to an event held by this one.
-            store.put(1_000L, held);
+            store.put(1_000L, oldForm);
             LabelledRow row = Iris.rows().get(0);
             d.send("new".getBytes(), HostileRecords.validEvent(row.x(), row.label()));
             d.publishModel();

@@ -26,9 +26,9 @@ final class ScoringContexts {
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, "scoring-processor-test");
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
         MockProcessorContext<byte[], Object> context = new MockProcessorContext<>(props, new TaskId(0, 0), null);
-        KeyValueStore<Long, PendingEvent> pending = Stores.keyValueStoreBuilder(
+        KeyValueStore<Long, byte[]> pending = Stores.keyValueStoreBuilder(
                 Stores.inMemoryKeyValueStore(ScoringTopology.PENDING_STORE), SerdeFactory.sequence(),
-                SerdeFactory.pendingEvent()).withLoggingDisabled().build();
+                SerdeFactory.rawBytes()).withLoggingDisabled().build();
         pending.init(context.getStateStoreContext(), pending);
         context.addStateStore(pending);
         var models = Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(ScoringTopology.MODEL_STORE),
