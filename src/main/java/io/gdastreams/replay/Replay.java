@@ -100,7 +100,7 @@ public final class Replay {
                     options.streamsProperties().apply(Role.TRAINING)));
             try {
                 trainer.start();
-                Map<String, Integer> lineBySource = new HashMap<>();
+                SentRows sent = new SentRows();
                 List<TrainingRow> rows = data.training();
                 int batch = options.batch() > 0 ? options.batch() : rows.size();
                 model = null;
@@ -108,10 +108,10 @@ public final class Replay {
                 // then use a model at most one batch behind (replay sends faster than a model is published).
                 for (int from = 0; from < rows.size(); from += batch) {
                     int to = Math.min(rows.size(), from + batch);
-                    lineBySource.putAll(sendTraining(producer, rows.subList(from, to), topics.labelled()));
-                    model = awaitModel(watcher, trainer, to);
+                    sent.add(sendTraining(producer, rows.subList(from, to), topics.labelled()));
+                    model = awaitModel(watcher, trainer, to, sent);
                 }
-                rejected = rejectedRows(watcher.labelledDeadLetters(), lineBySource);
+                rejected = rejectedRows(watcher.labelledDeadLetters(), sent.lineBySource());
                 // Windows closed by the absorbed rows were committed with them, before the model that absorbed them.
                 List<String> metrics = prequential ? watcher.drainMetrics() : List.of();
                 Duration trainingTime = Duration.ofNanos(System.nanoTime() - trainingStart);
@@ -187,7 +187,8 @@ public final class Replay {
         return key == null ? null : key.getBytes(StandardCharsets.UTF_8);
     }
 
-    private ModelParameters awaitModel(ReplayWatcher watcher, StreamsApp trainer, int rowsSent) {
+    /** The model that absorbed (or rejected) the {@code rowsSent} rows and whose lineage reaches them all. */
+    private ModelParameters awaitModel(ReplayWatcher watcher, StreamsApp trainer, int rowsSent, SentRows sent) {
         Progress progress = new Progress(() -> trainingDiagnosis(trainer, rowsSent) + "; this replay read the model"
                 + " topic up to offset " + watcher.modelTopicPosition());
         while (true) {
@@ -199,7 +200,7 @@ public final class Replay {
             String status = String.format("  training: model %s has absorbed %d of %d rows, %d rejected",
                     model == null ? "(none yet)" : "v" + model.version(), absorbed, rowsSent, rejected);
             options.bar().show("training", absorbed + rejected, rowsSent);
-            if (absorbed + rejected == rowsSent) {
+            if (absorbed + rejected == rowsSent && (model == null || sent.reachedBy(model))) {
                 options.bar().clear();
                 if (model == null) {
                     throw new RunFailure("every training row was rejected; no model (first reason: "

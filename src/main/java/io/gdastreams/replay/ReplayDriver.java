@@ -14,6 +14,7 @@ import io.gdastreams.model.ModelParameters;
 import io.gdastreams.model.Prediction;
 import io.gdastreams.serde.Json;
 import io.gdastreams.serde.PredictionWriter;
+import io.gdastreams.service.ClusterProbe;
 import io.gdastreams.service.ConfiguredTopics;
 import io.gdastreams.service.StartupWarnings;
 import io.gdastreams.service.TopologyFactory;
@@ -107,6 +108,8 @@ public final class ReplayDriver {
                 bootstrap = broker.bootstrapServers();
                 out.println("  broker ready at " + bootstrap);
             } else {
+                // Before a word about topics: an address nothing answers at ends within --timeout, and says so.
+                ClusterProbe.awaitReachable(bootstrap, config.clientProperties(), request.stallTimeout(), "--timeout");
                 config = isolated(config);
                 out.println("Using the cluster at " + bootstrap + " with fresh topics "
                         + config.topics().labelled() + ", ... (this run's own)");

@@ -3,10 +3,10 @@ package io.gdastreams.settings;
 import io.gdastreams.config.ConfigKey;
 import io.gdastreams.lifecycle.FileProblem;
 import io.gdastreams.lifecycle.UserError;
+import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
-import java.io.Reader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -35,6 +35,7 @@ final class ConfigSources {
     /** The launcher's own variables (bin/gda-streams: GDA_STREAMS_JAR, GDA_STREAMS_VECTOR), not application keys. */
     static final String LAUNCHER_ENV_PREFIX = "GDA_STREAMS_";
     static final String KAFKA_ENV_PREFIX = "KAFKA_STREAMS_";
+    private static final int BYTE_ORDER_MARK = '\uFEFF';
 
     private ConfigSources() {
     }
@@ -52,7 +53,13 @@ final class ConfigSources {
             throw new UserError("cannot read config file " + file + " (" + unreadable + ")");
         }
         Properties properties = new Properties();
-        try (Reader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+        try (BufferedReader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+            // A byte order mark (editors on Windows write one) would become part of the first key, which then
+            // matched no setting and was passed over without a word.
+            reader.mark(1);
+            if (reader.read() != BYTE_ORDER_MARK) {
+                reader.reset();
+            }
             properties.load(reader);
         } catch (IOException | IllegalArgumentException e) {
             throw new UserError("cannot read config file " + file + ": " + e.getMessage());

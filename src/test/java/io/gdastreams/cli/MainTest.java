@@ -9,8 +9,10 @@ import io.gdastreams.lifecycle.ExitCodes;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.ServiceLoader;
 import picocli.CommandLine;
@@ -177,6 +179,23 @@ class MainTest {
                 "gda.drift.action=reset", "--set", "gda.broker.timeout.ms=5000");
         assertOneLineUserError(outcome, "gda.drift.action=reset (--set) needs the drift test: gda.prequential=true"
                 + " and a gda.drift.lambda");
+    }
+
+    /**
+     * replay against an address where nothing listens (port 9, the discard port) ends within its --timeout with the
+     * reason, before it says anything about topics (it used to wait 60 s for Kafka's admin timeout, whatever
+     * --timeout said, after announcing topics it never created).
+     */
+    @Test
+    void shouldEndAReplayAgainstAnAddressNobodyAnswersWithinItsTimeout() throws Exception {
+        Path csv = dir.resolve("rows.csv");
+        Files.write(csv, List.of("x,label", "1,a", "2,a", "3,b", "4,b"), StandardCharsets.UTF_8);
+        Outcome outcome = run(Map.of(), "replay", "--train", csv.toString(), "--score", csv.toString(), "--label",
+                "label", "--bootstrap-servers", "127.0.0.1:9", "--timeout", "2");
+        assertEquals(ExitCodes.FAILURE, outcome.code(), outcome.out() + outcome.err());
+        assertTrue(outcome.err().contains("cannot reach the Kafka cluster at 127.0.0.1:9 within 2000 ms (--timeout)"),
+                outcome.err());
+        assertFalse(outcome.out().contains("fresh topics"), outcome.out());
     }
 
     @Test

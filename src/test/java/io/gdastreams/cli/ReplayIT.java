@@ -225,5 +225,17 @@ class ReplayIT {
         assertEquals(20, listed, run.out());
         assertTrue(run.out().contains("  ... and 5 more, not listed"), run.out());
         assertEquals(150, run.model().get("totalCount").asLong());
+        // The rejected rows end the file: the version whose lineage passes them follows the one that absorbed the
+        // rest, and it is the one the report names and every row was scored with.
+        long lineage = 0;
+        for (JsonNode next : run.model().get("sources")) {
+            lineage += next.asLong();
+        }
+        assertEquals(150 + bad, lineage, "the model's lineage reaches every row sent");
+        long version = run.model().get("version").asLong();
+        assertTrue(run.out().contains("version " + version + ": 150 events"), run.out());
+        for (JsonNode prediction : run.predictions()) {
+            assertEquals(version, prediction.get("modelVersion").asLong(), prediction.toString());
+        }
     }
 }

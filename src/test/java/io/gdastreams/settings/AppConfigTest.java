@@ -67,6 +67,19 @@ class AppConfigTest {
         assertEquals("file " + file, config.origin(ConfigKey.MODEL_ID));
     }
 
+    /** A byte order mark before the first key (Windows editors write one) used to hide that key without a word. */
+    @Test
+    void shouldReadTheFirstKeyOfAFileThatStartsWithAByteOrderMark() throws IOException {
+        Path file = file("\uFEFFgda.covariance=tied", "gda.model.id=bom");
+        AppConfig config = AppConfig.load(file, Map.of());
+        assertEquals(CovarianceType.TIED, config.covariance());
+        assertEquals("file " + file, config.origin(ConfigKey.COVARIANCE));
+        assertEquals("bom", config.modelId());
+        UserError bad = assertThrows(UserError.class, () -> AppConfig.load(file("\uFEFFgda.covariance=bogus"),
+                Map.of()));
+        assertTrue(bad.getMessage().contains("gda.covariance"), bad.getMessage());
+    }
+
     @Test
     void shouldEnableTheProcessingExceptionHandlerForTheGlobalThreadUnlessOverridden() throws IOException {
         Properties scoring = AppConfig.load(null, Map.of()).streamsProperties(Role.SCORING);
