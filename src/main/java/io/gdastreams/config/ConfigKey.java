@@ -128,8 +128,8 @@ public enum ConfigKey {
     HTTP_MANAGEMENT_HOST("gda.http.management-host", "", ValueType.OPTIONAL_TEXT,
             "train/score: address the management listener binds (e.g. the pod's address for the kubelet's probes"
                     + " while the endpoint stays on loopback); empty = gda.http.host"),
-    HTTP_MAX_REQUEST_BYTES("gda.http.max-request-bytes", "1048576", ValueType.POSITIVE_INT,
-            "largest request body the HTTP endpoint reads (POST /score); larger: 413"),
+    HTTP_MAX_REQUEST_BYTES("gda.http.max-request-bytes", "1048576", ValueType.REQUEST_BYTES,
+            "largest request body the HTTP endpoint reads (POST /score; at most 64 MiB); larger: 413"),
     HTTP_TOKEN("gda.http.token", "", ValueType.OPTIONAL_TEXT,
             "bearer token required on /score, /models/*, /api/*; a secret: from the environment (GDA_HTTP_TOKEN)"
                     + " only, refused in a file or on the command line; empty = no token"),

@@ -32,6 +32,8 @@ public enum ValueType {
     POSITIVE_LONG,
     /** An {@link Integer}. */
     POSITIVE_INT,
+    /** An {@link Integer} in [1, {@link #MAX_REQUEST_BYTES}]: a request body the HTTP endpoint holds in memory. */
+    REQUEST_BYTES,
     /** A {@link Short}. */
     REPLICATION,
     /** An {@link Integer}. */
@@ -81,6 +83,8 @@ public enum ValueType {
      * 64 KiB) below the broker's 1 MiB default, whatever the number of classes.
      */
     public static final int MAX_TOP_K = 256;
+    /** The largest {@link #REQUEST_BYTES}: 64 MiB (an event on the topics is bounded at 1 MiB). */
+    public static final int MAX_REQUEST_BYTES = 64 << 20;
 
     private static final Pattern TOPIC_NAME = Pattern.compile("[A-Za-z0-9._-]{1," + MAX_NAME_CHARS + "}");
 
@@ -91,6 +95,8 @@ public enum ValueType {
             case NAME_LIST -> "a comma-separated list of distinct names (empty = from the first labelled event)";
             case TOPIC -> "a topic name (letters, digits, '.', '_', '-'; at most " + MAX_NAME_CHARS + " characters)";
             case POSITIVE_LONG, POSITIVE_INT -> "an integer >= 1";
+            case REQUEST_BYTES -> "an integer in [1, " + MAX_REQUEST_BYTES + "] (64 MiB: each of the endpoint's"
+                    + " workers holds one request body in memory)";
             case REPLICATION -> "an integer >= 1, or -1 for the broker default";
             case TOP_K -> "an integer in [0, " + MAX_TOP_K + "] (0 = every class, at most " + MAX_TOP_K + ")";
             case UNIT_INTERVAL -> "a number in [0, 1]";
@@ -129,6 +135,7 @@ public enum ValueType {
             case TOPIC -> TOPIC_NAME.matcher(v).matches() && !v.equals(".") && !v.equals("..") ? v : null;
             case POSITIVE_LONG -> inRange(v, 1, Long.MAX_VALUE);
             case POSITIVE_INT -> intOrNull(inRange(v, 1, Integer.MAX_VALUE));
+            case REQUEST_BYTES -> intOrNull(inRange(v, 1, MAX_REQUEST_BYTES));
             case REPLICATION -> replication(inRange(v, -1, Short.MAX_VALUE));
             case TOP_K -> intOrNull(inRange(v, 0, MAX_TOP_K));
             case UNIT_INTERVAL -> number(v, x -> x >= 0.0 && x <= 1.0);

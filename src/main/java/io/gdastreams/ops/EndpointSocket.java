@@ -20,7 +20,10 @@ import javax.net.ssl.SSLContext;
  * <p>Slow clients: the JDK server closes a connection whose request is not read within {@link #MAX_REQ_SECONDS}
  * or whose answer is not taken within {@link #MAX_RSP_SECONDS} (its {@code sun.net.httpserver.maxReqTime} and
  * {@code maxRspTime}, set here unless the operator set them with {@code -D}); idle keep-alive connections close
- * after its default 30 s. These are read once per JVM, when the first server is created.
+ * after its default 30 s. A request whose body was not read to its end (a 401, a 413, a malformed chunk) closes its
+ * connection after the answer instead of reading the rest ({@code sun.net.httpserver.drainAmount} 0, the JDK's
+ * default 64 KiB: a malformed chunked body held a worker for the whole request time, unanswered). These are read
+ * once per JVM, when the first server is created.
  */
 final class EndpointSocket {
 
@@ -47,6 +50,7 @@ final class EndpointSocket {
                                   String threadName) throws IOException, GeneralSecurityException {
         setIfAbsent("sun.net.httpserver.maxReqTime", MAX_REQ_SECONDS);
         setIfAbsent("sun.net.httpserver.maxRspTime", MAX_RSP_SECONDS);
+        setIfAbsent("sun.net.httpserver.drainAmount", 0);
         InetSocketAddress address = new InetSocketAddress(host, port);
         BearerGuard guard = security.token().map(BearerGuard::new).orElse(null); // before the port is bound
         HttpServer server;
@@ -81,9 +85,9 @@ final class EndpointSocket {
         return context;
     }
 
-    private static void setIfAbsent(String property, long seconds) {
+    private static void setIfAbsent(String property, long value) {
         if (System.getProperty(property) == null) {
-            System.setProperty(property, Long.toString(seconds));
+            System.setProperty(property, Long.toString(value));
         }
     }
 }

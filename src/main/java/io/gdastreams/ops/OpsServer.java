@@ -184,15 +184,16 @@ final class OpsServer implements AutoCloseable {
                 reply = refusal.get();
             } else {
                 byte[] body = readBody(exchange);
-                reply = body == null ? Reply.error(413, "request body larger than " + maxRequestBytes
-                        + " bytes (gda.http.max-request-bytes)")
+                reply = body == null ? Reply.error(413, maxRequestBytes == 0 ? "this listener takes no request body"
+                        : "request body larger than " + maxRequestBytes + " bytes (gda.http.max-request-bytes)")
                         : route.handle(new Request(exchange.getRequestMethod(), path,
                         exchange.getRequestURI().getRawQuery(), body));
             }
         } catch (IOException e) {
+            // A body cut short or malformed (a bad chunk): answered, and the connection then closed rather than
+            // drained (EndpointSocket: the JDK would otherwise wait up to its request time for the rest).
             LOG.debug("HTTP request not read: {}", e.toString());
-            exchange.close();
-            return;
+            reply = Reply.error(400, "the request body could not be read: " + e.getMessage());
         } catch (RuntimeException e) {
             LOG.error("HTTP {} {} failed", exchange.getRequestMethod(), exchange.getRequestURI().getPath(), e);
             reply = Reply.error(500, "internal error (logged)");
@@ -212,10 +213,10 @@ final class OpsServer implements AutoCloseable {
                 return null;
             }
         }
-        try (InputStream in = exchange.getRequestBody()) {
-            byte[] body = in.readNBytes(maxRequestBytes + 1);
-            return body.length > maxRequestBytes ? null : body;
-        }
+        // Not closed here: closing drains what is left, which a malformed body may never end (EndpointSocket).
+        InputStream in = exchange.getRequestBody();
+        byte[] body = in.readNBytes(maxRequestBytes + 1); // ValueType.MAX_REQUEST_BYTES + 1 at most: no overflow
+        return body.length > maxRequestBytes ? null : body;
     }
 
     private static void reply(HttpExchange exchange, Reply reply) {

@@ -2,6 +2,7 @@ package io.gdastreams.ops;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.gdastreams.settings.HttpSecurity;
 import java.net.Socket;
@@ -74,6 +75,46 @@ class EndpointSocketTest {
                         HttpResponse.BodyHandlers.ofString());
                 assertEquals(200, probe.statusCode());
             }
+        }
+    }
+
+    /**
+     * A chunked body that is not one (a chunk size of "zz") from a client that then waits: answered 400 at once and
+     * its connection closed. It was answered nothing, and its worker was held for the JDK's 30 s request time,
+     * which draining what the body had left waited for.
+     */
+    @Test
+    void shouldAnswerAMalformedChunkedBodyAtOnceAndCloseItsConnection() throws Exception {
+        HttpSecurity open = new HttpSecurity(Optional.empty(), false, Optional.empty());
+        try (OpsServer server = EndpointSocket.open("127.0.0.1", 0, 64, open)) {
+            server.route("/data", r -> OpsServer.Reply.json(200, r.body().length));
+            server.start();
+            try (Socket socket = new Socket("127.0.0.1", server.port())) {
+                socket.setSoTimeout((int) PROBE_TIMEOUT.toMillis());
+                socket.getOutputStream().write(("POST /data HTTP/1.1\r\nHost: localhost\r\n"
+                        + "Transfer-Encoding: chunked\r\n\r\nzz\r\n").getBytes(StandardCharsets.US_ASCII));
+                socket.getOutputStream().flush();
+                // Read to the end: the server closes the connection after its answer (a timeout fails the test).
+                String answer = new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+                assertTrue(answer.startsWith("HTTP/1.1 400 "), answer);
+                assertTrue(answer.contains("the request body could not be read"), answer);
+            }
+        }
+        assertEquals("0", System.getProperty("sun.net.httpserver.drainAmount"));
+    }
+
+    /** The management listener takes no body, and says so rather than name a setting that is not its own. */
+    @Test
+    void shouldRefuseABodyOnTheManagementListenerWithoutNamingTheEndpointsLimit() throws Exception {
+        HttpSecurity open = new HttpSecurity(Optional.empty(), false, Optional.empty());
+        try (OpsServer server = EndpointSocket.openManagement("127.0.0.1", 0, open)) {
+            server.route("/metrics", r -> OpsServer.Reply.json(200, "metrics"));
+            server.start();
+            HttpResponse<String> refused = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(
+                    "http://127.0.0.1:" + server.port() + "/metrics")).POST(HttpRequest.BodyPublishers.ofString("x"))
+                    .build(), HttpResponse.BodyHandlers.ofString());
+            assertEquals(413, refused.statusCode());
+            assertTrue(refused.body().contains("this listener takes no request body"), refused.body());
         }
     }
 

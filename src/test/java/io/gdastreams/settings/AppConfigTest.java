@@ -80,6 +80,20 @@ class AppConfigTest {
         assertTrue(bad.getMessage().contains("gda.covariance"), bad.getMessage());
     }
 
+    /**
+     * The endpoint's body limit is bounded: 2147483647 passed as a positive integer, and every request, a probe's
+     * included, then failed with a 500 (reading limit + 1 bytes overflowed).
+     */
+    @Test
+    void shouldBoundTheHttpRequestBodyLimit() throws IOException {
+        assertEquals(64 << 20, AppConfig.load(file("gda.http.max-request-bytes=67108864"), Map.of())
+                .httpMaxRequestBytes());
+        UserError tooLarge = assertThrows(UserError.class, () -> AppConfig.load(
+                file("gda.http.max-request-bytes=2147483647"), Map.of()));
+        assertTrue(tooLarge.getMessage().contains("gda.http.max-request-bytes")
+                && tooLarge.getMessage().contains("an integer in [1, 67108864]"), tooLarge.getMessage());
+    }
+
     @Test
     void shouldEnableTheProcessingExceptionHandlerForTheGlobalThreadUnlessOverridden() throws IOException {
         Properties scoring = AppConfig.load(null, Map.of()).streamsProperties(Role.SCORING);
