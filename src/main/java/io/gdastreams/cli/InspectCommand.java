@@ -1,6 +1,7 @@
 package io.gdastreams.cli;
 
 import io.gdastreams.lifecycle.ExitCodes;
+import io.gdastreams.lifecycle.UserError;
 import io.gdastreams.sample.ModelSource;
 import io.gdastreams.settings.AppConfig;
 import io.gdastreams.view.ModelTable;
@@ -58,6 +59,11 @@ final class InspectCommand implements Callable<Integer> {
             out.print(ModelTable.render(record.model(), CLOCK.instant(), config.fitOptions()));
         }
         out.flush();
+        // Shown, for that is what one inspects it for, but refused as sample and plot refuse it.
+        ModelTable.fitProblem(record.model(), config.fitOptions()).ifPresent(problem -> {
+            throw new UserError("model '" + record.model().modelId() + "' version " + record.model().version()
+                    + " cannot be scored: " + problem);
+        });
         return ExitCodes.OK;
     }
 

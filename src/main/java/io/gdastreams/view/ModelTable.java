@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 
 /**
@@ -71,13 +72,11 @@ public final class ModelTable {
     static String scoring(ModelParameters model, FitOptions options) {
         String how = options.covarianceType().name().toLowerCase(Locale.ROOT) + " covariance, "
                 + options.estimator().name().toLowerCase(Locale.ROOT) + ", gda.min.count " + options.minCount();
-        List<Exclusion> leftOut;
-        try {
-            leftOut = GaussianModel.fit(ModelConversion.classSummaries(model), options).excluded();
-        } catch (IllegalArgumentException e) {
-            return "none: the model does not fit under the scorer's options (" + how + "): "
-                    + printable(e.getMessage());
+        Optional<String> problem = fitProblem(model, options);
+        if (problem.isPresent()) {
+            return "none: the model does not fit under the scorer's options (" + how + "): " + problem.get();
         }
+        List<Exclusion> leftOut = GaussianModel.fit(ModelConversion.classSummaries(model), options).excluded();
         int classes = model.classes().size();
         if (leftOut.isEmpty()) {
             return "every class (" + how + ")";
@@ -86,6 +85,20 @@ public final class ModelTable {
         return leftOut.size() == classes
                 ? "no class (" + how + "): " + named + "; a scorer holds events until a version that can score them"
                 : (classes - leftOut.size()) + " of " + classes + " classes (" + how + "); left out: " + named;
+    }
+
+    /**
+     * Why no scorer with {@code options} can fit {@code model} (a malformed model: a covariance that is not
+     * symmetric, a mean of the wrong length, ...; printable), or empty when it fits (some classes may still be left
+     * out, which a young model's are).
+     */
+    public static Optional<String> fitProblem(ModelParameters model, FitOptions options) {
+        try {
+            GaussianModel.fit(ModelConversion.classSummaries(model), options);
+            return Optional.empty();
+        } catch (IllegalArgumentException e) {
+            return Optional.of(printable(e.getMessage()));
+        }
     }
 
     /**
