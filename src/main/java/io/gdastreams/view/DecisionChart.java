@@ -14,6 +14,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
 import org.knowm.xchart.XYSeries;
@@ -63,6 +65,9 @@ final class DecisionChart {
         styler.setYAxisDecimalPattern("0.0##");
         styler.setAntiAlias(true);
         boolean points = request.data() != null && !request.data().points().isEmpty();
+        // With points the legend names each class by its points' marker, and a class without points by its ellipse.
+        Set<String> pointed = points ? request.data().points().stream().map(PlotData.Point::label)
+                .collect(Collectors.toSet()) : Set.of();
         double[][] means = fitted.means();
         for (int k = 0; k < fitted.labels().size(); k++) {
             String label = fitted.labels().get(k);
@@ -81,7 +86,7 @@ final class DecisionChart {
                 series.setLineColor(colour);
                 series.setLineStyle(r == 1 ? SeriesLines.SOLID : SeriesLines.DASH_DASH);
                 series.setLineWidth(r == 1 ? 2.0f : 1.5f);
-                series.setShowInLegend(!points && r == 1 && k < MAX_LEGEND_CLASSES);
+                series.setShowInLegend(!pointed.contains(label) && r == 1 && k < MAX_LEGEND_CLASSES);
             }
         }
         if (points) {

@@ -25,6 +25,7 @@ import java.util.Locale;
 import java.util.Map;
 import javax.imageio.ImageIO;
 import org.knowm.xchart.XYChart;
+import org.knowm.xchart.XYSeries;
 
 /**
  * The picture of a fitted classifier in the plane of two features: its decision regions (each pixel coloured by
@@ -116,6 +117,12 @@ public final class DecisionPlot {
         this.regions = regions;
         this.regionLeft = regionLeft;
         this.regionTop = regionTop;
+    }
+
+    /** The names the legend shows, in order (for tests). */
+    List<String> legend() {
+        return chart.getSeriesMap().values().stream().filter(XYSeries::isShowInLegend).map(XYSeries::getName)
+                .toList();
     }
 
     /**

@@ -223,6 +223,23 @@ class DecisionPlotTest {
     }
 
     /**
+     * With points, the legend names every class: by its points' marker when it has points, else by its 1σ ellipse.
+     * Classes without points had no entry (their regions and ellipses no key).
+     */
+    @Test
+    void shouldNameEveryClassInTheLegendWhenOnlySomeHavePoints() {
+        ModelParameters iris = Iris.model("iris", 7, Iris.rows());
+        PlotData data = new PlotData(List.of(new PlotData.Point(5.0, 3.4, "setosa"),
+                new PlotData.Point(6.4, 3.1, "zzz")), 0, 0);
+        DecisionPlot plot = DecisionPlot.render(new DecisionPlot.Request(iris, FitOptions.defaults(),
+                "sepal_length", "sepal_width", data, false, 800, 600));
+        assertEquals(List.of("versicolor 1σ", "virginica 1σ", "setosa", "other labels"), plot.legend());
+        DecisionPlot bare = DecisionPlot.render(new DecisionPlot.Request(iris, FitOptions.defaults(),
+                "sepal_length", "sepal_width", null, false, 800, 600));
+        assertEquals(List.of("setosa", "versicolor", "virginica"), bare.legend());
+    }
+
+    /**
      * The title fits the chart: a long model id with a decision rule and density contours pushed it off both edges;
      * the ellipses' key and the contours' note go first, and a legend of more than 20 classes says it names 20.
      */
