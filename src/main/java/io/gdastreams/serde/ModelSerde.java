@@ -4,12 +4,16 @@ import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.ObjectReader;
+import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import io.gdastreams.model.CategoricalTable;
 import io.gdastreams.model.ClassParameters;
 import io.gdastreams.model.ModelParameters;
 import java.io.IOException;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.apache.kafka.common.errors.SerializationException;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.Serde;
@@ -90,8 +94,8 @@ public final class ModelSerde implements Serde<ModelParameters> {
             return e.toString();
         }
         // Jackson suggests enabling coercion ("but might if coercion ... was enabled"): not an option here.
-        String message = String.valueOf(parse.getOriginalMessage()).lines().findFirst().orElse("")
-                .replaceFirst(" \\(but (might|could) if coercion[^)]*\\)$", "");
+        String message = plain(parse, String.valueOf(parse.getOriginalMessage()).lines().findFirst().orElse("")
+                .replaceFirst(" \\(but (might|could) if coercion[^)]*\\)$", ""));
         if (parse instanceof JsonMappingException mapping && !mapping.getPath().isEmpty()) {
             StringBuilder path = new StringBuilder("$");
             for (JsonMappingException.Reference step : mapping.getPath()) {
@@ -102,6 +106,48 @@ public final class ModelSerde implements Serde<ModelParameters> {
         JsonLocation location = parse.getLocation();
         return location == null ? message
                 : "line " + location.getLineNr() + ", column " + location.getColumnNr() + ": " + message;
+    }
+
+    /**
+     * Jackson's words for the common problems in the record's own terms (they are read by whoever wrote the file,
+     * not by a Java programmer: "Missing creator property 'version' (index 1); `DeserializationFeature...`
+     * enabled" is a field the record lacks); any other message as Jackson gives it.
+     */
+    private static String plain(JsonProcessingException parse, String message) {
+        if (parse instanceof UnrecognizedPropertyException) {
+            return "unknown field (a model record has no such field)";
+        }
+        if (message.startsWith("Missing creator property")) {
+            return "required field missing";
+        }
+        if (message.startsWith("Null value for creator property") || message.startsWith("Cannot map `null` into")) {
+            return "may not be null";
+        }
+        Matcher wrongKind = WRONG_KIND.matcher(message);
+        if (wrongKind.lookingAt()) {
+            return "expected " + kind(wrongKind.group(1)) + ", found " + switch (wrongKind.group(2)) {
+                case "Array" -> "an array";
+                case "Object" -> "an object";
+                default -> "a " + wrongKind.group(2).toLowerCase(Locale.ROOT);
+            };
+        }
+        return message;
+    }
+
+    private static final Pattern WRONG_KIND = Pattern.compile("Cannot deserialize value of type `([^`]+)` from"
+            + " ([A-Za-z]+) value");
+
+    /** A Java type as JSON knows it. */
+    private static String kind(String javaType) {
+        if (javaType.endsWith("[]") || javaType.startsWith("java.util.List")) {
+            return "an array";
+        }
+        return switch (javaType) {
+            case "double", "long", "int", "java.lang.Double", "java.lang.Long", "java.lang.Integer" -> "a number";
+            case "java.lang.String" -> "a string";
+            case "boolean", "java.lang.Boolean" -> "true or false";
+            default -> "an object";
+        };
     }
 
     /** What makes a parsed record unusable as a model, or null. */

@@ -224,6 +224,23 @@ class ModelSerdeTest {
         assertEquals(1, e.getMessage().lines().count(), e.getMessage());
     }
 
+    /** The common defects in the record's terms, not Jackson's ("Missing creator property", class names). */
+    @Test
+    void shouldSayWhatIsWrongInTheRecordsOwnTerms() {
+        Map<String, String> cases = new LinkedHashMap<>();
+        cases.put(validWith("\"version\":3,", ""), "$.version: required field missing");
+        cases.put(validWith("\"version\":3,", "\"version\":3,\"extra\":1,"),
+                "$.extra: unknown field (a model record has no such field)");
+        cases.put("[]", "line 1, column 1: expected an object, found an array");
+        cases.put(validWith("\"mean\":[1.0,2.0]", "\"mean\":{}"),
+                "$.classes[0].mean: expected an array, found an object");
+        cases.put(validWith("\"features\":[\"a\",\"b\"]", "\"features\":null"), "$.features: may not be null");
+        cases.forEach((json, reason) -> {
+            SerializationException e = assertThrows(SerializationException.class, () -> read(json), json);
+            assertEquals("invalid model record from topic " + TOPIC + ": " + reason, e.getMessage());
+        });
+    }
+
     @Test
     void shouldGiveThePositionOfMalformedJson() {
         SerializationException e = assertThrows(SerializationException.class, () -> read("{\"modelId\": }"));

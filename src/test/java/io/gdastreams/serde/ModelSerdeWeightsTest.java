@@ -67,7 +67,7 @@ class ModelSerdeWeightsTest {
     void weightsAreStrict() {
         assertTrue(assertThrows(SerializationException.class,
                 () -> read(HEAD + X + ",\"effectiveCount\":2.5}," + Y + TAIL)).getMessage()
-                .contains("$.classes[0].effectiveSampleSize: Missing creator property 'effectiveSampleSize'"));
+                .contains("$.classes[0].effectiveSampleSize: required field missing"));
         assertTrue(assertThrows(SerializationException.class,
                 () -> read(HEAD + X + ",\"effectiveCount\":null,\"effectiveSampleSize\":1}," + Y + TAIL)).getMessage()
                 .contains("effectiveCount"));

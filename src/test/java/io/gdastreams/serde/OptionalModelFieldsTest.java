@@ -64,22 +64,22 @@ class OptionalModelFieldsTest {
 
     static Stream<Arguments> refusals() {
         return Stream.of(
-                Arguments.of("$.categorical: Null value for creator property 'categorical'",
+                Arguments.of("$.categorical: may not be null",
                         with("\"totalCount\":3", "\"totalCount\":3,\"categorical\":null")),
-                Arguments.of("$.retracted: Cannot map `null` into type `long`",
+                Arguments.of("$.retracted: may not be null",
                         with("\"totalCount\":3", "\"totalCount\":3,\"retracted\":null")),
-                Arguments.of("$.classes[0].effectiveCount: Null value for creator property 'effectiveCount'",
+                Arguments.of("$.classes[0].effectiveCount: may not be null",
                         with("\"count\":3,", "\"count\":3,\"effectiveCount\":null,\"effectiveSampleSize\":null,")),
-                Arguments.of("$.classes[0].effectiveSampleSize: Missing creator property 'effectiveSampleSize'",
+                Arguments.of("$.classes[0].effectiveSampleSize: required field missing",
                         with("\"count\":3,", "\"count\":3,\"effectiveCount\":3.0,")),
-                Arguments.of("$.classes[0].effectiveCount: Missing creator property 'effectiveCount'",
+                Arguments.of("$.classes[0].effectiveCount: required field missing",
                         with("\"count\":3,", "\"count\":3,\"effectiveSampleSize\":3.0,")),
-                Arguments.of("$.classes[0].count: Missing creator property 'count'", with("\"count\":3,", "")),
-                Arguments.of("$.categorical[0].weights: Null value for creator property 'weights'",
+                Arguments.of("$.classes[0].count: required field missing", with("\"count\":3,", "")),
+                Arguments.of("$.categorical[0].weights: may not be null",
                         withTable(TABLE.replace("]]}", "]],\"weights\":null}"))),
-                Arguments.of("$.categorical[0].counts: Missing creator property 'counts'",
+                Arguments.of("$.categorical[0].counts: required field missing",
                         withTable(TABLE.replace(",\"counts\":[[1,2]]", ""))),
-                Arguments.of("$.categorical[0].counts: Null value for creator property 'counts'",
+                Arguments.of("$.categorical[0].counts: may not be null",
                         withTable(TABLE.replace("[[1,2]]", "null"))));
     }
 
