@@ -2,6 +2,8 @@ package io.gdastreams.broker;
 
 import io.gdastreams.broker.EmbeddedBroker.BrokerException;
 import io.gdastreams.lifecycle.Directories;
+import io.gdastreams.lifecycle.FileProblem;
+import io.gdastreams.lifecycle.UserError;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.channels.FileChannel;
@@ -56,13 +58,16 @@ final class BrokerWorkspace {
 
     /** A workspace in {@code directory} (created if missing) that outlives the process: its data is kept. */
     BrokerWorkspace(Path directory) {
+        // The user's own path: what is wrong with it is a user error (exit 2), said as the file system says it.
         try {
             Files.createDirectories(directory);
         } catch (IOException e) {
-            throw new BrokerException("cannot create the data directory " + directory + ": " + e.getMessage());
+            throw new UserError("cannot create the data directory " + directory + ": "
+                    + (e instanceof java.nio.file.FileAlreadyExistsException ? "a file of that name exists"
+                    : FileProblem.reason(e)));
         }
         if (!Files.isWritable(directory)) {
-            throw new BrokerException("the data directory " + directory + " is not writable");
+            throw new UserError("the data directory " + directory + " is not writable");
         }
         this.directory = directory;
         this.kept = true;

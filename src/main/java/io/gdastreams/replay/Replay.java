@@ -242,7 +242,11 @@ public final class Replay {
                     + e.getMessage(), e);
         }
         if (unscorable.isPresent()) {
-            throw new RunFailure("the trained model cannot score the " + rows + " scoring rows: " + unscorable.get());
+            String few = unscorable.get().contains("below minimum") ? " (gda.min.count is the fewest training rows a"
+                    + " class needs to be scored: train on more rows per class, or lower it with --set"
+                    + " gda.min.count=N)" : "";
+            throw new RunFailure("the trained model cannot score the " + rows + " scoring rows: " + unscorable.get()
+                    + few);
         }
     }
 

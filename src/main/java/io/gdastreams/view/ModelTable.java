@@ -46,7 +46,7 @@ public final class ModelTable {
         line(out, "model", printable(model.modelId()));
         line(out, "version", Long.toString(model.version()));
         line(out, "published", model.updatedAt() + age(model.updatedAt(), now));
-        line(out, "trainer", model.trainer().isEmpty() ? "(none: built outside a trainer)"
+        line(out, "trainer", model.trainer().isEmpty() ? "(none: handed over by reset, or built outside a trainer)"
                 : printable(model.trainer()));
         line(out, "events", String.format(Locale.ROOT, "%,d", model.totalCount())
                 + AppliedEvents.beyondTheClasses(model));

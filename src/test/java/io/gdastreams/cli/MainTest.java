@@ -198,6 +198,14 @@ class MainTest {
         assertFalse(outcome.out().contains("fresh topics"), outcome.out());
     }
 
+    /** broker --data-dir naming a file: a user error in one line that says so (was exit 1, "…: <the path>"). */
+    @Test
+    void shouldRefuseABrokerDataDirectoryThatIsAFile() throws Exception {
+        Path file = Files.createFile(dir.resolve("a-file"));
+        assertOneLineUserError(run(Map.of(), "broker", "--port", "19999", "--data-dir", file.toString()),
+                "cannot create the data directory " + file + ": a file of that name exists");
+    }
+
     @Test
     void shouldReportUnreadableConfigFileInOneLine() {
         Path missing = dir.resolve("missing.properties");

@@ -83,6 +83,8 @@ class ReplaySummaryIT {
         assertTrue(err.toString().contains("replay: the trained model cannot score the 2 scoring rows: no scorable"
                 + " class in model version "), err.toString());
         assertTrue(err.toString().contains(": setosa (count 1 below minimum 2); versicolor (count 1 below minimum 2);"
-                + " virginica (count 1 below minimum 2)" + System.lineSeparator()), err.toString());
+                + " virginica (count 1 below minimum 2) (gda.min.count is the fewest training rows a class needs to be"
+                + " scored: train on more rows per class, or lower it with --set gda.min.count=N)"
+                + System.lineSeparator()), err.toString());
     }
 }
