@@ -115,12 +115,10 @@ final class ConfigSources {
             if (name.startsWith(KAFKA_ENV_PREFIX)) {
                 kafka.put(kafkaKeyOf(name), variable.getValue().trim());
             } else if (name.startsWith(GDA_ENV_PREFIX) && !name.startsWith(LAUNCHER_ENV_PREFIX)) {
+                List<String> known = Arrays.stream(ConfigKey.values()).map(ConfigKey::environmentVariable).toList();
                 ConfigKey key = ConfigKey.byEnvironmentVariable(name).orElseThrow(() -> new ConfigException(
-                        "unknown environment variable " + name + NearestName.hint(name, Arrays.stream(
-                                ConfigKey.values()).map(ConfigKey::environmentVariable).toList())
-                                + " (GDA_ variables but GDA_STREAMS_* set application keys; known: "
-                                + String.join(", ", Arrays.stream(ConfigKey.values())
-                                        .map(ConfigKey::environmentVariable).toList()) + ")"));
+                        "unknown environment variable " + name + orKnown(NearestName.hint(name, known),
+                                "GDA_ variables but GDA_STREAMS_* set application keys; known: ", known)));
                 values.put(key, variable.getValue().trim());
                 origins.put(key, "environment " + name);
             }
@@ -146,8 +144,16 @@ final class ConfigSources {
     /** The application key {@code name} (a {@code gda.} key), or an error naming it and where it was set. */
     static ConfigKey applicationKey(String name, String origin) {
         return ConfigKey.byKey(name).orElseThrow(() -> new ConfigException("unknown key " + name + " in " + origin
-                + NearestName.hint(name, ConfigKey.names()) + " (known application keys: "
-                + String.join(", ", ConfigKey.names()) + ")"));
+                + orKnown(NearestName.hint(name, ConfigKey.names()), "known application keys: ", ConfigKey.names())));
+    }
+
+    /**
+     * The "did you mean" {@code hint}, else every known name (a line of some 2,000 characters, worth it only when
+     * no name is near; the README's configuration table lists them all).
+     */
+    private static String orKnown(String hint, String intro, List<String> known) {
+        return !hint.isEmpty() ? hint + " (every key: README, \"Configuration\")"
+                : " (" + intro + String.join(", ", known) + ")";
     }
 
     /** {@code KAFKA_STREAMS_BOOTSTRAP_SERVERS} → {@code bootstrap.servers} (the apache/kafka image convention). */

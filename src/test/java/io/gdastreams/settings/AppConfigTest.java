@@ -219,11 +219,12 @@ class AppConfigTest {
     void shouldRejectUnknownApplicationKeyNamingIt() throws IOException {
         Path file = file("gda.modle.id=typo");
         ConfigException e = assertThrows(ConfigException.class, () -> AppConfig.load(file, Map.of()));
-        assertTrue(e.getMessage().startsWith("unknown key gda.modle.id in file " + file + "; did you mean"
-                + " gda.model.id? (known application keys: "), e.getMessage());
+        assertEquals("unknown key gda.modle.id in file " + file + "; did you mean gda.model.id? (every key: README,"
+                + " \"Configuration\")", e.getMessage());
         ConfigException far = assertThrows(ConfigException.class, () -> AppConfig.load(file("gda.colour=red"),
                 Map.of()));
         assertFalse(far.getMessage().contains("did you mean"), "no key is near: " + far.getMessage());
+        assertTrue(far.getMessage().contains(" (known application keys: gda."), "listed: " + far.getMessage());
         ConfigException doubled = assertThrows(ConfigException.class,
                 () -> AppConfig.load(file("gda.publish.intervall.ms=5000"), Map.of()));
         assertTrue(doubled.getMessage().contains("; did you mean gda.publish.interval.ms?"), doubled.getMessage());
