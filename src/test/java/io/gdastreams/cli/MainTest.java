@@ -59,6 +59,13 @@ class MainTest {
                 "--set", "sasl.mechanism=PLAIN");
         assertOneLineUserError(noFlag, "cannot make a Kafka client with these settings: ");
         assertFalse(noFlag.err().contains("hunter2"), noFlag.err());
+
+        // A host nobody can resolve: the hint is about bootstrap.servers, not the security settings.
+        Outcome unresolved = run(Map.of(), "inspect", "--bootstrap-servers", "no-such-host.invalid:9092",
+                "--model-id", "m");
+        assertOneLineUserError(unresolved, "(check the host names of bootstrap.servers and that this machine can"
+                + " resolve them)");
+        assertFalse(unresolved.err().contains("sasl"), unresolved.err());
     }
 
     @Test
