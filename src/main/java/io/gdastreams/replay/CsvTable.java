@@ -116,6 +116,12 @@ public record CsvTable(String source, List<String> header, List<Row> rows) {
                     cell.setLength(0);
                     quoted = true;
                     wasQuoted = true;
+                } else if (wasQuoted) {
+                    // After a closing quote only blanks may come before the comma: "a"b is no RFC 4180 cell.
+                    if (!Character.isWhitespace(c)) {
+                        throw new UserError(source + " line " + line + ": '" + c + "' after the closing quote of cell "
+                                + (cells.size() + 1) + " (a quote inside a quoted cell is written \"\")");
+                    }
                 } else {
                     cell.append(c);
                 }

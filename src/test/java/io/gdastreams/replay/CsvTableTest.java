@@ -48,6 +48,15 @@ class CsvTableTest {
                 .contains("line 2: unterminated"));
     }
 
+    /** Text after a closing quote is no RFC 4180 cell: "a"b was read as ab. Blanks before the comma are let be. */
+    @Test
+    void shouldRejectTextAfterAClosingQuoteAndLetBlanksBe() {
+        assertEquals("t.csv line 3: 'b' after the closing quote of cell 2 (a quote inside a quoted cell is written"
+                + " \"\")", assertThrows(UserError.class, () -> parse("x,label\n1,a\n1,\"a\"b\n")).getMessage());
+        assertEquals(List.of("1", "a"), parse("x,label\n1,\"a\"  \n").rows().get(0).cells());
+        assertEquals(List.of("a", "2"), parse("x,y\n\"a\" ,2\n").rows().get(0).cells());
+    }
+
     @Test
     void shouldRejectNonUtf8Input() {
         byte[] latin1 = "a,b\n\u00e9,1\n".getBytes(StandardCharsets.ISO_8859_1);
