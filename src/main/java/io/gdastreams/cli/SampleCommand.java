@@ -155,7 +155,9 @@ final class SampleCommand implements Callable<Integer> {
             // A PrintWriter (stdout) swallows write errors: a closed pipe (sample ... | head) would otherwise draw
             // every remaining event into the void.
             if (i % STDOUT_CHECK_INTERVAL == 0 && out instanceof PrintWriter printer && printer.checkError()) {
-                throw new RunFailure("cannot write to stdout (closed after " + (i + 1) + " events)");
+                // PrintWriter keeps no reason: a closed pipe and a full device look alike.
+                throw new RunFailure("cannot write to stdout (closed, or its device is full) after " + (i + 1)
+                        + " events");
             }
         }
     }

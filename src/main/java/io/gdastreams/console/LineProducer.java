@@ -62,13 +62,16 @@ public final class LineProducer {
         long sent = 0;
         long number = 0;
         KafkaException sendFailure = null;
+        String tooLong = null;
         try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(properties, new ByteArraySerializer(),
                 new ByteArraySerializer())) {
             String line;
             while ((line = in.readLine()) != null) {
                 number++;
                 if (line.length() > MAX_LINE_CHARS) {
-                    throw new UserError("line " + number + " is longer than " + MAX_LINE_CHARS + " characters");
+                    // Said once the lines before it are acknowledged: they are on the topic.
+                    tooLong = "line " + number + " is longer than " + MAX_LINE_CHARS + " characters";
+                    break;
                 }
                 if (line.isBlank()) {
                     continue;
@@ -116,6 +119,10 @@ public final class LineProducer {
                     : "a record was not acknowledged by " + bootstrapServers) + ": "
                     + (cause instanceof ExecutionException ? cause.getCause() : cause).getMessage() + " (" + account
                     + ")", cause);
+        }
+        if (tooLong != null) {
+            throw new UserError(tooLong + ": the " + sent + (sent == 1 ? " record before it was" : " records before it"
+                    + " were") + " sent to '" + topic + "' (and acknowledged), nothing from it on");
         }
         return sent;
     }

@@ -99,6 +99,18 @@ class BrokerCommandIT {
         assertTrue(Files.readString(dir.resolve("produce.log")).contains("Sent 3 records to labelled-events"));
         assertEquals(EVENTS, consume(bootstrap));
 
+        // A line too long to send: the lines before it are on the topic, and the message says so.
+        Path longLog = dir.resolve("produce-long.log");
+        Process longLine = java(List.of("produce", "--bootstrap-servers", bootstrap, "--topic", "labelled-events"),
+                longLog);
+        try (OutputStream in = longLine.getOutputStream()) {
+            in.write((EVENTS.get(0) + "\n" + "x".repeat(1_000_001) + "\n").getBytes(StandardCharsets.UTF_8));
+        }
+        assertEquals(ExitCodes.USAGE, waitFor(longLine), Files.readString(longLog));
+        assertTrue(Files.readString(longLog).contains("line 2 is longer than 1000000 characters: the 1 record before"
+                + " it was sent to 'labelled-events' (and acknowledged), nothing from it on"), Files.readString(longLog));
+        assertEquals(EVENTS.size() + 1, consumeCount(bootstrap));
+
         broker.destroy(); // SIGTERM, as Ctrl-C or a service manager
         assertEquals(SIGTERM_EXIT, waitFor(broker), Files.readString(dir.resolve("broker-1.log")));
         assertTrue(Files.exists(data.resolve("data").resolve("meta.properties")), "the data directory is kept");
@@ -136,7 +148,7 @@ class BrokerCommandIT {
         OutputStream lines = lasting.getOutputStream();
         lines.write((EVENTS.get(0) + "\n").getBytes(StandardCharsets.UTF_8));
         lines.flush();
-        Await.until("the first line arrives", START_TIMEOUT, () -> consumeCount(bootstrap) == EVENTS.size() + 1,
+        Await.until("the first line arrives", START_TIMEOUT, () -> consumeCount(bootstrap) == EVENTS.size() + 2,
                 () -> readQuietly(outageLog));
         again.destroy();
         assertEquals(SIGTERM_EXIT, waitFor(again));
