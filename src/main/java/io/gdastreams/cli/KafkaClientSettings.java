@@ -27,7 +27,7 @@ final class KafkaClientSettings {
                 }
                 String reason = root == t ? t.getMessage() : root.getClass().getSimpleName()
                         + (root.getMessage() == null ? "" : ": " + root.getMessage());
-                // No host of bootstrap.servers resolves (a typo, or DNS not reachable): the other keys are not to blame.
+                // No host of bootstrap.servers resolves (a typo, no DNS): the other keys are not to blame.
                 String check = reason.contains("No resolvable bootstrap urls") ? "check the host names of"
                         + " bootstrap.servers and that this machine can resolve them"
                         : "check security.protocol, sasl.mechanism, sasl.jaas.config and the ssl.* settings";

@@ -20,10 +20,11 @@ import javax.net.ssl.SSLContext;
  * <p>Slow clients: the JDK server closes a connection whose request is not read within {@link #MAX_REQ_SECONDS}
  * or whose answer is not taken within {@link #MAX_RSP_SECONDS} (its {@code sun.net.httpserver.maxReqTime} and
  * {@code maxRspTime}, set here unless the operator set them with {@code -D}); idle keep-alive connections close
- * after its default 30 s. A request whose body was not read to its end (a 401, a 413, a malformed chunk) closes its
- * connection after the answer instead of reading the rest ({@code sun.net.httpserver.drainAmount} 0, the JDK's
- * default 64 KiB: a malformed chunked body held a worker for the whole request time, unanswered). These are read
- * once per JVM, when the first server is created.
+ * after its default 30 s. These are read once per JVM, when the first server is created. What a request's body has
+ * left unread after the answer (a 401, a 413, a malformed chunk) the JDK reads and drops (up to 64 KiB, its
+ * {@code drainAmount}) before it closes or reuses the connection: closing with unread input would reset the
+ * connection and could lose the answer on its way (a drain of 0 lost 401s in the tests). A client that stops
+ * sending in the middle of a body therefore holds its worker for up to the request time, answered: a slow client.
  */
 final class EndpointSocket {
 
@@ -50,7 +51,6 @@ final class EndpointSocket {
                                   String threadName) throws IOException, GeneralSecurityException {
         setIfAbsent("sun.net.httpserver.maxReqTime", MAX_REQ_SECONDS);
         setIfAbsent("sun.net.httpserver.maxRspTime", MAX_RSP_SECONDS);
-        setIfAbsent("sun.net.httpserver.drainAmount", 0);
         InetSocketAddress address = new InetSocketAddress(host, port);
         BearerGuard guard = security.token().map(BearerGuard::new).orElse(null); // before the port is bound
         HttpServer server;

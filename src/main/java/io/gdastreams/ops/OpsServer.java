@@ -190,8 +190,8 @@ final class OpsServer implements AutoCloseable {
                         exchange.getRequestURI().getRawQuery(), body));
             }
         } catch (IOException e) {
-            // A body cut short or malformed (a bad chunk): answered, and the connection then closed rather than
-            // drained (EndpointSocket: the JDK would otherwise wait up to its request time for the rest).
+            // A body cut short or malformed (a bad chunk): answered at once (before the JDK drains what is left:
+            // EndpointSocket); it used to get no answer at all.
             LOG.debug("HTTP request not read: {}", e.toString());
             reply = Reply.error(400, "the request body could not be read: " + e.getMessage());
         } catch (RuntimeException e) {
@@ -213,7 +213,7 @@ final class OpsServer implements AutoCloseable {
                 return null;
             }
         }
-        // Not closed here: closing drains what is left, which a malformed body may never end (EndpointSocket).
+        // Not closed here: closing drains what is left, which a malformed body may never end, before the answer.
         InputStream in = exchange.getRequestBody();
         byte[] body = in.readNBytes(maxRequestBytes + 1); // ValueType.MAX_REQUEST_BYTES + 1 at most: no overflow
         return body.length > maxRequestBytes ? null : body;

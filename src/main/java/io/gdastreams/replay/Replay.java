@@ -44,6 +44,9 @@ public final class Replay {
 
     /** How often a progress line is printed while waiting (only when something changed). */
     private static final Duration PROGRESS_EVERY = Duration.ofSeconds(2);
+    /** The hint of a model that scores no class for too few rows per class. */
+    private static final String FEW_ROWS = " (gda.min.count is the fewest training rows a class needs to be scored:"
+            + " train on more rows per class, or lower it with --set gda.min.count=N)";
 
     /** A training row the training topology refused: its CSV line and the dead letter's reason. */
     public record RejectedRow(int line, String reason) {
@@ -221,8 +224,7 @@ public final class Replay {
                 // The reset model waits for more rows of the new regime (PendingReset): this batch is applied.
                 options.bar().clear();
                 options.progress().printf("  training: reset generation %d pending (not every class has"
-                        + " gda.min.count yet); model v%d stays in force%n",
-                        watcher.resetAlarmed(), model.version());
+                        + " gda.min.count yet); model v%d stays in force%n", watcher.resetAlarmed(), model.version());
                 return model;
             }
             progress.update(status);
@@ -242,11 +244,8 @@ public final class Replay {
                     + e.getMessage(), e);
         }
         if (unscorable.isPresent()) {
-            String few = unscorable.get().contains("below minimum") ? " (gda.min.count is the fewest training rows a"
-                    + " class needs to be scored: train on more rows per class, or lower it with --set"
-                    + " gda.min.count=N)" : "";
             throw new RunFailure("the trained model cannot score the " + rows + " scoring rows: " + unscorable.get()
-                    + few);
+                    + (unscorable.get().contains("below minimum") ? FEW_ROWS : ""));
         }
     }
 
