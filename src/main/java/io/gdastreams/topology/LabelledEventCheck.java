@@ -89,7 +89,8 @@ final class LabelledEventCheck {
         return new Checked(event, point, values, schema, null);
     }
 
-    private static String schemaMismatch(Map<String, Double> features, List<String> schema) {
+    /** Why {@code features} do not match {@code schema} (only what is wrong), or null when they do. */
+    static String schemaMismatch(Map<String, Double> features, List<String> schema) {
         List<String> missing = new ArrayList<>();
         for (String name : schema) {
             if (!features.containsKey(name)) {
@@ -101,8 +102,15 @@ final class LabelledEventCheck {
             return null;
         }
         List<String> unexpected = features.keySet().stream().filter(f -> !schema.contains(f)).sorted().toList();
-        return "feature set differs from the schema " + abbreviate(schema) + ": missing " + abbreviate(missing)
-                + ", unexpected " + abbreviate(unexpected);
+        // Only what is wrong: a row with an empty cell lacks a feature and has nothing unexpected.
+        List<String> wrong = new ArrayList<>(2);
+        if (!missing.isEmpty()) {
+            wrong.add("missing " + abbreviate(missing));
+        }
+        if (!unexpected.isEmpty()) {
+            wrong.add("unexpected " + abbreviate(unexpected));
+        }
+        return "feature set differs from the schema " + abbreviate(schema) + ": " + String.join(", ", wrong);
     }
 
     private static String abbreviate(List<String> names) {
