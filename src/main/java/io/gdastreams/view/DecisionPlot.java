@@ -135,7 +135,10 @@ public final class DecisionPlot {
         List<String> features = model.features();
         for (String feature : List.of(request.x(), request.y())) {
             if (!features.contains(feature)) {
-                throw new IllegalArgumentException("'" + feature + "' is not a feature of the model (it has "
+                boolean categorical = model.categorical().stream().anyMatch(t -> t.feature().equals(feature));
+                throw new IllegalArgumentException("'" + feature + "' is not " + (categorical
+                        ? "a continuous feature of the model (it is categorical; plot draws the plane of two"
+                        + " continuous features" : "a feature of the model (it has") + ": "
                         + String.join(", ", features) + ")");
             }
         }

@@ -86,6 +86,16 @@ class PlotCommandTest {
         assertUserError(run("plot", "--model", model.toString(), "--x", "petal_length", "--y", "petal_width",
                 "--data", iris.toString(), "--label", "kind", "--output", dir.resolve("x.png").toString()),
                 "--label kind: no such column");
+        // A categorical feature is named as one: it is in the model, though not in the plane plot draws.
+        String json = Files.readString(model, StandardCharsets.UTF_8);
+        Path categorical = dir.resolve("categorical.json");
+        Files.writeString(categorical, json.replace("\"totalCount\":150", "\"totalCount\":150,\"categorical\":"
+                + "[{\"feature\":\"colour\",\"values\":[\"blue\",\"red\"],\"counts\":[[25,25],[25,25],[25,25]]}]"),
+                StandardCharsets.UTF_8);
+        assertUserError(run("plot", "--model", categorical.toString(), "--x", "petal_length", "--y", "colour",
+                "--output", dir.resolve("x.png").toString()), "'colour' is not a continuous feature of the model (it is"
+                + " categorical; plot draws the plane of two continuous features: sepal_length, sepal_width,"
+                + " petal_length, petal_width)");
     }
 
     @Test
