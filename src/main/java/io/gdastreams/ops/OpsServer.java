@@ -193,7 +193,8 @@ final class OpsServer implements AutoCloseable {
             // A body cut short or malformed (a bad chunk): answered at once (before the JDK drains what is left:
             // EndpointSocket); it used to get no answer at all.
             LOG.debug("HTTP request not read: {}", e.toString());
-            reply = Reply.error(400, "the request body could not be read: " + e.getMessage());
+            reply = Reply.error(400, "the request body could not be read: " + (e.getMessage() != null ? e.getMessage()
+                    : e.getClass().getSimpleName()));
         } catch (RuntimeException e) {
             LOG.error("HTTP {} {} failed", exchange.getRequestMethod(), exchange.getRequestURI().getPath(), e);
             reply = Reply.error(500, "internal error (logged)");

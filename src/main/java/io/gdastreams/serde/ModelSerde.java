@@ -139,7 +139,8 @@ public final class ModelSerde implements Serde<ModelParameters> {
 
     /** A Java type as JSON knows it. */
     private static String kind(String javaType) {
-        if (javaType.endsWith("[]") || javaType.startsWith("java.util.List")) {
+        // Jackson names a List field by the class it makes of it (java.util.ArrayList<...>).
+        if (javaType.endsWith("[]") || javaType.matches("java\\.util\\.(\\w*List|Collection|\\w*Set)\\b.*")) {
             return "an array";
         }
         return switch (javaType) {

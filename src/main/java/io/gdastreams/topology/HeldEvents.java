@@ -7,6 +7,7 @@ import io.gdastreams.serde.Decoded;
 import io.gdastreams.serde.EventDecoder;
 import io.gdastreams.serde.SerdeFactory;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Set;
 import java.util.function.BooleanSupplier;
@@ -26,11 +27,12 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * re-initialises a resumed task on the same processor instance, so the count is always taken from the store
  * ({@link #open}), never carried over: otherwise held events would be counted twice and never drain to zero.
  *
- * <p>The store keeps the entries' bytes and this class reads them when it releases them: an entry restored from a
- * changelog that does not read as a held event (damaged or forged; no scorer writes one) is dead-lettered then, with
- * its bytes and the changelog it came from, rather than stop the task at every start. So is an entry under a
- * sequence no scorer uses (negative, or at or above {@link #SEQUENCE_LIMIT}), which would otherwise never be
- * released, or make the next sequence wrap.
+ * <p>The store keeps the entries' bytes, keys and values, and this class reads them when it releases them: an entry
+ * restored from a changelog that does not read as a held event (damaged or forged; no scorer writes one) is
+ * dead-lettered then, with its bytes and the changelog it came from, rather than stop the task at every start. So is
+ * an entry under a key that is no sequence a scorer uses (not 8 bytes, negative, or at or above
+ * {@link #SEQUENCE_LIMIT}), which would otherwise never be released, or make the next sequence wrap. Keys are a
+ * sequence's 8 big-endian bytes ({@link #key}): the store's byte order is the sequences' order.
  */
 final class HeldEvents {
 
@@ -38,20 +40,22 @@ final class HeldEvents {
     private static final int RELEASE_CHUNK = 64;
     /** The JSON of a held event: what the store's entries hold. */
     private static final Serde<PendingEvent> ENTRIES = SerdeFactory.pendingEvent();
+    /** The store's keys: a sequence's big-endian bytes, whose byte order is the sequences' for those ≥ 0. */
+    private static final Serde<Long> SEQUENCES = SerdeFactory.sequence();
     /** Sequences a scorer uses are below this (no task holds 2^62 events). */
     static final long SEQUENCE_LIMIT = 1L << 62;
 
-    private final KeyValueStore<Long, byte[]> store;
+    private final KeyValueStore<byte[], byte[]> store;
     private final StreamObserver observer;
     private final String taskId;
     private final String applicationId;
     private final int partition;
     private long count;
     private long nextSequence;
-    /** Entries under sequences no scorer uses, found by {@link #open}: dead-lettered at the next release. */
+    /** Entries under keys that are no sequence a scorer uses, found by {@link #open}: dead-lettered at a release. */
     private long strays;
 
-    private HeldEvents(KeyValueStore<Long, byte[]> store, StreamObserver observer, String taskId,
+    private HeldEvents(KeyValueStore<byte[], byte[]> store, StreamObserver observer, String taskId,
                        String applicationId, int partition) {
         this.store = store;
         this.observer = observer;
@@ -64,17 +68,17 @@ final class HeldEvents {
      * The held events of task {@code taskId} (its input partition {@code partition}) of application
      * {@code applicationId}, counted from {@code store} (whose changelog a damaged entry's dead letter names).
      */
-    static HeldEvents open(KeyValueStore<Long, byte[]> store, StreamObserver observer, String taskId,
+    static HeldEvents open(KeyValueStore<byte[], byte[]> store, StreamObserver observer, String taskId,
                            String applicationId, int partition) {
         HeldEvents held = new HeldEvents(store, observer, taskId, applicationId, partition);
-        try (KeyValueIterator<Long, byte[]> it = store.all()) {
+        try (KeyValueIterator<byte[], byte[]> it = store.all()) {
             while (it.hasNext()) {
-                long sequence = it.next().key;
+                byte[] key = it.next().key;
                 held.count++;
-                if (sequence < 0 || sequence >= SEQUENCE_LIMIT) {
+                if (stray(key)) {
                     held.strays++;
                 } else {
-                    held.nextSequence = Math.max(held.nextSequence, sequence + 1);
+                    held.nextSequence = Math.max(held.nextSequence, sequence(key) + 1);
                 }
             }
         }
@@ -86,8 +90,23 @@ final class HeldEvents {
         return count;
     }
 
+    /**
+     * Whether no event can be held now: {@code maxPending} are, or no sequence is left below the limit (a forged
+     * entry just below it, not yet released; once every held event is, the sequences start at 0 again).
+     */
+    boolean full(int maxPending) {
+        if (count == 0) {
+            nextSequence = 0;
+        }
+        return count >= maxPending || nextSequence >= SEQUENCE_LIMIT;
+    }
+
+    /** Holds {@code event} under the next sequence; {@link #full} must have said there is room. */
     void hold(PendingEvent event) {
-        store.put(nextSequence, ENTRIES.serializer().serialize(ScoringTopology.PENDING_STORE, event));
+        if (nextSequence >= SEQUENCE_LIMIT) {
+            throw new IllegalStateException("no sequence left below " + SEQUENCE_LIMIT + " to hold an event under");
+        }
+        store.put(key(nextSequence), ENTRIES.serializer().serialize(ScoringTopology.PENDING_STORE, event));
         nextSequence++;
         count++;
         observer.pendingEvents(taskId, count);
@@ -102,28 +121,34 @@ final class HeldEvents {
     int release(Consumer<PendingEvent> answer, Consumer<DeadLetter> damaged, BooleanSupplier enough) {
         int released = 0;
         if (strays > 0) {
-            // Negative sequences sort after the others (big-endian bytes: SerdeFactory.sequence): a range of their own.
-            released += releaseStrays(Long.MIN_VALUE, -1, damaged)
-                    + releaseStrays(SEQUENCE_LIMIT, Long.MAX_VALUE, damaged);
+            released += releaseStrays(damaged);
             strays = 0;
         }
         // Past the entries released: a scan from the start would step over their deletes.
         long from = 0;
         while (count > 0) {
-            List<KeyValue<Long, byte[]>> chunk = chunk(from, SEQUENCE_LIMIT - 1);
+            List<KeyValue<byte[], byte[]>> chunk = new ArrayList<>(RELEASE_CHUNK);
+            try (KeyValueIterator<byte[], byte[]> it = store.range(key(from), key(SEQUENCE_LIMIT - 1))) {
+                while (it.hasNext() && chunk.size() < RELEASE_CHUNK) {
+                    chunk.add(it.next());
+                }
+            }
             if (chunk.isEmpty()) {
                 count = 0; // the store is the truth (see the class comment)
                 break;
             }
-            for (KeyValue<Long, byte[]> entry : chunk) {
-                PendingEvent event = read(entry.value);
+            for (KeyValue<byte[], byte[]> entry : chunk) {
+                PendingEvent event = stray(entry.key) ? null : read(entry.value);
+                if (!stray(entry.key)) {
+                    from = sequence(entry.key) + 1;
+                }
                 if (event != null) {
                     answer.accept(event);
                 } else {
-                    damaged.accept(damaged(entry, "does not read as a held event"));
+                    damaged.accept(damaged(entry, stray(entry.key) ? "is under a key that is no sequence a scorer"
+                            + " uses" : "does not read as a held event"));
                 }
                 store.delete(entry.key);
-                from = entry.key + 1;
                 count--;
                 released++;
                 if (enough.getAsBoolean()) {
@@ -136,28 +161,51 @@ final class HeldEvents {
         return released;
     }
 
-    private List<KeyValue<Long, byte[]>> chunk(long from, long to) {
-        List<KeyValue<Long, byte[]>> chunk = new ArrayList<>(RELEASE_CHUNK);
-        try (KeyValueIterator<Long, byte[]> it = store.range(from, to)) {
-            while (it.hasNext() && chunk.size() < RELEASE_CHUNK) {
-                chunk.add(it.next());
-            }
-        }
-        return chunk;
-    }
-
-    /** Dead-letters and deletes the entries under sequences {@code from} to {@code to}; returns how many. */
-    private int releaseStrays(long from, long to, Consumer<DeadLetter> damaged) {
+    /**
+     * Dead-letters and deletes every entry under a key that is no sequence a scorer uses (they lie anywhere in the
+     * store's byte order), a chunk per scan of the whole store; returns how many. Only after a start that found some.
+     */
+    private int releaseStrays(Consumer<DeadLetter> damaged) {
         int released = 0;
-        for (List<KeyValue<Long, byte[]>> chunk = chunk(from, to); !chunk.isEmpty(); chunk = chunk(from, to)) {
-            for (KeyValue<Long, byte[]> entry : chunk) {
-                damaged.accept(damaged(entry, "is under a sequence no scorer uses"));
+        while (true) {
+            List<KeyValue<byte[], byte[]>> chunk = new ArrayList<>(RELEASE_CHUNK);
+            try (KeyValueIterator<byte[], byte[]> it = store.all()) {
+                while (it.hasNext() && chunk.size() < RELEASE_CHUNK) {
+                    KeyValue<byte[], byte[]> entry = it.next();
+                    if (stray(entry.key)) {
+                        chunk.add(entry);
+                    }
+                }
+            }
+            if (chunk.isEmpty()) {
+                return released;
+            }
+            for (KeyValue<byte[], byte[]> entry : chunk) {
+                damaged.accept(damaged(entry, "is under a key that is no sequence a scorer uses"));
                 store.delete(entry.key);
                 count--;
                 released++;
             }
         }
-        return released;
+    }
+
+    /** The store key of {@code sequence}: its 8 big-endian bytes ({@link SerdeFactory#sequence}). */
+    static byte[] key(long sequence) {
+        return SEQUENCES.serializer().serialize(ScoringTopology.PENDING_STORE, sequence);
+    }
+
+    /** The sequence of an 8-byte key. */
+    private static long sequence(byte[] key) {
+        return SEQUENCES.deserializer().deserialize(ScoringTopology.PENDING_STORE, key);
+    }
+
+    /** Whether {@code key} is no sequence a scorer uses: not 8 bytes, or outside [0, {@link #SEQUENCE_LIMIT}). */
+    private static boolean stray(byte[] key) {
+        if (key.length != Long.BYTES) {
+            return true;
+        }
+        long sequence = sequence(key);
+        return sequence < 0 || sequence >= SEQUENCE_LIMIT;
     }
 
     /**
@@ -184,10 +232,13 @@ final class HeldEvents {
         return event;
     }
 
-    private DeadLetter damaged(KeyValue<Long, byte[]> entry, String problem) {
-        return DeadLetters.ofStoreEntry("state store " + ScoringTopology.PENDING_STORE + ": the entry under sequence "
-                + entry.key + " " + problem + " (damaged or forged in its changelog); it is not answered",
-                applicationId, ScoringTopology.PENDING_STORE, partition, Long.toString(entry.key), entry.value);
+    /** The dead letter of an entry no scorer wrote; its key is the sequence (as text), else the key's bytes. */
+    private DeadLetter damaged(KeyValue<byte[], byte[]> entry, String problem) {
+        boolean eight = entry.key.length == Long.BYTES;
+        String key = eight ? Long.toString(sequence(entry.key)) : "0x" + HexFormat.of().formatHex(entry.key);
+        return DeadLetters.ofStoreEntry("state store " + ScoringTopology.PENDING_STORE + ": the entry under "
+                + (eight ? "sequence " : "key ") + key + " " + problem + " (damaged or forged in its changelog); it is"
+                + " not answered", applicationId, ScoringTopology.PENDING_STORE, partition, key, entry.value);
     }
 
     /** The task leaves this process (its held events stay in the store and its changelog). */

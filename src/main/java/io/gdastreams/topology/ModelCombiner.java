@@ -104,6 +104,7 @@ final class ModelCombiner implements Processor<String, byte[], String, TrainingO
         this.schedule = null;
         this.notices = new HoldNotices(LOG, observer);
         this.startedAt = processorContext.currentSystemTimeMs();
+        this.readBackVersion = 0; // as the rest, from nothing at each (re)initialisation
         processorContext.schedule(SnapshotTicks.checkPeriod(settings.publishInterval()),
                 PunctuationType.WALL_CLOCK_TIME, this::publishIfDue);
     }

@@ -205,8 +205,7 @@ final class ScoringProcessor implements Processor<byte[], byte[], byte[], Object
         String id = checked.id();
         if (model.isPresent()) {
             releasePending(model.get());
-            if (held.count() == 0 || held.count() >= settings.maxPending()
-                    || record.value().length > MAX_HELD_VALUE_BYTES) {
+            if (held.count() == 0 || held.full(settings.maxPending()) || record.value().length > MAX_HELD_VALUE_BYTES) {
                 return intake.score(model.get(), checked);
             }
             // Events still held from before the model came are answered first: this one waits behind them while the
@@ -219,7 +218,7 @@ final class ScoringProcessor implements Processor<byte[], byte[], byte[], Object
             return new ScoringOutcome.Unscored(id, new UnscoredReason.NoModelTooLargeToHold(cache.absence(),
                     record.value().length, MAX_HELD_VALUE_BYTES), notHeld);
         }
-        if (held.count() >= settings.maxPending()) {
+        if (held.full(settings.maxPending())) {
             return new ScoringOutcome.Unscored(id, new UnscoredReason.NoModelHoldFull(cache.absence(),
                     settings.maxPending()), notHeld);
         }

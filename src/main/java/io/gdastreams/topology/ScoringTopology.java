@@ -78,7 +78,7 @@ public final class ScoringTopology {
         topology.addProcessor(SCORER, () -> new ScoringProcessor(settings, cache, observer),
                 EVENTS_SOURCE);
         topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(PENDING_STORE),
-                SerdeFactory.sequence(), SerdeFactory.rawBytes()), SCORER);
+                SerdeFactory.rawBytes(), SerdeFactory.rawBytes()), SCORER);
         topology.addSink(PREDICTIONS_SINK, topics.predictions().name(), topics.predictions().keySerializer(),
                 predictionOutput(topics.predictions().valueSerializer()), SCORER);
         topology.addSink(DEAD_LETTERS_SINK, topics.deadLetters().name(), topics.deadLetters().keySerializer(),

@@ -74,7 +74,7 @@ class PlotCommandTest {
     }
 
     @Test
-    void shouldRefuseInOneLine() {
+    void shouldRefuseInOneLine() throws IOException {
         assertUserError(run("plot", "--model", model.toString(), "--x", "petal_length", "--y", "petal_width",
                 "--output", dir.resolve("x.jpg").toString()), "must end in .png or .svg");
         assertUserError(run("plot", "--model", model.toString(), "--x", "petal_length", "--y", "petal_width",

@@ -142,9 +142,9 @@ class ScoringHostileInputTest {
         assertEquals(null, held.value());
         assertEquals(null, held.headers(), "entries from before headers were kept have none");
         try (Driver d = new Driver(false)) {
-            KeyValueStore<Long, byte[]> store = d.driver.getKeyValueStore(ScoringTopology.PENDING_STORE);
+            KeyValueStore<byte[], byte[]> store = d.driver.getKeyValueStore(ScoringTopology.PENDING_STORE);
             // As restored from a changelog written by an earlier version, next to an event held by this one.
-            store.put(1_000L, oldForm);
+            store.put(SerdeFactory.sequence().serializer().serialize("changelog", 1_000L), oldForm);
             LabelledRow row = Iris.rows().get(0);
             d.send("new".getBytes(), HostileRecords.validEvent(row.x(), row.label()));
             d.publishModel();

@@ -235,6 +235,8 @@ class ModelSerdeTest {
         cases.put(validWith("\"mean\":[1.0,2.0]", "\"mean\":{}"),
                 "$.classes[0].mean: expected an array, found an object");
         cases.put(validWith("\"features\":[\"a\",\"b\"]", "\"features\":null"), "$.features: may not be null");
+        cases.put(validWith("\"features\":[\"a\",\"b\"]", "\"features\":{}"),
+                "$.features: expected an array, found an object");
         cases.forEach((json, reason) -> {
             SerializationException e = assertThrows(SerializationException.class, () -> read(json), json);
             assertEquals("invalid model record from topic " + TOPIC + ": " + reason, e.getMessage());

@@ -60,8 +60,10 @@ class DamagedHeldEntriesTest {
         damaged.put(13L, utf8("{\"id\": \"e\", \"timestamp\": 5}"));
         damaged.put(-5L, utf8("not json"));
         damaged.put(Long.MAX_VALUE, utf8("{}"));
-        KeyValueStore<Long, byte[]> store = context.getStateStore(ScoringTopology.PENDING_STORE);
-        damaged.forEach(store::put);
+        KeyValueStore<byte[], byte[]> store = context.getStateStore(ScoringTopology.PENDING_STORE);
+        damaged.forEach((sequence, bytes) -> store.put(HeldEvents.key(sequence), bytes));
+        byte[] shortKey = {0, 0, 1};
+        store.put(shortKey, utf8("three bytes"));
 
         // The task starts again over the store as restored (Kafka Streams re-initialises a resumed task).
         ScoringProcessor restarted = new ScoringProcessor(settings, cache, StreamObserver.NONE,
@@ -76,7 +78,12 @@ class DamagedHeldEntriesTest {
         List<DeadLetter> dead = new ArrayList<>();
         context.forwarded().stream().filter(f -> ScoringTopology.DEAD_LETTERS_SINK.equals(f.childName().orElse(null)))
                 .forEach(f -> dead.add((DeadLetter) f.record().value()));
-        assertEquals(damaged.size(), dead.size(), dead.toString());
+        assertEquals(damaged.size() + 1, dead.size(), dead.toString());
+        DeadLetter odd = dead.stream().filter(l -> l.reason().contains("key 0x000001")).findFirst().orElseThrow();
+        assertEquals("state store scoring-pending: the entry under key 0x000001 is under a key that is no sequence a"
+                + " scorer uses (damaged or forged in its changelog); it is not answered", odd.reason());
+        assertEquals(Base64.getEncoder().encodeToString(utf8("three bytes")), odd.valueBase64());
+        dead.remove(odd);
         for (DeadLetter letter : dead) {
             String sequence = new String(Base64.getDecoder().decode(letter.keyBase64()), StandardCharsets.UTF_8);
             long key = Long.parseLong(sequence);
@@ -87,9 +94,39 @@ class DamagedHeldEntriesTest {
             assertEquals(0, letter.partition());
             assertEquals(-1L, letter.offset());
             assertTrue(letter.reason().startsWith("state store scoring-pending: the entry under sequence " + sequence
-                    + (key < 0 || key >= HeldEvents.SEQUENCE_LIMIT ? " is under a sequence no scorer uses"
+                    + (key < 0 || key >= HeldEvents.SEQUENCE_LIMIT ? " is under a key that is no sequence a scorer uses"
                     : " does not read as a held event")), letter.reason());
         }
         assertEquals(0, store.approximateNumEntries(), "nothing left held");
+    }
+
+    /**
+     * A forged entry just below the sequence limit leaves no sequence for the next event while it is held: that
+     * event is answered at once, as one arriving to a full hold, rather than stored where no release would find it
+     * (and dead-lettered as forged at the next start). Once the entry is released the sequences start again.
+     */
+    @Test
+    void shouldAnswerAtOnceWhatNoSequenceIsLeftToHold() throws Exception {
+        ScoringSettings settings = ScoringSettings.defaults(ScoringFixtures.MODEL_ID);
+        CompiledModelCache cache = CompiledModelCache.of(settings);
+        MockProcessorContext<byte[], Object> context = ScoringContexts.context();
+        context.setCurrentSystemTimeMs(1_000L);
+        KeyValueStore<byte[], byte[]> store = context.getStateStore(ScoringTopology.PENDING_STORE);
+        store.put(HeldEvents.key(HeldEvents.SEQUENCE_LIMIT - 1), utf8("{}"));
+        ScoringProcessor processor = new ScoringProcessor(settings, cache, StreamObserver.NONE, ENOUGH_TIME);
+        processor.init(context);
+        context.setRecordMetadata("unlabelled-events", 0, 0);
+        processor.process(new Record<>(utf8("e0"), Json.mapper().writeValueAsBytes(
+                Map.of("features", Iris.rows().get(0).features(Iris.FEATURES))), 7L));
+        List<Prediction> out = predictions(context);
+        assertEquals(1, out.size(), "answered at once, not held");
+        assertEquals(Prediction.Status.UNSCORED, out.get(0).status());
+        assertEquals(1, store.approximateNumEntries(), "only the forged entry is held");
+
+        cache.offer(irisModel(1), "test");
+        lastPunctuator(context).punctuate(0L);
+        assertEquals(0, store.approximateNumEntries());
+        assertEquals(1, context.forwarded().stream()
+                .filter(f -> ScoringTopology.DEAD_LETTERS_SINK.equals(f.childName().orElse(null))).count());
     }
 }

@@ -26,8 +26,8 @@ final class ScoringContexts {
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, "scoring-processor-test");
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
         MockProcessorContext<byte[], Object> context = new MockProcessorContext<>(props, new TaskId(0, 0), null);
-        KeyValueStore<Long, byte[]> pending = Stores.keyValueStoreBuilder(
-                Stores.inMemoryKeyValueStore(ScoringTopology.PENDING_STORE), SerdeFactory.sequence(),
+        KeyValueStore<byte[], byte[]> pending = Stores.keyValueStoreBuilder(
+                Stores.inMemoryKeyValueStore(ScoringTopology.PENDING_STORE), SerdeFactory.rawBytes(),
                 SerdeFactory.rawBytes()).withLoggingDisabled().build();
         pending.init(context.getStateStoreContext(), pending);
         context.addStateStore(pending);
