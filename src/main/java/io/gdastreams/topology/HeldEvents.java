@@ -114,14 +114,14 @@ final class HeldEvents {
 
     /**
      * Hands the held events to {@code answer}, oldest first, deleting each from the store after it was answered, until
-     * none is left or {@code enough} says so (asked after each event: at least one is answered); returns how many
-     * were. An entry that is not a held event goes to {@code damaged} as its dead letter instead (counted among
-     * those released). The rest stay held, in order, for the next call.
+     * none is left or {@code enough} says so (asked after each entry: at least one is taken); returns how many were
+     * answered. An entry that is not a held event goes to {@code damaged} as its dead letter instead (and is not
+     * counted). The rest stay held, in order, for the next call.
      */
     int release(Consumer<PendingEvent> answer, Consumer<DeadLetter> damaged, BooleanSupplier enough) {
-        int released = 0;
+        int answered = 0;
         if (strays > 0) {
-            released += releaseStrays(damaged);
+            releaseStrays(damaged);
             strays = 0;
         }
         // Past the entries released: a scan from the start would step over their deletes.
@@ -144,29 +144,28 @@ final class HeldEvents {
                 }
                 if (event != null) {
                     answer.accept(event);
+                    answered++;
                 } else {
                     damaged.accept(damaged(entry, stray(entry.key) ? "is under a key that is no sequence a scorer"
                             + " uses" : "does not read as a held event"));
                 }
                 store.delete(entry.key);
                 count--;
-                released++;
                 if (enough.getAsBoolean()) {
                     observer.pendingEvents(taskId, count);
-                    return released;
+                    return answered;
                 }
             }
         }
         observer.pendingEvents(taskId, count);
-        return released;
+        return answered;
     }
 
     /**
      * Dead-letters and deletes every entry under a key that is no sequence a scorer uses (they lie anywhere in the
-     * store's byte order), a chunk per scan of the whole store; returns how many. Only after a start that found some.
+     * store's byte order), a chunk per scan of the whole store. Only after a start that found some.
      */
-    private int releaseStrays(Consumer<DeadLetter> damaged) {
-        int released = 0;
+    private void releaseStrays(Consumer<DeadLetter> damaged) {
         while (true) {
             List<KeyValue<byte[], byte[]>> chunk = new ArrayList<>(RELEASE_CHUNK);
             try (KeyValueIterator<byte[], byte[]> it = store.all()) {
@@ -178,13 +177,12 @@ final class HeldEvents {
                 }
             }
             if (chunk.isEmpty()) {
-                return released;
+                return;
             }
             for (KeyValue<byte[], byte[]> entry : chunk) {
                 damaged.accept(damaged(entry, "is under a key that is no sequence a scorer uses"));
                 store.delete(entry.key);
                 count--;
-                released++;
             }
         }
     }
