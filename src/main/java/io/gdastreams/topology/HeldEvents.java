@@ -138,16 +138,17 @@ final class HeldEvents {
                 break;
             }
             for (KeyValue<byte[], byte[]> entry : chunk) {
-                PendingEvent event = stray(entry.key) ? null : read(entry.value);
-                if (!stray(entry.key)) {
+                boolean stray = stray(entry.key);
+                PendingEvent event = stray ? null : read(entry.value);
+                if (!stray) {
                     from = sequence(entry.key) + 1;
                 }
                 if (event != null) {
                     answer.accept(event);
                     answered++;
                 } else {
-                    damaged.accept(damaged(entry, stray(entry.key) ? "is under a key that is no sequence a scorer"
-                            + " uses" : "does not read as a held event"));
+                    damaged.accept(damaged(entry, stray ? "is under a key that is no sequence a scorer uses"
+                            : "does not read as a held event"));
                 }
                 store.delete(entry.key);
                 count--;

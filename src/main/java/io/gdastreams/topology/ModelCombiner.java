@@ -192,7 +192,7 @@ final class ModelCombiner implements Processor<String, byte[], String, TrainingO
                 Optional<PublishedModel> latest = topic.latest();
                 PublicationChecks.TopicVerdict verdict = checks.judgeTopic(topic.record(), latest, last,
                         readBackVersion == last.version());
-                if (latest.filter(m -> m.version() == last.version() && m.sameContent(last)).isPresent()) {
+                if (latest.filter(newest -> PublicationChecks.isLast(newest, last)).isPresent()) {
                     readBackVersion = last.version();
                 }
                 if (verdict.conflict() != null) {

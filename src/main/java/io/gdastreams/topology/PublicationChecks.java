@@ -92,6 +92,11 @@ record PublicationChecks(String modelId, String applicationId) {
         return null;
     }
 
+    /** Whether {@code newest}, read from the topic, is this trainer's {@code last} model (version and content). */
+    static boolean isLast(PublishedModel newest, PublishedModel last) {
+        return newest.version() == last.version() && newest.sameContent(last);
+    }
+
     /**
      * Whether the newest record under the model id ({@code record}, null if none; {@code latest} its decoding) still
      * is this trainer's {@code last} model: garbage, a tombstone, nothing, or another content of this application
@@ -109,7 +114,7 @@ record PublicationChecks(String modelId, String applicationId) {
                     : "the newest record for it on the model topic is not a valid model", null);
         }
         PublishedModel newest = latest.get();
-        if (newest.version() == lastVersion && newest.sameContent(last)) {
+        if (isLast(newest, last)) {
             return TopicVerdict.FINE; // its own last model
         }
         if (newest.version() < lastVersion) {

@@ -72,11 +72,13 @@ public final class ModelTable {
     static String scoring(ModelParameters model, FitOptions options) {
         String how = options.covarianceType().name().toLowerCase(Locale.ROOT) + " covariance, "
                 + options.estimator().name().toLowerCase(Locale.ROOT) + ", gda.min.count " + options.minCount();
-        Optional<String> problem = fitProblem(model, options);
-        if (problem.isPresent()) {
-            return "none: the model does not fit under the scorer's options (" + how + "): " + problem.get();
+        List<Exclusion> leftOut;
+        try {
+            leftOut = GaussianModel.fit(ModelConversion.classSummaries(model), options).excluded();
+        } catch (IllegalArgumentException e) {
+            return "none: the model does not fit under the scorer's options (" + how + "): "
+                    + printable(e.getMessage());
         }
-        List<Exclusion> leftOut = GaussianModel.fit(ModelConversion.classSummaries(model), options).excluded();
         int classes = model.classes().size();
         if (leftOut.isEmpty()) {
             return "every class (" + how + ")";

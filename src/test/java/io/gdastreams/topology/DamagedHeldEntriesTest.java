@@ -33,17 +33,23 @@ class DamagedHeldEntriesTest {
     /** A clock that stands still: every release may answer every held entry. */
     private static final ReleaseBudget ENOUGH_TIME = ReleaseBudget.of(() -> 0L, ReleaseBudget.BUDGET_NANOS);
 
+    private final ScoringSettings settings = ScoringSettings.defaults(ScoringFixtures.MODEL_ID);
+    private final CompiledModelCache cache = CompiledModelCache.of(settings);
+    private final MockProcessorContext<byte[], Object> context = ScoringContexts.context();
+
+    /** A task's processor over the test's context (a new one is a task initialised again over the same store). */
+    private ScoringProcessor processor() {
+        context.setCurrentSystemTimeMs(1_000L);
+        return new ScoringProcessor(settings, cache, StreamObserver.NONE, ENOUGH_TIME);
+    }
+
     private static byte[] utf8(String text) {
         return text.getBytes(StandardCharsets.UTF_8);
     }
 
     @Test
     void shouldStartAnswerTheHeldEventsAndDeadLetterEveryEntryThatIsNotOne() throws Exception {
-        ScoringSettings settings = ScoringSettings.defaults(ScoringFixtures.MODEL_ID);
-        CompiledModelCache cache = CompiledModelCache.of(settings);
-        MockProcessorContext<byte[], Object> context = ScoringContexts.context();
-        context.setCurrentSystemTimeMs(1_000L);
-        ScoringProcessor first = new ScoringProcessor(settings, cache, StreamObserver.NONE, ENOUGH_TIME);
+        ScoringProcessor first = processor();
         first.init(context);
         for (int e = 0; e < 2; e++) {
             context.setRecordMetadata("unlabelled-events", 0, e);
@@ -66,8 +72,7 @@ class DamagedHeldEntriesTest {
         store.put(shortKey, utf8("three bytes"));
 
         // The task starts again over the store as restored (Kafka Streams re-initialises a resumed task).
-        ScoringProcessor restarted = new ScoringProcessor(settings, cache, StreamObserver.NONE,
-                ENOUGH_TIME);
+        ScoringProcessor restarted = processor();
         restarted.init(context);
         cache.offer(irisModel(1), "test");
         lastPunctuator(context).punctuate(0L);
@@ -107,13 +112,9 @@ class DamagedHeldEntriesTest {
      */
     @Test
     void shouldAnswerAtOnceWhatNoSequenceIsLeftToHold() throws Exception {
-        ScoringSettings settings = ScoringSettings.defaults(ScoringFixtures.MODEL_ID);
-        CompiledModelCache cache = CompiledModelCache.of(settings);
-        MockProcessorContext<byte[], Object> context = ScoringContexts.context();
-        context.setCurrentSystemTimeMs(1_000L);
         KeyValueStore<byte[], byte[]> store = context.getStateStore(ScoringTopology.PENDING_STORE);
         store.put(HeldEvents.key(HeldEvents.SEQUENCE_LIMIT - 1), utf8("{}"));
-        ScoringProcessor processor = new ScoringProcessor(settings, cache, StreamObserver.NONE, ENOUGH_TIME);
+        ScoringProcessor processor = processor();
         processor.init(context);
         context.setRecordMetadata("unlabelled-events", 0, 0);
         processor.process(new Record<>(utf8("e0"), Json.mapper().writeValueAsBytes(
