@@ -1,14 +1,18 @@
 package io.gdastreams.service;
 
 import io.gdastreams.lifecycle.RunFailure;
+import io.gdastreams.lifecycle.UserError;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.UnknownHostException;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -17,6 +21,8 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.DescribeClusterOptions;
 import org.apache.kafka.common.utils.Utils;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Asks the cluster for its id before a service starts, so that a wrong or unreachable {@code bootstrap.servers}
@@ -33,6 +39,7 @@ public final class ClusterProbe {
     /** The shortest: a refusal on the loopback takes well under a millisecond, a LAN's a few. */
     private static final Duration CONNECT_FLOOR = Duration.ofMillis(200);
     private static final int MAX_PORT = 65_535;
+    private static final Logger LOG = LoggerFactory.getLogger(ClusterProbe.class);
 
     private ClusterProbe() {
     }
@@ -79,32 +86,45 @@ public final class ClusterProbe {
      * Returns once one of the bootstrap addresses accepts a TCP connection, trying them all every {@link #RETRY}
      * (a last round at the deadline); throws {@link RunFailure} at {@code deadline}. Without a Kafka client: its
      * network client logs a WARN for every refused attempt, a screenful before the failure's one line when nothing
-     * listens. What the Kafka client refuses as a setting at once (an address it cannot parse, a port outside
-     * 1…65535, a host name that does not resolve) is left to it, so that it is refused as before (exit 2). A name
-     * lookup itself is not bounded by the deadline (the resolver's own timeout applies).
+     * listens. Host names are looked up once, first: when none resolves the run ends here as a setting to fix
+     * ({@link UserError}, exit 2, naming them), as the Kafka client would refuse it; when some do not, one warning
+     * names them and the others are tried (Kafka's own warning for them is off: simplelogger.properties). What else
+     * the Kafka client refuses as a setting at once (an address it cannot parse, a port outside 1…65535) is left to
+     * it, so that it is refused as before. A name lookup itself is not bounded by the deadline (the resolver's own
+     * timeout applies).
      */
     private static void awaitListener(String bootstrap, Duration timeout, String timeoutSetting, long deadline) {
         List<String> addresses = Arrays.stream(bootstrap.split(",")).map(String::trim).filter(a -> !a.isEmpty())
                 .toList();
-        if (addresses.isEmpty()) {
-            return;
+        Map<String, InetAddress[]> resolved = new LinkedHashMap<>();
+        List<String> unresolved = new ArrayList<>();
+        for (String address : addresses) {
+            String host = Utils.getHost(address);
+            Integer port = Utils.getPort(address);
+            if (host == null || port == null || port < 1 || port > MAX_PORT) {
+                return;
+            }
+            try {
+                resolved.put(address, InetAddress.getAllByName(host));
+            } catch (UnknownHostException e) {
+                unresolved.add(address);
+            }
+        }
+        if (resolved.isEmpty() && !unresolved.isEmpty()) {
+            throw new UserError("no host of bootstrap.servers resolves (" + String.join(", ", unresolved)
+                    + "): check the host names and that this machine can resolve them");
+        }
+        if (!unresolved.isEmpty()) {
+            LOG.warn("bootstrap.servers: {} {} not resolve; the Kafka clients use the other servers",
+                    String.join(", ", unresolved), unresolved.size() == 1 ? "does" : "do");
         }
         String last = null;
-        while (true) {
-            for (String address : addresses) {
-                String host = Utils.getHost(address);
-                Integer port = Utils.getPort(address);
-                if (host == null || port == null || port < 1 || port > MAX_PORT) {
-                    return;
-                }
-                InetAddress[] ips;
-                try {
-                    ips = InetAddress.getAllByName(host);
-                } catch (UnknownHostException e) {
-                    return;
-                }
+        while (!resolved.isEmpty()) {
+            for (Map.Entry<String, InetAddress[]> entry : resolved.entrySet()) {
+                String address = entry.getKey();
+                int port = Utils.getPort(address);
                 // Every address of the name, as Kafka's clients try them (client.dns.lookup=use_all_dns_ips).
-                for (InetAddress ip : ips) {
+                for (InetAddress ip : entry.getValue()) {
                     try (Socket socket = new Socket()) {
                         // At least CONNECT_FLOOR, so that the last round at the deadline still hears a refusal.
                         long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
