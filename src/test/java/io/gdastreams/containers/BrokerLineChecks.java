@@ -80,9 +80,7 @@ abstract class BrokerLineChecks {
     @Test
     void trainAndScoreCreateTheirTopicsAsTheBrokerAllowsAndAnswerIrisAtTheGoldenPosteriors() throws Exception {
         Topics topics = KafkaBroker.uniqueTopics();
-        Map<String, String> config = ProductProcess.testConfig(kafka().getBootstrapServers(), topics, "iris",
-                UniqueNames.of("older"), dir.resolve("state"), PARTITIONS);
-        config.put("gda.features", String.join(",", Iris.FEATURES));
+        Map<String, String> config = irisConfig(topics, "older");
         // No interval's progress line within the test: the one that names the model comes when the client runs.
         config.put("gda.progress.interval.ms", Long.toString(Duration.ofMinutes(10).toMillis()));
         IrisGolden golden = IrisGolden.fullMle();
@@ -186,9 +184,7 @@ abstract class BrokerLineChecks {
     @Test
     void theStreamsGroupProtocolTrainsWhereTheBrokerOffersItAndElseEndsTheService() throws Exception {
         Topics topics = KafkaBroker.uniqueTopics();
-        Map<String, String> config = ProductProcess.testConfig(kafka().getBootstrapServers(), topics, "iris",
-                UniqueNames.of("older-streams"), dir.resolve("state"), PARTITIONS);
-        config.put("gda.features", String.join(",", Iris.FEATURES));
+        Map<String, String> config = irisConfig(topics, "older-streams");
         config.put("group.protocol", "streams");
         try (ContainerBroker broker = new ContainerBroker(kafka());
              ProductProcess train = new ProductProcess(Command.TRAIN, config, dir, "train");
@@ -257,5 +253,13 @@ abstract class BrokerLineChecks {
 
     private static byte[] bytes(String text) {
         return text.getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** A product process's test configuration on this broker for Iris, its features given, names unique. */
+    private Map<String, String> irisConfig(Topics topics, String applicationName) {
+        Map<String, String> config = ProductProcess.testConfig(kafka().getBootstrapServers(), topics, "iris",
+                UniqueNames.of(applicationName), dir.resolve("state"), PARTITIONS);
+        config.put("gda.features", String.join(",", Iris.FEATURES));
+        return config;
     }
 }

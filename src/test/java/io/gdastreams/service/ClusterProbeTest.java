@@ -25,10 +25,7 @@ class ClusterProbeTest {
 
     @Test
     void shouldNameTheAddressWhenNothingListensThereByTheDeadline() throws IOException {
-        int port;
-        try (ServerSocket socket = new ServerSocket(0)) {
-            port = socket.getLocalPort();
-        }
+        int port = closedPort();
         String bootstrap = "127.0.0.1:" + port;
         long started = System.nanoTime();
         RunFailure e = assertThrows(RunFailure.class,
@@ -60,14 +57,18 @@ class ClusterProbeTest {
 
     @Test
     void shouldTryTheServersThatResolveWhenSomeDoNot() throws IOException {
-        int port;
-        try (ServerSocket socket = new ServerSocket(0)) {
-            port = socket.getLocalPort();
-        }
+        int port = closedPort();
         String bootstrap = "no-such-host.invalid:9092,127.0.0.1:" + port;
         RunFailure e = assertThrows(RunFailure.class,
                 () -> ClusterProbe.awaitReachable(bootstrap, new Properties(), TIMEOUT, "the timeout"));
         assertTrue(e.getMessage().contains("no broker accepted a connection (127.0.0.1:" + port
                 + ": Connection refused)"), e.getMessage());
+    }
+
+    /** A port nothing listens on (one the system just handed out and that was closed again). */
+    private static int closedPort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
     }
 }
