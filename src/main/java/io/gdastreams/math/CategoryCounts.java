@@ -143,10 +143,13 @@ public final class CategoryCounts {
         weight = n == 0 ? 0.0 : Math.max(0.0, weight - w);
     }
 
-    /** Multiplies every weight by {@code factor} (in (0, 1]) and sets the reference time: decay by forgetting. */
+    /**
+     * Multiplies every weight by {@code factor} (in [0, 1]; 0 after some 1075 half-lives, as for
+     * {@link RunningGaussian#rescale}) and sets the reference time: decay by forgetting.
+     */
     public void rescale(double factor, long newReferenceTime) {
-        if (!(factor > 0 && factor <= 1)) {
-            throw new IllegalArgumentException("rescale factor must be in (0, 1], got " + factor);
+        if (!(factor >= 0 && factor <= 1)) {
+            throw new IllegalArgumentException("rescale factor must be in [0, 1], got " + factor);
         }
         makeWeighted();
         for (TreeMap<String, Double> table : weights) {

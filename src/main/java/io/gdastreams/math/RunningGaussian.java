@@ -179,13 +179,14 @@ public final class RunningGaussian {
     }
 
     /**
-     * Multiplies the weights by {@code factor} (in (0, 1]) and sets the reference time: W ← fW, S ← fS,
+     * Multiplies the weights by {@code factor} (in [0, 1]) and sets the reference time: W ← fW, S ← fS,
      * V ← f²V, the mean unchanged ({@link Forgetting} computes f = 2^(−(T'−T)/h)). A weight that underflows to 0
-     * leaves no mean.
+     * leaves no mean. A factor of 0 is what f is after some 1075 half-lives (2^(−1075) rounds to 0: a class quiet for
+     * 18 hours under a one-minute half-life): everything before is forgotten, as it is when W underflows.
      */
     public void rescale(double factor, long newReferenceTime) {
-        if (!(factor > 0.0 && factor <= 1.0)) {
-            throw new IllegalArgumentException("rescale factor must be in (0, 1], got " + factor);
+        if (!(factor >= 0.0 && factor <= 1.0)) {
+            throw new IllegalArgumentException("rescale factor must be in [0, 1], got " + factor);
         }
         weighted = true;
         referenceTime = newReferenceTime;

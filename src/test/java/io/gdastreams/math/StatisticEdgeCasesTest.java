@@ -83,16 +83,36 @@ class StatisticEdgeCasesTest {
         assertEquals(2.0, g.weight(), 0.0);
     }
 
-    /** The factor of a rescale is in (0, 1]: 1 only sets the reference time, 0 is refused. */
+    /**
+     * The factor of a rescale is in [0, 1]: 1 only sets the reference time; 0 (a gap of over 1075 half-lives)
+     * forgets everything before, the count kept; outside [0, 1] or NaN is refused, the statistic unchanged.
+     */
     @Test
-    void shouldRescaleByOneAndRefuseZero() {
+    void shouldRescaleByOneForgetAtZeroAndRefuseTheRest() {
         RunningGaussian g = of(new double[] {1}, new double[] {3});
-        assertThrows(IllegalArgumentException.class, () -> g.rescale(0.0, 5));
+        for (double refused : new double[] {-0.5, 1.5, Double.NaN}) {
+            assertThrows(IllegalArgumentException.class, () -> g.rescale(refused, 5), "factor " + refused);
+        }
         assertEquals(RunningGaussian.NO_REFERENCE_TIME, g.referenceTime());
         g.rescale(1.0, 5);
         assertEquals(5, g.referenceTime());
         assertEquals(2.0, g.weight(), 0.0);
         assertEquals(2.0, g.scatter()[0][0], 0.0);
+        g.rescale(0.0, 6);
+        assertEquals(6, g.referenceTime());
+        assertEquals(2, g.count());
+        assertEquals(0.0, g.weight(), 0.0);
+        assertEquals(0.0, g.scatter()[0][0], 0.0);
+        g.update(new double[] {7}, 1.0);
+        assertArrayEquals(new double[] {7}, g.mean(), 0.0, "the next observation is the new pivot");
+        assertEquals(1.0, g.weight(), 0.0);
+
+        CategoryCounts counts = new CategoryCounts(List.of("f"));
+        counts.update(new String[] {"u"});
+        counts.rescale(0.0, 6);
+        assertEquals(Map.of("u", 0.0), counts.weights(0));
+        assertEquals(0.0, counts.weight(), 0.0);
+        assertThrows(IllegalArgumentException.class, () -> counts.rescale(-1.0, 7));
     }
 
     /** 2^(−0/h) = 1: advancing from a time to itself changes nothing. */
