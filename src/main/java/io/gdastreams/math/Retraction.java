@@ -10,6 +10,11 @@ package io.gdastreams.math;
  */
 final class Retraction {
 
+    /** u = 2⁻⁵³, the relative rounding of one operation. */
+    private static final double UNIT_ROUNDOFF = Math.ulp(1.0) / 2;
+    /** The roundings a value of the downdate carries (a few operations each), in units of u. */
+    private static final double ROUNDINGS = 8;
+
     private Retraction() {
     }
 
@@ -119,6 +124,38 @@ final class Retraction {
         return (2.0 * g.n + g.retractions + 8) * Math.ulp(g.weight);
     }
 
+    /**
+     * Whether S'_ii = S_ii − removed_i is mostly rounding: S_ii holds its rounding errors at the scale of
+     * S_ii + removed_i (of what the retracted observation added when it came), and a difference far below that scale
+     * keeps only those errors. An observation far from the class's others (a glitch of 1e9 among values near 1)
+     * made S_ii so large that the others' own scatter was rounded away when it came, and taking it back cannot
+     * bring that scatter back: S'_ii came out 0 instead of 0.0988, and the class's variance fell to the floor.
+     * Refused when the downdate would multiply the rounding errors by more than 1/{@code RETRACTION_TOLERANCE},
+     * measured against what the coordinate keeps: its scatter S'_ii and W'·μ'_i² (a variance that is tiny beside
+     * the coordinate's magnitude is floored in any fit, and its values carry the same relative rounding). A
+     * coordinate whose scatter and mean both come out zero within their rounding (a flag seen once, then retracted)
+     * keeps nothing to lose, and is accepted: the one case this cannot tell from a lost scatter is a class whose
+     * mean is zero and whose spread is below 1e-16 of the retracted observation's distance from it.
+     */
+    private static String cancellation(RunningGaussian g, double w, int i, double keptScatter, double scale) {
+        double remaining = g.weight - w;
+        double shift = g.delta[i] * w / remaining;
+        double mean = g.pivot[i] + (g.relativeMean[i] - shift);
+        double meanRounding = ROUNDINGS * UNIT_ROUNDOFF * (Math.abs(g.pivot[i]) + Math.abs(g.relativeMean[i])
+                + Math.abs(shift));
+        if (keptScatter <= ROUNDINGS * UNIT_ROUNDOFF * scale && Math.abs(mean) <= meanRounding) {
+            return null;
+        }
+        double kept = keptScatter + remaining * mean * mean;
+        if (scale > kept / RunningGaussian.RETRACTION_TOLERANCE) {
+            return "the observation is so far from the class's others in coordinate " + i + " that the downdate"
+                    + " would multiply rounding errors by " + (float) (scale / kept) + ", more than 1e9: their"
+                    + " scatter was rounded away when it came and cannot be recovered (train the class again"
+                    + " without it)";
+        }
+        return null;
+    }
+
     /** The diagonal and 2×2-minor checks, on delta/centred, before anything changes; null when they pass. */
     private static String problem(RunningGaussian g, double w) {
         int d = g.d;
@@ -135,6 +172,10 @@ final class Retraction {
             if (diagonal[i] < -RunningGaussian.RETRACTION_TOLERANCE * scale[i]) {
                 return "the scatter would lose positive semi-definiteness (variance of coordinate " + i
                         + " would be " + diagonal[i] / g.weight + ")";
+            }
+            String lost = cancellation(g, w, i, Math.max(diagonal[i], 0.0), scale[i]);
+            if (lost != null) {
+                return lost;
             }
             p += g.diagonal ? 1 : d - i;
         }

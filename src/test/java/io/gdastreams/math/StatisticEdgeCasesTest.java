@@ -5,9 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -20,6 +22,9 @@ class StatisticEdgeCasesTest {
 
     /** Means and scatters of three or four points, by hand. */
     private static final double HAND = 1e-15;
+    /** A downdate whose cancellation loses five of the scatter's sixteen digits: 1e-9 relative is ample. */
+    private static final double DOWNDATE = 1e-9;
+    private static final long SEED = 17;
 
     private static RunningGaussian of(double[]... points) {
         RunningGaussian g = new RunningGaussian(points[0].length);
@@ -71,6 +76,64 @@ class StatisticEdgeCasesTest {
         assertArrayEquals(new double[] {1.5, 5}, g.mean(), HAND);
         assertArrayEquals(new double[] {0.5, 0}, g.scatter()[0], HAND);
         assertArrayEquals(new double[] {0, 0}, g.scatter()[1], HAND);
+    }
+
+    /**
+     * A glitch of 1e9 among 1000 values near 1 (sd 0.01): its scatter, about 1e15, rounded the others' 0.1 away
+     * when it came, so retracting it cannot give their scatter back (it came out 0, a variance at the floor and
+     * posteriors of 0 for the class's own values): refused, the statistic unchanged. The same glitch as the class's
+     * first observation (its pivot) is refused too.
+     */
+    @Test
+    void shouldRefuseARetractionWhoseDowndateIsMostlyRounding() {
+        for (boolean glitchFirst : new boolean[] {false, true}) {
+            RunningGaussian g = new RunningGaussian(1);
+            if (glitchFirst) {
+                g.update(new double[] {1e9});
+            }
+            Random random = new Random(SEED);
+            for (int i = 0; i < 1000; i++) {
+                g.update(new double[] {1 + 0.01 * random.nextGaussian()});
+            }
+            if (!glitchFirst) {
+                g.update(new double[] {1e9});
+            }
+            double[] scatter = g.scatter()[0].clone();
+            String refusal = g.retract(new double[] {1e9}, 1.0);
+            assertNotNull(refusal, "glitch first: " + glitchFirst);
+            assertTrue(refusal.startsWith("the observation is so far from the class's others in coordinate 0 that"
+                    + " the downdate would multiply rounding errors by "), refusal);
+            assertEquals(1001, g.count());
+            assertArrayEquals(scatter, g.scatter()[0], 0.0);
+        }
+    }
+
+    /**
+     * An outlier of 100 among the same 1000 values: its scatter (1e4) keeps the others' to some 1e-12, so the
+     * retraction is applied and gives the statistic of the 1000 alone (to {@link #DOWNDATE} relative); and a flag
+     * seen once (0, 0, 1), retracted, leaves a coordinate exactly zero (mean and scatter 0), which is no reason to
+     * refuse.
+     */
+    @Test
+    void shouldRetractAnOutlierThatKeepsTheOthersScatterAndAFlagSeenOnce() {
+        RunningGaussian g = new RunningGaussian(1);
+        RunningGaussian without = new RunningGaussian(1);
+        Random random = new Random(SEED);
+        for (int i = 0; i < 1000; i++) {
+            double[] x = {1 + 0.01 * random.nextGaussian()};
+            g.update(x);
+            without.update(x);
+        }
+        g.update(new double[] {100});
+        assertNull(g.retract(new double[] {100}, 1.0));
+        assertEquals(without.mean()[0], g.mean()[0], DOWNDATE * Math.abs(without.mean()[0]));
+        assertEquals(without.scatter()[0][0], g.scatter()[0][0], DOWNDATE * without.scatter()[0][0]);
+
+        RunningGaussian flag = of(new double[] {0, 2}, new double[] {0, 3}, new double[] {1, 5});
+        assertNull(flag.retract(new double[] {1, 5}, 1.0));
+        assertArrayEquals(new double[] {0, 2.5}, flag.mean(), HAND);
+        assertArrayEquals(new double[] {0, 0}, flag.scatter()[0], 0.0);
+        assertEquals(0.5, flag.scatter()[1][1], HAND);
     }
 
     @Test
