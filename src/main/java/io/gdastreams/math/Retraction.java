@@ -39,6 +39,15 @@ final class Retraction {
             g.clearWeight();
         } else if (w == 0.0) {
             // nothing but the count changes
+        } else if (g.referenceTime != RunningGaussian.NO_REFERENCE_TIME
+                && w < RunningGaussian.RETRACTION_TOLERANCE * g.weight) {
+            // Under forgetting, an event decayed below 1e-9 of the class's weight (some 30 half-lives older than
+            // what dominates it) is forgotten in all but name: when a heavy event came, West's update rounded away
+            // its share of the mean and scatter, so taking that share back would take back what is not there (the
+            // scatter came out −4e-16 for an event of 55 half-lives, refused as a loss of semi-definiteness). Its
+            // weight leaves W and V; the mean and scatter, to within 1e-9 of its pull, are the others'.
+            g.weight = remaining;
+            g.squaredWeights = withinKishBounds(g.squaredWeights - w * w, remaining, g.n - 1);
         } else if (remaining <= tolerance) {
             if (remaining > rounding(g) && g.referenceTime == RunningGaussian.NO_REFERENCE_TIME) {
                 return "it would leave the class's " + (g.n - 1) + " other observations a weight of " + remaining

@@ -178,6 +178,30 @@ class StatisticEdgeCasesTest {
         assertThrows(IllegalArgumentException.class, () -> counts.rescale(-1.0, 7));
     }
 
+    /**
+     * Under forgetting, retracting an event 55 half-lives older than the class's last (its weight 2^−55 ≈ 3e-17 of
+     * W): West's update rounded its share of the scatter away when the last came, so the downdate came out −4e-16
+     * and was refused as a loss of semi-definiteness. Forgotten in all but name: applied, its weight leaves W, the
+     * mean and scatter stay the others'.
+     */
+    @Test
+    void shouldRetractAnEventDecayedBeyondTheTolerance() {
+        Forgetting forgetting = new Forgetting(1000);
+        RunningGaussian g = new RunningGaussian(1);
+        forgetting.update(g, new double[] {1}, 1.0, 0);
+        forgetting.update(g, new double[] {2}, 1.0, 0);
+        forgetting.update(g, new double[] {3}, 1.0, 0);
+        forgetting.update(g, new double[] {5}, 1.0, 55_000);
+        double[] mean = g.mean();
+        double[][] scatter = g.scatter();
+        double weight = g.weight();
+        assertNull(forgetting.retract(g, new double[] {1}, 1.0, 0));
+        assertEquals(3, g.count());
+        assertEquals(weight - Math.pow(2, -55), g.weight(), 0.0);
+        assertArrayEquals(mean, g.mean(), 0.0);
+        assertArrayEquals(scatter[0], g.scatter()[0], 0.0);
+    }
+
     /** 2^(−0/h) = 1: advancing from a time to itself changes nothing. */
     @Test
     void shouldGiveAFactorOfOneForNoTimeElapsed() {
