@@ -20,7 +20,8 @@ import javax.net.ssl.SSLContext;
  * <p>Slow clients: the JDK server closes a connection whose request is not read within {@link #MAX_REQ_SECONDS}
  * or whose answer is not taken within {@link #MAX_RSP_SECONDS} (its {@code sun.net.httpserver.maxReqTime} and
  * {@code maxRspTime}, set here unless the operator set them with {@code -D}); idle keep-alive connections close
- * after its default 30 s. These are read once per JVM, when the first server is created. What a request's body has
+ * after its default 30 s. At most {@link #MAX_CONNECTIONS} connections are open at once
+ * ({@code jdk.httpserver.maxConnections}). These are read once per JVM, when the first server is created. What a request's body has
  * left unread after the answer (a 401, a 413, a malformed chunk) the JDK reads and drops (up to 64 KiB, its
  * {@code drainAmount}) before it closes or reuses the connection: closing with unread input would reset the
  * connection and could lose the answer on its way (a drain of 0 lost 401s in the tests). A client that stops
@@ -30,6 +31,13 @@ final class EndpointSocket {
 
     static final long MAX_REQ_SECONDS = 30;
     static final long MAX_RSP_SECONDS = 30;
+    /**
+     * Open connections a listener accepts at once (the JDK's {@code jdk.httpserver.maxConnections}, unbounded by
+     * default): a flood of idle connections, accepted before any token is checked, took every file descriptor of a
+     * scorer (18,000 in 10 s), and its next Kafka client failed with "Too many open files", which ended the process.
+     * Beyond the bound the JDK closes new connections at once.
+     */
+    static final long MAX_CONNECTIONS = 1000;
     private static final int BACKLOG = 16;
 
     private EndpointSocket() {
@@ -51,6 +59,7 @@ final class EndpointSocket {
                                   String threadName) throws IOException, GeneralSecurityException {
         setIfAbsent("sun.net.httpserver.maxReqTime", MAX_REQ_SECONDS);
         setIfAbsent("sun.net.httpserver.maxRspTime", MAX_RSP_SECONDS);
+        setIfAbsent("jdk.httpserver.maxConnections", MAX_CONNECTIONS);
         InetSocketAddress address = new InetSocketAddress(host, port);
         BearerGuard guard = security.token().map(BearerGuard::new).orElse(null); // before the port is bound
         HttpServer server;
