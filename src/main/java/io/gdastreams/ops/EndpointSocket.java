@@ -21,11 +21,12 @@ import javax.net.ssl.SSLContext;
  * or whose answer is not taken within {@link #MAX_RSP_SECONDS} (its {@code sun.net.httpserver.maxReqTime} and
  * {@code maxRspTime}, set here unless the operator set them with {@code -D}); idle keep-alive connections close
  * after its default 30 s. At most {@link #MAX_CONNECTIONS} connections are open at once
- * ({@code jdk.httpserver.maxConnections}). These are read once per JVM, when the first server is created. What a request's body has
- * left unread after the answer (a 401, a 413, a malformed chunk) the JDK reads and drops (up to 64 KiB, its
- * {@code drainAmount}) before it closes or reuses the connection: closing with unread input would reset the
- * connection and could lose the answer on its way (a drain of 0 lost 401s in the tests). A client that stops
- * sending in the middle of a body therefore holds its worker for up to the request time, answered: a slow client.
+ * ({@code jdk.httpserver.maxConnections}). These are read once per JVM, when the first server is created. What a
+ * request's body has left unread after the answer (a 401, a 413, a malformed chunk) the JDK reads and drops (up
+ * to 64 KiB, its {@code drainAmount}) before it closes or reuses the connection: closing with unread input would
+ * reset the connection and could lose the answer on its way (a drain of 0 lost 401s in the tests). A client that
+ * stops sending in the middle of a body therefore holds its worker for up to the request time, answered: a slow
+ * client.
  */
 final class EndpointSocket {
 
